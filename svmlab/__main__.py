@@ -1,0 +1,3 @@
+from svmlab.cli import main
+
+raise SystemExit(main())

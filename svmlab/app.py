@@ -1,0 +1,115 @@
+"""``svmlab run``: the Hydra application that plans, executes and summarises a run."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from svmlab.errors import SvmlabError
+
+#: Exit status of the last ``svmlab run`` (Hydra discards the job's return value).
+EXIT = {"code": 0}
+
+# Overrides that choose *what* is run rather than *how*; they do not label sweep variants.
+_NOT_VARIANT = ("dataset", "datasets", "+experiment", "experiment", "run_id", "results_dir", "name", "hydra", "runner")
+
+
+def _variant(overrides: list[str]) -> str:
+    keep = [o for o in overrides if o.split("=", 1)[0].lstrip("+~").split(".")[0].split("@")[0] not in
+            {k.lstrip("+") for k in _NOT_VARIANT} and not o.startswith("solver=")]
+    return ",".join(keep)
+
+
+def _fixed_params(overrides: list[str]) -> dict:
+    """Solver parameters set explicitly on the command line (``solver.C=1``, ``solvers.svc.C=1``)."""
+    fixed: dict[str, list[str]] = {}
+    for o in overrides:
+        key = o.split("=", 1)[0].lstrip("+~")
+        parts = key.split(".")
+        if parts[0] == "solver" and len(parts) == 2:
+            fixed.setdefault("*", []).append(parts[1])
+        elif parts[0] == "solvers" and len(parts) == 3:
+            fixed.setdefault(parts[1], []).append(parts[2])
+    return fixed
+
+
+def job(cfg) -> None:
+    """Hydra task function: one run (one job of a sweep)."""
+    from hydra.core.hydra_config import HydraConfig
+    from omegaconf import OmegaConf
+
+    from svmlab.reporting import build_report, load_results, render, select_outer_best
+    from svmlab.runner.execute import execute
+    from svmlab.runner.plan import build_plan
+    from svmlab.runner.store import consolidate, prepare_run_dir
+
+    hc = HydraConfig.get()
+    run_dir = Path(hc.runtime.output_dir)
+    overrides = list(hc.overrides.task)
+    try:
+        container = OmegaConf.to_container(cfg, resolve=True)
+        root = Path(container.get("results_dir", "results")) / container.get("name", "adhoc")
+        try:
+            run_id = str(run_dir.resolve().relative_to(root.resolve()))
+        except ValueError:
+            run_id = run_dir.name
+        # Solvers named in `solvers` inherit the primary solver's command-line parameters
+        # only through interpolation; the primary's explicit parameters apply to it alone.
+        fixed = _fixed_params(overrides)
+        if "*" in fixed:
+            fixed[container["solver"].get("name")] = fixed.pop("*")
+        plan = build_plan(container, str(run_dir), run_id, variant=_variant(overrides), fixed_params=fixed)
+        resumed = prepare_run_dir(run_dir, plan.identity, OmegaConf.to_yaml(cfg, resolve=True))
+        n_ds, n_sol = len(plan.datasets), len(plan.solvers)
+        print(f"svmlab: experiment {plan.experiment!r}: {n_ds} dataset(s) x {n_sol} solver(s) -> {len(plan.tasks)} tasks",
+              file=sys.stderr)
+        print(f"svmlab: results in {run_dir}" + (" (resuming)" if resumed else ""), file=sys.stderr)
+        for ds, solver, why in plan.skipped_pairs:
+            print(f"svmlab: note: {ds} x {solver} skipped ({why})", file=sys.stderr)
+        summary = execute(plan.tasks, container.get("runner") or {})
+        consolidate(run_dir, postprocess=select_outer_best)
+        df = load_results(run_dir)
+        metric = container.get("summary_metric")
+        print(render(build_report(df, [metric] if metric else None)))
+        done = f"{summary.ok} run now, {summary.skipped} already done"
+        if summary.n_failed:
+            print(f"svmlab: {summary.n_failed} of {summary.total} tasks failed ({done}); see the 'error' column of "
+                  f"{run_dir / 'results.parquet'}; rerun with run_id={run_id} to retry them", file=sys.stderr)
+            EXIT["code"] = max(EXIT["code"], 1)
+        else:
+            print(f"svmlab: {summary.total} tasks ok ({done}); results: {run_dir / 'results.parquet'}", file=sys.stderr)
+    except SvmlabError as exc:
+        print(f"svmlab: error: {exc}", file=sys.stderr)
+        EXIT["code"] = 2
+
+
+def has_experiment_choice(args: list[str]) -> bool:
+    """Whether the command line chooses an experiment, dataset or solver itself."""
+    for a in args:
+        key = a.split("=", 1)[0].lstrip("+~")
+        head = key.split(".")[0].split("@")[0]
+        if "=" in a and head in ("experiment", "dataset", "datasets", "solver", "solvers"):
+            return True
+    return False
+
+
+def run(args: list[str]) -> int:
+    """Run the Hydra app with command-line ``args`` (everything after ``svmlab run``)."""
+    import hydra
+
+    from svmlab.paths import conf_dir
+
+    if not has_experiment_choice(args) and not any(a in ("-h", "--help", "--hydra-help", "-i", "--info") for a in args):
+        args = ["+experiment=quickstart", *args]
+    EXIT["code"] = 0
+    main = hydra.main(config_path=str(conf_dir()), config_name="config", version_base="1.3")(job)
+    saved = sys.argv
+    sys.argv = ["svmlab run", *args]
+    try:
+        main()
+    except SystemExit as exc:  # Hydra exits on its own errors (unknown config group option, ...)
+        if exc.code not in (0, None):
+            return int(exc.code) if isinstance(exc.code, int) else 2
+    finally:
+        sys.argv = saved
+    return EXIT["code"]

@@ -1,0 +1,110 @@
+"""Fit one configured solver on a training part, predict a test part, score it."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from svmlab.data.dataset import Dataset
+from svmlab.errors import DataError
+from svmlab.evaluation.metrics import compute_metrics, model_size
+from svmlab.evaluation.preprocessing import Preprocessor
+from svmlab.solvers import SolverSpec
+
+
+@dataclass
+class Evaluation:
+    """What one fit/predict on one split produced."""
+
+    metrics: dict
+    fit_time: float
+    predict_time: float
+    model_size: float
+    fit_info: dict = field(default_factory=dict)
+
+
+def model_inputs(ds: Dataset):
+    """What an estimator's ``fit``/``predict`` take: bags for MI data, ``X`` otherwise."""
+    return ds.bags if ds.task == "multi_instance" else ds.X
+
+
+def decision_scores(estimator, inputs):
+    """Continuous scores for ROC AUC: ``decision_function``, else ``predict_proba``, else None."""
+    for method in ("decision_function", "predict_proba"):
+        fn = getattr(estimator, method, None)
+        if fn is None:
+            continue
+        try:
+            scores = np.asarray(fn(inputs))
+        except (AttributeError, NotImplementedError, ValueError):
+            continue  # e.g. SVC(probability=False).predict_proba
+        if method == "predict_proba" and scores.ndim == 2 and scores.shape[1] == 2:
+            scores = scores[:, 1]
+        return scores
+    return None
+
+
+def check_finite(ds: Dataset, solver: SolverSpec, estimator) -> None:
+    """Refuse NaN/inf inputs or targets for estimators that cannot take them."""
+    bad_x = int(np.size(ds.X) - np.isfinite(ds.X).sum())
+    allow_nan = bool(getattr(estimator, "__sklearn_tags__", None) and estimator.__sklearn_tags__().input_tags.allow_nan)
+    if bad_x and not allow_nan:
+        raise DataError(
+            f"dataset {ds.name!r} has {bad_x} missing or infinite input values, which solver {solver.name!r} "
+            "cannot take; set preprocessing.impute=mean (or median), or pick a solver that accepts NaN"
+        )
+    if ds.task == "regression" and not np.all(np.isfinite(ds.y.astype(float))):
+        raise DataError(f"dataset {ds.name!r} has missing or infinite target values")
+
+
+def fit_and_score(
+    solver: SolverSpec,
+    params: dict,
+    train: Dataset,
+    test: Dataset,
+    *,
+    preprocessing: dict | None = None,
+    classes=None,
+    random_state: int | None = None,
+) -> Evaluation:
+    """Preprocess (fitted on ``train``), fit ``solver`` with ``params``, predict ``test``, score.
+
+    Parameters
+    ----------
+    solver : SolverSpec
+    params : dict
+        Parameters set on top of the solver's configured ones (a grid point).
+    train, test : Dataset
+        The two parts of a split (bags for multi-instance data).
+    preprocessing : dict, optional
+        ``Preprocessor`` configuration.
+    classes : array-like, optional
+        All class labels of the full dataset, so confusion matrices of every fold
+        have the same shape and can be pooled.
+    random_state : int, optional
+        Passed to estimators with an unset ``random_state``.
+    """
+    pre = Preprocessor.from_config(preprocessing).fit(train)
+    train, test = pre.transform(train), pre.transform(test)
+    estimator = solver.build(params, random_state=random_state)
+    check_finite(train, solver, estimator)
+    targets = train.Y if train.task == "multitarget" else train.y
+    t0 = time.perf_counter()
+    estimator.fit(model_inputs(train), targets)
+    fit_time = time.perf_counter() - t0
+    inputs = model_inputs(test)
+    t0 = time.perf_counter()
+    y_pred = estimator.predict(inputs)
+    predict_time = time.perf_counter() - t0
+    scores = decision_scores(estimator, inputs) if test.is_classification else None
+    metrics = compute_metrics(
+        test.task,
+        test.Y if test.task == "multitarget" else test.y,
+        y_pred,
+        scores=scores,
+        classes=classes,
+        y_train=targets if test.task == "multitarget" else None,
+    )
+    return Evaluation(metrics, fit_time, predict_time, model_size(estimator), dict(getattr(estimator, "fit_info_", {}) or {}))

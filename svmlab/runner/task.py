@@ -1,0 +1,213 @@
+"""One task = one (dataset, solver, repetition, fold): evaluate it and store its row(s)."""
+
+from __future__ import annotations
+
+import json
+import signal
+import threading
+import time
+import traceback
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from functools import lru_cache
+
+import numpy as np
+
+from svmlab.data.registry import load_dataset
+from svmlab.evaluation.evaluate import Evaluation, fit_and_score
+from svmlab.evaluation.prequential import prequential_evaluate
+from svmlab.evaluation.protocols import make_splits, resolve_kind
+from svmlab.evaluation.tuning import inner_search, scoring_metric
+from svmlab.runner import store
+from svmlab.seeding import derive_seed
+from svmlab.solvers import SolverSpec
+
+
+class TaskTimeout(Exception):
+    """Raised inside a task that exceeded ``runner.task_timeout``."""
+
+
+@dataclass(frozen=True)
+class TaskSpec:
+    """Everything a worker needs to run one task (plain, picklable values)."""
+
+    key: str
+    experiment: str
+    run_id: str
+    run_dir: str
+    dataset: str
+    dataset_params: dict
+    solver: dict
+    protocol: dict
+    preprocessing: dict
+    tuning: dict
+    seed: int
+    repeat: int
+    fold: int
+    variant: str = ""
+    timeout: float | None = None
+    limit_blas: bool = False
+    provenance: dict = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class TaskOutcome:
+    """What a worker sends back to the parent (the rows themselves are on disk)."""
+
+    key: str
+    status: str
+    seconds: float
+    error: str = ""
+
+
+@lru_cache(maxsize=64)
+def _splits(dataset: str, params_json: str, protocol_json: str, seed: int):
+    ds = load_dataset(dataset, json.loads(params_json))
+    protocol = json.loads(protocol_json)
+    return {(s.repeat, s.fold): s for s in make_splits(protocol, ds.task, ds.targets, seed, dataset)}
+
+
+def _dataset_and_split(spec: TaskSpec):
+    ds = load_dataset(spec.dataset, spec.dataset_params)
+    splits = _splits(spec.dataset, json.dumps(spec.dataset_params, sort_keys=True), json.dumps(spec.protocol, sort_keys=True), spec.seed)
+    return ds, splits[(spec.repeat, spec.fold)]
+
+
+def evaluate_task(spec: TaskSpec) -> list[dict]:
+    """Run the task and return its result rows (without the bookkeeping columns)."""
+    ds, split = _dataset_and_split(spec)
+    solver = SolverSpec.from_config(spec.solver)
+    classes = ds.classes if ds.is_classification else None
+    rs = derive_seed(spec.seed, "solver", spec.dataset, spec.repeat, spec.fold)
+    base = {"task_type": ds.task, "n_train": len(split.train), "n_test": len(split.test),
+            "tuning_metric": scoring_metric(spec.tuning, ds.task)}
+
+    if resolve_kind(spec.protocol, ds.task) == "prequential":
+        ev, extra = prequential_evaluate(solver, ds, spec.protocol, preprocessing=spec.preprocessing, random_state=rs)
+        return [_row(base | extra, {}, ev, 0.0)]
+
+    train, test = ds.subset(split.train), ds.subset(split.test)
+    mode = spec.tuning.get("mode", "nested") if solver.grid else "none"
+    common = dict(preprocessing=spec.preprocessing, classes=classes, random_state=rs)
+    if mode == "outer_best":
+        rows = []
+        for i, point in enumerate(solver.grid_points()):
+            ev = fit_and_score(solver, point, train, test, **common)
+            rows.append(_row(base | {"grid_point": i}, point, ev, 0.0))
+        return rows
+    chosen, tune_time, table = {}, 0.0, None
+    if mode == "nested":
+        t0 = time.perf_counter()
+        chosen, table = inner_search(
+            solver, train, tuning=spec.tuning, preprocessing=spec.preprocessing, classes=classes,
+            seed=derive_seed(spec.seed, spec.dataset, spec.repeat, spec.fold), random_state=rs,
+        )
+        tune_time = time.perf_counter() - t0
+    ev = fit_and_score(solver, chosen, train, test, **common)
+    extra = {"grid_scores": json.dumps(table, default=_json_default)} if table else {}
+    return [_row(base | extra, chosen, ev, tune_time)]
+
+
+def _row(base: dict, chosen: dict, ev: Evaluation, tune_time: float) -> dict:
+    row = dict(base)
+    row["chosen_params"] = json.dumps(chosen, sort_keys=True, default=_json_default)
+    row.update(ev.metrics)
+    row.update(fit_time=ev.fit_time, predict_time=ev.predict_time, tune_time=tune_time, model_size=ev.model_size)
+    row["fit_info"] = json.dumps(ev.fit_info, default=_json_default)
+    return row
+
+
+def _json_default(obj):
+    if isinstance(obj, np.generic):
+        return obj.item()
+    if isinstance(obj, np.ndarray):
+        return obj.tolist()
+    return str(obj)
+
+
+@contextmanager
+def _deadline(seconds: float | None):
+    """Raise :class:`TaskTimeout` after ``seconds`` (only in a process's main thread).
+
+    Python checks signals between bytecodes, so a single long call into compiled code
+    (e.g. one LIBSVM fit) is interrupted when it returns; elsewhere (threads, e.g. on
+    dask workers) the limit is checked after the task finishes.
+    """
+    if not seconds or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def _raise(signum, frame):
+        raise TaskTimeout(f"task exceeded runner.task_timeout={seconds:g} s")
+
+    previous = signal.signal(signal.SIGALRM, _raise)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+def run_task(spec: TaskSpec) -> TaskOutcome:
+    """Evaluate a task, never raising: failures become rows with status error/timeout.
+
+    The rows are written to the run's ``tasks/`` directory before this returns, so a
+    task that finished is never lost, whatever happens to the parent process.
+    """
+    start = datetime.now(timezone.utc)
+    t0 = time.perf_counter()
+    status, error, tb = "ok", "", ""
+    try:
+        with _blas_limit(spec.limit_blas), _deadline(spec.timeout):
+            rows = evaluate_task(spec)
+        if spec.timeout and time.perf_counter() - t0 > spec.timeout:
+            raise TaskTimeout(f"task exceeded runner.task_timeout={spec.timeout:g} s")
+    except TaskTimeout as exc:
+        rows, status, error = [{}], "timeout", str(exc)
+    except Exception as exc:  # any failure of a solver or a dataset becomes a row
+        rows, status, error = [{}], "error", f"{type(exc).__name__}: {exc}"
+        tb = traceback.format_exc(limit=-8)
+    seconds = time.perf_counter() - t0
+    meta = {
+        "key": spec.key,
+        "experiment": spec.experiment,
+        "run_id": spec.run_id,
+        "dataset": spec.dataset,
+        "solver": spec.solver.get("name", ""),
+        "variant": spec.variant,
+        "solver_params": json.dumps({k: v for k, v in spec.solver.items() if k not in ("name", "description")}, sort_keys=True, default=_json_default),
+        "protocol": spec.protocol.get("name", spec.protocol.get("kind", "")),
+        "tuning_mode": spec.tuning.get("mode", "nested"),
+        "repeat": spec.repeat,
+        "fold": spec.fold,
+        "seed": spec.seed,
+        "status": status,
+        "error": error,
+        "traceback": tb,
+        "task_seconds": seconds,
+        "started_at": start.isoformat(timespec="seconds"),
+        **{f"prov_{k}": v for k, v in spec.provenance.items()},
+    }
+    store.write_task_rows(spec.run_dir, spec.key, [meta | row for row in rows])
+    return TaskOutcome(spec.key, status, seconds, error)
+
+
+_BLAS_LIMITED = False
+
+
+@contextmanager
+def _blas_limit(limit: bool):
+    """One BLAS/OpenMP thread in this worker process when several tasks run at once.
+
+    Set once per worker (inspecting the loaded libraries costs milliseconds) and left
+    in place: worker processes only ever run tasks.
+    """
+    global _BLAS_LIMITED
+    if limit and not _BLAS_LIMITED:
+        from threadpoolctl import threadpool_limits
+
+        threadpool_limits(limits=1)
+        _BLAS_LIMITED = True
+    yield

@@ -1,0 +1,143 @@
+"""Solver configurations: a ``_target_`` estimator class, its parameters and a tuning grid.
+
+A solver config (``conf/solver/NAME.yaml``) looks like::
+
+    name: svc
+    description: LIBSVM C-SVC through scikit-learn
+    _target_: sklearn.svm.SVC
+    tasks: [binary, multiclass]
+    C: 1.0
+    gamma: scale
+    grid:
+      C: [0.1, 1, 10, 100]
+      gamma: [0.01, 0.1, 1]
+
+Every key that is not reserved (``name``, ``description``, ``_target_``, ``tasks``,
+``grid``, ``substitutes``) is a constructor parameter. A parameter whose value is a
+mapping with its own ``_target_`` is built recursively (e.g. the base estimator of a
+multi-output wrapper); grid keys then use scikit-learn's ``estimator__C`` syntax.
+"""
+
+from __future__ import annotations
+
+import inspect
+from dataclasses import dataclass, field
+from typing import Any
+
+from sklearn.model_selection import ParameterGrid
+
+from svmlab.errors import ConfigError
+
+RESERVED = ("name", "description", "_target_", "tasks", "grid", "substitutes")
+ALL_TASKS = ("binary", "multiclass", "regression", "multitarget", "multi_instance", "stream")
+
+
+@dataclass(frozen=True)
+class SolverSpec:
+    """A validated solver configuration."""
+
+    name: str
+    target: str
+    params: dict[str, Any] = field(default_factory=dict)
+    grid: dict[str, list] = field(default_factory=dict)
+    tasks: tuple[str, ...] = ALL_TASKS
+    description: str = ""
+
+    @classmethod
+    def from_config(cls, cfg: dict) -> "SolverSpec":
+        """Split a plain-dict solver config into parameters, grid and metadata."""
+        if "_target_" not in cfg:
+            raise ConfigError(f"solver {cfg.get('name', '?')!r} has no _target_ (the estimator class to build)")
+        name = cfg.get("name") or cfg["_target_"].rsplit(".", 1)[-1].lower()
+        grid = dict(cfg.get("grid") or {})
+        for key, values in grid.items():
+            if not isinstance(values, (list, tuple)) or not values:
+                raise ConfigError(f"solver {name!r}: grid entry {key!r} must be a non-empty list, got {values!r}")
+        tasks = tuple(cfg.get("tasks") or ALL_TASKS)
+        bad = [t for t in tasks if t not in ALL_TASKS]
+        if bad:
+            raise ConfigError(f"solver {name!r}: unknown task(s) {bad}; valid tasks: {', '.join(ALL_TASKS)}")
+        params = {k: v for k, v in cfg.items() if k not in RESERVED}
+        return cls(name, cfg["_target_"], params, grid, tasks, cfg.get("description", ""))
+
+    def grid_points(self) -> list[dict]:
+        """Every combination of the grid (one empty dict when there is no grid)."""
+        return list(ParameterGrid(self.grid)) if self.grid else [{}]
+
+    def build(self, overrides: dict | None = None, random_state: int | None = None):
+        """Instantiate the estimator with its parameters, then ``overrides``.
+
+        ``random_state`` is applied when the estimator has that parameter and the
+        configuration leaves it unset, so runs are reproducible by default.
+        """
+        from hydra.utils import instantiate
+
+        est = instantiate({"_target_": self.target, **self.params}, _convert_="all")
+        if overrides:
+            est.set_params(**overrides)
+        if random_state is not None and "random_state" in est.get_params() and est.get_params()["random_state"] is None:
+            est.set_params(random_state=random_state)
+        return est
+
+    def validate(self) -> None:
+        """Check, without fitting, that the class imports and every parameter and grid value is valid.
+
+        Raises
+        ------
+        ConfigError
+            Naming the solver, the parameter and the valid choices.
+        """
+        from hydra.utils import get_class
+
+        try:
+            cls = get_class(self.target)
+        except Exception as exc:  # ImportError, AttributeError, ValueError from Hydra
+            raise ConfigError(f"solver {self.name!r}: cannot import _target_ {self.target!r} ({exc})") from None
+        accepted = _init_parameters(cls)
+        unknown = [p for p in self.params if accepted is not None and p not in accepted]
+        if unknown:
+            raise ConfigError(
+                f"solver {self.name!r}: {cls.__name__} has no parameter {unknown[0]!r}; "
+                f"valid parameters: {', '.join(sorted(accepted))}"
+            )
+        try:
+            est = self.build()
+        except Exception as exc:
+            raise ConfigError(f"solver {self.name!r}: cannot build {cls.__name__}: {exc}") from None
+        valid = est.get_params(deep=True)
+        bad = [k for k in self.grid if k not in valid]
+        if bad:
+            raise ConfigError(
+                f"solver {self.name!r}: the grid names {bad[0]!r}, which {cls.__name__} does not have; "
+                f"valid parameters: {', '.join(sorted(valid))}"
+            )
+        _check_types(self.name, est, {})
+        for point in self.grid_points():
+            _check_types(self.name, self.build(), point)
+
+
+def _init_parameters(cls) -> set[str] | None:
+    sig = inspect.signature(cls.__init__)
+    if any(p.kind is p.VAR_KEYWORD for p in sig.parameters.values()):
+        return None
+    return {n for n in sig.parameters if n != "self"}
+
+
+def _check_types(name: str, est, point: dict) -> None:
+    """Use scikit-learn's declared parameter constraints, when the estimator has them."""
+    try:
+        if point:
+            est.set_params(**point)
+        _validate_recursively(est)
+    except (TypeError, ValueError) as exc:
+        where = f" at grid point {point}" if point else ""
+        raise ConfigError(f"solver {name!r}{where}: {exc}") from None
+
+
+def _validate_recursively(est) -> None:
+    validate = getattr(est, "_validate_params", None)
+    if callable(validate) and getattr(est, "_parameter_constraints", None):
+        validate()
+    for value in est.get_params(deep=False).values():
+        if hasattr(value, "get_params") and not isinstance(value, type):
+            _validate_recursively(value)

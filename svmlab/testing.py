@@ -1,0 +1,64 @@
+"""Tiny estimators for testing and benchmarking the runner (not for research use)."""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+from sklearn.base import BaseEstimator, ClassifierMixin
+
+
+class _Base(ClassifierMixin, BaseEstimator):
+    def fit(self, X, y):
+        self.classes_, counts = np.unique(y, return_counts=True)
+        self.majority_ = self.classes_[np.argmax(counts)]
+        self._work()
+        return self
+
+    def predict(self, X):
+        return np.full(len(X), self.majority_)
+
+    def _work(self):
+        pass
+
+
+class MajorityClassifier(_Base):
+    """Predicts the most frequent training class; costs (almost) nothing."""
+
+
+class SleepClassifier(_Base):
+    """Majority classifier whose ``fit`` sleeps ``seconds`` (timeouts, kill tests).
+
+    Parameters
+    ----------
+    seconds : float, default=1.0
+    """
+
+    def __init__(self, seconds: float = 1.0):
+        self.seconds = seconds
+
+    def _work(self):
+        time.sleep(self.seconds)
+
+
+class FailingClassifier(_Base):
+    """Raises ``RuntimeError(message)`` in ``fit`` (failure rows)."""
+
+    def __init__(self, message: str = "deliberate failure"):
+        self.message = message
+
+    def _work(self):
+        raise RuntimeError(self.message)
+
+
+class BusyClassifier(_Base):
+    """Majority classifier whose ``fit`` burns CPU in pure Python for ``iterations`` steps."""
+
+    def __init__(self, iterations: int = 200_000):
+        self.iterations = iterations
+
+    def _work(self):
+        acc = 0
+        for i in range(self.iterations):
+            acc = (acc * 31 + i) % 1_000_003
+        self.work_ = acc

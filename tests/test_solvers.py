@@ -1,0 +1,47 @@
+import pytest
+
+from svmlab.errors import ConfigError
+from svmlab.solvers import SolverSpec
+
+SVC = {"name": "svc", "_target_": "sklearn.svm.SVC", "tasks": ["binary"], "C": 1.0, "grid": {"C": [1, 10], "gamma": [0.1]}}
+
+
+def test_params_grid_and_build():
+    spec = SolverSpec.from_config(SVC)
+    assert spec.params == {"C": 1.0} and spec.tasks == ("binary",)
+    assert len(spec.grid_points()) == 2
+    est = spec.build({"C": 10}, random_state=3)
+    assert est.C == 10 and est.random_state == 3
+    spec.validate()
+
+
+def test_nested_target_and_grid():
+    cfg = {"name": "m", "_target_": "sklearn.multioutput.MultiOutputRegressor",
+           "estimator": {"_target_": "sklearn.svm.SVR", "C": 2.0}, "grid": {"estimator__C": [1.0, 3.0]}}
+    spec = SolverSpec.from_config(cfg)
+    spec.validate()
+    assert spec.build().estimator.C == 2.0
+
+
+@pytest.mark.parametrize(
+    "change, message",
+    [
+        ({"_target_": "sklearn.svm.SVCC"}, "cannot import _target_"),
+        ({"foo": 1}, "has no parameter 'foo'; valid parameters: .*C"),
+        ({"grid": {"Cee": [1]}}, "grid names 'Cee'"),
+        ({"C": "abc"}, "'C' parameter"),
+        ({"grid": {"C": [1, -5]}}, "grid point"),
+        ({"grid": {"C": 3}}, "non-empty list"),
+        ({"tasks": ["classification"]}, "unknown task"),
+    ],
+)
+def test_invalid_configs_fail_before_fitting(change, message):
+    with pytest.raises(ConfigError, match=message):
+        SolverSpec.from_config({**SVC, **change}).validate()
+
+
+def test_nested_estimator_types_are_checked():
+    cfg = {"name": "m", "_target_": "sklearn.multioutput.MultiOutputRegressor",
+           "estimator": {"_target_": "sklearn.svm.SVR", "C": "big"}}
+    with pytest.raises(ConfigError, match="'C' parameter of SVR"):
+        SolverSpec.from_config(cfg).validate()
