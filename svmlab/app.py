@@ -93,11 +93,31 @@ def has_experiment_choice(args: list[str]) -> bool:
     return False
 
 
+def _check_results_dir(args: list[str]) -> None:
+    """Fail early (before Hydra creates the run directory) when ``results_dir`` cannot be written."""
+    import os
+
+    values = [a.split("=", 1)[1] for a in args if a.split("=", 1)[0].lstrip("+") == "results_dir"]
+    target = Path(values[-1] if values else "results").expanduser().absolute()
+    probe = target
+    while not probe.exists():
+        probe = probe.parent
+    if not probe.is_dir() or not os.access(probe, os.W_OK | os.X_OK):
+        raise SvmlabError(f"results directory {target} cannot be created: {probe} is not a writable directory; "
+                          "set results_dir=... to another place")
+
+
 def run(args: list[str]) -> int:
     """Run the Hydra app with command-line ``args`` (everything after ``svmlab run``)."""
     import hydra
 
     from svmlab.paths import conf_dir
+
+    try:
+        _check_results_dir(args)
+    except SvmlabError as exc:
+        print(f"svmlab: error: {exc}", file=sys.stderr)
+        return 2
 
     if not has_experiment_choice(args) and not any(a in ("-h", "--help", "--hydra-help", "-i", "--info") for a in args):
         args = ["+experiment=quickstart", *args]

@@ -62,11 +62,18 @@ def load_results(path: str | Path) -> pd.DataFrame:
     df = pd.concat([f for f in frames if not f.empty], ignore_index=True) if any(not f.empty for f in frames) else pd.DataFrame()
     if df.empty:
         raise ResultsError(f"{path} holds no result rows yet")
-    variant = df["variant"].fillna("") if "variant" in df else pd.Series("", index=df.index)
+    variant = _distinguishing(df["variant"].fillna("") if "variant" in df else pd.Series("", index=df.index))
     df["method"] = np.where(variant == "", df["solver"], df["solver"] + " [" + variant + "]")
     if "selected" not in df:
         df["selected"] = True
     return df
+
+
+def _distinguishing(variants: pd.Series) -> pd.Series:
+    """Drop the overrides every run shares, keeping what tells a sweep's runs apart."""
+    items = variants.map(lambda v: [o for o in v.split(",") if o])
+    common = set.intersection(*(set(i) for i in items)) if len(items) else set()
+    return items.map(lambda i: ",".join(o for o in i if o not in common))
 
 
 def select_outer_best(df: pd.DataFrame) -> pd.DataFrame:
@@ -153,7 +160,7 @@ class Section:
 
     title: str
     table: pd.DataFrame
-    best: dict | None = None  # dataset -> best method (bold in Markdown/LaTeX)
+    best: dict | None = None  # dataset -> best method(s) (bold in Markdown/LaTeX)
     note: str = ""
 
 
@@ -170,7 +177,8 @@ def summary_section(df: pd.DataFrame, metric: str, how: str = "mean", digits: in
     best = {}
     for dataset, row in values.iterrows():
         if row.notna().any():
-            best[dataset] = row.idxmax() if best_is_max else row.idxmin()
+            target = row.max() if best_is_max else row.min()
+            best[dataset] = [m for m, v in row.items() if np.isclose(v, target, rtol=0, atol=10 ** -(digits + 2))]
     mean_row = values.mean(axis=0)
     table.loc["average"] = [f"{mean_row[c]:.{digits}f}" if c in mean_row else "" for c in table.columns]
     arrow = "higher" if best_is_max else "lower"
@@ -188,17 +196,21 @@ def status_section(df: pd.DataFrame) -> Section | None:
 
 
 def build_report(df: pd.DataFrame, metrics: list[str] | None = None, how: str = "mean") -> list[Section]:
-    """The sections of ``svmlab report``: one summary per metric (per task type by default)."""
+    """The sections of ``svmlab report``: one summary per metric, then the failed tasks.
+
+    Without ``metrics``, each task type gets its default metric (:data:`DEFAULT_METRIC`);
+    task types sharing a metric share a table.
+    """
+    ok = df[df["status"] == "ok"]
     sections = []
-    if metrics:
-        sections += [summary_section(df, m, how) for m in metrics]
-    else:
-        for task in sorted(df["task_type"].dropna().unique()):
-            sections.append(summary_section(df[df["task_type"] == task], DEFAULT_METRIC[task], how))
+    if not ok.empty:
+        if metrics:
+            sections = [summary_section(ok, m, how) for m in metrics]
+        else:
+            default = ok["task_type"].map(DEFAULT_METRIC)
+            sections = [summary_section(ok[default == m], m, how) for m in sorted(default.dropna().unique())]
     status = status_section(df)
-    if status is not None:
-        sections.append(status)
-    return sections
+    return sections + ([status] if status is not None else [])
 
 
 def render(sections: list[Section], fmt: str = "markdown") -> str:
@@ -212,10 +224,11 @@ def render(sections: list[Section], fmt: str = "markdown") -> str:
             parts.append(f"# {s.title}\n{table.to_csv()}")
             continue
         if s.best:
-            for dataset, method in s.best.items():
-                if dataset in table.index and method in table.columns:
-                    cell = table.at[dataset, method]
-                    table.at[dataset, method] = f"**{cell}**" if fmt == "markdown" else f"\\textbf{{{cell}}}"
+            for dataset, methods in s.best.items():
+                for method in methods:
+                    if dataset in table.index and method in table.columns:
+                        cell = table.at[dataset, method]
+                        table.at[dataset, method] = f"**{cell}**" if fmt == "markdown" else f"\\textbf{{{cell}}}"
         if fmt == "markdown":
             parts.append(f"## {s.title}\n\n{_markdown(table)}")
         else:

@@ -8,6 +8,16 @@ from typing import Any
 import numpy as np
 
 TASKS = ("binary", "multiclass", "regression", "multitarget", "multi_instance", "stream")
+#: ``meta`` keys holding one value per bag / per instance, kept aligned by :meth:`Dataset.subset`.
+BAG_META = ("bag_names", "bag_weights")
+INSTANCE_META = ("instance_labels",)
+
+
+def _subset_meta(meta: dict, keys, index) -> None:
+    for key in keys:
+        if key in meta:
+            values = np.asarray(meta[key])[index]
+            meta[key] = values.tolist() if isinstance(meta[key], list) else values
 
 
 @dataclass(frozen=True, eq=False)
@@ -134,20 +144,31 @@ class Dataset:
         return self.Y if self.task == "multitarget" else self.y
 
     def subset(self, index) -> "Dataset":
-        """Rows (bags for MI data) selected by ``index``, renumbering bags."""
+        """Rows (bags for MI data) selected by ``index``, renumbering bags.
+
+        Per-bag and per-instance entries of ``meta`` (see ``BAG_META`` and
+        ``INSTANCE_META``) are subset alongside; ``predefined_split`` is dropped
+        because its row indices no longer apply.
+        """
         index = np.asarray(index)
+        meta = {k: v for k, v in self.meta.items() if k != "predefined_split"}
         if self.task == "multi_instance":
             keep = np.isin(self.bag_ids, index)
             remap = np.full(self.n_bags, -1, dtype=np.int64)
             remap[index] = np.arange(len(index))
             ids = remap[self.bag_ids[keep]]
             order = np.argsort(ids, kind="stable")
-            return replace(self, X=self.X[keep][order], y=self.y[index], bag_ids=ids[order])
+            rows = np.flatnonzero(keep)[order]
+            _subset_meta(meta, BAG_META, index)
+            _subset_meta(meta, INSTANCE_META, rows)
+            return replace(self, X=self.X[rows], y=self.y[index], bag_ids=ids[order], meta=meta)
+        _subset_meta(meta, INSTANCE_META, index)
         return replace(
             self,
             X=self.X[index],
             y=None if self.y is None else self.y[index],
             Y=None if self.Y is None else self.Y[index],
+            meta=meta,
         )
 
     def summary(self) -> dict[str, Any]:

@@ -102,5 +102,6 @@ def _outcomes(pending, runner, backend):
 def _progress(total: int, initial: int, show: bool):
     from tqdm.auto import tqdm
 
+    interactive = sys.stderr.isatty()
     return tqdm(total=total, initial=initial, disable=not show, unit="task", desc="tasks", dynamic_ncols=True,
-                file=sys.stderr, smoothing=0.1)
+                file=sys.stderr, smoothing=0.1, mininterval=0.1 if interactive else 10.0)

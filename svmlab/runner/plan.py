@@ -143,7 +143,7 @@ def build_plan(cfg: dict, run_dir: str, run_id: str, *, variant: str = "", fixed
                     }
                     key = f"{ds.name}-{spec.name}-r{repeat}f{fold}-{_digest(content)}"
                     tasks.append(TaskSpec(
-                        key=key, experiment=experiment, run_id=run_id, run_dir=str(run_dir), dataset=ds.name,
+                        key=key, experiment=experiment, run_id=run_id, run_dir=str(run_dir), dataset=ds.name, task_type=ds.task,
                         dataset_params=params, solver=scfg, protocol=protocol, preprocessing=preprocessing,
                         tuning=tuning, seed=seed, repeat=repeat, fold=fold, variant=variant, timeout=timeout,
                         limit_blas=limit_blas, provenance=prov,

@@ -37,6 +37,7 @@ class TaskSpec:
     run_id: str
     run_dir: str
     dataset: str
+    task_type: str
     dataset_params: dict
     solver: dict
     protocol: dict
@@ -80,7 +81,7 @@ def evaluate_task(spec: TaskSpec) -> list[dict]:
     solver = SolverSpec.from_config(spec.solver)
     classes = ds.classes if ds.is_classification else None
     rs = derive_seed(spec.seed, "solver", spec.dataset, spec.repeat, spec.fold)
-    base = {"task_type": ds.task, "n_train": len(split.train), "n_test": len(split.test),
+    base = {"n_train": len(split.train), "n_test": len(split.test),
             "tuning_metric": scoring_metric(spec.tuning, ds.task)}
 
     if resolve_kind(spec.protocol, ds.task) == "prequential":
@@ -175,6 +176,7 @@ def run_task(spec: TaskSpec) -> TaskOutcome:
         "experiment": spec.experiment,
         "run_id": spec.run_id,
         "dataset": spec.dataset,
+        "task_type": spec.task_type,
         "solver": spec.solver.get("name", ""),
         "variant": spec.variant,
         "solver_params": json.dumps({k: v for k, v in spec.solver.items() if k not in ("name", "description")}, sort_keys=True, default=_json_default),

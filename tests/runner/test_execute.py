@@ -1,0 +1,107 @@
+import json
+
+import pandas as pd
+import pytest
+
+from svmlab.reporting import load_results, select_outer_best
+from svmlab.runner.execute import execute
+from svmlab.runner.plan import build_plan
+from svmlab.runner.store import consolidate, prepare_run_dir
+
+
+
+def solver(name, target, **params):
+    return {"name": name, "_target_": target, "tasks": ["binary", "multiclass"], **params}
+
+
+def _run(cfg, run_dir, **runner):
+    plan = build_plan(cfg, str(run_dir), "r")
+    prepare_run_dir(run_dir, plan.identity, "{}")
+    summary = execute(plan.tasks, {**cfg["runner"], **runner})
+    df = consolidate(run_dir, postprocess=select_outer_best)
+    return plan, summary, df
+
+
+def test_rows_have_the_contract_columns(make_cfg, tmp_path):
+    plan, summary, df = _run(make_cfg(), tmp_path)
+    assert summary.ok == 5 and summary.n_failed == 0
+    assert len(df) == 5 and set(df["fold"]) == set(range(5))
+    for col in ("experiment", "run_id", "dataset", "solver", "solver_params", "chosen_params", "protocol", "repeat",
+                "fold", "seed", "accuracy", "kappa", "confusion", "fit_time", "predict_time", "tune_time",
+                "model_size", "status", "error", "prov_svmlab", "prov_python", "prov_scikit_learn", "prov_host"):
+        assert col in df.columns, col
+    assert (df["status"] == "ok").all() and (df["accuracy"] > 0.8).all()
+    assert json.loads(df["chosen_params"][0])["n_neighbors"] in (1, 5)
+    assert df["tune_time"].gt(0).all()
+    # pooled confusion matrices cover every test sample once
+    import numpy as np
+    total = sum(np.array(json.loads(c)) for c in df["confusion"])
+    assert total.sum() == 150
+
+
+def test_resume_skips_finished_tasks_and_duplicates_nothing(make_cfg, tmp_path):
+    cfg = make_cfg()
+    _, first, df1 = _run(cfg, tmp_path)
+    _, second, df2 = _run(cfg, tmp_path)
+    assert first.ok == 5 and second.ok == 0 and second.skipped == 5
+    assert len(df2) == 5
+    pd.testing.assert_frame_equal(df1, df2)
+
+
+def test_same_seed_same_numbers(make_cfg, tmp_path):
+    cols = ["dataset", "fold", "accuracy", "chosen_params", "confusion"]
+    _, _, a = _run(make_cfg(), tmp_path / "a")
+    _, _, b = _run(make_cfg(), tmp_path / "b")
+    pd.testing.assert_frame_equal(a[cols], b[cols])
+
+
+def test_failures_become_rows_and_are_retried(make_cfg, tmp_path):
+    bad = solver("bad", "svmlab.testing.FailingClassifier", message="boom")
+    cfg = make_cfg(solvers={"k": make_cfg()["solver"], "b": bad})
+    _, summary, df = _run(cfg, tmp_path)
+    assert summary.ok == 5 and summary.n_failed == 5
+    failed = df[df["solver"] == "bad"]
+    assert (failed["status"] == "error").all()
+    assert failed["error"].str.contains("RuntimeError: boom").all()
+    _, again, _ = _run(cfg, tmp_path)
+    assert again.skipped == 5 and again.n_failed == 5  # only the failed ones ran again
+
+
+def test_timeout_becomes_a_timeout_row(make_cfg, tmp_path):
+    slow = solver("slow", "svmlab.testing.SleepClassifier", seconds=5.0)
+    cfg = make_cfg(solver=slow, protocol={"name": "h", "kind": "holdout", "test_size": 0.3, "n_repeats": 1},
+                   runner__task_timeout=0.5)
+    _, summary, df = _run(cfg, tmp_path)
+    assert summary.n_failed == 1
+    assert df["status"].tolist() == ["timeout"]
+    assert "task_timeout=0.5" in df["error"][0]
+    assert df["task_seconds"][0] < 3
+
+
+def test_parallel_loky_matches_sequential(make_cfg, tmp_path):
+    cols = ["fold", "accuracy", "chosen_params"]
+    _, _, seq = _run(make_cfg(), tmp_path / "seq")
+    _, summary, par = _run(make_cfg(runner={"backend": "loky", "n_jobs": 2, "progress": False}), tmp_path / "par")
+    assert summary.ok == 5
+    pd.testing.assert_frame_equal(seq[cols], par[cols])
+    assert par["prov_host"].nunique() == 1
+
+
+@pytest.mark.slow
+def test_dask_local_cluster(make_cfg, tmp_path):
+    pytest.importorskip("dask.distributed")
+    cfg = make_cfg(runner={"backend": "dask", "address": None, "n_jobs": 2, "progress": False})
+    _, summary, df = _run(cfg, tmp_path)
+    assert summary.ok == 5 and (df["status"] == "ok").all()
+    _, _, seq = _run(make_cfg(), tmp_path / "seq")
+    assert df["accuracy"].tolist() == seq["accuracy"].tolist()
+
+
+def test_outer_best_keeps_the_best_mean_grid_point(make_cfg, tmp_path):
+    _, _, df = _run(make_cfg(tuning={"mode": "outer_best", "inner_folds": 3}), tmp_path)
+    assert len(df) == 10 and df["grid_point"].nunique() == 2
+    sel = df[df["selected"]]
+    assert len(sel) == 5 and sel["grid_point"].nunique() == 1
+    means = df.groupby("grid_point")["accuracy"].mean()
+    assert sel["grid_point"].iloc[0] == means.idxmax()
+    assert len(load_results(tmp_path)) == 10

@@ -1,0 +1,59 @@
+import numpy as np
+import pytest
+
+from svmlab.errors import ConfigError, DataError, UnknownNameError
+from svmlab.runner.plan import build_plan
+
+
+def test_plan_expands_datasets_solvers_folds(make_cfg, tmp_path):
+    cfg = make_cfg(datasets={"a": {"name": "iris"}, "b": {"name": "wine"}},
+                   solvers={"k": make_cfg()["solver"], "s": {"name": "svc", "_target_": "sklearn.svm.SVC", "tasks": ["multiclass"]}})
+    plan = build_plan(cfg, str(tmp_path), "r")
+    assert len(plan.tasks) == 2 * 2 * 5
+    assert len({t.key for t in plan.tasks}) == 20
+    again = build_plan(cfg, str(tmp_path), "r")
+    assert [t.key for t in plan.tasks] == [t.key for t in again.tasks]  # stable keys -> resumable
+
+
+def test_incompatible_pairs_are_skipped_and_reported(make_cfg, tmp_path):
+    svr = {"name": "svr", "_target_": "sklearn.svm.SVR", "tasks": ["regression"]}
+    cfg = make_cfg(datasets={"a": {"name": "iris"}, "b": {"name": "diabetes"}}, solvers={"k": make_cfg()["solver"], "r": svr})
+    plan = build_plan(cfg, str(tmp_path), "r")
+    assert {(d, s) for d, s, _ in plan.skipped_pairs} == {("iris", "svr"), ("diabetes", "knn")}
+    with pytest.raises(ConfigError, match="svr.*handles regression"):
+        build_plan(make_cfg(solver=svr), str(tmp_path), "r")
+
+
+def test_unknown_names_list_valid_choices(make_cfg, tmp_path):
+    with pytest.raises(UnknownNameError, match="unknown dataset 'irsi'.*Did you mean.*iris"):
+        build_plan(make_cfg(dataset={"name": "irsi"}), str(tmp_path), "r")
+    with pytest.raises(ConfigError, match="has no parameter 'k'"):
+        build_plan(make_cfg(solver__k=3), str(tmp_path), "r")
+    with pytest.raises(ConfigError, match="grid names 'k'"):
+        build_plan(make_cfg(solver__grid={"k": [1]}), str(tmp_path), "r")
+    with pytest.raises(ConfigError, match="n_neighbors"):
+        build_plan(make_cfg(solver__n_neighbors="five"), str(tmp_path), "r")
+    with pytest.raises(ConfigError, match="tuning.mode"):
+        build_plan(make_cfg(tuning__mode="inner"), str(tmp_path), "r")
+    with pytest.raises(ConfigError, match="stratifies"):
+        build_plan(make_cfg(dataset={"name": "diabetes"}, protocol={"name": "s", "kind": "stratified_kfold", "n_splits": 5},
+                            solver={"name": "svr", "_target_": "sklearn.svm.SVR", "tasks": ["regression"]}), str(tmp_path), "r")
+
+
+def test_explicit_parameters_leave_the_grid(make_cfg, tmp_path):
+    plan = build_plan(make_cfg(), str(tmp_path), "r", fixed_params={"knn": ["n_neighbors"]})
+    assert plan.tasks[0].solver["grid"] == {}
+
+
+def test_missing_values_rejected_before_compute(make_cfg, tmp_path, monkeypatch):
+    from svmlab.data.dataset import Dataset
+    import svmlab.runner.plan as plan_mod
+
+    X = np.random.default_rng(0).normal(size=(20, 2))
+    X[3, 1] = np.nan
+    ds = Dataset(name="holes", task="binary", X=X, y=np.repeat([0, 1], 10))
+    monkeypatch.setattr(plan_mod, "load_dataset", lambda name, params=None: ds)
+    svc = {"name": "svc", "_target_": "sklearn.svm.SVC", "tasks": ["binary"]}
+    with pytest.raises(DataError, match="1 missing or infinite input values.*preprocessing.impute"):
+        build_plan(make_cfg(solver=svc), str(tmp_path), "r")
+    build_plan(make_cfg(solver=svc, preprocessing={"X": "zscore", "impute": "mean"}), str(tmp_path), "r")
