@@ -107,6 +107,35 @@ def _check_results_dir(args: list[str]) -> None:
                           "set results_dir=... to another place")
 
 
+GROUPS = {"dataset": "dataset", "solver": "solver", "protocol": "protocol", "runner": "runner", "experiment": "experiment"}
+
+
+def check_group_choices(args: list[str]) -> None:
+    """Unknown config-group options (``solver=nosuch``) fail with a did-you-mean message.
+
+    Hydra would also refuse them, listing every option; this names the closest ones
+    first. Options found in a ``--config-dir`` are accepted.
+    """
+    from svmlab.errors import UnknownNameError
+    from svmlab.paths import conf_dir
+
+    dirs = [conf_dir()]
+    for flag in ("--config-dir", "-cd"):
+        dirs += [Path(args[i + 1]) for i, a in enumerate(args[:-1]) if a == flag]
+    dirs += [Path(a.split("=", 1)[1]) for a in args if a.startswith("--config-dir=")]
+    for a in args:
+        if "=" not in a or a.startswith("-"):
+            continue
+        key, value = a.split("=", 1)
+        group = GROUPS.get(key.lstrip("+~"))
+        if group is None or not value or value == "null":
+            continue
+        options = {p.stem for d in dirs for p in (d / group).glob("*.yaml")}
+        for choice in value.split(","):
+            if choice not in options:
+                raise UnknownNameError(group, choice, options)
+
+
 def run(args: list[str]) -> int:
     """Run the Hydra app with command-line ``args`` (everything after ``svmlab run``)."""
     import hydra
@@ -114,6 +143,7 @@ def run(args: list[str]) -> int:
     from svmlab.paths import conf_dir
 
     try:
+        check_group_choices(args)
         _check_results_dir(args)
     except SvmlabError as exc:
         print(f"svmlab: error: {exc}", file=sys.stderr)

@@ -20,8 +20,10 @@ multi-output wrapper); grid keys then use scikit-learn's ``estimator__C`` syntax
 
 from __future__ import annotations
 
+import importlib
 import inspect
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 from sklearn.model_selection import ParameterGrid
@@ -70,9 +72,7 @@ class SolverSpec:
         ``random_state`` is applied when the estimator has that parameter and the
         configuration leaves it unset, so runs are reproducible by default.
         """
-        from hydra.utils import instantiate
-
-        est = instantiate({"_target_": self.target, **self.params}, _convert_="all")
+        est = _instantiate({"_target_": self.target, **self.params})
         if overrides:
             est.set_params(**overrides)
         if random_state is not None and "random_state" in est.get_params() and est.get_params()["random_state"] is None:
@@ -87,10 +87,8 @@ class SolverSpec:
         ConfigError
             Naming the solver, the parameter and the valid choices.
         """
-        from hydra.utils import get_class
-
         try:
-            cls = get_class(self.target)
+            cls = _import(self.target)
         except Exception as exc:  # ImportError, AttributeError, ValueError from Hydra
             raise ConfigError(f"solver {self.name!r}: cannot import _target_ {self.target!r} ({exc})") from None
         accepted = _init_parameters(cls)
@@ -114,6 +112,25 @@ class SolverSpec:
         _check_types(self.name, est, {})
         for point in self.grid_points():
             _check_types(self.name, self.build(), point)
+
+
+@lru_cache(maxsize=256)
+def _import(path: str):
+    """The class (or callable) named by a dotted path such as ``sklearn.svm.SVC``."""
+    module, _, attr = path.rpartition(".")
+    if not module:
+        raise ImportError(f"{path!r} is not a dotted path module.Class")
+    return getattr(importlib.import_module(module), attr)
+
+
+def _instantiate(value):
+    """Build ``{"_target_": ..., **params}`` mappings recursively (Hydra's convention)."""
+    if isinstance(value, dict):
+        built = {k: _instantiate(v) for k, v in value.items() if k != "_target_"}
+        return _import(value["_target_"])(**built) if "_target_" in value else built
+    if isinstance(value, list):
+        return [_instantiate(v) for v in value]
+    return value
 
 
 def _init_parameters(cls) -> set[str] | None:

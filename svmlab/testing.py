@@ -62,3 +62,26 @@ class BusyClassifier(_Base):
         for i in range(self.iterations):
             acc = (acc * 31 + i) % 1_000_003
         self.work_ = acc
+
+
+class MeanBagClassifier(ClassifierMixin, BaseEstimator):
+    """Multi-instance test double: nearest class centroid of the bags' mean instances.
+
+    Takes ``fit(bags, y)`` / ``predict(bags)`` with ``bags`` a list of 2-D arrays, the
+    multi-instance estimator API, so the runner's bag path can be tested before the
+    multi-instance family exists.
+    """
+
+    def fit(self, bags, y):
+        means = np.array([np.mean(b, axis=0) for b in bags])
+        self.classes_ = np.unique(y)
+        self.centroids_ = np.array([means[np.asarray(y) == c].mean(axis=0) for c in self.classes_])
+        return self
+
+    def decision_function(self, bags):
+        means = np.array([np.mean(b, axis=0) for b in bags])
+        d = ((means[:, None, :] - self.centroids_[None]) ** 2).sum(axis=2)
+        return d[:, 0] - d[:, -1]
+
+    def predict(self, bags):
+        return self.classes_[(self.decision_function(bags) > 0).astype(int)]

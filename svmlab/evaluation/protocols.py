@@ -69,10 +69,11 @@ def check_protocol(protocol: dict, task: str, dataset: str) -> None:
         raise ConfigError(f"protocol {name!r} splits bags, but dataset {dataset!r} is not multi-instance ({task})")
     if kind == "prequential" and task not in CLASSIFICATION_TASKS + ("regression",):
         raise ConfigError(f"protocol {name!r} is for streams; dataset {dataset!r} is a {task} dataset")
-    for key in ("n_splits", "n_repeats"):
-        value = protocol.get(key, 1)
-        if not isinstance(value, int) or value < 1 or (key == "n_splits" and kind != "holdout" and value < 2):
-            raise ConfigError(f"protocol {name!r}: {key} must be an integer >= {2 if key == 'n_splits' else 1}, got {value!r}")
+    checks = [("n_repeats", 1)] + ([("n_splits", 2)] if kind in ("kfold", "stratified_kfold", "bag_stratified_kfold") else [])
+    for key, least in checks:
+        value = protocol.get(key, least)
+        if not isinstance(value, int) or isinstance(value, bool) or value < least:
+            raise ConfigError(f"protocol {name!r}: {key} must be an integer >= {least}, got {value!r}")
     if kind == "holdout":
         ts = protocol.get("test_size", 0.3)
         if not (isinstance(ts, (int, float)) and 0 < ts < 1):

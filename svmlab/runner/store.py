@@ -43,7 +43,7 @@ def _atomic_write(path: Path, write) -> None:
 def write_task_rows(run_dir: str | Path, key: str, rows: list[dict]) -> Path:
     """Write one task's result rows to ``tasks/<key>.parquet`` atomically."""
     path = Path(run_dir) / TASKS_DIR / f"{key}.parquet"
-    table = pa.Table.from_pandas(pd.DataFrame(rows), preserve_index=False)
+    table = pa.Table.from_pylist(rows)
     _atomic_write(path, lambda tmp: pq.write_table(table, tmp))
     return path
 

@@ -1,0 +1,58 @@
+"""Every task type through the runner: multi-instance, regression, multi-target, streams."""
+
+import json
+
+import numpy as np
+
+from svmlab.runner.execute import execute
+from svmlab.runner.plan import build_plan
+from svmlab.runner.store import consolidate, prepare_run_dir
+
+
+def _run(cfg, tmp_path):
+    plan = build_plan(cfg, str(tmp_path), "r")
+    prepare_run_dir(tmp_path, plan.identity, "")
+    summary = execute(plan.tasks, cfg["runner"])
+    df = consolidate(tmp_path)
+    assert summary.n_failed == 0, df.get("error")
+    return df
+
+
+def test_multi_instance_folds_split_bags(make_cfg, tmp_path):
+    mi = {"name": "meanbag", "_target_": "svmlab.testing.MeanBagClassifier", "tasks": ["multi_instance"]}
+    df = _run(make_cfg(dataset={"name": "mi_bags"}, solver=mi), tmp_path)
+    assert (df["task_type"] == "multi_instance").all()
+    assert df["n_test"].sum() == 100  # bags, each tested once
+    assert {"auc_bal", "tp", "fn", "precision_neg"} <= set(df.columns)
+    assert df["accuracy"].mean() > 0.6
+
+
+def test_regression_and_multitarget(make_cfg, tmp_path):
+    svr = {"name": "svr", "_target_": "sklearn.svm.SVR", "tasks": ["regression"], "grid": {"C": [1.0, 10.0]}}
+    knn = {"name": "knnr", "_target_": "sklearn.neighbors.KNeighborsRegressor", "tasks": ["regression", "multitarget"]}
+    mts = {"name": "mt_svr", "_target_": "sklearn.multioutput.MultiOutputRegressor", "tasks": ["multitarget"],
+           "estimator": {"_target_": "sklearn.svm.SVR"}, "grid": {"estimator__C": [1.0, 10.0]}}
+    cfg = make_cfg(datasets={"d": {"name": "diabetes"}, "m": {"name": "mtr_correlated"}},
+                   solvers={"s": svr, "k": knn, "t": mts}, preprocessing={"X": "zscore", "Y": "zscore"})
+    df = _run(cfg, tmp_path)
+    reg = df[df["task_type"] == "regression"]
+    mt = df[df["task_type"] == "multitarget"]
+    assert set(reg["solver"]) == {"svr", "knnr"} and set(mt["solver"]) == {"knnr", "mt_svr"}
+    assert np.allclose(mt["mse_sum"], mt["mse_mean"] * 4)
+    assert (mt["arrmse"] < 1.0).all()  # better than predicting the training mean
+    assert json.loads(mt[mt["solver"] == "mt_svr"]["chosen_params"].iloc[0])["estimator__C"] in (1.0, 10.0)
+    assert reg["tuning_metric"].eq("rmse").all() and mt["tuning_metric"].eq("armse").all()
+
+
+def test_prequential_stream_partial_fit_and_refit(make_cfg, tmp_path):
+    sgd = {"name": "sgd", "_target_": "sklearn.linear_model.SGDClassifier", "tasks": ["stream"]}
+    svc = {"name": "svc", "_target_": "sklearn.svm.SVC", "tasks": ["binary"]}
+    cfg = make_cfg(dataset={"name": "drifting_stream", "params": {"n_samples": 4000}}, solvers={"a": sgd, "b": svc},
+                   protocol={"name": "prequential", "kind": "prequential", "chunk_size": 500, "update": "auto"})
+    df = _run(cfg, tmp_path)
+    assert len(df) == 2 and (df["n_chunks"] == 8).all()
+    assert dict(zip(df["solver"], df["update"])) == {"sgd": "partial_fit", "svc": "refit"}
+    assert all(len(json.loads(c)) == 7 for c in df["chunk_accuracy"])
+    total = [np.array(json.loads(c)).sum() for c in df["confusion"]]
+    assert total == [3500, 3500]  # every sample after the first chunk tested once
+    assert (df["accuracy"] > 0.7).all()
