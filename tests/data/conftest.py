@@ -1,0 +1,48 @@
+"""Fixtures of the data tests: an isolated data environment and tiny registry entries."""
+
+from __future__ import annotations
+
+import functools
+
+import pytest
+from datahelpers import shared_data_dir
+
+from svmlab.data import registry
+
+
+@pytest.fixture
+def data_dir():
+    """The shared benchmark folder; skips the test when it is not configured."""
+    d = shared_data_dir()
+    if d is None:
+        pytest.skip("SVMLAB_DATA_DIR is unset or has no MANIFEST.tsv")
+    return d
+
+
+@pytest.fixture
+def isolated(tmp_path, monkeypatch):
+    """Empty data dir and cache under ``tmp_path``; registry caches cleared before and after."""
+    data, cache = tmp_path / "data", tmp_path / "cache"
+    data.mkdir()
+    cache.mkdir()
+    monkeypatch.setenv("SVMLAB_DATA_DIR", str(data))
+    monkeypatch.setenv("SVMLAB_CACHE_DIR", str(cache))
+    monkeypatch.delenv("SVMLAB_DATA_URL", raising=False)
+    registry.clear_cache()
+    yield data, cache
+    registry.clear_cache()
+
+
+@pytest.fixture
+def add_entries(monkeypatch):
+    """Add registry entries for the test's own tiny files: ``add_entries(entry, ...)``."""
+
+    def add(*entries):
+        table = dict(registry._registry())
+        table.update({e["name"]: e for e in entries})
+        registry.clear_cache()
+        monkeypatch.setattr(registry, "_registry", functools.lru_cache(maxsize=1)(lambda: table))
+
+    yield add
+    monkeypatch.undo()
+    registry.clear_cache()

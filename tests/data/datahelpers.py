@@ -1,0 +1,34 @@
+"""Helpers shared by the data tests (a module of its own: conftest.py cannot be imported reliably)."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from pathlib import Path
+
+
+def shared_data_dir() -> Path | None:
+    """The first ``SVMLAB_DATA_DIR`` directory holding the benchmark MANIFEST.tsv, or None."""
+    for d in os.environ.get("SVMLAB_DATA_DIR", "").split(os.pathsep):
+        if d and (Path(d) / "MANIFEST.tsv").is_file():
+            return Path(d)
+    return None
+
+
+def sha256(path) -> str:
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+
+
+def file_entry(name, rel, content_path, *, format="keel-dat", raw_path=None, **extra):
+    """A registry entry describing the local file ``content_path`` stored at ``rel``."""
+    digest = sha256(content_path)
+    return {
+        "name": name, "source": "file", "status": "ok", "task": "binary", "format": format, "path": rel,
+        "sha256": digest, "sha256_raw": sha256(raw_path) if raw_path else digest,
+        "rows": 4, "bags": None, "features": 2, "targets": None, "classes": 2,
+        "read_options": {}, "url": None, "aliases": [],
+        "unavailable_reason": "is a test file", **extra,
+    }
+
+
+TINY_KEEL = "1.0, 2.0, a\n3.0, 4.0, b\n5.0, 6.0, a\n7.0, 8.0, b\n"

