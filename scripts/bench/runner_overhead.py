@@ -2,7 +2,7 @@
 
 Usage::
 
-    python scripts/bench/runner_overhead.py [--tasks 400] [--busy-tasks 16] [--busy-iterations 1500000]
+    python scripts/bench/runner_overhead.py [--tasks 400] [--busy-tasks 16] [--busy-iterations 8000000]
 
 1. Overhead: N trivial tasks (majority classifier, hold-out splits of iris, no tuning,
    no scaling) through the runner - planning excluded, resuming check, task-key files,
@@ -67,7 +67,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--tasks", type=int, default=400)
     ap.add_argument("--busy-tasks", type=int, default=16)
-    ap.add_argument("--busy-iterations", type=int, default=1_500_000)
+    ap.add_argument("--busy-iterations", type=int, default=8_000_000)
     args = ap.parse_args()
 
     trivial = {"name": "majority", "_target_": "svmlab.testing.MajorityClassifier"}
