@@ -81,6 +81,14 @@ def main(argv: list[str] | None = None) -> int:
         from svmlab.app import run
 
         return run(argv[1:])
+    try:
+        return _dispatch(argv)
+    except BrokenPipeError:  # e.g. `svmlab data list | head`
+        sys.stderr.close()
+        return 0
+
+
+def _dispatch(argv: list[str]) -> int:
     args = _parser().parse_args(argv)
     if args.command is None:
         _parser().print_help()
@@ -110,6 +118,7 @@ def _report(args) -> int:
 
 
 def _table(rows: list[dict], columns: list[str]) -> str:
+    rows = [{c: "" if r.get(c) is None else r.get(c) for c in columns} for r in rows]
     widths = {c: max(len(c), *(len(str(r.get(c, ""))) for r in rows)) if rows else len(c) for c in columns}
     lines = ["  ".join(c.ljust(widths[c]) for c in columns).rstrip()]
     lines.append("  ".join("-" * widths[c] for c in columns))

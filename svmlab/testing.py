@@ -85,3 +85,17 @@ class MeanBagClassifier(ClassifierMixin, BaseEstimator):
 
     def predict(self, bags):
         return self.classes_[(self.decision_function(bags) > 0).astype(int)]
+
+
+class BlasProbeClassifier(_Base):
+    """Majority classifier that records the BLAS/OpenMP thread limits it ran under.
+
+    ``fit_info_["max_threads"]`` is the largest ``num_threads`` threadpoolctl reports
+    for the libraries loaded in the fitting process.
+    """
+
+    def _work(self):
+        import numpy  # noqa: F401  (make sure a BLAS is loaded)
+        from threadpoolctl import threadpool_info
+
+        self.fit_info_ = {"max_threads": max((p["num_threads"] for p in threadpool_info()), default=1)}

@@ -105,3 +105,11 @@ def test_outer_best_keeps_the_best_mean_grid_point(make_cfg, tmp_path):
     means = df.groupby("grid_point")["accuracy"].mean()
     assert sel["grid_point"].iloc[0] == means.idxmax()
     assert len(load_results(tmp_path)) == 10
+
+
+def test_parallel_workers_use_one_blas_thread(make_cfg, tmp_path):
+    probe = solver("probe", "svmlab.testing.BlasProbeClassifier")
+    cfg = make_cfg(solver=probe, runner={"backend": "loky", "n_jobs": 2, "progress": False})
+    _, summary, df = _run(cfg, tmp_path)
+    assert summary.ok == 5
+    assert [json.loads(f)["max_threads"] for f in df["fit_info"]] == [1] * 5
