@@ -84,3 +84,7 @@ def _close_matches(name, valid):
     import difflib
 
     return difflib.get_close_matches(str(name), [str(v) for v in valid], n=3, cutoff=0.6)
+
+
+class StatsInputError(SvmlabError):
+    """A dataset x method table cannot be compared (non-numeric or missing cells, too small...)."""

@@ -1,0 +1,62 @@
+"""Per-dataset ranks of methods, the first step of every Friedman-type comparison."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+from scipy.stats import rankdata
+
+DIRECTIONS = ("max", "min")
+
+
+def rank_table(table: pd.DataFrame, direction: str) -> pd.DataFrame:
+    """Rank the methods (columns) on each dataset (row): rank 1 is the best.
+
+    Ties get the average of the ranks they span (e.g. three methods tied for ranks
+    9-11 all get 10), as in every table of the reproduced papers.
+
+    Parameters
+    ----------
+    table : DataFrame of shape (N datasets, k methods)
+        Complete numeric table (no missing cells).
+    direction : {"max", "min"}
+        Whether higher ("max") or lower ("min") values are better.
+
+    Returns
+    -------
+    DataFrame of the same shape holding ranks in [1, k].
+    """
+    if direction not in DIRECTIONS:
+        raise ValueError(f"direction must be 'max' or 'min', got {direction!r}")
+    values = table.to_numpy(dtype=float)
+    signed = -values if direction == "max" else values
+    return pd.DataFrame(rankdata(signed, axis=1, method="average"), index=table.index, columns=table.columns)
+
+
+def average_ranks(ranks: pd.DataFrame) -> pd.Series:
+    """Mean rank of each method over the datasets (the papers' "Ranks" row)."""
+    return ranks.mean(axis=0)
+
+
+def meta_rank(average_ranks_by_metric: pd.DataFrame) -> pd.DataFrame:
+    """Rank aggregation across several metrics (the MIL study's Table 4.14).
+
+    Parameters
+    ----------
+    average_ranks_by_metric : DataFrame of shape (n metrics, k methods)
+        The average-rank row of each metric's comparison.
+
+    Returns
+    -------
+    DataFrame with rows ``average`` (the mean of the metrics' average ranks) and
+    ``rank`` (the meta-rank: each metric's average ranks are ranked again, 1 = best,
+    ties averaged, and these positions are averaged over the metrics).
+    """
+    positions = rank_table(average_ranks_by_metric, "min")
+    return pd.DataFrame({"average": average_ranks_by_metric.mean(axis=0), "rank": positions.mean(axis=0)}).T
+
+
+def rank_sums_ok(ranks: pd.DataFrame) -> bool:
+    """Each row of ranks sums to k(k+1)/2 (a check used by the tests)."""
+    k = ranks.shape[1]
+    return bool(np.allclose(ranks.sum(axis=1), k * (k + 1) / 2))
