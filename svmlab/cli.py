@@ -24,7 +24,9 @@ commands:
               svmlab run dataset=wine solver=svc protocol=stratified10
               svmlab run -m solver=svc,linear_svc solver.C=1,10   # a sweep
               svmlab run --help                          # groups, options and the full config
-  report    summary tables of a finished (or running, or killed) run or sweep
+  report    summary tables of a finished (or running, or killed) run or sweep, with the
+            Friedman / post-hoc / Wilcoxon tables and figures for each metric
+  stats     the same statistics for any dataset x method table (CSV or Parquet)
   list      the names you can use: datasets, solvers, protocols, experiments, runners, metrics
   data      the benchmark files: list, info NAME, verify [NAME...], fetch NAME...
 
@@ -37,7 +39,7 @@ def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="svmlab", description=DESCRIPTION, epilog=EPILOG,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--version", action="version", version=f"svmlab {__version__}")
-    sub = p.add_subparsers(dest="command", metavar="{run,report,list,data}")
+    sub = p.add_subparsers(dest="command", metavar="{run,report,stats,list,data}")
     sub.add_parser("run", help="run an experiment (Hydra overrides follow)", add_help=False)
 
     r = sub.add_parser("report", help="summary tables of a run or sweep",
@@ -54,6 +56,30 @@ def _parser() -> argparse.ArgumentParser:
                    help="mean over folds (default) or, for confusion-matrix metrics, pooled counts over folds")
     r.add_argument("--format", "-f", choices=("markdown", "csv", "latex"), default="markdown")
     r.add_argument("--output", "-o", type=Path, help="write to this file instead of standard output")
+    r.add_argument("--no-stats", action="store_true", help="only the summary tables, no rank tests or figures")
+    r.add_argument("--figures-dir", type=Path, help="where figures go (default: RUN_DIR/report)")
+    _stats_options(r)
+
+    st = sub.add_parser("stats", help="rank tests, post-hoc tables and figures for a dataset x method table",
+                        description="Compare k methods over N datasets: average ranks, Friedman and Iman-Davenport, "
+                                    "Bonferroni-Dunn / Holm / Hochberg / Finner against a control, Wilcoxon, the "
+                                    "Nemenyi / Holm / Shaffer all-pairs tables, a CD diagram and the papers' "
+                                    "rank-bar chart.",
+                        formatter_class=argparse.RawDescriptionHelpFormatter,
+                        epilog="the table: CSV or Parquet, first column the dataset names, one column per method "
+                               "(or a tidy file with columns dataset, method, value); rows named Average/Ranks end it.\n"
+                               "examples:\n  svmlab stats acc.csv\n"
+                               "  svmlab stats mse.csv --control SVRCC --metric-direction lower --format latex\n"
+                               "  svmlab stats acc.csv --bd-alpha 0.10 --figures png pdf --output-dir out/")
+    st.add_argument("table", type=Path, help="CSV or Parquet file")
+    st.add_argument("--metric-direction", "-d", default="higher", choices=("higher", "lower", "max", "min"),
+                    help="whether higher (default) or lower values are better")
+    st.add_argument("--name", help="label for titles and file names (default: the file's stem)")
+    st.add_argument("--format", "-f", choices=("markdown", "csv", "latex"), default="markdown")
+    st.add_argument("--output-dir", "-o", type=Path,
+                    help="write the tables (<name>.md/.tex/.csv) and figures here (default: print the tables, "
+                         "figures to ./<name>_stats/)")
+    _stats_options(st)
 
     li = sub.add_parser("list", help="list datasets, solvers, protocols, experiments, runners or metrics",
                         description="List the names svmlab accepts, with a one-line description each.")
@@ -73,6 +99,36 @@ def _parser() -> argparse.ArgumentParser:
     fe = dsub.add_parser("fetch", help="download dataset files into the user cache, verifying the checksum")
     fe.add_argument("names", nargs="+")
     return p
+
+
+def _stats_options(p: argparse.ArgumentParser) -> None:
+    g = p.add_argument_group("statistics")
+    g.add_argument("--control", help="method the others are compared with (default: best average rank)")
+    g.add_argument("--alpha", type=float, default=0.05, help="significance level of Holm, Wilcoxon and Nemenyi (0.05)")
+    g.add_argument("--bd-alpha", type=float, help="level of the Bonferroni-Dunn CD (default: --alpha; the MIL study used 0.10)")
+    g.add_argument("--tie-correction", action="store_true", help="tie-correct Friedman's chi2 (scipy does; the papers did not)")
+    g.add_argument("--missing", choices=("error", "drop"), default="error",
+                   help="missing cells: fail naming them (default) or drop those datasets")
+    g.add_argument("--wilcoxon", choices=("signed_rank", "rank_sum"), default="signed_rank",
+                   help="paired signed-rank (default) or unpaired rank-sum (HyDR-MI's 'Wilcoxon')")
+    g.add_argument("--zero-method", choices=("zsplit", "wilcox"), default="zsplit",
+                   help="zero differences in the signed-rank test: split (default, the papers) or drop")
+    g.add_argument("--figures", nargs="*", default=["png"], metavar="FMT",
+                   help="figure formats among png pdf svg (default: png; none: no figures)")
+
+
+def _stats_kwargs(args) -> dict:
+    return {"control": args.control, "alpha": args.alpha, "bd_alpha": args.bd_alpha,
+            "tie_correction": args.tie_correction, "missing": args.missing, "wilcoxon": args.wilcoxon,
+            "zero_method": args.zero_method}
+
+
+def _figure_formats(args) -> tuple[str, ...]:
+    formats = tuple(f for f in (args.figures or []) if f != "none")
+    bad = [f for f in formats if f not in ("png", "pdf", "svg")]
+    if bad:
+        raise SvmlabError(f"unknown figure format(s) {', '.join(bad)}; choose among png, pdf, svg (or none)")
+    return formats
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -96,6 +152,8 @@ def _dispatch(argv: list[str]) -> int:
     try:
         if args.command == "report":
             return _report(args)
+        if args.command == "stats":
+            return _stats(args)
         if args.command == "list":
             return _list(args.what)
         return _data(args)
@@ -105,16 +163,57 @@ def _dispatch(argv: list[str]) -> int:
 
 
 def _report(args) -> int:
-    from svmlab.reporting import build_report, load_results, render
+    from svmlab.reporting import aggregate, build_report, load_results, metric_direction, render
+    from svmlab.stats.report import analyse
 
     df = load_results(args.run_dir)
-    text = render(build_report(df, args.metric, args.aggregate), args.format)
-    if args.output:
-        args.output.write_text(text)
-        print(f"svmlab: wrote {args.output}", file=sys.stderr)
+    sections = build_report(df, args.metric, args.aggregate)
+    figures = []
+    if args.metric and not args.no_stats:
+        formats = _figure_formats(args)
+        out_dir = args.figures_dir or (Path(args.run_dir) / "report")
+        ok = df[(df["status"] == "ok") & df["selected"].astype(bool)]
+        for metric in args.metric:
+            matrix = aggregate(ok, metric, args.aggregate).pivot(index="dataset", columns="method", values="value")
+            if matrix.shape[0] < 2 or matrix.shape[1] < 2:
+                print(f"svmlab: note: no rank tests for {metric}: they need >= 2 datasets and >= 2 methods "
+                      f"(have {matrix.shape[0]} x {matrix.shape[1]})", file=sys.stderr)
+                continue
+            _, more, paths = analyse(matrix, metric_direction(metric), name=metric, out_dir=out_dir,
+                                     formats=formats, **_stats_kwargs(args))
+            sections += more[1:]  # the summary table already shows the values
+            figures += paths
+    _emit(render(sections, args.format), args.output)
+    for path in figures:
+        print(f"svmlab: figure {path}", file=sys.stderr)
+    return 0
+
+
+def _stats(args) -> int:
+    from svmlab.reporting import render
+    from svmlab.stats.compare import read_table
+    from svmlab.stats.report import analyse
+
+    name = args.name or args.table.stem
+    table = read_table(args.table)
+    out_dir = args.output_dir or Path(f"{name}_stats")
+    _, sections, paths = analyse(table, args.metric_direction, name=name, out_dir=out_dir,
+                                 formats=_figure_formats(args), **_stats_kwargs(args))
+    text = render(sections, args.format)
+    suffix = {"markdown": "md", "latex": "tex", "csv": "csv"}[args.format]
+    _emit(text, args.output_dir / f"{name}.{suffix}" if args.output_dir else None)
+    for path in paths:
+        print(f"svmlab: figure {path}", file=sys.stderr)
+    return 0
+
+
+def _emit(text: str, output: Path | None) -> None:
+    if output:
+        output.parent.mkdir(parents=True, exist_ok=True)
+        output.write_text(text)
+        print(f"svmlab: wrote {output}", file=sys.stderr)
     else:
         print(text, end="")
-    return 0
 
 
 def _table(rows: list[dict], columns: list[str]) -> str:

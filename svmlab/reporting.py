@@ -221,7 +221,7 @@ def render(sections: list[Section], fmt: str = "markdown") -> str:
     for s in sections:
         table = s.table.copy()
         if fmt == "csv":
-            parts.append(f"# {s.title}\n{table.to_csv()}")
+            parts.append(f"# {s.title}\n{table.to_csv()}" + (f"# {s.note}\n" if s.note else ""))
             continue
         if s.best:
             for dataset, methods in s.best.items():
@@ -230,9 +230,9 @@ def render(sections: list[Section], fmt: str = "markdown") -> str:
                         cell = table.at[dataset, method]
                         table.at[dataset, method] = f"**{cell}**" if fmt == "markdown" else f"\\textbf{{{cell}}}"
         if fmt == "markdown":
-            parts.append(f"## {s.title}\n\n{_markdown(table)}")
+            parts.append(f"## {s.title}\n\n{_markdown(table)}" + (f"\n\n_{s.note}_" if s.note else ""))
         else:
-            parts.append(f"% {s.title}\n{_latex(table)}")
+            parts.append(f"% {s.title}\n{_latex(table)}" + (f"\n% {s.note}" if s.note else ""))
     return "\n\n".join(parts) + "\n"
 
 
