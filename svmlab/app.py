@@ -2,35 +2,38 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 
 from svmlab.errors import SvmlabError
 
-#: Exit status of the last ``svmlab run`` (Hydra discards the job's return value).
+#: Exit status of the last ``svmlab run`` job(s): Hydra discards a task function's return value.
 EXIT = {"code": 0}
 
-# Overrides that choose *what* is run rather than *how*; they do not label sweep variants.
-_NOT_VARIANT = ("dataset", "datasets", "+experiment", "experiment", "run_id", "results_dir", "name", "hydra", "runner")
+GROUPS = ("dataset", "solver", "protocol", "runner", "experiment")
+# Overrides that choose *what* is run or *where*, rather than *how*; they do not label sweep variants.
+_NOT_VARIANT = ("dataset", "datasets", "experiment", "run_id", "results_dir", "name", "hydra", "runner")
 
 
-def _variant(overrides: list[str]) -> str:
-    keep = [o for o in overrides if o.split("=", 1)[0].lstrip("+~").split(".")[0].split("@")[0] not in
-            {k.lstrip("+") for k in _NOT_VARIANT} and not o.startswith("solver=")]
-    return ",".join(keep)
+def parse_overrides(args: list[str]) -> list[tuple[str, str]]:
+    """``(key, value)`` of each ``key=value`` command-line override, without ``+``/``++``/``~``."""
+    out = []
+    for a in args:
+        if "=" in a and not a.startswith("-"):
+            key, value = a.split("=", 1)
+            out.append((key.lstrip("+~"), value))
+    return out
 
 
-def _fixed_params(overrides: list[str]) -> dict:
-    """Solver parameters set explicitly on the command line (``solver.C=1``, ``solvers.svc.C=1``)."""
-    fixed: dict[str, list[str]] = {}
-    for o in overrides:
-        key = o.split("=", 1)[0].lstrip("+~")
-        parts = key.split(".")
-        if parts[0] == "solver" and len(parts) == 2:
-            fixed.setdefault("*", []).append(parts[1])
-        elif parts[0] == "solvers" and len(parts) == 3:
-            fixed.setdefault(parts[1], []).append(parts[2])
-    return fixed
+def _variant(overrides: list[tuple[str, str]]) -> str:
+    keep = [f"{k}={v}" for k, v in overrides if k.split(".")[0].split("@")[0] not in _NOT_VARIANT and k != "solver"]
+    return ";".join(keep)
+
+
+def _fixed_params(overrides: list[tuple[str, str]]) -> list[str]:
+    """Parameters of the primary solver set on the command line (``solver.C=1``)."""
+    return [k.split(".", 1)[1] for k, _ in overrides if k.startswith("solver.") and k.count(".") == 1]
 
 
 def job(cfg) -> None:
@@ -45,7 +48,7 @@ def job(cfg) -> None:
 
     hc = HydraConfig.get()
     run_dir = Path(hc.runtime.output_dir)
-    overrides = list(hc.overrides.task)
+    overrides = parse_overrides(list(hc.overrides.task))
     try:
         container = OmegaConf.to_container(cfg, resolve=True)
         root = Path(container.get("results_dir", "results")) / container.get("name", "adhoc")
@@ -53,12 +56,7 @@ def job(cfg) -> None:
             run_id = str(run_dir.resolve().relative_to(root.resolve()))
         except ValueError:
             run_id = run_dir.name
-        # Solvers named in `solvers` inherit the primary solver's command-line parameters
-        # only through interpolation; the primary's explicit parameters apply to it alone.
-        fixed = _fixed_params(overrides)
-        if "*" in fixed:
-            fixed[container["solver"].get("name")] = fixed.pop("*")
-        plan = build_plan(container, str(run_dir), run_id, variant=_variant(overrides), fixed_params=fixed)
+        plan = build_plan(container, str(run_dir), run_id, variant=_variant(overrides), fixed_params=_fixed_params(overrides))
         resumed = prepare_run_dir(run_dir, plan.identity, OmegaConf.to_yaml(cfg, resolve=True))
         n_ds, n_sol = len(plan.datasets), len(plan.solvers)
         print(f"svmlab: experiment {plan.experiment!r}: {n_ds} dataset(s) x {n_sol} solver(s) -> {len(plan.tasks)} tasks",
@@ -71,7 +69,7 @@ def job(cfg) -> None:
         df = load_results(run_dir)
         metric = container.get("summary_metric")
         print(render(build_report(df, [metric] if metric else None)))
-        done = f"{summary.ok} run now, {summary.skipped} already done"
+        done = f"{summary.ok} ok now, {summary.skipped} already done"
         if summary.n_failed:
             print(f"svmlab: {summary.n_failed} of {summary.total} tasks failed ({done}); see the 'error' column of "
                   f"{run_dir / 'results.parquet'}; rerun with run_id={run_id} to retry them", file=sys.stderr)
@@ -84,37 +82,17 @@ def job(cfg) -> None:
 
 
 def has_experiment_choice(args: list[str]) -> bool:
-    """Whether the command line chooses an experiment, dataset or solver itself."""
-    for a in args:
-        key = a.split("=", 1)[0].lstrip("+~")
-        head = key.split(".")[0].split("@")[0]
-        if "=" in a and head in ("experiment", "dataset", "datasets", "solver", "solvers"):
-            return True
-    return False
-
-
-def _check_results_dir(args: list[str]) -> None:
-    """Fail early (before Hydra creates the run directory) when ``results_dir`` cannot be written."""
-    import os
-
-    values = [a.split("=", 1)[1] for a in args if a.split("=", 1)[0].lstrip("+") == "results_dir"]
-    target = Path(values[-1] if values else "results").expanduser().absolute()
-    probe = target
-    while not probe.exists():
-        probe = probe.parent
-    if not probe.is_dir() or not os.access(probe, os.W_OK | os.X_OK):
-        raise SvmlabError(f"results directory {target} cannot be created: {probe} is not a writable directory; "
-                          "set results_dir=... to another place")
-
-
-GROUPS = {"dataset": "dataset", "solver": "solver", "protocol": "protocol", "runner": "runner", "experiment": "experiment"}
+    """Whether the command line picks an experiment, dataset(s) or solver(s) itself."""
+    return any(k in ("experiment", "dataset", "datasets", "solver", "solvers") or k.startswith(("datasets.", "solvers."))
+               for k, _ in parse_overrides(args))
 
 
 def check_group_choices(args: list[str]) -> None:
     """Unknown config-group options (``solver=nosuch``) fail with a did-you-mean message.
 
     Hydra would also refuse them, listing every option; this names the closest ones
-    first. Options found in a ``--config-dir`` are accepted.
+    first. Options found in a ``--config-dir`` are accepted; sweep functions such as
+    ``choice(...)`` or ``glob(...)`` are left to Hydra.
     """
     from svmlab.errors import UnknownNameError
     from svmlab.paths import conf_dir
@@ -123,17 +101,25 @@ def check_group_choices(args: list[str]) -> None:
     for flag in ("--config-dir", "-cd"):
         dirs += [Path(args[i + 1]) for i, a in enumerate(args[:-1]) if a == flag]
     dirs += [Path(a.split("=", 1)[1]) for a in args if a.startswith("--config-dir=")]
-    for a in args:
-        if "=" not in a or a.startswith("-"):
+    for key, value in parse_overrides(args):
+        if key not in GROUPS or not value or value == "null" or "(" in value:
             continue
-        key, value = a.split("=", 1)
-        group = GROUPS.get(key.lstrip("+~"))
-        if group is None or not value or value == "null":
-            continue
-        options = {p.stem for d in dirs for p in (d / group).glob("*.yaml")}
+        options = {p.stem for d in dirs for p in (d / key).glob("*.yaml")}
         for choice in value.split(","):
             if choice not in options:
-                raise UnknownNameError(group, choice, options)
+                raise UnknownNameError(key, choice, options)
+
+
+def check_results_dir(args: list[str]) -> None:
+    """Fail early (before Hydra creates the run directory) when ``results_dir`` cannot be written."""
+    values = [v for k, v in parse_overrides(args) if k == "results_dir"]
+    target = Path(values[-1] if values else "results").expanduser().absolute()
+    probe = target
+    while not probe.exists():
+        probe = probe.parent
+    if not probe.is_dir() or not os.access(probe, os.W_OK | os.X_OK):
+        raise SvmlabError(f"results directory {target} cannot be created: {probe} is not a writable directory; "
+                          "set results_dir=... to another place")
 
 
 def run(args: list[str]) -> int:
@@ -144,11 +130,10 @@ def run(args: list[str]) -> int:
 
     try:
         check_group_choices(args)
-        _check_results_dir(args)
+        check_results_dir(args)
     except SvmlabError as exc:
         print(f"svmlab: error: {exc}", file=sys.stderr)
         return 2
-
     if not has_experiment_choice(args) and not any(a in ("-h", "--help", "--hydra-help", "-i", "--info") for a in args):
         args = ["+experiment=quickstart", *args]
     EXIT["code"] = 0
@@ -157,7 +142,7 @@ def run(args: list[str]) -> int:
     sys.argv = ["svmlab run", *args]
     try:
         main()
-    except SystemExit as exc:  # Hydra exits on its own errors (unknown config group option, ...)
+    except SystemExit as exc:  # Hydra exits on its own errors (bad override syntax, ...)
         if exc.code not in (0, None):
             return int(exc.code) if isinstance(exc.code, int) else 2
     finally:

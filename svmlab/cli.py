@@ -172,9 +172,8 @@ def _report(args) -> int:
     if args.metric and not args.no_stats:
         formats = _figure_formats(args)
         out_dir = args.figures_dir or (Path(args.run_dir) / "report")
-        ok = df[(df["status"] == "ok") & df["selected"].astype(bool)]
         for metric in args.metric:
-            matrix = aggregate(ok, metric, args.aggregate).pivot(index="dataset", columns="method", values="value")
+            matrix = aggregate(df, metric, args.aggregate).pivot(index="dataset", columns="method", values="value")
             if matrix.shape[0] < 2 or matrix.shape[1] < 2:
                 print(f"svmlab: note: no rank tests for {metric}: they need >= 2 datasets and >= 2 methods "
                       f"(have {matrix.shape[0]} x {matrix.shape[1]})", file=sys.stderr)

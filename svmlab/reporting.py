@@ -15,7 +15,7 @@ import numpy as np
 import pandas as pd
 
 from svmlab.errors import ResultsError, SvmlabError
-from svmlab.evaluation.metrics import direction, get_metric, pool_confusion
+from svmlab.evaluation.metrics import direction, get_metric, metrics_for_task, pool_confusion
 from svmlab.runner.store import RESULTS_FILE, RUN_FILE, TASKS_DIR, read_task_rows
 
 #: The metric summarised when none is named, per task type.
@@ -64,16 +64,16 @@ def load_results(path: str | Path) -> pd.DataFrame:
         raise ResultsError(f"{path} holds no result rows yet")
     variant = _distinguishing(df["variant"].fillna("") if "variant" in df else pd.Series("", index=df.index))
     df["method"] = np.where(variant == "", df["solver"], df["solver"] + " [" + variant + "]")
-    if "selected" not in df:
-        df["selected"] = True
-    return df
+    if "tuning_mode" in df:  # optimistic selection is labelled wherever the method is shown
+        df["method"] = np.where(df["tuning_mode"] == "outer_best", df["method"] + " (outer-best)", df["method"])
+    return select_outer_best(df)
 
 
 def _distinguishing(variants: pd.Series) -> pd.Series:
     """Drop the overrides every run shares, keeping what tells a sweep's runs apart."""
-    items = variants.map(lambda v: [o for o in v.split(",") if o])
+    items = variants.map(lambda v: [o for o in v.split(";") if o])
     common = set.intersection(*(set(i) for i in items)) if len(items) else set()
-    return items.map(lambda i: ",".join(o for o in i if o not in common))
+    return items.map(lambda i: ", ".join(o for o in i if o not in common))
 
 
 def select_outer_best(df: pd.DataFrame) -> pd.DataFrame:
@@ -118,6 +118,11 @@ def aggregate(df: pd.DataFrame, metric: str, how: str = "mean") -> pd.DataFrame:
     if metric not in ok.columns:
         known = sorted(c for c in ok.columns if _is_metric(c))
         raise SvmlabError(f"metric {metric!r} is not in these results; available: {', '.join(known)}")
+    if not _is_cost(metric):  # only the task types that carry the metric (runs may mix tasks)
+        ok = ok[ok["task_type"].map(lambda t: metric in metrics_for_task(t))]
+        if ok.empty:
+            raise SvmlabError(f"metric {metric!r} applies to none of the task types in these results "
+                              f"({', '.join(sorted(df['task_type'].dropna().unique()))})")
     pooled = how == "pooled" and _poolable(metric) and "confusion" in ok
     rows = []
     for (dataset, method), g in ok.groupby(["dataset", "method"], sort=True):
@@ -137,8 +142,13 @@ def _poolable(metric: str) -> bool:
         return False
 
 
+def _is_cost(column: str) -> bool:
+    """Timings and model size: columns of every task type, lower is better."""
+    return column.endswith("_time") or column == "model_size"
+
+
 def _is_metric(column: str) -> bool:
-    if column.endswith("_time") or column in ("model_size",):
+    if _is_cost(column):
         return True
     try:
         get_metric(column)
@@ -149,7 +159,7 @@ def _is_metric(column: str) -> bool:
 
 def metric_direction(metric: str) -> str:
     """``max`` or ``min``; timings and model size are lower-is-better."""
-    if metric.endswith("_time") or metric == "model_size":
+    if _is_cost(metric):
         return "min"
     return direction(metric)
 

@@ -2,7 +2,8 @@
 
 Everything that can be checked without fitting is checked here, before any work
 starts: dataset, solver and protocol names, solver parameters and grids, protocol /
-task compatibility, missing values the solver cannot take, the results directory.
+task compatibility (including enough samples for the folds), metrics named for tuning
+or the summary, runner settings, and missing values the solver cannot take.
 """
 
 from __future__ import annotations
@@ -12,14 +13,19 @@ import json
 from dataclasses import dataclass, field
 
 from svmlab.data.registry import load_dataset
-from svmlab.errors import ConfigError
+from svmlab.errors import ConfigError, SvmlabError
 from svmlab.evaluation.evaluate import check_finite
+from svmlab.evaluation.metrics import get_metric, metrics_for_task
 from svmlab.evaluation.preprocessing import Preprocessor
-from svmlab.evaluation.protocols import check_protocol, n_folds
-from svmlab.evaluation.tuning import check_tuning
+from svmlab.evaluation.protocols import check_protocol, make_splits, n_folds, resolve_kind, stream_chunks
+from svmlab.evaluation.tuning import check_tuning, scoring_metric
 from svmlab.runner.provenance import provenance
 from svmlab.runner.task import TaskSpec
 from svmlab.solvers import SolverSpec
+
+BACKENDS = ("loky", "sequential", "dask")
+#: Solver keys that describe rather than configure; edits to them do not block a resume.
+COSMETIC = ("description",)
 
 
 @dataclass
@@ -39,18 +45,19 @@ def _digest(obj) -> str:
     return hashlib.sha1(json.dumps(obj, sort_keys=True, default=str).encode()).hexdigest()[:16]
 
 
-def _entries(cfg: dict, plural: str, singular: str) -> list[dict]:
+def _entries(cfg: dict, plural: str, singular: str) -> list[tuple[str | None, dict]]:
+    """``(key, config)`` of every entry of ``datasets``/``solvers``; ``(None, primary)`` when empty."""
     many = cfg.get(plural) or {}
-    items = list(many.values()) if isinstance(many, dict) else list(many)
+    items = list(many.items()) if isinstance(many, dict) else [(None, v) for v in many]
     if not items:
-        items = [cfg.get(singular)]
+        items = [(None, cfg.get(singular))]
     out = []
-    for item in items:
+    for key, item in items:
         if isinstance(item, str):
             item = {"name": item}
-        if not isinstance(item, dict) or not item.get("name") and plural == "datasets":
+        if not isinstance(item, dict) or (plural == "datasets" and not item.get("name")):
             raise ConfigError(f"{plural}: every entry needs a name, got {item!r}")
-        out.append(dict(item))
+        out.append((key, dict(item)))
     return out
 
 
@@ -63,7 +70,78 @@ def accepts(solver: SolverSpec, task: str, n_classes: int | None) -> bool:
     return False
 
 
-def build_plan(cfg: dict, run_dir: str, run_id: str, *, variant: str = "", fixed_params: dict | None = None) -> Plan:
+def check_runner(runner: dict) -> None:
+    """Validate the runner settings (backend, n_jobs, task_timeout)."""
+    backend = runner.get("backend", "loky")
+    if backend not in BACKENDS:
+        raise ConfigError(f"runner.backend={backend!r} is not valid; choose one of {', '.join(BACKENDS)}")
+    n_jobs = runner.get("n_jobs", -1)
+    if not isinstance(n_jobs, int) or isinstance(n_jobs, bool) or n_jobs == 0:
+        raise ConfigError(f"runner.n_jobs must be a non-zero integer (-1: one per core), got {n_jobs!r}")
+    timeout = runner.get("task_timeout")
+    if timeout is not None and (not isinstance(timeout, (int, float)) or timeout <= 0):
+        raise ConfigError(f"runner.task_timeout must be a positive number of seconds or null, got {timeout!r}")
+
+
+def check_summary_metric(name) -> None:
+    if name is None or str(name).endswith("_time") or name == "model_size":
+        return
+    get_metric(name)
+
+
+def _solvers(cfg: dict, fixed: list[str]) -> list[tuple[SolverSpec, dict]]:
+    """Validated solvers; parameters ``fixed`` on the command line leave the primary's grid.
+
+    ``fixed`` are the ``solver.X=...`` overrides. They reach the run only through the
+    primary ``solver`` node: directly, or through an experiment's ``solvers`` entry that
+    interpolates ``${solver}``. When no entry does, such an override would silently do
+    nothing, so it is an error.
+    """
+    entries = _entries(cfg, "solvers", "solver")
+    primary = cfg.get("solver")
+    uses_primary = [key for key, scfg in entries if key is None or scfg == primary]
+    if fixed and not uses_primary:
+        keys = ", ".join(k for k, _ in entries)
+        raise ConfigError(
+            f"solver.{fixed[0]}=... has no effect: this experiment lists its solvers under `solvers` ({keys}) and "
+            f"none of them is the primary `solver`; override solvers.<key>.{fixed[0]}=... instead"
+        )
+    out = []
+    for key, scfg in entries:
+        if key in uses_primary and scfg.get("grid"):
+            scfg["grid"] = {k: v for k, v in scfg["grid"].items() if k not in fixed}
+        spec = SolverSpec.from_config(scfg)
+        spec.validate()
+        out.append((spec, scfg))
+    names = [s.name for s, _ in out]
+    if len(set(names)) != len(names):
+        raise ConfigError(f"two solvers share a name in {names}; give each a distinct `name`")
+    return out
+
+
+def _load(name: str, params: dict, allow_download: bool):
+    try:
+        return load_dataset(name, params, allow_download=allow_download)
+    except SvmlabError:
+        raise
+    except (TypeError, ValueError) as exc:
+        raise ConfigError(f"dataset {name!r}: invalid params {params}: {exc}") from None
+
+
+def _check_splits(protocol: dict, ds, seed: int) -> None:
+    """The protocol must be able to split this dataset (enough samples, at least 2 chunks)."""
+    if resolve_kind(protocol, ds.task) == "prequential":
+        if len(stream_chunks(ds.n_instances, protocol)) < 2:
+            raise ConfigError(f"protocol {protocol.get('name')!r}: chunk_size={protocol['chunk_size']} leaves fewer than "
+                              f"2 chunks of dataset {ds.name!r} ({ds.n_instances} samples); nothing would be tested")
+        return
+    try:
+        make_splits(protocol, ds.task, ds.targets, seed, ds.name)
+    except (ValueError, ConfigError) as exc:
+        raise ConfigError(f"protocol {protocol.get('name')!r} cannot split dataset {ds.name!r}: {exc}") from None
+
+
+def build_plan(cfg: dict, run_dir: str, run_id: str, *, variant: str = "", fixed_params: list[str] | None = None) -> Plan:
     """Validate ``cfg`` (a resolved plain-dict configuration) and list its tasks.
 
     Parameters
@@ -74,9 +152,9 @@ def build_plan(cfg: dict, run_dir: str, run_id: str, *, variant: str = "", fixed
         Where the rows go, and the run's name within the experiment.
     variant : str
         Label of a sweep job (its command-line overrides), stored with each row.
-    fixed_params : dict, optional
-        ``{solver name or "*": [param, ...]}``: parameters set explicitly on the command
-        line; they are removed from the solver's tuning grid so the sweep value is used.
+    fixed_params : list of str, optional
+        Parameters of the primary solver set on the command line (``solver.C=10``);
+        they are taken out of its tuning grid so the given value is used.
     """
     experiment = cfg.get("name") or "adhoc"
     protocol = dict(cfg["protocol"])
@@ -85,35 +163,32 @@ def build_plan(cfg: dict, run_dir: str, run_id: str, *, variant: str = "", fixed
     Preprocessor.from_config(preprocessing)
     check_tuning(tuning)
     runner = dict(cfg.get("runner") or {})
-    timeout = runner.get("task_timeout")
-    if timeout is not None and (not isinstance(timeout, (int, float)) or timeout <= 0):
-        raise ConfigError(f"runner.task_timeout must be a positive number of seconds or null, got {timeout!r}")
+    check_runner(runner)
+    check_summary_metric(cfg.get("summary_metric"))
     seed = cfg.get("seed", 0)
     if not isinstance(seed, int):
         raise ConfigError(f"seed must be an integer, got {seed!r}")
+    allow_download = bool((cfg.get("data") or {}).get("allow_download", False))
 
-    solvers = []
-    for scfg in _entries(cfg, "solvers", "solver"):
-        for key in (fixed_params or {}).get(scfg.get("name"), []) + (fixed_params or {}).get("*", []):
-            if key in (scfg.get("grid") or {}):
-                scfg["grid"] = {k: v for k, v in scfg["grid"].items() if k != key}
-        spec = SolverSpec.from_config(scfg)
-        spec.validate()
-        solvers.append((spec, scfg))
-    names = [s.name for s, _ in solvers]
-    if len(set(names)) != len(names):
-        raise ConfigError(f"two solvers share a name in {names}; give each a distinct `name`")
-
+    solvers = _solvers(cfg, list(fixed_params or []))
     datasets = []
-    for dcfg in _entries(cfg, "datasets", "dataset"):
+    for _, dcfg in _entries(cfg, "datasets", "dataset"):
         params = dict(dcfg.get("params") or {})
-        ds = load_dataset(dcfg["name"], params)
+        ds = _load(dcfg["name"], params, allow_download)
         check_protocol(protocol, ds.task, ds.name)
+        _check_splits(protocol, ds, seed)
+        metric = scoring_metric(tuning, ds.task)
+        if tuning.get("mode", "nested") != "none" and metric not in metrics_for_task(ds.task):
+            raise ConfigError(f"tuning.scoring={metric!r} does not apply to dataset {ds.name!r} ({ds.task}); "
+                              f"valid: {', '.join(metrics_for_task(ds.task))}")
         datasets.append((ds, params))
+
+    def identity_solver(scfg):
+        return {k: v for k, v in scfg.items() if k not in COSMETIC}
 
     parts = {
         "datasets": _digest([(d.name, p) for d, p in datasets]),
-        "solvers": _digest([c for _, c in solvers]),
+        "solvers": _digest([identity_solver(c) for _, c in solvers]),
         "protocol": _digest(protocol),
         "preprocessing": _digest(preprocessing),
         "tuning": _digest(tuning),
@@ -137,17 +212,18 @@ def build_plan(cfg: dict, run_dir: str, run_id: str, *, variant: str = "", fixed
             for repeat in range(int(protocol.get("n_repeats", 1))):
                 for fold in range(n_folds(protocol, ds.task)):
                     content = {
-                        "experiment": experiment, "dataset": ds.name, "dataset_params": params, "solver": scfg,
-                        "protocol": protocol, "preprocessing": preprocessing, "tuning": tuning, "seed": seed,
-                        "repeat": repeat, "fold": fold,
+                        "experiment": experiment, "dataset": ds.name, "dataset_params": params,
+                        "solver": identity_solver(scfg), "protocol": protocol, "preprocessing": preprocessing,
+                        "tuning": tuning, "seed": seed, "repeat": repeat, "fold": fold,
                     }
                     key = f"{ds.name}-{spec.name}-r{repeat}f{fold}-{_digest(content)}"
                     tasks.append(TaskSpec(
-                        key=key, experiment=experiment, run_id=run_id, run_dir=str(run_dir), dataset=ds.name, task_type=ds.task,
-                        dataset_params=params, solver=scfg, protocol=protocol, preprocessing=preprocessing,
-                        tuning=tuning, seed=seed, repeat=repeat, fold=fold, variant=variant, timeout=timeout,
-                        limit_blas=limit_blas, provenance=prov,
+                        key=key, experiment=experiment, run_id=run_id, run_dir=str(run_dir), dataset=ds.name,
+                        task_type=ds.task, dataset_params=params, solver=scfg, protocol=protocol,
+                        preprocessing=preprocessing, tuning=tuning, seed=seed, repeat=repeat, fold=fold,
+                        variant=variant, timeout=runner.get("task_timeout"), limit_blas=limit_blas, provenance=prov,
                     ))
+    names = [s.name for s, _ in solvers]
     for spec, _ in solvers:
         if spec.name not in used_solvers:
             raise ConfigError(

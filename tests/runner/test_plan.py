@@ -41,8 +41,39 @@ def test_unknown_names_list_valid_choices(make_cfg, tmp_path):
 
 
 def test_explicit_parameters_leave_the_grid(make_cfg, tmp_path):
-    plan = build_plan(make_cfg(), str(tmp_path), "r", fixed_params={"knn": ["n_neighbors"]})
+    plan = build_plan(make_cfg(), str(tmp_path), "r", fixed_params=["n_neighbors"])
     assert plan.tasks[0].solver["grid"] == {}
+    # through an experiment entry that interpolates the primary solver
+    cfg = make_cfg()
+    cfg["solvers"] = {"main": dict(cfg["solver"]), "svc": {"name": "svc", "_target_": "sklearn.svm.SVC",
+                                                           "grid": {"C": [1, 10]}}}
+    plan = build_plan(cfg, str(tmp_path), "r", fixed_params=["n_neighbors"])
+    grids = {t.solver["name"]: t.solver["grid"] for t in plan.tasks}
+    assert grids == {"knn": {}, "svc": {"C": [1, 10]}}
+
+
+def test_primary_solver_override_without_effect_is_an_error(make_cfg, tmp_path):
+    cfg = make_cfg(solvers={"svc": {"name": "svc", "_target_": "sklearn.svm.SVC"}})
+    with pytest.raises(ConfigError, match=r"solver.n_neighbors=... has no effect.*solvers.<key>.n_neighbors"):
+        build_plan(cfg, str(tmp_path), "r", fixed_params=["n_neighbors"])
+
+
+@pytest.mark.parametrize("change, message", [
+    ({"tuning__scoring": "rmse"}, "tuning.scoring='rmse' does not apply to dataset 'iris'"),
+    ({"summary_metric": "acuracy"}, "unknown metric 'acuracy'"),
+    ({"runner__backend": "ray"}, "runner.backend='ray' is not valid"),
+    ({"runner__n_jobs": 0}, "runner.n_jobs must be a non-zero integer"),
+    ({"dataset": {"name": "moons", "params": {"n_samples": "abc"}}}, "dataset 'moons': invalid params"),
+    ({"dataset": {"name": "moons", "params": {"n_samples": 4}}}, "cannot split dataset 'moons'"),
+    ({"dataset": {"name": "drifting_stream", "params": {"n_samples": 800}},
+      "protocol": {"name": "p", "kind": "prequential", "chunk_size": 1000}}, "fewer than 2 chunks"),
+])
+def test_settings_checked_before_compute(make_cfg, tmp_path, change, message):
+    cfg = make_cfg(**change)
+    if cfg["dataset"]["name"] == "drifting_stream":
+        cfg["solver"]["tasks"] = ["stream", "binary"]
+    with pytest.raises(ConfigError, match=message):
+        build_plan(cfg, str(tmp_path), "r")
 
 
 def test_missing_values_rejected_before_compute(make_cfg, tmp_path, monkeypatch):
@@ -52,7 +83,7 @@ def test_missing_values_rejected_before_compute(make_cfg, tmp_path, monkeypatch)
     X = np.random.default_rng(0).normal(size=(20, 2))
     X[3, 1] = np.nan
     ds = Dataset(name="holes", task="binary", X=X, y=np.repeat([0, 1], 10))
-    monkeypatch.setattr(plan_mod, "load_dataset", lambda name, params=None: ds)
+    monkeypatch.setattr(plan_mod, "load_dataset", lambda name, params=None, **kw: ds)
     svc = {"name": "svc", "_target_": "sklearn.svm.SVC", "tasks": ["binary"]}
     with pytest.raises(DataError, match="1 missing or infinite input values.*preprocessing.impute"):
         build_plan(make_cfg(solver=svc), str(tmp_path), "r")

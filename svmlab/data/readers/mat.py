@@ -50,7 +50,7 @@ def read_mat(
         raise ValueError("data_vars, label_vars and split_names must have the same length")
     try:
         content = scipy.io.loadmat(io.BytesIO(read_bytes(path)))
-    except (ValueError, TypeError, OSError, NotImplementedError) as exc:
+    except (ValueError, TypeError, OSError, NotImplementedError, scipy.io.matlab.MatReadError) as exc:
         raise DataFormatError(path, f"not a readable MATLAB file: {exc}") from exc
     present = sorted(k for k in content if not k.startswith("__"))
     Xs, ys, split, start = [], [], {}, 0
