@@ -132,6 +132,7 @@ def _figure_formats(args) -> tuple[str, ...]:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Entry point of the ``svmlab`` command; returns the exit status."""
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv and argv[0] == "run":
         from svmlab.app import run
@@ -272,8 +273,11 @@ def _data(args) -> int:
 
     if args.data_command == "list":
         rows = registry.list_datasets()
-        print(_table(rows, [c for c in ("name", "task", "format", "rows", "bags", "features", "targets", "classes", "status", "location")
-                            if any(c in r for r in rows)]))
+        for r in rows:
+            why = r.get("unavailable_reason") or ""
+            r["note"] = why if len(why) <= 70 else why[:67] + "..."
+        print(_table(rows, [c for c in ("name", "task", "format", "rows", "bags", "features", "targets", "classes",
+                                        "status", "location", "note") if any(r.get(c) for r in rows)]))
         return 0
     if args.data_command == "info":
         info = registry.dataset_info(args.name)

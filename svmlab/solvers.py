@@ -28,10 +28,10 @@ from typing import Any
 
 from sklearn.model_selection import ParameterGrid
 
+from svmlab.data.dataset import TASKS
 from svmlab.errors import ConfigError
 
 RESERVED = ("name", "description", "_target_", "tasks", "grid", "substitutes")
-ALL_TASKS = ("binary", "multiclass", "regression", "multitarget", "multi_instance", "stream")
 
 
 @dataclass(frozen=True)
@@ -42,7 +42,7 @@ class SolverSpec:
     target: str
     params: dict[str, Any] = field(default_factory=dict)
     grid: dict[str, list] = field(default_factory=dict)
-    tasks: tuple[str, ...] = ALL_TASKS
+    tasks: tuple[str, ...] = TASKS
     description: str = ""
 
     @classmethod
@@ -55,10 +55,10 @@ class SolverSpec:
         for key, values in grid.items():
             if not isinstance(values, (list, tuple)) or not values:
                 raise ConfigError(f"solver {name!r}: grid entry {key!r} must be a non-empty list, got {values!r}")
-        tasks = tuple(cfg.get("tasks") or ALL_TASKS)
-        bad = [t for t in tasks if t not in ALL_TASKS]
+        tasks = tuple(cfg.get("tasks") or TASKS)
+        bad = [t for t in tasks if t not in TASKS]
         if bad:
-            raise ConfigError(f"solver {name!r}: unknown task(s) {bad}; valid tasks: {', '.join(ALL_TASKS)}")
+            raise ConfigError(f"solver {name!r}: unknown task(s) {bad}; valid tasks: {', '.join(TASKS)}")
         params = {k: v for k, v in cfg.items() if k not in RESERVED}
         return cls(name, cfg["_target_"], params, grid, tasks, cfg.get("description", ""))
 

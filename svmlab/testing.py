@@ -38,7 +38,9 @@ class SleepClassifier(_Base):
         self.seconds = seconds
 
     def _work(self):
-        time.sleep(self.seconds)
+        end = time.perf_counter() + self.seconds
+        while time.perf_counter() < end:  # short slices, so a timeout can interrupt it
+            time.sleep(min(0.02, max(end - time.perf_counter(), 0)))
 
 
 class FailingClassifier(_Base):
@@ -99,3 +101,13 @@ class BlasProbeClassifier(_Base):
         from threadpoolctl import threadpool_info
 
         self.fit_info_ = {"max_threads": max((p["num_threads"] for p in threadpool_info()), default=1)}
+
+
+class CrashClassifier(_Base):
+    """Kills its own process in ``fit`` (a stand-in for a segfault or an out-of-memory kill)."""
+
+    def _work(self):
+        import os
+        import signal
+
+        os.kill(os.getpid(), signal.SIGKILL)

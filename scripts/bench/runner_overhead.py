@@ -84,6 +84,7 @@ def main() -> None:
           f"(target < 5 ms)")
     print(f"  runner, loky x2       {1e3 * t_par / n:7.2f} ms/task -> overhead {1e3 * (t_par - base) / n:6.2f} ms/task "
           f"(wall clock, 2 workers)")
+    print(f"  ratio runner/plain loop: sequential {t_seq / base:.2f}x, loky x2 {t_par / base:.2f}x")
 
     busy = {"name": "busy", "_target_": "svmlab.testing.BusyClassifier", "iterations": args.busy_iterations}
     m = args.busy_tasks

@@ -8,6 +8,8 @@ from typing import Any
 import numpy as np
 
 TASKS = ("binary", "multiclass", "regression", "multitarget", "multi_instance", "stream")
+#: Tasks whose targets are class labels (streams are classification data in arrival order).
+CLASSIFICATION_TASKS = ("binary", "multiclass", "multi_instance", "stream")
 #: ``meta`` keys holding one value per bag / per instance, kept aligned by :meth:`Dataset.subset`.
 BAG_META = ("bag_names", "bag_weights")
 INSTANCE_META = ("instance_labels",)
@@ -126,7 +128,7 @@ class Dataset:
 
     @property
     def is_classification(self) -> bool:
-        return self.task in ("binary", "multiclass", "multi_instance", "stream")
+        return self.task in CLASSIFICATION_TASKS
 
     # -------------------------------------------------------------------- bags
     @property

@@ -39,6 +39,7 @@ from sklearn.metrics import (
     roc_auc_score,
 )
 
+from svmlab.data.dataset import CLASSIFICATION_TASKS, TASKS
 from svmlab.errors import UnknownNameError
 
 __all__ = [
@@ -54,8 +55,7 @@ __all__ = [
     "model_size",
 ]
 
-TASKS = ("binary", "multiclass", "regression", "multitarget", "multi_instance", "stream")
-_CLASSIFICATION = ("binary", "multiclass", "multi_instance", "stream")
+_CLASSIFICATION = CLASSIFICATION_TASKS
 _TWO_CLASS = ("binary", "multi_instance", "stream")  # tasks whose rows carry per-class P/R
 _MACRO = ("multiclass", "stream")
 _MUST_BE_TWO_CLASS = ("binary", "multi_instance")

@@ -42,10 +42,12 @@ class Preprocessor:
 
     @classmethod
     def from_config(cls, cfg: dict | None) -> "Preprocessor":
+        """Build from the ``preprocessing`` section of a run configuration."""
         cfg = dict(cfg or {})
         return cls(cfg.get("X", "zscore"), cfg.get("Y", "none"), cfg.get("impute", "none"))
 
     def fit(self, train: Dataset) -> "Preprocessor":
+        """Learn the fill values and scales from the training part ``train``."""
         X = train.X
         self.fill_ = None
         if self.impute != "none":
@@ -61,6 +63,7 @@ class Preprocessor:
         return self
 
     def transform(self, ds: Dataset) -> Dataset:
+        """``ds`` with its inputs (and multi-target outputs) imputed and scaled."""
         X = ds.X
         if self.fill_ is not None:
             X = np.where(np.isnan(X), self.fill_, X)

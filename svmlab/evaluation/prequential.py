@@ -66,5 +66,7 @@ def prequential_evaluate(
             estimator = solver.build(random_state=random_state).fit(chunk.X, chunk.y)
         fit_time += time.perf_counter() - t0
     metrics = compute_metrics(ds.task, np.concatenate(y_true), np.concatenate(y_pred), classes=classes)
-    extra = {"n_chunks": len(chunks), "chunk_accuracy": json.dumps(chunk_acc), "update": "partial_fit" if incremental else "refit"}
+    n_tested = sum(len(a) for a in y_true)
+    extra = {"n_chunks": len(chunks), "chunk_accuracy": json.dumps(chunk_acc), "n_train": chunks[-1][1], "n_test": n_tested,
+             "update": "partial_fit" if incremental else "refit"}
     return Evaluation(metrics, fit_time, predict_time, model_size(estimator)), extra

@@ -27,11 +27,11 @@ from dataclasses import dataclass
 import numpy as np
 from sklearn.model_selection import KFold, train_test_split
 
+from svmlab.data.dataset import CLASSIFICATION_TASKS
 from svmlab.errors import ConfigError
 from svmlab.seeding import derive_seed
 
 KINDS = ("kfold", "stratified_kfold", "bag_stratified_kfold", "auto_kfold", "holdout", "prequential")
-CLASSIFICATION_TASKS = ("binary", "multiclass", "multi_instance", "stream")
 
 
 @dataclass(frozen=True)
@@ -67,7 +67,7 @@ def check_protocol(protocol: dict, task: str, dataset: str) -> None:
         )
     if kind == "bag_stratified_kfold" and task != "multi_instance":
         raise ConfigError(f"protocol {name!r} splits bags, but dataset {dataset!r} is not multi-instance ({task})")
-    if kind == "prequential" and task not in CLASSIFICATION_TASKS + ("regression",):
+    if kind == "prequential" and task not in CLASSIFICATION_TASKS:
         raise ConfigError(f"protocol {name!r} is for streams; dataset {dataset!r} is a {task} dataset")
     checks = [("n_repeats", 1)] + ([("n_splits", 2)] if kind in ("kfold", "stratified_kfold", "bag_stratified_kfold") else [])
     for key, least in checks:

@@ -36,6 +36,7 @@ def scoring_metric(tuning: dict, task: str) -> str:
 
 
 def check_tuning(tuning: dict) -> None:
+    """Validate ``tuning.mode``, ``tuning.inner_folds`` and ``tuning.scoring`` (ConfigError)."""
     mode = tuning.get("mode", "nested")
     if mode not in MODES:
         raise ConfigError(f"tuning.mode={mode!r} is not valid; choose one of {', '.join(MODES)}")

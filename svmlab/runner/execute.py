@@ -10,9 +10,22 @@ from joblib import Parallel, delayed, parallel_config
 
 from svmlab.errors import ConfigError
 from svmlab.runner import store
-from svmlab.runner.task import TaskOutcome, TaskSpec, run_task
+from svmlab.runner.plan import BACKENDS
+from svmlab.runner.task import TaskOutcome, TaskSpec, record_crash, run_task
 
-BACKENDS = ("loky", "sequential", "dask")
+
+def _crash_errors() -> tuple[type, ...]:
+    """Exceptions by which a backend reports that a worker process died mid-task."""
+    from joblib.externals.loky.process_executor import BrokenProcessPool, TerminatedWorkerError
+
+    errors: tuple[type, ...] = (TerminatedWorkerError, BrokenProcessPool)
+    try:
+        from distributed.scheduler import KilledWorker
+
+        errors += (KilledWorker,)
+    except ImportError:
+        pass
+    return errors
 
 
 @dataclass
@@ -26,6 +39,7 @@ class RunSummary:
 
     @property
     def n_failed(self) -> int:
+        """Tasks that ended with status error or timeout."""
         return len(self.failed)
 
 
@@ -70,7 +84,7 @@ def execute(tasks: list[TaskSpec], runner: dict, *, progress: bool | None = None
     show = runner.get("progress", True) if progress is None else progress
     bar = _progress(len(tasks), summary.skipped, show)
     try:
-        for outcome in _outcomes(pending, runner, backend):
+        for outcome in _surviving_crashes(pending, runner, backend):
             if outcome.status == "ok":
                 summary.ok += 1
             else:
@@ -81,6 +95,35 @@ def execute(tasks: list[TaskSpec], runner: dict, *, progress: bool | None = None
     finally:
         bar.close()
     return summary
+
+
+def _surviving_crashes(pending, runner, backend):
+    """Outcomes of all tasks, even when a worker process dies (segfault, OOM kill).
+
+    A dead worker takes its pool's tasks in flight with it. The unfinished tasks are
+    then run again in a fresh pool; after a second crash each remaining task runs on
+    its own, so the one that kills its worker is pinned down and stored as an error
+    row while every other task still runs.
+    """
+    crash_errors = _crash_errors()
+    remaining = {t.key: t for t in pending}
+    crashes = 0
+    while remaining and crashes < 2:
+        try:
+            for outcome in _outcomes(list(remaining.values()), runner, backend):
+                remaining.pop(outcome.key, None)
+                yield outcome
+        except crash_errors as exc:
+            crashes += 1
+            print(f"svmlab: a worker process died ({type(exc).__name__}); "
+                  f"{'retrying' if crashes < 2 else 'isolating'} the {len(remaining)} unfinished task(s)", file=sys.stderr)
+    for spec in list(remaining.values()):
+        try:
+            outcome = next(iter(_outcomes([spec], runner, backend)))
+        except crash_errors as exc:
+            outcome = record_crash(spec, f"worker process died while running this task ({type(exc).__name__}: "
+                                         f"{str(exc).splitlines()[0][:200]})")
+        yield outcome
 
 
 def _outcomes(pending, runner, backend):

@@ -129,26 +129,78 @@ def _json_default(obj):
 
 @contextmanager
 def _deadline(seconds: float | None):
-    """Raise :class:`TaskTimeout` after ``seconds`` (only in a process's main thread).
+    """Raise :class:`TaskTimeout` in the running task after ``seconds``.
 
-    Python checks signals between bytecodes, so a single long call into compiled code
-    (e.g. one LIBSVM fit) is interrupted when it returns; elsewhere (threads, e.g. on
-    dask workers) the limit is checked after the task finishes.
+    In a process's main thread (sequential and loky workers) a SIGALRM timer raises it;
+    in other threads (dask workers) a watchdog timer raises it asynchronously in the
+    task's thread. Either way Python raises it between bytecodes, so a single long call
+    into compiled code (one LIBSVM fit, one sleep) is interrupted when that call returns.
     """
-    if not seconds or threading.current_thread() is not threading.main_thread():
+    if not seconds:
         yield
         return
 
-    def _raise(signum, frame):
-        raise TaskTimeout(f"task exceeded runner.task_timeout={seconds:g} s")
+    def message():
+        return f"task exceeded runner.task_timeout={seconds:g} s"
 
-    previous = signal.signal(signal.SIGALRM, _raise)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
+    if threading.current_thread() is threading.main_thread():
+        def _raise(signum, frame):
+            raise TaskTimeout(message())
+
+        previous = signal.signal(signal.SIGALRM, _raise)
+        signal.setitimer(signal.ITIMER_REAL, seconds)
+        try:
+            yield
+        finally:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.signal(signal.SIGALRM, previous)
+        return
+    import ctypes
+
+    target = threading.get_ident()
+    fired = threading.Event()
+
+    def _interrupt():
+        fired.set()
+        ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(target), ctypes.py_object(TaskTimeout))
+
+    timer = threading.Timer(seconds, _interrupt)
+    timer.daemon = True
+    timer.start()
     try:
         yield
+    except TaskTimeout:
+        raise TaskTimeout(message()) from None
     finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
+        timer.cancel()
+        if fired.is_set():  # the exception may still be pending if the task ended just then
+            ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(target), None)
+
+
+def _meta(spec: TaskSpec, status: str, error: str, tb: str, seconds: float, start: datetime) -> dict:
+    """The bookkeeping columns every row of a task carries, whatever its status."""
+    return {
+        "key": spec.key,
+        "experiment": spec.experiment,
+        "run_id": spec.run_id,
+        "dataset": spec.dataset,
+        "task_type": spec.task_type,
+        "solver": spec.solver.get("name", ""),
+        "variant": spec.variant,
+        "solver_params": json.dumps({k: v for k, v in spec.solver.items() if k not in ("name", "description")},
+                                    sort_keys=True, default=_json_default),
+        "protocol": spec.protocol.get("name", spec.protocol.get("kind", "")),
+        "tuning_mode": "none" if spec.protocol.get("kind") == "prequential" else spec.tuning.get("mode", "nested"),
+        "repeat": spec.repeat,
+        "fold": spec.fold,
+        "seed": spec.seed,
+        "status": status,
+        "error": error,
+        "traceback": tb,
+        "task_seconds": seconds,
+        "started_at": start.isoformat(timespec="seconds"),
+        **{f"prov_{k}": v for k, v in spec.provenance.items()},
+    }
 
 
 def run_task(spec: TaskSpec) -> TaskOutcome:
@@ -171,29 +223,16 @@ def run_task(spec: TaskSpec) -> TaskOutcome:
         rows, status, error = [{}], "error", f"{type(exc).__name__}: {exc}"
         tb = traceback.format_exc(limit=-8)
     seconds = time.perf_counter() - t0
-    meta = {
-        "key": spec.key,
-        "experiment": spec.experiment,
-        "run_id": spec.run_id,
-        "dataset": spec.dataset,
-        "task_type": spec.task_type,
-        "solver": spec.solver.get("name", ""),
-        "variant": spec.variant,
-        "solver_params": json.dumps({k: v for k, v in spec.solver.items() if k not in ("name", "description")}, sort_keys=True, default=_json_default),
-        "protocol": spec.protocol.get("name", spec.protocol.get("kind", "")),
-        "tuning_mode": spec.tuning.get("mode", "nested"),
-        "repeat": spec.repeat,
-        "fold": spec.fold,
-        "seed": spec.seed,
-        "status": status,
-        "error": error,
-        "traceback": tb,
-        "task_seconds": seconds,
-        "started_at": start.isoformat(timespec="seconds"),
-        **{f"prov_{k}": v for k, v in spec.provenance.items()},
-    }
+    meta = _meta(spec, status, error, tb, seconds, start)
     store.write_task_rows(spec.run_dir, spec.key, [meta | row for row in rows])
     return TaskOutcome(spec.key, status, seconds, error)
+
+
+def record_crash(spec: TaskSpec, error: str) -> TaskOutcome:
+    """Store an error row for a task whose worker process died (segfault, out of memory...)."""
+    meta = _meta(spec, "error", error, "", float("nan"), datetime.now(timezone.utc))
+    store.write_task_rows(spec.run_dir, spec.key, [meta])
+    return TaskOutcome(spec.key, "error", float("nan"), error)
 
 
 _BLAS_LIMITED = False

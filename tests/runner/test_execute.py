@@ -107,9 +107,50 @@ def test_outer_best_keeps_the_best_mean_grid_point(make_cfg, tmp_path):
     assert len(load_results(tmp_path)) == 10
 
 
+@pytest.mark.parametrize("limit", [True, False])
+def test_blas_limit_sets_one_thread(limit):
+    import os
+    import subprocess
+    import sys
+
+    if (os.cpu_count() or 1) < 2:
+        pytest.skip("needs a machine with several cores to tell 1 thread from the default")
+    code = ("from svmlab.runner.task import _blas_limit\nfrom svmlab.testing import BlasProbeClassifier\n"
+            f"with _blas_limit({limit}):\n    print(BlasProbeClassifier().fit([[0], [1]], [0, 1]).fit_info_['max_threads'])")
+    env = {k: v for k, v in os.environ.items() if not k.endswith("_NUM_THREADS")}
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True).stdout
+    assert (int(out) == 1) is limit
+
+
 def test_parallel_workers_use_one_blas_thread(make_cfg, tmp_path):
     probe = solver("probe", "svmlab.testing.BlasProbeClassifier")
     cfg = make_cfg(solver=probe, runner={"backend": "loky", "n_jobs": 2, "progress": False})
     _, summary, df = _run(cfg, tmp_path)
     assert summary.ok == 5
     assert [json.loads(f)["max_threads"] for f in df["fit_info"]] == [1] * 5
+
+
+@pytest.mark.slow
+def test_a_dying_worker_becomes_an_error_row_and_the_rest_runs(make_cfg, tmp_path):
+    crash = solver("crash", "svmlab.testing.CrashClassifier")
+    cfg = make_cfg(solvers={"k": make_cfg()["solver"], "c": crash},
+                   runner={"backend": "loky", "n_jobs": 2, "progress": False})
+    _, summary, df = _run(cfg, tmp_path)
+    assert summary.ok == 5 and summary.n_failed == 5
+    crashed = df[df["solver"] == "crash"]
+    assert (crashed["status"] == "error").all()
+    assert crashed["error"].str.contains("worker process died").all()
+    assert (df[df["solver"] == "knn"]["status"] == "ok").all()
+
+
+@pytest.mark.parametrize("backend", ["loky", pytest.param("dask", marks=pytest.mark.slow)])
+def test_timeouts_are_enforced_in_workers(make_cfg, tmp_path, backend):
+    if backend == "dask":
+        pytest.importorskip("dask.distributed")
+    slow = solver("slow", "svmlab.testing.SleepClassifier", seconds=20.0)
+    cfg = make_cfg(solver=slow, protocol={"name": "h", "kind": "holdout", "test_size": 0.3, "n_repeats": 2},
+                   runner={"backend": backend, "n_jobs": 2, "progress": False, "task_timeout": 0.5})
+    _, summary, df = _run(cfg, tmp_path)
+    assert summary.n_failed == 2
+    assert df["status"].tolist() == ["timeout", "timeout"]
+    assert (df["task_seconds"] < 5).all()
