@@ -101,7 +101,7 @@ def prepare_run_dir(run_dir: str | Path, identity: dict, config_yaml: str) -> bo
         probe.unlink()
     except OSError as exc:
         raise ResultsError(f"results directory {run_dir} is not writable ({exc.strerror or exc}); set results_dir=... to another place") from None
-    for stale in (run_dir / TASKS_DIR).glob(".*.tmp"):  # left by a killed writer; never a result
+    for stale in [*(run_dir / TASKS_DIR).glob(".*.tmp"), *run_dir.glob(".*.tmp")]:  # left by a killed writer
         stale.unlink(missing_ok=True)
     run_file = run_dir / RUN_FILE
     if run_file.exists():
