@@ -111,8 +111,9 @@ def _stats_options(p: argparse.ArgumentParser) -> None:
                    help="missing cells: fail naming them (default) or drop those datasets")
     g.add_argument("--wilcoxon", choices=("signed_rank", "rank_sum"), default="signed_rank",
                    help="paired signed-rank (default) or unpaired rank-sum (HyDR-MI's 'Wilcoxon')")
-    g.add_argument("--zero-method", choices=("zsplit", "wilcox"), default="zsplit",
-                   help="zero differences in the signed-rank test: split (default, the papers) or drop")
+    g.add_argument("--zero-method", choices=("demsar", "zsplit", "wilcox"), default="demsar",
+                   help="zero differences in the signed-rank test: split evenly, one dropped if odd (default, "
+                        "the papers via KEEL), split all, or drop all")
     g.add_argument("--figures", nargs="*", default=["png"], metavar="FMT",
                    help="figure formats among png pdf svg (default: png; none: no figures)")
 

@@ -117,7 +117,7 @@ def compare(
     tie_correction: bool = False,
     missing: str = "error",
     wilcoxon: str = "signed_rank",
-    zero_method: str = "zsplit",
+    zero_method: str = "demsar",
     metric: str = "",
 ) -> Comparison:
     """Rank the methods, run Friedman / Iman–Davenport and the 1xN post-hoc tests.
@@ -142,8 +142,8 @@ def compare(
     wilcoxon : {"signed_rank", "rank_sum"}
         Paired signed-rank (default, the papers' "Wilcoxon") or unpaired rank-sum
         (Mann–Whitney; HyDR-MI's "Wilcoxon").
-    zero_method : {"zsplit", "wilcox"}
-        Zero differences in the signed-rank test.
+    zero_method : {"demsar", "zsplit", "wilcox"}
+        Zero differences in the signed-rank test (see ``svmlab.stats.wilcoxon``).
     """
     direction = normalise_direction(direction)
     if wilcoxon not in WILCOXON_KINDS:

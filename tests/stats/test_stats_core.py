@@ -55,12 +55,17 @@ def test_signed_rank_agrees_with_scipy_without_zeros_or_ties():
     assert r.r_plus + r.r_minus == 15 * 16 / 2
 
 
-def test_signed_rank_splits_zero_differences():
-    a = np.array([1.0, 2.0, 3.0, 4.0, 5.0])
-    b = np.array([1.0, 1.0, 1.0, 1.0, 6.0])
-    r = signed_rank(a, b, "max")  # d = 0, 1, 2, 3, -1 -> ranks 1, 2.5, 4, 5, 2.5; zero split
-    assert (r.r_plus, r.r_minus) == (12.0, 3.0)
-    assert signed_rank(a, b, "min").r_plus == 3.0
+def test_signed_rank_zero_differences():
+    a = np.array([1.0, 2.0, 3.0, 4.0, 5.0, 7.0])
+    b = np.array([1.0, 1.0, 1.0, 1.0, 6.0, 7.0])
+    # d = 0, 1, 2, 3, -1, 0: two zeros (ranks 1.5 each) split evenly, |1| ties at 3.5
+    r = signed_rank(a, b, "max", zero_method="demsar")
+    assert (r.r_plus, r.r_minus, r.n) == (1.5 + 3.5 + 5 + 6, 1.5 + 3.5, 6)
+    assert signed_rank(a, b, "min").r_plus == r.r_minus
+    # an odd number of zeros: one is ignored (Demsar), or all are split (zsplit)
+    odd = signed_rank(a[:5], b[:5], "max")
+    assert odd.n == 4 and odd.r_plus + odd.r_minus == 10
+    assert signed_rank(a[:5], b[:5], "max", zero_method="zsplit").r_plus == 12.0
     assert signed_rank(a, b, "max", zero_method="wilcox").n == 4
 
 
