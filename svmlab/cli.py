@@ -114,6 +114,8 @@ def _stats_options(p: argparse.ArgumentParser) -> None:
     g.add_argument("--zero-method", choices=("demsar", "zsplit", "wilcox"), default="demsar",
                    help="zero differences in the signed-rank test: split evenly, one dropped if odd (default, "
                         "the papers via KEEL), split all, or drop all")
+    g.add_argument("--pairwise", nargs="*", default=["holm"], choices=("p", "nemenyi", "holm", "shaffer"),
+                   help="all-pairs p-value tables to print (default: holm; none with an empty list)")
     g.add_argument("--figures", nargs="*", default=["png"], metavar="FMT",
                    help="figure formats among png pdf svg (default: png; none: no figures)")
 
@@ -121,7 +123,7 @@ def _stats_options(p: argparse.ArgumentParser) -> None:
 def _stats_kwargs(args) -> dict:
     return {"control": args.control, "alpha": args.alpha, "bd_alpha": args.bd_alpha,
             "tie_correction": args.tie_correction, "missing": args.missing, "wilcoxon": args.wilcoxon,
-            "zero_method": args.zero_method}
+            "zero_method": args.zero_method, "pairwise": tuple(args.pairwise)}
 
 
 def _figure_formats(args) -> tuple[str, ...]:
@@ -165,6 +167,8 @@ def _dispatch(argv: list[str]) -> int:
 
 
 def _report(args) -> int:
+    import pandas as pd
+
     from svmlab.reporting import aggregate, build_report, load_results, metric_direction, render
     from svmlab.stats.report import analyse
 
@@ -174,16 +178,24 @@ def _report(args) -> int:
     if args.metric and not args.no_stats:
         formats = _figure_formats(args)
         out_dir = args.figures_dir or (Path(args.run_dir) / "report")
+        ranks_by_metric = {}
         for metric in args.metric:
             matrix = aggregate(df, metric, args.aggregate).pivot(index="dataset", columns="method", values="value")
             if matrix.shape[0] < 2 or matrix.shape[1] < 2:
                 print(f"svmlab: note: no rank tests for {metric}: they need >= 2 datasets and >= 2 methods "
                       f"(have {matrix.shape[0]} x {matrix.shape[1]})", file=sys.stderr)
                 continue
-            _, more, paths = analyse(matrix, metric_direction(metric), name=metric, out_dir=out_dir,
-                                     formats=formats, **_stats_kwargs(args))
+            cmp, more, paths = analyse(matrix, metric_direction(metric), name=metric, out_dir=out_dir,
+                                       formats=formats, **_stats_kwargs(args))
             sections += more[1:]  # the summary table already shows the values
             figures += paths
+            ranks_by_metric[metric] = cmp.average_ranks
+        if len(ranks_by_metric) > 1:
+            from svmlab.stats.tables import meta_rank_section
+
+            table = pd.DataFrame(ranks_by_metric).T
+            if table.notna().all().all():
+                sections.append(meta_rank_section(table))
     _emit(render(sections, args.format), args.output)
     for path in figures:
         print(f"svmlab: figure {path}", file=sys.stderr)

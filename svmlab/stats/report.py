@@ -44,7 +44,7 @@ def analyse(
     name: str = "stats",
     out_dir: str | Path | None = None,
     formats=("png",),
-    pairwise: bool = True,
+    pairwise=("holm",),
     **options,
 ) -> tuple[Comparison, list[Section], list[Path]]:
     """Compare the methods of ``table`` and produce the report sections and figures.
@@ -58,8 +58,8 @@ def analyse(
     out_dir : path, optional
         Where figures go; no figures when None.
     formats : sequence of {"png", "pdf", "svg"}
-    pairwise : bool
-        Include the NxN Holm table.
+    pairwise : sequence of {"p", "nemenyi", "holm", "shaffer"}
+        The NxN p-value tables to include.
     **options
         Passed to :func:`svmlab.stats.compare.compare` (control, alpha, bd_alpha,
         tie_correction, missing, wilcoxon, zero_method).

@@ -91,9 +91,9 @@ def control_section(cmp: Comparison) -> Section:
                    table, best, note)
 
 
-def pairwise_section(cmp: Comparison, which: str = "holm") -> Section:
+def pairwise_section(cmp: Comparison, which: str = "holm", matrices: dict | None = None) -> Section:
     """NxN adjusted p-values (``p``, ``nemenyi``, ``holm`` or ``shaffer``), bold where p <= alpha."""
-    m = cmp.pairwise()[which]
+    m = (matrices or cmp.pairwise())[which]
     table = m.map(fmt_p)
     for name in m.index:
         table.at[name, name] = ""
@@ -114,9 +114,10 @@ def meta_rank_section(average_ranks_by_metric: pd.DataFrame) -> Section:
     return Section("average ranks per metric and the meta-rank", table, best)
 
 
-def comparison_sections(cmp: Comparison, *, pairwise: bool = True) -> list[Section]:
-    """Every table of a comparison, in the order the papers print them."""
+def comparison_sections(cmp: Comparison, *, pairwise=("holm",)) -> list[Section]:
+    """Every table of a comparison, in the order the papers print them, then the NxN tables."""
     out = [results_section(cmp), omnibus_section(cmp), control_section(cmp)]
     if pairwise:
-        out.append(pairwise_section(cmp, "holm"))
+        matrices = cmp.pairwise()
+        out += [pairwise_section(cmp, which, matrices) for which in pairwise]
     return out
