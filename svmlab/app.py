@@ -64,11 +64,13 @@ def job(cfg) -> None:
         print(f"svmlab: results in {run_dir}" + (" (resuming)" if resumed else ""), file=sys.stderr)
         for ds, solver, why in plan.skipped_pairs:
             print(f"svmlab: note: {ds} x {solver} skipped ({why})", file=sys.stderr)
+        for name, why in plan.unavailable:
+            print(f"svmlab: note: dataset {name} of this study is not available here: {why}", file=sys.stderr)
         summary = execute(plan.tasks, container.get("runner") or {})
         consolidate(run_dir, postprocess=select_outer_best)
         df = load_results(run_dir)
         metric = container.get("summary_metric")
-        print(render(build_report(df, [metric] if metric else None)))
+        print(render(build_report(df, [metric] if metric else None, reproduce=container.get("reproduce"))))
         done = f"{summary.ok} ok now, {summary.skipped} already done"
         if summary.n_failed:
             print(f"svmlab: {summary.n_failed} of {summary.total} tasks failed ({done}); see the 'error' column of "

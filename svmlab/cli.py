@@ -169,11 +169,11 @@ def _dispatch(argv: list[str]) -> int:
 def _report(args) -> int:
     import pandas as pd
 
-    from svmlab.reporting import aggregate, build_report, load_results, metric_direction, render
+    from svmlab.reporting import aggregate, build_report, load_results, metric_direction, render, run_config
     from svmlab.stats.report import analyse
 
     df = load_results(args.run_dir)
-    sections = build_report(df, args.metric, args.aggregate)
+    sections = build_report(df, args.metric, args.aggregate, reproduce=run_config(args.run_dir).get("reproduce"))
     figures = []
     if args.metric and not args.no_stats:
         formats = _figure_formats(args)

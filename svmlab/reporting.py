@@ -142,9 +142,12 @@ def _poolable(metric: str) -> bool:
         return False
 
 
+COST_COLUMNS = ("model_size", "sv_percent", "task_seconds")
+
+
 def _is_cost(column: str) -> bool:
     """Timings and model size: columns of every task type, lower is better."""
-    return column.endswith("_time") or column == "model_size"
+    return column.endswith("_time") or column in COST_COLUMNS
 
 
 def _is_metric(column: str) -> bool:
@@ -205,8 +208,21 @@ def status_section(df: pd.DataFrame) -> Section | None:
     return Section(f"{len(bad)} task(s) did not finish", table)
 
 
-def build_report(df: pd.DataFrame, metrics: list[str] | None = None, how: str = "mean") -> list[Section]:
-    """The sections of ``svmlab report``: one summary per metric, then the failed tasks.
+def run_config(path: str | Path) -> dict:
+    """The resolved configuration of a run (of the first run of a sweep); {} if none is stored."""
+    import yaml
+
+    for run in run_dirs(path) if Path(path).is_dir() else []:
+        f = run / "config.yaml"
+        if f.exists():
+            return yaml.safe_load(f.read_text()) or {}
+    return {}
+
+
+def build_report(df: pd.DataFrame, metrics: list[str] | None = None, how: str = "mean", *,
+                 reproduce: str | None = None) -> list[Section]:
+    """The sections of ``svmlab report``: one summary per metric, the failed tasks, and
+    the published tables side by side when the experiment names a reproduction target.
 
     Without ``metrics``, each task type gets its default metric (:data:`DEFAULT_METRIC`);
     task types sharing a metric share a table.
@@ -219,6 +235,10 @@ def build_report(df: pd.DataFrame, metrics: list[str] | None = None, how: str = 
         else:
             default = ok["task_type"].map(DEFAULT_METRIC)
             sections = [summary_section(ok[default == m], m, how) for m in sorted(default.dropna().unique())]
+    if reproduce and not ok.empty:
+        from svmlab.reproduce import sections as reproduction_sections
+
+        sections += reproduction_sections(reproduce, df)
     status = status_section(df)
     return sections + ([status] if status is not None else [])
 

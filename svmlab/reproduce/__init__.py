@@ -1,0 +1,137 @@
+"""Published results of the reproduced documents, and side-by-side comparison tables.
+
+An experiment names its reproduction target in its config (``reproduce: ollawv_table_5_3``);
+``svmlab report`` then prints, next to the summary, each published table beside the
+values of the run (:func:`sections`). Each target is a :class:`Reproduction`: the
+published per-dataset tables (``svmlab/reproduce/published/*.csv``, transcribed from
+the specs), the mapping from the paper's dataset and method names to svmlab's, and the
+run column each published table is compared with.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from importlib import resources
+
+import numpy as np
+import pandas as pd
+
+from svmlab.errors import UnknownNameError
+
+
+@dataclass(frozen=True)
+class PublishedTable:
+    """One published dataset x method table and the run column it corresponds to."""
+
+    title: str
+    file: str          # CSV in svmlab/reproduce/published/ (first column: dataset)
+    column: str        # result-row column compared with it
+    how: str = "mean"  # aggregation of the run's folds: mean, or sum (e.g. total runtime)
+    scale: float = 1.0  # run value x scale = published unit (e.g. 100 for accuracy in %)
+    digits: int = 2
+
+
+@dataclass(frozen=True)
+class Reproduction:
+    """A paper table (or family of tables) that a run can be compared with."""
+
+    name: str
+    source: str
+    tables: tuple[PublishedTable, ...]
+    datasets: dict = field(default_factory=dict)  # paper name -> registry name
+    methods: dict = field(default_factory=dict)   # paper column -> solver name
+    note: str = ""
+
+    def published(self, table: PublishedTable) -> pd.DataFrame:
+        with resources.files("svmlab.reproduce").joinpath("published", table.file).open() as fh:
+            return pd.read_csv(fh, index_col=0)
+
+
+def _ollawv_datasets() -> dict:
+    return {
+        "iris": "iris_libsvm", "teach": "teach", "wine": "wine_libsvm", "cancer": "cancer", "sonar": "sonar_libsvm",
+        "glass": "glass_libsvm", "vote": "vote_libsvm", "heart": "heart2", "dermatology": "dermatology",
+        "prokaryotic": "pro", "eukaryotic": "euk", "optdigits": "optdigits", "satimage": "satimage", "usps": "usps",
+        "pendigits": "penbased", "reuters": "reuters", "letter": "letter", "adult": "adult", "w3a": "w3a",
+        "shuttle": "shuttle", "web": "w8a", "ijcnn1": "ijcnn1", "intrusion": "intrusion",
+    }
+
+
+REPRODUCTIONS = {
+    r.name: r
+    for r in (
+        Reproduction(
+            name="ollawv_table_5_3",
+            source="Melki 2018, Table 5.3 (OLLAWV vs NNISDA vs MNSVM; nested 5x5 CV)",
+            tables=(
+                PublishedTable("accuracy (%)", "ollawv_accuracy.csv", "accuracy", scale=100.0),
+                PublishedTable("runtime (s, whole nested CV)", "ollawv_runtime.csv", "task_seconds", how="sum"),
+                PublishedTable("support vectors (% of the training set)", "ollawv_sv.csv", "sv_percent"),
+            ),
+            datasets=_ollawv_datasets(),
+            methods={"OLLAWV": "ollawv", "NNISDA": "nnisda", "MNSVM": "mnsvm"},
+            note="Runtimes: compare ratios and ranks only (C++ on a 2x6-core Xeon vs Python here).",
+        ),
+        Reproduction(
+            name="ollawv_table_5_5",
+            source="Melki 2018, Table 5.5 (OLLAWV vs Weka non-SVM learners; nested 5x5 CV)",
+            tables=(PublishedTable("accuracy (%)", "ollawv_nonsvm_accuracy.csv", "accuracy", scale=100.0),),
+            datasets=_ollawv_datasets(),
+            methods={"OLLAWV": "ollawv", "k-NN": "knn_ibk", "J48": "c45_tree", "JRip": "ripper_substitute",
+                     "NaiveBayes": "naive_bayes", "Logistic": "logistic"},
+            note="The Weka learners are replaced by the nearest scikit-learn equivalents (see their solver configs).",
+        ),
+    )
+}
+
+
+def get_reproduction(name: str) -> Reproduction:
+    try:
+        return REPRODUCTIONS[name]
+    except KeyError:
+        raise UnknownNameError("reproduction", name, REPRODUCTIONS) from None
+
+
+def side_by_side(repro: Reproduction, table: PublishedTable, df: pd.DataFrame) -> pd.DataFrame:
+    """Published and measured values per dataset and method, with the difference.
+
+    Returns a DataFrame indexed by the paper's dataset names with, per method, the
+    columns ``<method> paper``, ``<method> ours`` and ``<method> Δ``; datasets the run
+    did not include show "—" for ours.
+    """
+    from svmlab.reporting import aggregate
+
+    published = repro.published(table)
+    ours = aggregate(df, table.column, "mean")
+    if table.how == "sum":
+        ours["value"] = ours["value"] * ours["n"]
+    ours = ours.pivot(index="dataset", columns="method", values="value") * table.scale
+    rows = {}
+    for paper_ds, row in published.iterrows():
+        ds = repro.datasets.get(paper_ds, paper_ds)
+        cells = {}
+        for paper_m, solver in repro.methods.items():
+            if paper_m not in published.columns:
+                continue
+            mine = ours.at[ds, solver] if ds in ours.index and solver in ours.columns else np.nan
+            cells[f"{paper_m} paper"] = f"{row[paper_m]:.{table.digits}f}"
+            cells[f"{paper_m} ours"] = "—" if np.isnan(mine) else f"{mine:.{table.digits}f}"
+            cells[f"{paper_m} Δ"] = "" if np.isnan(mine) else f"{mine - row[paper_m]:+.{table.digits}f}"
+        rows[paper_ds] = cells
+    out = pd.DataFrame.from_dict(rows, orient="index")
+    out.index.name = "dataset"
+    return out
+
+
+def sections(name: str, df: pd.DataFrame) -> list:
+    """Report sections comparing a run with the published tables of reproduction ``name``."""
+    from svmlab.reporting import Section
+
+    repro = get_reproduction(name)
+    out = []
+    for table in repro.tables:
+        if table.column not in df.columns:
+            continue
+        out.append(Section(f"{repro.source}: {table.title}, paper vs this run", side_by_side(repro, table, df),
+                           None, repro.note))
+    return out

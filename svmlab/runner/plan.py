@@ -39,6 +39,7 @@ class Plan:
     skipped_pairs: list[tuple[str, str, str]] = field(default_factory=list)
     datasets: dict = field(default_factory=dict)  # name -> task type
     solvers: list[str] = field(default_factory=list)
+    unavailable: list[tuple[str, str]] = field(default_factory=list)  # study datasets that cannot be run here
 
 
 def _digest(obj) -> str:
@@ -119,6 +120,21 @@ def _solvers(cfg: dict, fixed: list[str]) -> list[tuple[SolverSpec, dict]]:
     return out
 
 
+def _unavailable(names: list[str]) -> list[tuple[str, str]]:
+    """``(name, reason)`` of the study's datasets an experiment lists as not obtainable here."""
+    from svmlab.data.registry import dataset_info
+
+    out = []
+    for name in names:
+        info = dataset_info(name)
+        reason = info.get("unavailable_reason")
+        if not reason:
+            raise ConfigError(f"unavailable_datasets lists {name!r}, but the registry has it available; "
+                              "move it to datasets")
+        out.append((name, reason))
+    return out
+
+
 def _load(name: str, params: dict, allow_download: bool):
     try:
         return load_dataset(name, params, allow_download=allow_download)
@@ -171,6 +187,11 @@ def build_plan(cfg: dict, run_dir: str, run_id: str, *, variant: str = "", fixed
     allow_download = bool((cfg.get("data") or {}).get("allow_download", False))
 
     solvers = _solvers(cfg, list(fixed_params or []))
+    unavailable = _unavailable(cfg.get("unavailable_datasets") or [])
+    if cfg.get("reproduce"):
+        from svmlab.reproduce import get_reproduction
+
+        get_reproduction(cfg["reproduce"])
     datasets = []
     for _, dcfg in _entries(cfg, "datasets", "dataset"):
         params = dict(dcfg.get("params") or {})
@@ -233,4 +254,5 @@ def build_plan(cfg: dict, run_dir: str, run_id: str, *, variant: str = "", fixed
     for ds, _ in datasets:
         if ds.name not in used_datasets:
             raise ConfigError(f"no chosen solver handles dataset {ds.name!r} ({ds.task}); solvers: {', '.join(names)}")
-    return Plan(experiment, str(run_dir), tasks, identity, skipped, {d.name: d.task for d, _ in datasets}, names)
+    return Plan(experiment, str(run_dir), tasks, identity, skipped, {d.name: d.task for d, _ in datasets}, names,
+                unavailable)
