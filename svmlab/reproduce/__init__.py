@@ -50,7 +50,7 @@ class Reproduction:
 def _ollawv_datasets() -> dict:
     return {
         "iris": "iris_libsvm", "teach": "teach", "wine": "wine_libsvm", "cancer": "cancer", "sonar": "sonar_libsvm",
-        "glass": "glass_libsvm", "vote": "vote_libsvm", "heart": "heart2", "dermatology": "dermatology",
+        "glass": "glass_libsvm", "vote": "vote_libsvm", "heart": "heart2", "heart2": "heart2", "dermatology": "dermatology",
         "prokaryotic": "pro", "eukaryotic": "euk", "optdigits": "optdigits", "satimage": "satimage", "usps": "usps",
         "pendigits": "penbased", "reuters": "reuters", "letter": "letter", "adult": "adult", "w3a": "w3a",
         "shuttle": "shuttle", "web": "w8a", "ijcnn1": "ijcnn1", "intrusion": "intrusion",

@@ -1,0 +1,52 @@
+import pandas as pd
+import pytest
+
+from svmlab.errors import ConfigError, UnknownNameError
+from svmlab.reproduce import REPRODUCTIONS, get_reproduction, sections, side_by_side
+
+
+def _rows():
+    rows = []
+    for fold in range(5):
+        for solver, acc, secs, sv in (("ollawv", 0.96, 0.02, 10.0), ("nnisda", 0.94, 0.05, 40.0)):
+            rows.append({"dataset": "iris_libsvm", "method": solver, "solver": solver, "task_type": "multiclass",
+                         "status": "ok", "selected": True, "accuracy": acc, "task_seconds": secs, "sv_percent": sv})
+    return pd.DataFrame(rows)
+
+
+def test_every_published_table_loads_with_the_mapped_methods():
+    for repro in REPRODUCTIONS.values():
+        for table in repro.tables:
+            pub = repro.published(table)
+            assert set(repro.methods) <= set(pub.columns) | {"OLLAWV"}
+            assert set(pub.index) <= set(repro.datasets)
+
+
+def test_side_by_side_scales_sums_and_differences():
+    repro = get_reproduction("ollawv_table_5_3")
+    acc = side_by_side(repro, repro.tables[0], _rows())
+    assert acc.at["iris", "OLLAWV paper"] == "97.33" and acc.at["iris", "OLLAWV ours"] == "96.00"
+    assert acc.at["iris", "OLLAWV Δ"] == "-1.33"
+    assert acc.at["iris", "MNSVM ours"] == "—" and acc.at["wine", "OLLAWV ours"] == "—"
+    runtime = side_by_side(repro, repro.tables[1], _rows())
+    assert runtime.at["iris", "OLLAWV ours"] == "0.10"  # 5 folds x 0.02 s: the whole nested CV
+    assert len(sections("ollawv_table_5_3", _rows())) == 3
+
+
+def test_unknown_reproduction():
+    with pytest.raises(UnknownNameError, match="unknown reproduction"):
+        get_reproduction("table_9_9")
+
+
+def test_plan_lists_unavailable_study_datasets(tmp_path):
+    from svmlab.runner.plan import build_plan
+
+    cfg = {"name": "t", "seed": 0, "dataset": {"name": "iris"}, "datasets": {}, "solvers": {},
+           "solver": {"name": "knn", "_target_": "sklearn.neighbors.KNeighborsClassifier"},
+           "protocol": {"name": "cv5", "kind": "auto_kfold", "n_splits": 5}, "runner": {"backend": "sequential", "n_jobs": 1},
+           "tuning": {"mode": "none"}, "unavailable_datasets": ["reuters", "adult"], "reproduce": "ollawv_table_5_3"}
+    plan = build_plan(cfg, str(tmp_path), "r")
+    assert [n for n, _ in plan.unavailable] == ["reuters", "adult"]
+    assert "LibCVM" in plan.unavailable[0][1]
+    with pytest.raises(ConfigError, match="has it available"):
+        build_plan({**cfg, "unavailable_datasets": ["iris"]}, str(tmp_path), "r")
