@@ -1,0 +1,14 @@
+"""L2-SVM baselines of the OLLAWV study (Melki 2018, Table 5.3), reconstructed.
+
+* :class:`NNISDAClassifier`: single-coordinate descent on the L2-SVM dual (bias in the kernel).
+* :class:`MNSVMClassifier`: the same L2-SVM as a geometric minimal-norm / nearest-point problem,
+  solved by Mitchell-Dem'yanov-Malozemov (MDM) iterations.
+
+Both use the RBF kernel, one-vs-one multiclass with OLLAWV's pair order and voting, and a
+kernel-column cache instead of an n x n matrix (spec ollawv.md §2.1).
+"""
+
+from svmlab.estimators.l2svm.mnsvm import MNSVMClassifier
+from svmlab.estimators.l2svm.nnisda import NNISDAClassifier
+
+__all__ = ["MNSVMClassifier", "NNISDAClassifier"]
