@@ -1,6 +1,7 @@
-"""The binary OLLAWV training loop (Algorithm 5.1), compiled with numba.
+"""The OLLAWV training loops, compiled with numba: the binary classifier (Algorithm 5.1) and
+the epsilon-insensitive regression variant (beyond the paper, spec §1.10).
 
-One call trains one binary model. The loop is sequential by nature (each worst violator
+One call trains one model. The loop is sequential by nature (each worst violator
 depends on every previous update), so it runs single-threaded; parallelism belongs to the
 runner. ``fastmath`` is off so that a given input always gives the same support-vector
 sequence: the arg-min ties that decide it are sensitive to the last bit.
@@ -117,3 +118,83 @@ def worst_violator_fit(X, y, first, C, gamma, M, max_iter, beta, inv_t, eta_scal
             break
         wv = best_j
     return sv[:t].copy(), alpha[:t].copy(), b, stop
+
+
+@njit(cache=True, fastmath=False, nogil=True)
+def worst_violator_regress(X, y, C, gamma, tol, max_iter, beta, inv_t, eta_scale):
+    """Train one OLLAWV regression model on the epsilon-insensitive loss (beyond the paper).
+
+    Parameters
+    ----------
+    X : float64 array (n, d), C-contiguous, rows in training order.
+    y : float64 array (n,), targets.
+    C, gamma : float, penalty and RBF precision.
+    tol : float, ``epsilon + M``: training stops once every remaining ``|y_j - o_j| <= tol``.
+    max_iter : int >= 1, cap on the number of iterations (= support vectors).
+    beta : float, 1.0 to learn a bias, 0.0 without.
+    inv_t, eta_scale : bool, float; eta_t = eta_scale / t if ``inv_t`` else eta_scale / sqrt(t).
+
+    Returns
+    -------
+    sv : int64 array (T,), indices of the support vectors in selection order (T may be 0).
+    alpha : float64 array (T,), their signed coefficients ``eta_t * C * sign(y - o)``.
+    b : float, bias.
+    stop : int, index into ``STOP_REASONS``.
+    worst : float, the largest ``|y_j - o_j|`` left among the candidates (0 if none).
+    """
+    n = X.shape[0]
+    o = np.zeros(n)
+    cand = np.arange(n)
+    m = n
+    sv = np.empty(max_iter, dtype=np.int64)
+    alpha = np.empty(max_iter)
+    b = 0.0
+    # With o = 0 the worst violator is the largest |y_j|; strict '>' keeps the lowest index,
+    # which is the classifier's "first sample" rule when every error ties.
+    wv = 0
+    worst = abs(y[0])
+    for j in range(1, n):
+        if abs(y[j]) > worst:
+            worst = abs(y[j])
+            wv = j
+    if worst <= tol:
+        return sv[:0].copy(), alpha[:0].copy(), b, _MARGIN, worst
+    t = 0
+    while True:
+        t += 1
+        eta = eta_scale / t if inv_t else eta_scale / math.sqrt(t)
+        r = y[wv] - o[wv]
+        lam = eta * C if r > 0 else -eta * C  # alpha_wv = eta_t C sign(r): sub-gradient of |r|_eps, P = 0
+        B = lam * beta / n
+        sv[t - 1] = wv
+        alpha[t - 1] = lam
+        b += B
+        xw = X[wv]
+        worst = -1.0
+        best_j = -1
+        w = 0
+        for k in range(m):
+            j = cand[k]
+            if j == wv:
+                continue
+            oj = o[j] + (lam * math.exp(-gamma * _sq_dist(X, j, xw)) + B)  # as Eq. 5.9
+            o[j] = oj
+            cand[w] = j
+            w += 1
+            e = abs(y[j] - oj)
+            if e > worst:  # strict: ties keep the lowest index
+                worst = e
+                best_j = j
+        m = w
+        if m == 0:
+            stop = _EXHAUSTED
+            worst = 0.0
+            break
+        if worst <= tol:
+            stop = _MARGIN
+            break
+        if t >= max_iter:
+            stop = _MAX_ITER
+            break
+        wv = best_j
+    return sv[:t].copy(), alpha[:t].copy(), b, stop, worst
