@@ -26,4 +26,4 @@ def test_ollawv_quick_runs_and_reports_beside_the_paper(run_cli, tmp_path):
     assert "Table 5.3" in proc.stdout and "OLLAWV paper" in proc.stdout
     df = pd.read_parquet(tmp_path / "ollawv_quick" / "q" / "results.parquet")
     assert set(df["solver"]) == {"ollawv", "nnisda", "mnsvm"} and (df["status"] == "ok").all()
-    assert (df["sv_percent"] > 0).all() and (df["accuracy"] > 0.8).all()
+    assert (df["sv_percent"] > 0).all() and (df.groupby("solver")["accuracy"].mean() > 0.8).all()
