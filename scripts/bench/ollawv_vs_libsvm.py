@@ -37,15 +37,15 @@ from svmlab.estimators.ollawv import OLLAWVClassifier
 
 def _split(ds, max_samples, seed=0):
     X, y = ds.X, ds.y
-    labels, counts = np.unique(y, return_counts=True)
-    rare = labels[counts < 10]
-    if len(rare):  # too few to stratify three ways (shuttle has classes of 6 and 11 in 58,000)
-        print(f"note: classes with fewer than 10 samples left out: {', '.join(map(str, rare))}")
-        keep = ~np.isin(y, rare)
-        X, y = X[keep], y[keep]
     rng = np.random.default_rng(seed)
     if max_samples and len(y) > max_samples:
         keep, _ = train_test_split(np.arange(len(y)), train_size=max_samples, stratify=y, random_state=seed)
+        X, y = X[keep], y[keep]
+    labels, counts = np.unique(y, return_counts=True)
+    rare = labels[counts < 10]
+    if len(rare):  # too few to stratify three ways (shuttle's rarest classes)
+        print(f"note: classes with fewer than 10 samples left out: {', '.join(map(str, rare))}")
+        keep = ~np.isin(y, rare)
         X, y = X[keep], y[keep]
     lo, hi = X.min(axis=0), X.max(axis=0)
     X = (X - lo) / np.where(hi > lo, hi - lo, 1.0)
