@@ -546,8 +546,9 @@ def model_size(estimator) -> float:
     """Size of a fitted model, for the result row's ``model_size`` column.
 
     The total number of support vectors (``n_support_``) if the estimator has it, else its
-    own ``model_size_`` attribute, else the number of nonzero coefficients in ``coef_``,
-    else NaN.
+    own ``model_size_`` attribute, else the number of nonzero coefficients in ``coef_``;
+    for a wrapper (e.g. ``TransformedTargetRegressor``) the size of the fitted inner
+    ``regressor_`` / ``estimator_``; else NaN.
     """
     for attr, size in (
         ("n_support_", lambda v: float(np.sum(v))),
@@ -560,4 +561,8 @@ def model_size(estimator) -> float:
             continue
         if value is not None:
             return size(value)
+    for inner in ("regressor_", "estimator_"):
+        wrapped = getattr(estimator, inner, None)
+        if wrapped is not None and wrapped is not estimator:
+            return model_size(wrapped)
     return math.nan

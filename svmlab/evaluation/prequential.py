@@ -69,4 +69,5 @@ def prequential_evaluate(
     n_tested = sum(len(a) for a in y_true)
     extra = {"n_chunks": len(chunks), "chunk_accuracy": json.dumps(chunk_acc), "n_train": chunks[-1][1], "n_test": n_tested,
              "update": "partial_fit" if incremental else "refit"}
-    return Evaluation(metrics, fit_time, predict_time, model_size(estimator)), extra
+    return Evaluation(metrics, fit_time, predict_time, model_size(estimator),
+                      dict(getattr(estimator, "fit_info_", {}) or {})), extra
