@@ -61,7 +61,7 @@ def boundary(out: Path, gamma: float = 0.5, C: float = 10.0) -> list[Path]:
             ax.plot([], [], color=color, label=f"{name} ({n_sv} SVs)")
         ax.plot([], [], color="black", linestyle="dashed", label="Bayes")
         ax.set_title(f"n = {n}")
-        ax.legend(loc="upper left", fontsize=8)
+        ax.legend(loc="lower right", fontsize=8, framealpha=0.9)
         ax.set_xlim(-4, 4)
         ax.set_ylim(-4, 4)
     fig.suptitle(f"Fig. 5.4 (reproduced): decision boundaries, RBF gamma = {gamma}, C = {C}")
