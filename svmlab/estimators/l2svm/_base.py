@@ -20,6 +20,7 @@ import numbers
 import warnings
 
 import numpy as np
+
 from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.metrics.pairwise import rbf_kernel
@@ -34,6 +35,8 @@ except ImportError:  # pragma: no cover - older scikit-learn
         return estimator._validate_data(*args, **kwargs)
 
 from numba import njit
+
+from svmlab.estimators._ovo import ovo_pairs, ovo_scores, ovo_votes, ovo_winner
 
 NO_LIMIT = np.iinfo(np.int64).max // 2  # max_iter=None
 
@@ -212,20 +215,18 @@ class L2SVMBase(ClassifierMixin, BaseEstimator):
 
         # spec §1.4 item 6: classes sorted by size (descending, ties to the lower class index);
         # in pair (a, b) the earlier, larger class a is +1; each model sees only its two classes.
-        order = sorted(range(len(self.classes_)), key=lambda k: (-counts[k], k))
-        pairs, sv_rows, coefs, intercepts, infos = [], [], [], [], []
-        for a_pos, a in enumerate(order):
-            for b in order[a_pos + 1:]:
-                rows = np.flatnonzero((y_idx == a) | (y_idx == b))
-                yb = np.where(y_idx[rows] == a, 1.0, -1.0)
-                alpha, intercept, info = self._solve_binary(np.ascontiguousarray(X[rows]), yb, self._gamma)
-                sv = alpha > 0
-                pairs.append((a, b))
-                sv_rows.append(rows[sv])
-                coefs.append(alpha[sv] * yb[sv])
-                intercepts.append(intercept)
-                infos.append({"classes": [_plain(self.classes_[a]), _plain(self.classes_[b])],
-                              "n_samples": len(rows), "n_support": int(sv.sum()), **info})
+        pairs = ovo_pairs(counts)
+        sv_rows, coefs, intercepts, infos = [], [], [], []
+        for a, b in pairs:
+            rows = np.flatnonzero((y_idx == a) | (y_idx == b))
+            yb = np.where(y_idx[rows] == a, 1.0, -1.0)
+            alpha, intercept, info = self._solve_binary(np.ascontiguousarray(X[rows]), yb, self._gamma)
+            sv = alpha > 0
+            sv_rows.append(rows[sv])
+            coefs.append(alpha[sv] * yb[sv])
+            intercepts.append(intercept)
+            infos.append({"classes": [_plain(self.classes_[a]), _plain(self.classes_[b])],
+                          "n_samples": len(rows), "n_support": int(sv.sum()), **info})
 
         self.support_ = np.unique(np.concatenate(sv_rows))
         self.support_vectors_ = X[self.support_]
@@ -296,16 +297,7 @@ class L2SVMBase(ClassifierMixin, BaseEstimator):
 
     def _votes(self, X):
         values = self.pairwise_decision_function(X)
-        n_classes = len(self.classes_)
-        votes = np.zeros((values.shape[0], n_classes))
-        evidence = np.zeros_like(votes)  # summed signed decision values in favour of each class
-        for p, (a, b) in enumerate(self.pairs_):
-            pos = values[:, p] > 0
-            votes[:, a] += pos
-            votes[:, b] += ~pos
-            evidence[:, a] += values[:, p]
-            evidence[:, b] -= values[:, p]
-        return values, votes, evidence
+        return (values, *ovo_votes(values, self.pairs_, len(self.classes_)))
 
     def decision_function(self, X):
         """Decision values.
@@ -326,8 +318,7 @@ class L2SVMBase(ClassifierMixin, BaseEstimator):
         if len(getattr(self, "classes_", ())) == 2:
             values = self.pairwise_decision_function(X)[:, 0]
             return values if self.pairs_[0, 0] == 1 else -values
-        _, votes, evidence = self._votes(X)
-        return votes + evidence / (3.0 * (np.abs(evidence) + 1.0))  # monotone squash into (-1/3, 1/3)
+        return ovo_scores(*self._votes(X)[1:])
 
     def predict(self, X):
         """Predict class labels by one-vs-one majority vote.
@@ -344,7 +335,5 @@ class L2SVMBase(ClassifierMixin, BaseEstimator):
         -------
         ndarray of shape (n_samples,)
         """
-        _, votes, evidence = self._votes(X)
-        tied = votes == votes.max(axis=1, keepdims=True)
-        # argmax takes the first maximum: the lowest class index among equal evidence
-        return self.classes_[np.argmax(np.where(tied, evidence, -np.inf), axis=1)]
+        winner = ovo_winner(*self._votes(X)[1:])  # checks the fit first
+        return self.classes_[winner]

@@ -12,6 +12,7 @@ from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
+from svmlab.estimators._ovo import ovo_pairs, ovo_scores, ovo_votes, ovo_winner
 from svmlab.estimators.ollawv._worst_violator import STOP_REASONS, worst_violator_fit
 from svmlab.kernels import rbf_blocks
 
@@ -248,8 +249,7 @@ class OLLAWVClassifier(ClassifierMixin, BaseEstimator):
         rng = check_random_state(self.random_state)
         n = X.shape[0]
         order = rng.permutation(n) if self.shuffle else np.arange(n)
-        by_size = np.argsort(-counts, kind="stable")  # larger class first: the +1 side
-        pairs = [(by_size[i], by_size[j]) for i in range(len(by_size)) for j in range(i + 1, len(by_size))]
+        pairs = ovo_pairs(counts)  # larger class first: the +1 side
         M = self.margin * self.C if self.margin_mode == "scaled" else self.margin
         beta = 1.0 if self.use_bias else 0.0
 
@@ -309,15 +309,7 @@ class OLLAWVClassifier(ClassifierMixin, BaseEstimator):
 
     def _votes(self, o):
         """Votes and sums of signed decision values per class, each (n_samples, n_classes)."""
-        votes = np.zeros((o.shape[0], len(self.classes_)))
-        evidence = np.zeros_like(votes)
-        for k, (a, b) in enumerate(self.pairs_):
-            pos = o[:, k] > 0
-            votes[:, a] += pos
-            votes[:, b] += ~pos
-            evidence[:, a] += o[:, k]
-            evidence[:, b] -= o[:, k]
-        return votes, evidence
+        return ovo_votes(o, self.pairs_, len(self.classes_))
 
     def decision_function(self, X):
         """Decision values.
@@ -337,8 +329,7 @@ class OLLAWVClassifier(ClassifierMixin, BaseEstimator):
         o = self._pair_outputs(X)
         if len(self.classes_) == 2:
             return o[:, 0] if self.pairs_[0, 0] == 1 else -o[:, 0]
-        votes, evidence = self._votes(o)
-        return votes + evidence / (3.0 * (np.abs(evidence) + 1.0))
+        return ovo_scores(*self._votes(o))
 
     def predict(self, X):
         """Predicted class labels.
@@ -359,6 +350,4 @@ class OLLAWVClassifier(ClassifierMixin, BaseEstimator):
         if len(self.classes_) == 2:
             a, b = self.pairs_[0]
             return self.classes_[np.where(o[:, 0] > 0, a, b)]
-        votes, evidence = self._votes(o)
-        tied = votes == votes.max(axis=1, keepdims=True)
-        return self.classes_[np.argmax(np.where(tied, evidence, -np.inf), axis=1)]
+        return self.classes_[ovo_winner(*self._votes(o))]
