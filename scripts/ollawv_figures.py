@@ -90,7 +90,7 @@ def scaling(run_dir: Path, out: Path) -> list[Path]:
             agg["value"] = agg["value"] * agg["n"]
         ours = agg.pivot(index="dataset", columns="method", values="value")
         published = repro.published(table)
-        inverse = {v: k for k, v in repro.datasets.items()}
+        inverse = {repro.datasets.get(k, k): k for k in published.index}
         fig = Figure(figsize=(7, 4.5), layout="constrained")
         ax = fig.subplots()
         for (paper_m, solver), color in zip(repro.methods.items(), ("#009E73", "#0072B2", "#D55E00")):
@@ -106,6 +106,7 @@ def scaling(run_dir: Path, out: Path) -> list[Path]:
             ax.set_yscale("log")
         ax.set_xlabel("number of samples")
         ax.set_ylabel(title)
+        ax.set_title(f"Fig. {'5.8' if how == 'sum' else '5.9'} (reproduced): {title} against the number of samples")
         ax.legend(fontsize=8)
         out.mkdir(parents=True, exist_ok=True)
         fig.savefig(out / file, dpi=150)

@@ -1,0 +1,25 @@
+"""The figure and benchmark scripts run (smoke tests on small inputs)."""
+
+import subprocess
+import sys
+
+import matplotlib.image as mpimg
+import pytest
+
+from svmlab.paths import REPO_ROOT
+
+pytestmark = pytest.mark.slow
+
+
+def test_ollawv_boundary_figure(tmp_path):
+    subprocess.run([sys.executable, str(REPO_ROOT / "scripts" / "ollawv_figures.py"), "boundary", "--out", str(tmp_path)],
+                   check=True, capture_output=True, timeout=300)
+    img = mpimg.imread(tmp_path / "ollawv_fig_5_4_boundaries.png")
+    assert img.ndim == 3 and img.shape[1] > 1000
+
+
+def test_runner_overhead_benchmark_prints_ratios():
+    out = subprocess.run([sys.executable, str(REPO_ROOT / "scripts" / "bench" / "runner_overhead.py"), "--tasks", "20",
+                          "--busy-tasks", "2", "--busy-iterations", "100000"],
+                         check=True, capture_output=True, text=True, timeout=300).stdout
+    assert "overhead" in out and "speed-up" in out and "ratio runner/plain loop" in out
