@@ -309,3 +309,18 @@ def test_accuracy_near_table_5_3(name, published):
         ).fit(scaler.transform(X[train]), y[train])
         accs.append(search.score(np.clip(scaler.transform(X[test]), 0, 1), y[test]))
     assert abs(100 * np.mean(accs) - published) <= 3.0
+
+
+def test_ties_go_to_the_lowest_original_index_even_when_shuffled():
+    # duplicated rows give exact ties; whatever the shuffle, the earlier copy is selected first
+    rng = np.random.default_rng(0)
+    base = rng.normal(size=(10, 2))
+    X = np.vstack([base, base])
+    y = np.where(base[:, 0] + base[:, 1] > 0, 1, -1)
+    y = np.concatenate([y, y])
+    for seed in range(5):
+        clf = OLLAWVClassifier(gamma=0.5, random_state=seed, max_iter_frac=None).fit(X, y)
+        order = list(clf.sv_order_[0])
+        for i in range(10):  # the copies tie until one is selected: it must be the earlier one
+            if i + 10 in order[1:]:  # (the first violator is picked by the shuffle, not by arg-min)
+                assert i in order and order.index(i) < order.index(i + 10)

@@ -84,8 +84,10 @@ class OLLAWVClassifier(ClassifierMixin, BaseEstimator):
         The initial worst violator (Alg. 5.1 line 3): the first sample of the training
         order, or a random one.
     shuffle : bool, default=True
-        Shuffle the training order once (with ``random_state``) before training, as the
-        author's code does at load time. With ``shuffle=False`` the order is that of ``X``.
+        Shuffle the training order once (with ``random_state``), as the author's code does at
+        load time; it decides which sample is the first violator. Arg-min ties still go to
+        the lowest original index (spec §1.4 item 3). With ``shuffle=False`` the first
+        violator is the first sample of ``X``.
     random_state : int, RandomState instance or None, default=None
         Seeds the shuffle and the random initial violator. The algorithm is otherwise
         deterministic.
@@ -137,7 +139,7 @@ class OLLAWVClassifier(ClassifierMixin, BaseEstimator):
     ``t = 1, 2, ...``: ``Lambda = eta_t * C * y_wv``; ``alpha_wv = Lambda`` (Eq. 5.7);
     ``B = beta * Lambda / n`` and ``b += B`` (Eq. 5.8); ``o_j += Lambda * K(x_j, x_wv) + B``
     for every ``j`` not yet selected (Eq. 5.9); the next worst violator is the arg-min of
-    ``y_j * o_j`` over those ``j``, ties going to the lowest index of the training order
+    ``y_j * o_j`` over those ``j``, ties going to the lowest original sample index
     (Eq. 5.4). Stop when that minimum is ``>= M``, when every sample was selected, or when
     ``t = max_iter``; the violator that triggered the stop is not a support vector. The
     first violator always becomes a support vector, even when ``M <= 0``. The decision is
@@ -255,12 +257,17 @@ class OLLAWVClassifier(ClassifierMixin, BaseEstimator):
 
         sv_order, alphas, intercepts = [], [], []
         info = {"iterations": [], "stop_reason": [], "max_iter": [], "n_samples": []}
+        rank = np.empty(n, dtype=np.intp)
+        rank[order] = np.arange(n)
         for a, b in pairs:
-            idx = order[np.isin(y_idx[order], (a, b))]  # the pair's samples, in training order
+            # The pair's samples stay in their original order, so arg-min ties go to the lowest
+            # original index (spec §1.4 item 3); the shuffled order only picks the first violator.
+            idx = np.flatnonzero(np.isin(y_idx, (a, b)))
             n_pair = idx.size
             y_pair = np.where(y_idx[idx] == a, 1.0, -1.0)
             cap = n_pair if self.max_iter_frac is None else min(n_pair, math.ceil(self.max_iter_frac * n_pair))
-            first = 0 if self.init_violator == "first" else int(rng.randint(n_pair))
+            # first violator: the pair's earliest sample in the (shuffled) training order, or a random one
+            first = int(np.argmin(rank[idx])) if self.init_violator == "first" else int(rng.randint(n_pair))
             sv, alpha, bias, stop = worst_violator_fit(
                 np.ascontiguousarray(X[idx]),
                 y_pair,
