@@ -16,6 +16,8 @@
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 
 from svmlab.data.dataset import Dataset
@@ -47,6 +49,15 @@ def check_tuning(tuning: dict) -> None:
         direction(tuning["scoring"])  # raises UnknownNameError for unknown metrics
 
 
+def model_key(solver: SolverSpec, point: dict) -> str:
+    """Identity of the model a grid point trains: the point without the parameters the
+    estimator declares irrelevant there (its ``tuning_ignores()``, e.g. OLLAWV's ``C``
+    under the scaled margin). Grid points with the same key are trained once."""
+    ignores = getattr(solver.build(point), "tuning_ignores", None)
+    skip = set(ignores()) if callable(ignores) else set()
+    return json.dumps({k: v for k, v in point.items() if k not in skip}, sort_keys=True, default=str)
+
+
 def inner_search(
     solver: SolverSpec,
     train: Dataset,
@@ -73,13 +84,17 @@ def inner_search(
     inner["n_splits"] = max(n_splits, 2)
     splits = make_splits(inner, train.task, train.targets, derive_seed(seed, "inner"), train.name)
     parts = [(train.subset(s.train), train.subset(s.test)) for s in splits]
-    table = []
+    table, done = [], {}
     for point in solver.grid_points():
-        scores = [
-            fit_and_score(solver, point, a, b, preprocessing=preprocessing, classes=classes, random_state=random_state).metrics[metric]
-            for a, b in parts
-        ]
-        table.append({"params": point, "score": float(np.nanmean(scores)) if np.any(np.isfinite(scores)) else np.nan})
+        key = model_key(solver, point)
+        if key not in done:  # equivalent points (same model) are trained once
+            scores = [
+                fit_and_score(solver, point, a, b, preprocessing=preprocessing, classes=classes,
+                              random_state=random_state).metrics[metric]
+                for a, b in parts
+            ]
+            done[key] = float(np.nanmean(scores)) if np.any(np.isfinite(scores)) else np.nan
+        table.append({"params": point, "score": done[key]})
     finite = [(i, sign * row["score"]) for i, row in enumerate(table) if np.isfinite(row["score"])]
     best = max(finite, key=lambda t: (t[1], -t[0]))[0] if finite else 0
     return table[best]["params"], table

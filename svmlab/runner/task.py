@@ -18,7 +18,7 @@ from svmlab.data.registry import load_dataset
 from svmlab.evaluation.evaluate import Evaluation, fit_and_score
 from svmlab.evaluation.prequential import prequential_evaluate
 from svmlab.evaluation.protocols import make_splits, resolve_kind
-from svmlab.evaluation.tuning import inner_search, scoring_metric
+from svmlab.evaluation.tuning import inner_search, model_key, scoring_metric
 from svmlab.runner import store
 from svmlab.seeding import derive_seed
 from svmlab.solvers import SolverSpec
@@ -92,10 +92,12 @@ def evaluate_task(spec: TaskSpec) -> list[dict]:
     mode = spec.tuning.get("mode", "nested") if solver.grid else "none"
     common = dict(preprocessing=spec.preprocessing, classes=classes, random_state=rs)
     if mode == "outer_best":
-        rows = []
+        rows, done = [], {}
         for i, point in enumerate(solver.grid_points()):
-            ev = fit_and_score(solver, point, train, test, **common)
-            rows.append(_row(base | {"grid_point": i}, point, ev, 0.0))
+            key = model_key(solver, point)
+            if key not in done:  # equivalent points (same model) are trained once
+                done[key] = fit_and_score(solver, point, train, test, **common)
+            rows.append(_row(base | {"grid_point": i}, point, done[key], 0.0))
         return rows
     chosen, tune_time, table = {}, 0.0, None
     if mode == "nested":

@@ -222,6 +222,14 @@ class OLLAWVClassifier(ClassifierMixin, BaseEstimator):
         self.shuffle = shuffle
         self.random_state = random_state
 
+    def tuning_ignores(self) -> tuple[str, ...]:
+        """Parameters that do not change the fitted model at the current settings.
+
+        ``("C",)`` with the scaled margin (see :func:`c_invariant`): svmlab's grid search
+        then trains one model per ``gamma`` and scores it for every ``C``.
+        """
+        return ("C",) if c_invariant(self) else ()
+
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y):
         """Train the binary model, or the one-vs-one models.
