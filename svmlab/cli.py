@@ -50,7 +50,7 @@ def _parser() -> argparse.ArgumentParser:
                               "  svmlab report results/mirsvm_bench/run1 --metric accuracy kappa --aggregate pooled\n"
                               "  svmlab report RUN_DIR --format latex --output table.tex")
     r.add_argument("run_dir", help="a run directory (with run.json) or a directory of runs (a sweep)")
-    r.add_argument("--metric", "-m", nargs="+", help="metric(s) to tabulate (default: one per task type: "
+    r.add_argument("--metric", "-m", nargs="+", help="metric(s) to tabulate and test (default: one per task type: "
                                                       "accuracy, rmse, arrmse); see `svmlab list metrics`")
     r.add_argument("--aggregate", choices=("mean", "pooled"), default="mean",
                    help="mean over folds (default) or, for confusion-matrix metrics, pooled counts over folds")
@@ -169,17 +169,18 @@ def _dispatch(argv: list[str]) -> int:
 def _report(args) -> int:
     import pandas as pd
 
-    from svmlab.reporting import aggregate, build_report, load_results, metric_direction, render, run_config
+    from svmlab.reporting import DEFAULT_METRIC, aggregate, build_report, load_results, metric_direction, render, run_config
     from svmlab.stats.report import analyse
 
     df = load_results(args.run_dir)
     sections = build_report(df, args.metric, args.aggregate, reproduce=run_config(args.run_dir).get("reproduce"))
     figures = []
-    if args.metric and not args.no_stats:
+    stat_metrics = args.metric or sorted({DEFAULT_METRIC[t] for t in df.loc[df["status"] == "ok", "task_type"].dropna()})
+    if stat_metrics and not args.no_stats:
         formats = _figure_formats(args)
         out_dir = args.figures_dir or (Path(args.run_dir) / "report")
         ranks_by_metric = {}
-        for metric in args.metric:
+        for metric in stat_metrics:
             matrix = aggregate(df, metric, args.aggregate).pivot(index="dataset", columns="method", values="value")
             if matrix.shape[0] < 2 or matrix.shape[1] < 2:
                 print(f"svmlab: note: no rank tests for {metric}: they need >= 2 datasets and >= 2 methods "
