@@ -177,9 +177,35 @@ def rotating_hyperplane(n_samples=20000, n_features=10, mag_change=0.001, noise=
     return Dataset(name="rotating_hyperplane", task="stream", X=X, y=y)
 
 
+@_generator
+def random_rbf(n_samples=20000, n_features=10, n_classes=2, n_centroids=50, drift_speed=0.0, random_state=0) -> Dataset:
+    """Random-RBF stream (the MOA generator family the DSOLLAWV author tested on).
+
+    ``n_centroids`` centres uniform in ``[0, 1]^d``, each with a random class, weight and
+    spread; a sample picks a centre by weight and moves from it in a random direction by
+    a Gaussian distance times the spread. With ``drift_speed > 0`` every centre moves
+    that far per sample along its own random direction, bouncing off the unit cube.
+    """
+    rng = check_random_state(random_state)
+    centres = rng.uniform(size=(n_centroids, n_features))
+    labels = rng.randint(n_classes, size=n_centroids)
+    weights = rng.uniform(size=n_centroids)
+    spread = rng.uniform(size=n_centroids)
+    velocity = rng.normal(size=(n_centroids, n_features))
+    velocity *= drift_speed / np.linalg.norm(velocity, axis=1, keepdims=True)
+    which = rng.choice(n_centroids, size=n_samples, p=weights / weights.sum())
+    direction = rng.normal(size=(n_samples, n_features))
+    direction /= np.linalg.norm(direction, axis=1, keepdims=True)
+    step = np.arange(n_samples)[:, None]
+    position = centres[which] + velocity[which] * step
+    position = np.abs(((position + 1.0) % 2.0) - 1.0)  # reflect into [0, 1]
+    X = position + direction * (rng.normal(size=(n_samples, 1)) * spread[which, None])
+    return Dataset(name="random_rbf", task="stream", X=X, y=labels[which].astype(np.int64))
+
+
 # --------------------------------------------------------------------------- registry helpers
 GENERATORS = {f.__name__: f for f in (blobs, moons, spiral, checkerboard, mi_bags, mtr_correlated, drifting_stream,
-                                      rotating_hyperplane)}
+                                      rotating_hyperplane, random_rbf)}
 
 
 def default_params(name: str) -> dict:

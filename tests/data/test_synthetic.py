@@ -55,3 +55,11 @@ def test_load_dataset_accepts_hydra_params():
     ds = load_dataset("mi_bags", {"n_bags": 10, "bag_size": params.bag_size})
     assert ds.n_bags == 10 and load_dataset("mi_bags", {"n_bags": 10, "bag_size": [2, 3]}) is ds
     assert load_dataset("moons", OmegaConf.create({"n_samples": 50})).n_instances == 50
+
+
+def test_random_rbf_stream_drifts_only_when_asked():
+    still = synthetic.generate("random_rbf", {"n_samples": 4000, "n_classes": 3})
+    assert still.task == "stream" and set(np.unique(still.y)) <= {0, 1, 2} and still.X.shape == (4000, 10)
+    moving = synthetic.generate("random_rbf", {"n_samples": 4000, "n_classes": 3, "drift_speed": 0.001})
+    assert np.allclose(still.y, moving.y)  # same centres and labels; only positions move
+    assert not np.allclose(still.X[-100:], moving.X[-100:])

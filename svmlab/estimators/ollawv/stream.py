@@ -14,6 +14,7 @@ from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
+from svmlab.estimators._ovo import ovo_scores
 from svmlab.estimators.ollawv.classifier import OLLAWVClassifier
 
 __all__ = ["DSOLLAWVClassifier"]
@@ -301,9 +302,7 @@ class DSOLLAWVClassifier(ClassifierMixin, BaseEstimator):
         if k == 2:  # the model then has both classes, in the same order
             return d
         if d.ndim == 1:  # a binary model inside a multiclass stream: its two OvO scores
-            votes = np.column_stack([d <= 0, d > 0]).astype(float)
-            evidence = np.column_stack([-d, d])
-            d = votes + evidence / (3.0 * (np.abs(evidence) + 1.0))
+            d = ovo_scores(np.column_stack([d <= 0, d > 0]).astype(float), np.column_stack([-d, d]))
         scores = np.full((n, k), -1.0)
         scores[:, np.searchsorted(self.classes_, self.model_.classes_)] = d
         return scores
