@@ -1,0 +1,456 @@
+"""MIRSVM: the Multi-Instance Representative SVM (Melki, Cano & Ventura 2018; dissertation Ch. 4).
+
+Each bag is represented by exactly one of its instances. Starting from a random
+representative per bag, MIRSVM alternates two steps until the representatives stop
+changing:
+
+1. solve the kernel SVM dual (Eq. 4.10) over the n representatives, labelled with their
+   bags' labels, and compute the bias from its support vectors (Eq. 4.13);
+2. re-select every bag's representative as its instance with the largest decision value
+   under that hyperplane (Eq. 4.9): the most positive instance of a positive bag, the least
+   negative instance of a negative bag.
+
+A bag is predicted positive when its largest instance output is positive (the standard
+multi-instance assumption, Eq. 4.12).
+
+Readings of the source (spec ``mtr_mirsvm.md`` §1.7); the defaults follow the equations and
+prose, the literal pseudo-code is one switch away:
+
+==========  ================================  =========================================
+ambiguity   default                           literal variant (switch)
+==========  ================================  =========================================
+A-M1        box ``[0, C]``                    ``c_per_bag=True``: ``[0, C/n]`` (journal)
+A-M2        argmax of ``f(x)`` in every bag   ``selection="max_margin"``: argmax of
+                                              ``Y_I f(x)`` (Alg. 4.1 line 14; negative
+                                              bags then pick their most negative instance)
+A-M3        Eq. 4.13 kernel form              ``bias_form="gram"``: Alg. 4.1 line 12,
+                                              ``Y_sv - G_sv (alpha_sv * Y_sv)``
+A-M4        SVs for the bias: ``0<alpha<C``   ``bias_sv="all"``: ``0 < alpha <= C``
+            (none free: all ``alpha > 0``)    (journal; chapter figure text)
+A-M6        ``max_iter`` + cycle detection    (the paper has neither)
+==========  ================================  =========================================
+
+References
+----------
+G. Melki, A. Cano, S. Ventura. MIRSVM: Multi-instance support vector machine with bag
+representatives. Pattern Recognition 79 (2018) 228-241. doi:10.1016/j.patcog.2018.02.007
+"""
+
+from __future__ import annotations
+
+import time
+import warnings
+from numbers import Integral, Real
+
+import numpy as np
+from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context
+from sklearn.exceptions import ConvergenceWarning
+from sklearn.utils import check_random_state, column_or_1d
+from sklearn.utils._param_validation import Interval, StrOptions
+from sklearn.utils.extmath import row_norms
+from sklearn.utils.multiclass import check_classification_targets
+from sklearn.utils.validation import check_is_fitted
+
+from svmlab.kernels import gamma_from_sigma, rbf, rbf_blocks
+from svmlab.qp import DualSolution, solve_svm_dual
+
+__all__ = ["MIRSVMClassifier", "check_bags"]
+
+
+def check_bags(bags, n_features: int | None = None):
+    """Validate a multi-instance input and stack it.
+
+    Parameters
+    ----------
+    bags : sequence of array-like of shape (n_instances_I, n_features)
+        One 2-D array per bag, every bag with at least one instance and the same number
+        of features, all values finite.
+    n_features : int, optional
+        The number of features the bags must have (the fitted one, at prediction time).
+
+    Returns
+    -------
+    X : ndarray of shape (n_instances, n_features)
+        All instances, bag after bag (float64, C-contiguous).
+    starts : ndarray of shape (n_bags,)
+        Row of ``X`` where each bag begins.
+    sizes : ndarray of shape (n_bags,)
+        Number of instances of each bag.
+    """
+    if isinstance(bags, np.ndarray) and bags.dtype != object:
+        if bags.ndim == 3:
+            bags = list(bags)
+        else:
+            raise ValueError(
+                f"bags must be a sequence of 2-D arrays (one per bag), got a {bags.ndim}-D numeric array; "
+                "for a single bag pass [X]"
+            )
+    try:
+        bags = list(bags)
+    except TypeError:
+        raise ValueError(f"bags must be a sequence of 2-D arrays (one per bag), got {type(bags).__name__}") from None
+    if not bags:
+        raise ValueError("bags is empty: at least one bag is required")
+    arrays = []
+    for i, bag in enumerate(bags):
+        if hasattr(bag, "toarray"):
+            raise ValueError(f"bag {i} is a sparse matrix; MIRSVM takes dense bags")
+        try:
+            a = np.asarray(bag, dtype=np.float64)
+        except (TypeError, ValueError) as exc:
+            raise ValueError(f"bag {i} is not a numeric array: {exc}") from None
+        if a.ndim != 2:
+            raise ValueError(f"bag {i} must be a 2-D array (instances x features), got shape {a.shape}")
+        if a.shape[0] == 0:
+            raise ValueError(f"bag {i} has zero instances; every bag needs at least one")
+        expected = n_features if n_features is not None else arrays[0].shape[1] if arrays else a.shape[1]
+        if a.shape[1] != expected:
+            what = "the model was fitted with" if n_features is not None else "bag 0 has"
+            raise ValueError(f"bag {i} has {a.shape[1]} features, but {what} {expected}")
+        if not np.all(np.isfinite(a)):
+            raise ValueError(f"bag {i} contains NaN or infinite values")
+        arrays.append(a)
+    sizes = np.array([a.shape[0] for a in arrays], dtype=np.intp)
+    starts = np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(np.intp)
+    return np.ascontiguousarray(np.vstack(arrays)), starts, sizes
+
+
+def _bag_argmax(values, starts, sizes):
+    """Row of ``values`` holding each bag's maximum (the first one on ties)."""
+    bag_of = np.repeat(np.arange(len(starts)), sizes)
+    best = np.maximum.reduceat(values, starts)
+    hits = np.flatnonzero(values == best[bag_of])
+    _, first = np.unique(bag_of[hits], return_index=True)
+    return hits[first]
+
+
+class MIRSVMClassifier(ClassifierMixin, BaseEstimator):
+    """Multi-Instance Representative SVM: one representative instance per bag.
+
+    Parameters
+    ----------
+    C : float, default=1.0
+        Penalty of the hinge loss; > 0. The paper searches {0.1, 1, 10, 100, 1e3, 1e4}.
+    sigma : float, default=1.0
+        Width of the Gaussian kernel ``K(x, x') = exp(-||x - x'||^2 / (2 sigma^2))``
+        (Eq. 4.11), as the paper parameterises it: ``gamma = 1 / (2 sigma^2)``. The paper
+        searches {0.1, 0.5, 1, 2, 5, 10}.
+    gamma : float or None, default=None
+        The same kernel in the LIBSVM parameterisation ``exp(-gamma ||x - x'||^2)``. When
+        set it is used and ``sigma`` is ignored.
+    max_iter : int, default=100
+        Cap on the number of representative updates (QPs solved). The paper iterates until
+        the representatives stop changing, without a cap.
+    tol : float, default=1e-5
+        Optimality tolerance of each QP: the maximal KKT violation (see :mod:`svmlab.qp`).
+    solver : {"smo", "osqp", "libsvm"}, default="smo"
+        QP solver: svmlab's SMO (:func:`svmlab.qp.solve_svm_dual`, numba), OSQP (a general
+        QP solver like the paper's MATLAB ``quadprog``, polished and finished by SMO), or
+        LIBSVM through ``sklearn.svm.SVC(kernel="precomputed")``. All solve the same dual
+        to ``tol``; SMO and OSQP are warm-started across iterations.
+    warm_start : bool, default=True
+        Start each QP from the previous iteration's ``alpha`` (always feasible: the bag
+        labels and ``C`` do not change). ``False`` solves every QP from scratch.
+    selection : {"max_output", "max_margin"}, default="max_output"
+        Representative rule. ``"max_output"``: argmax over the bag's instances of the
+        decision value ``f(x)`` for every bag (Eqs. 4.3, 4.9 and the prose).
+        ``"max_margin"``: argmax of ``Y_I f(x)``, the literal Alg. 4.1 line 14, which
+        makes negative bags choose their most negative instance (spec A-M2).
+    bias_sv : {"free", "all"}, default="free"
+        Support vectors averaged in the bias: free ones ``0 < alpha < C`` (chapter
+        Alg. 4.1; all ``alpha > 0`` when none is free) or all ``0 < alpha <= C`` (journal
+        and the chapter's figure text) (spec A-M4).
+    bias_form : {"kernel", "gram"}, default="kernel"
+        ``"kernel"``: Eq. 4.13, ``b = mean_{I in sv} (Y_I - sum_K alpha_K Y_K K(x_I, x_K))``
+        with the sum over every support vector, so free SVs lie exactly on the margin.
+        ``"gram"``: the literal Alg. 4.1 line 12, ``mean(Y_sv - G_sv (alpha_sv * Y_sv))``
+        with ``G = (Y Y^T) * K`` and the sum restricted to the same SV set (spec A-M3).
+    c_per_bag : bool, default=False
+        Use the box ``[0, C / n]`` of the journal's Eqs. 5-6 instead of ``[0, C]``
+        (spec A-M1).
+    random_state : int, RandomState instance or None, default=None
+        Seeds the random initial representatives.
+
+    Attributes
+    ----------
+    classes_ : ndarray of shape (2,)
+        Bag labels; ``classes_[1]`` is the positive class (a bag with a positive instance).
+    representatives_ : ndarray of shape (n_bags,)
+        Index, within its bag, of each training bag's representative in the final model.
+    support_ : ndarray of shape (n_SV,)
+        Indices of the training bags whose representative is a support vector.
+    support_vectors_ : ndarray of shape (n_SV, n_features)
+        Those representatives.
+    dual_coef_ : ndarray of shape (n_SV,)
+        ``alpha_I * Y_I`` of the support vectors.
+    intercept_ : float
+        Bias ``b`` (Eq. 4.13).
+    n_support_ : ndarray of shape (2,)
+        Support vectors per class (negative, positive); at most one per bag.
+    n_iter_ : int
+        QPs solved (representative updates).
+    unchanged_per_iter_ : ndarray of shape (n_iter_,)
+        After each QP, how many bags kept their representative (the paper's Fig. 4.2);
+        equal to the number of bags at convergence.
+    fit_info_ : dict
+        ``iterations``, ``converged``, ``stop`` ("converged", "cycle" or "max_iter"),
+        ``cycle_length``, ``objective`` (final dual objective, maximised form),
+        ``qp_iterations``, ``qp_seconds``, ``kernel_seconds``, ``max_kkt_gap``, ``gamma``,
+        ``n_bags``, ``n_instances``, ``unchanged_per_iter``.
+
+    Notes
+    -----
+    The representative set can revisit an earlier state; the loop then stops with
+    ``stop="cycle"`` (spec A-M6) and keeps the last model. Hitting ``max_iter`` raises a
+    ``ConvergenceWarning``. ``sign(0)`` is read as negative.
+    """
+
+    _parameter_constraints: dict = {
+        "C": [Interval(Real, 0.0, None, closed="neither")],
+        "sigma": [Interval(Real, 0.0, None, closed="neither")],
+        "gamma": [Interval(Real, 0.0, None, closed="neither"), None],
+        "max_iter": [Interval(Integral, 1, None, closed="left")],
+        "tol": [Interval(Real, 0.0, None, closed="neither")],
+        "solver": [StrOptions({"smo", "osqp", "libsvm"})],
+        "warm_start": ["boolean"],
+        "selection": [StrOptions({"max_output", "max_margin"})],
+        "bias_sv": [StrOptions({"free", "all"})],
+        "bias_form": [StrOptions({"kernel", "gram"})],
+        "c_per_bag": ["boolean"],
+        "random_state": ["random_state"],
+    }
+
+    def __init__(
+        self,
+        C: float = 1.0,
+        sigma: float = 1.0,
+        gamma: float | None = None,
+        max_iter: int = 100,
+        tol: float = 1e-5,
+        solver: str = "smo",
+        warm_start: bool = True,
+        selection: str = "max_output",
+        bias_sv: str = "free",
+        bias_form: str = "kernel",
+        c_per_bag: bool = False,
+        random_state=None,
+    ):
+        self.C = C
+        self.sigma = sigma
+        self.gamma = gamma
+        self.max_iter = max_iter
+        self.tol = tol
+        self.solver = solver
+        self.warm_start = warm_start
+        self.selection = selection
+        self.bias_sv = bias_sv
+        self.bias_form = bias_form
+        self.c_per_bag = c_per_bag
+        self.random_state = random_state
+
+    # -- fitting ---------------------------------------------------------------------------
+
+    @_fit_context(prefer_skip_nested_validation=True)
+    def fit(self, bags, y):
+        """Fit MIRSVM (Alg. 4.1).
+
+        Parameters
+        ----------
+        bags : sequence of array-like of shape (n_instances_I, n_features)
+            Training bags.
+        y : array-like of shape (n_bags,)
+            Bag labels, exactly two classes; the larger (``classes_[1]``) is positive.
+
+        Returns
+        -------
+        self : object
+        """
+        X, starts, sizes = check_bags(bags)
+        n = len(sizes)
+        y = column_or_1d(y, warn=True)
+        if len(y) != n:
+            raise ValueError(f"got {n} bags but {len(y)} labels; one label per bag is required")
+        check_classification_targets(y)
+        self.classes_, y_idx = np.unique(y, return_inverse=True)
+        if len(self.classes_) != 2:
+            detail = (f"only one class, {self.classes_[0]!r}" if len(self.classes_) == 1
+                      else f"{len(self.classes_)} classes {list(self.classes_)}")
+            raise ValueError(f"MIRSVM is a binary classifier and needs bags of exactly 2 classes; y has {detail}")
+        Y = np.where(y_idx == 1, 1.0, -1.0)
+        self.n_features_in_ = X.shape[1]
+        gamma = float(self.gamma) if self.gamma is not None else gamma_from_sigma(self.sigma)
+        box = self.C / n if self.c_per_bag else float(self.C)
+        sq = row_norms(X, squared=True)
+
+        # random initial representative in every bag (Alg. 4.1 lines 1-3)
+        rng = check_random_state(self.random_state)
+        S = starts + np.minimum((rng.random_sample(n) * sizes).astype(np.intp), sizes - 1)
+
+        t0 = time.perf_counter()
+        K = rbf(X[S], X[S], gamma, X_sq=sq[S], Y_sq=sq[S])
+        kernel_seconds = time.perf_counter() - t0
+        seen = {S.tobytes()}
+        unchanged: list[int] = []
+        qp_iter, qp_seconds, max_gap = 0, 0.0, 0.0
+        previous = None
+        stop, cycle_length = "max_iter", 0
+        history = [S.tobytes()]
+        for _ in range(self.max_iter):
+            sol = self._solve_qp(K, Y, box, previous if self.warm_start else None)
+            previous = sol
+            qp_iter += sol.n_iter
+            qp_seconds += sol.seconds
+            max_gap = max(max_gap, sol.gap)
+            alpha = sol.alpha
+            sv = alpha > 1e-8 * box
+            b = self._bias(K, Y, alpha, sv, box)
+
+            # Eq. 4.9 / 4.12: outputs of every training instance, best one per bag
+            t0 = time.perf_counter()
+            out = self._outputs(X, X[S[sv]], (alpha * Y)[sv], b, gamma)
+            if self.selection == "max_margin":  # Alg. 4.1 line 14 taken literally
+                out = out * np.repeat(Y, sizes)
+            S_new = _bag_argmax(out, starts, sizes)
+            kernel_seconds += time.perf_counter() - t0
+            changed = np.flatnonzero(S_new != S)
+            unchanged.append(int(n - len(changed)))
+            if len(changed) == 0:
+                stop = "converged"
+                break
+            key = S_new.tobytes()
+            if key in seen:  # an earlier representative set is back: a cycle
+                stop, cycle_length = "cycle", len(history) - history.index(key)
+                break
+            if len(unchanged) == self.max_iter:
+                break  # keep the model consistent with the representatives it was fitted on
+            seen.add(key)
+            history.append(key)
+            # only the rows / columns of changed representatives need new kernel values
+            t0 = time.perf_counter()
+            S = S_new
+            rows = rbf(X[S[changed]], X[S], gamma, X_sq=sq[S[changed]], Y_sq=sq[S])
+            K[changed, :] = rows
+            K[:, changed] = rows.T
+            kernel_seconds += time.perf_counter() - t0
+
+        if stop == "max_iter":
+            warnings.warn(
+                f"MIRSVM: the representatives still changed after max_iter={self.max_iter} iterations",
+                ConvergenceWarning,
+            )
+        self._gamma = gamma
+        self.representatives_ = (S - starts).astype(np.intp)
+        self.support_ = np.flatnonzero(sv)
+        self.support_vectors_ = X[S[sv]]
+        self.dual_coef_ = (alpha * Y)[sv]
+        self.intercept_ = float(b)
+        self.n_support_ = np.array([np.sum(sv & (Y < 0)), np.sum(sv & (Y > 0))], dtype=np.int32)
+        self.n_iter_ = len(unchanged)
+        self.unchanged_per_iter_ = np.asarray(unchanged, dtype=np.intp)
+        self.fit_info_ = {
+            "iterations": int(self.n_iter_),
+            "converged": stop == "converged",
+            "stop": stop,
+            "cycle_length": int(cycle_length),
+            "objective": float(-sol.objective),
+            "qp_iterations": int(qp_iter),
+            "qp_seconds": float(qp_seconds),
+            "kernel_seconds": float(kernel_seconds),
+            "max_kkt_gap": float(max_gap),
+            "solver": sol.method,
+            "gamma": float(gamma),
+            "n_bags": int(n),
+            "n_instances": int(X.shape[0]),
+            "unchanged_per_iter": [int(u) for u in unchanged],
+        }
+        return self
+
+    def _solve_qp(self, K, Y, box, previous: DualSolution | None) -> DualSolution:
+        """The kernelised dual over the representatives (Eq. 4.10)."""
+        if self.solver != "libsvm":
+            return solve_svm_dual(K, Y, box, warm_start=previous, tol=self.tol, method=self.solver)
+        from sklearn.svm import SVC
+
+        t0 = time.perf_counter()
+        svc = SVC(kernel="precomputed", C=box, tol=self.tol, shrinking=True).fit(K, Y)
+        alpha = np.zeros(len(Y))
+        alpha[svc.support_] = np.abs(svc.dual_coef_[0])
+        np.minimum(alpha, box, out=alpha)
+        v = alpha * Y
+        obj = float(0.5 * v @ (K @ v) - alpha.sum())
+        return DualSolution(alpha, float(svc.intercept_[0]), obj, 0.0, int(svc.n_iter_[0]), True, "libsvm",
+                            time.perf_counter() - t0)
+
+    def _bias(self, K, Y, alpha, sv, box) -> float:
+        """Eq. 4.13 (or Alg. 4.1 line 12 with ``bias_form="gram"``)."""
+        use = sv
+        if self.bias_sv == "free":
+            free = sv & (alpha < box - 1e-8 * box)
+            if free.any():
+                use = free
+        if not use.any():
+            return 0.0
+        if self.bias_form == "kernel":
+            f = K[np.ix_(use, sv)] @ (alpha * Y)[sv]
+        else:  # G_sv (alpha_sv * Y_sv) = Y_sv * (K_sv alpha_sv), over the bias set only
+            f = Y[use] * (K[np.ix_(use, use)] @ alpha[use])
+        return float(np.mean(Y[use] - f))
+
+    @staticmethod
+    def _outputs(X, sv_x, coef, b, gamma):
+        out = np.empty(X.shape[0])
+        if len(coef) == 0:
+            out.fill(b)
+            return out
+        for rows, Kb in rbf_blocks(X, sv_x, gamma):
+            out[rows] = Kb @ coef
+        out += b
+        return out
+
+    # -- prediction ------------------------------------------------------------------------
+
+    def instance_decision_function(self, X):
+        """Decision value ``f(x) = sum_I alpha_I Y_I K(x_{s_I}, x) + b`` of single instances.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_instances, n_features)
+
+        Returns
+        -------
+        ndarray of shape (n_instances,)
+        """
+        check_is_fitted(self)
+        X, _, _ = check_bags([X], self.n_features_in_)
+        return self._outputs(X, self.support_vectors_, self.dual_coef_, self.intercept_, self._gamma)
+
+    def decision_function(self, bags):
+        """Bag scores: the largest instance output of each bag (Eq. 4.12).
+
+        Parameters
+        ----------
+        bags : sequence of array-like of shape (n_instances_I, n_features)
+
+        Returns
+        -------
+        ndarray of shape (n_bags,)
+            Positive means ``classes_[1]``.
+        """
+        check_is_fitted(self)
+        X, starts, _ = check_bags(bags, self.n_features_in_)
+        out = self._outputs(X, self.support_vectors_, self.dual_coef_, self.intercept_, self._gamma)
+        return np.maximum.reduceat(out, starts)
+
+    def predict(self, bags):
+        """Bag labels: ``classes_[1]`` when the largest instance output is > 0.
+
+        Parameters
+        ----------
+        bags : sequence of array-like of shape (n_instances_I, n_features)
+
+        Returns
+        -------
+        ndarray of shape (n_bags,)
+        """
+        scores = self.decision_function(bags)
+        return self.classes_[(scores > 0).astype(np.intp)]
