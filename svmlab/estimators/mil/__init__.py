@@ -6,6 +6,7 @@
 * :func:`check_bags`: the shared validation of a bag input.
 """
 
-from svmlab.estimators.mil.mirsvm import MIRSVMClassifier, check_bags
+from svmlab.estimators.mil._bags import bag_max, check_bags
+from svmlab.estimators.mil.mirsvm import MIRSVMClassifier
 
 __all__ = ["MIRSVMClassifier", "check_bags"]
