@@ -70,7 +70,8 @@ def job(cfg) -> None:
         consolidate(run_dir, postprocess=select_outer_best)
         df = load_results(run_dir)
         metric = container.get("summary_metric")
-        print(render(build_report(df, [metric] if metric else None, reproduce=container.get("reproduce"))))
+        how = (container.get("report") or {}).get("aggregate") or "mean"
+        print(render(build_report(df, [metric] if metric else None, how, reproduce=container.get("reproduce"))))
         done = f"{summary.ok} ok now, {summary.skipped} already done"
         if summary.n_failed:
             print(f"svmlab: {summary.n_failed} of {summary.total} tasks failed ({done}); see the 'error' column of "

@@ -52,8 +52,9 @@ def _parser() -> argparse.ArgumentParser:
     r.add_argument("run_dir", help="a run directory (with run.json) or a directory of runs (a sweep)")
     r.add_argument("--metric", "-m", nargs="+", help="metric(s) to tabulate and test (default: one per task type: "
                                                       "accuracy, rmse, arrmse); see `svmlab list metrics`")
-    r.add_argument("--aggregate", choices=("mean", "pooled"), default="mean",
-                   help="mean over folds (default) or, for confusion-matrix metrics, pooled counts over folds")
+    r.add_argument("--aggregate", choices=("mean", "pooled"),
+                   help="mean over folds or, for confusion-matrix metrics, pooled counts over folds "
+                        "(default: the experiment's report.aggregate, else mean)")
     r.add_argument("--format", "-f", choices=("markdown", "csv", "latex"), default="markdown")
     r.add_argument("--output", "-o", type=Path, help="write to this file instead of standard output")
     r.add_argument("--no-stats", action="store_true", help="only the summary tables, no rank tests or figures")
@@ -173,7 +174,12 @@ def _report(args) -> int:
     from svmlab.stats.report import analyse
 
     df = load_results(args.run_dir)
-    sections = build_report(df, args.metric, args.aggregate, reproduce=run_config(args.run_dir).get("reproduce"))
+    config = run_config(args.run_dir)
+    defaults = config.get("report") or {}
+    args.aggregate = args.aggregate or defaults.get("aggregate") or "mean"
+    if args.bd_alpha is None:
+        args.bd_alpha = defaults.get("bd_alpha")
+    sections = build_report(df, args.metric, args.aggregate, reproduce=config.get("reproduce"))
     figures = []
     stat_metrics = args.metric or sorted({DEFAULT_METRIC[t] for t in df.loc[df["status"] == "ok", "task_type"].dropna()})
     if stat_metrics and not args.no_stats:

@@ -116,7 +116,8 @@ def _row(base: dict, chosen: dict, ev: Evaluation, tune_time: float) -> dict:
     row = dict(base)
     row["chosen_params"] = json.dumps(chosen, sort_keys=True, default=_json_default)
     row.update(ev.metrics)
-    row.update(fit_time=ev.fit_time, predict_time=ev.predict_time, tune_time=tune_time, model_size=ev.model_size)
+    row.update(fit_time=ev.fit_time, predict_time=ev.predict_time, tune_time=tune_time, model_size=ev.model_size,
+               train_test_time=ev.fit_time + ev.predict_time)
     n_train = base.get("n_train") or 0
     # %SV as the OLLAWV study reports it: distinct support vectors / training-set size
     row["sv_percent"] = 100.0 * ev.model_size / n_train if n_train and np.isfinite(ev.model_size) else np.nan
