@@ -3,10 +3,32 @@
 
 * :class:`MIRSVMClassifier`: the Multi-Instance Representative SVM (Melki, Cano & Ventura
   2018; dissertation Ch. 4).
+* The comparators of the MIRSVM study (spec mtr_mirsvm.md §2.2), re-implemented:
+  :class:`MISVMClassifier` / :class:`MiSVMClassifier` (Andrews et al.), :class:`SetKernelSVC`
+  (the MISMO set kernel), :class:`MiGraphClassifier`, :class:`SimpleMIClassifier`,
+  :class:`MIWrapperClassifier`, :class:`TLCClassifier` with :class:`TLCBaggingClassifier` and
+  :class:`TLCStackingClassifier`, :class:`MIBoostClassifier`, :class:`DiverseDensityClassifier`
+  (MIDD), :class:`EMDDClassifier`, :class:`MIOptimalBallClassifier` and
+  :class:`CitationKNNClassifier`.
 * :func:`check_bags`: the shared validation of a bag input.
 """
 
 from svmlab.estimators.mil._bags import bag_max, check_bags
+from svmlab.estimators.mil.boost import MIBoostClassifier
+from svmlab.estimators.mil.citation_knn import CitationKNNClassifier
+from svmlab.estimators.mil.diverse_density import DiverseDensityClassifier, EMDDClassifier
+from svmlab.estimators.mil.embedding import SimpleMIClassifier
+from svmlab.estimators.mil.migraph import MiGraphClassifier
 from svmlab.estimators.mil.mirsvm import MIRSVMClassifier
+from svmlab.estimators.mil.misvm import MISVMClassifier, MiSVMClassifier
+from svmlab.estimators.mil.optimal_ball import MIOptimalBallClassifier
+from svmlab.estimators.mil.set_kernel import SetKernelSVC
+from svmlab.estimators.mil.tlc import TLCBaggingClassifier, TLCClassifier, TLCStackingClassifier
+from svmlab.estimators.mil.wrapper import MIWrapperClassifier
 
-__all__ = ["MIRSVMClassifier", "check_bags"]
+__all__ = [
+    "CitationKNNClassifier", "DiverseDensityClassifier", "EMDDClassifier", "MIBoostClassifier",
+    "MIOptimalBallClassifier", "MIRSVMClassifier", "MISVMClassifier", "MIWrapperClassifier", "MiGraphClassifier",
+    "MiSVMClassifier", "SetKernelSVC", "SimpleMIClassifier", "TLCBaggingClassifier", "TLCClassifier",
+    "TLCStackingClassifier", "bag_max", "check_bags",
+]
