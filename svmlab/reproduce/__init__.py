@@ -141,6 +141,9 @@ def side_by_side(repro: Reproduction, table: PublishedTable, df: pd.DataFrame) -
     if table.how == "sum":
         ours["value"] = ours["value"] * ours["n"]
     ours = ours.pivot(index="dataset", columns="method", values="value") * table.scale
+    # report labels carry sweep variants and "(outer-best)"; the paper's columns map to solver names
+    solver_of = dict(zip(df["method"], df["solver"]))
+    ours = ours.T.groupby(ours.columns.map(solver_of), sort=False).first().T
     compact = len(repro.methods) > 4  # many methods: one cell "ours (paper)" per method
     rows, deltas = {}, {}
     for paper_ds, row in published.iterrows():
