@@ -132,3 +132,22 @@ def test_bad_input(kwargs, message):
     K, y, C = args.pop("K"), args.pop("y"), args.pop("C")
     with pytest.raises(ValueError, match=message):
         solve_svm_dual(K, y, C, **args)
+
+
+@pytest.mark.parametrize("method", ["smo", "osqp"])
+def test_matches_cvxpy(method):
+    """The dual optimum agrees with a general convex solver (cvxpy), as a reference."""
+    cp = pytest.importorskip("cvxpy")
+    rng = np.random.default_rng(7)
+    X = rng.normal(size=(40, 3))
+    y = np.where(X[:, 0] + 0.5 * rng.normal(size=40) > 0, 1.0, -1.0)
+    K = rbf(X, X, 0.5)
+    C = 2.0
+    Q = (y[:, None] * y[None, :]) * K + 1e-10 * np.eye(len(y))
+    a = cp.Variable(len(y))
+    problem = cp.Problem(cp.Minimize(0.5 * cp.quad_form(a, cp.psd_wrap(Q)) - cp.sum(a)),
+                         [a >= 0, a <= C, y @ a == 0])
+    problem.solve(solver=cp.CLARABEL)
+    sol = solve_svm_dual(K, y, C, method=method, tol=1e-6)
+    assert dual_objective(K, y, sol.alpha) == pytest.approx(problem.value, rel=1e-5, abs=1e-6)
+    assert np.allclose(sol.alpha, np.clip(a.value, 0, C), atol=2e-3)

@@ -77,3 +77,19 @@ def test_stream_chunks_cover_in_order():
     chunks = stream_chunks(2500, {"chunk_size": 1000})
     assert chunks == [(0, 1000), (1000, 2000), (2000, 2500)]
     assert stream_chunks(2500, {"chunk_size": 1000, "max_samples": 1500}) == [(0, 1000), (1000, 1500)]
+
+
+def test_bag_level_folds_never_split_a_bag():
+    from svmlab.data.registry import load_dataset
+
+    ds = load_dataset("mi_bags")
+    protocol = {"name": "b", "kind": "bag_stratified_kfold", "n_splits": 10, "n_repeats": 1}
+    seen = []
+    for s in make_splits(protocol, ds.task, ds.y, seed=0, dataset=ds.name):
+        train, test = ds.subset(s.train), ds.subset(s.test)
+        # every instance of a test bag is in the test part and none in the training part
+        assert test.n_instances == sum(int(np.sum(ds.bag_ids == b)) for b in s.test)
+        assert train.n_instances + test.n_instances == ds.n_instances
+        assert not set(s.train) & set(s.test)
+        seen.extend(s.test)
+    assert sorted(seen) == list(range(ds.n_bags))
