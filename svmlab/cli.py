@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 from svmlab import __version__
-from svmlab.errors import SvmlabError, UnknownNameError
+from svmlab.errors import SvmlabError
 
 DESCRIPTION = """\
 svmlab - a laboratory for support vector machine research.

@@ -97,8 +97,7 @@ class BlasProbeClassifier(_Base):
     """
 
     def _work(self):
-        import numpy  # noqa: F401  (make sure a BLAS is loaded)
-        from threadpoolctl import threadpool_info
+        from threadpoolctl import threadpool_info  # numpy (and its BLAS) is already loaded
 
         self.fit_info_ = {"max_threads": max((p["num_threads"] for p in threadpool_info()), default=1)}
 

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import numpy as np
+from sklearn.utils import column_or_1d
+from sklearn.utils.multiclass import check_classification_targets
 
-__all__ = ["check_bags", "bag_max"]
+__all__ = ["check_bags", "check_bag_labels", "bag_max"]
 
 
 def check_bags(bags, n_features: int | None = None):
@@ -68,3 +70,25 @@ def check_bags(bags, n_features: int | None = None):
 def bag_max(values, starts):
     """Largest value of each bag (``values`` stacked bag after bag, ``starts`` from :func:`check_bags`)."""
     return np.maximum.reduceat(np.asarray(values), starts)
+
+
+def check_bag_labels(y, n_bags: int, name: str):
+    """Validate bag labels: one per bag, exactly two classes.
+
+    Returns
+    -------
+    classes : ndarray of shape (2,)
+        The sorted labels; ``classes[1]`` is the positive class.
+    y_idx : ndarray of shape (n_bags,)
+        0/1 index of each bag's label in ``classes``.
+    """
+    y = column_or_1d(y, warn=True)
+    if len(y) != n_bags:
+        raise ValueError(f"got {n_bags} bags but {len(y)} labels; one label per bag is required")
+    check_classification_targets(y)
+    classes, y_idx = np.unique(y, return_inverse=True)
+    if len(classes) != 2:
+        detail = (f"only one class, {classes[0]!r}" if len(classes) == 1
+                  else f"{len(classes)} classes {list(classes)}")
+        raise ValueError(f"{name} is a binary classifier and needs bags of exactly 2 classes; y has {detail}")
+    return classes, y_idx.astype(np.intp)

@@ -39,8 +39,8 @@ from sklearn.utils import check_random_state
 from sklearn.utils._param_validation import HasMethods, Interval
 from sklearn.utils.validation import check_is_fitted
 
-from svmlab.estimators.mil._bags import check_bags
-from svmlab.estimators.mil.embedding import _check_bag_labels, _fit_weighted, _seed
+from svmlab.estimators.mil._bags import check_bag_labels, check_bags
+from svmlab.estimators.mil.embedding import _fit_weighted, _seed
 
 __all__ = ["MIBoostClassifier"]
 
@@ -122,7 +122,7 @@ class MIBoostClassifier(ClassifierMixin, BaseEstimator):
         """
         t0 = time.perf_counter()
         X, starts, sizes = check_bags(bags)
-        self.classes_, y_idx = _check_bag_labels(y, len(sizes), "MIBoost")
+        self.classes_, y_idx = check_bag_labels(y, len(sizes), "MIBoost")
         self.n_features_in_ = X.shape[1]
         n = len(sizes)
         rng = check_random_state(self.random_state)

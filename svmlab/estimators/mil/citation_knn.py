@@ -39,12 +39,10 @@ from numbers import Integral
 import numpy as np
 from scipy.spatial.distance import cdist
 from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context
-from sklearn.utils import column_or_1d
 from sklearn.utils._param_validation import Interval, StrOptions
-from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted
 
-from svmlab.estimators.mil._bags import check_bags
+from svmlab.estimators.mil._bags import check_bag_labels, check_bags
 
 __all__ = ["CitationKNNClassifier", "hausdorff_distances"]
 
@@ -54,20 +52,6 @@ _BLOCK_ELEMENTS = 4_000_000  # entries of one instance-distance block (32 MB in 
 # ------------------------------------------------------------------------------------------
 # helpers shared by the distance-based MI baselines
 # ------------------------------------------------------------------------------------------
-
-
-def _binary_bag_labels(y, n_bags: int, name: str):
-    """Validate bag labels: one per bag, exactly two classes. Returns ``(classes, y01)``."""
-    y = column_or_1d(y, warn=True)
-    if len(y) != n_bags:
-        raise ValueError(f"got {n_bags} bags but {len(y)} labels; one label per bag is required")
-    check_classification_targets(y)
-    classes, y_idx = np.unique(y, return_inverse=True)
-    if len(classes) != 2:
-        detail = (f"only one class, {classes[0]!r}" if len(classes) == 1
-                  else f"{len(classes)} classes {list(classes)}")
-        raise ValueError(f"{name} is a binary classifier and needs bags of exactly 2 classes; y has {detail}")
-    return classes, y_idx.astype(np.intp)
 
 
 def _fit_scaler(X, kind: str):
@@ -209,7 +193,7 @@ class CitationKNNClassifier(ClassifierMixin, BaseEstimator):
         """
         X, starts, sizes = check_bags(bags)
         n = len(sizes)
-        self.classes_, self._y = _binary_bag_labels(y, n, "CitationKNN")
+        self.classes_, self._y = check_bag_labels(y, n, "CitationKNN")
         self.n_features_in_ = X.shape[1]
         self._offset, self._scale = _fit_scaler(X, self.scaling)
         self._X = (X - self._offset) / self._scale

@@ -28,13 +28,12 @@ import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context, clone
 from sklearn.pipeline import Pipeline
 from sklearn.svm import SVC
-from sklearn.utils import check_random_state, column_or_1d
+from sklearn.utils import check_random_state
 from sklearn.utils._param_validation import HasMethods, StrOptions
 from sklearn.utils.metaestimators import available_if
-from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, has_fit_parameter
 
-from svmlab.estimators.mil._bags import check_bags
+from svmlab.estimators.mil._bags import check_bag_labels, check_bags
 
 __all__ = ["SimpleMIClassifier", "embed_bags"]
 
@@ -42,20 +41,6 @@ __all__ = ["SimpleMIClassifier", "embed_bags"]
 # ------------------------------------------------------------------------------------------
 # helpers shared by the MIL ensembles (embedding, wrapper, tlc, boost)
 # ------------------------------------------------------------------------------------------
-
-def _check_bag_labels(y, n_bags: int, who: str):
-    """Validate bag labels: one per bag, exactly two classes. Returns ``(classes, y_idx)``."""
-    y = column_or_1d(y, warn=True)
-    if len(y) != n_bags:
-        raise ValueError(f"got {n_bags} bags but {len(y)} labels; one label per bag is required")
-    check_classification_targets(y)
-    classes, y_idx = np.unique(y, return_inverse=True)
-    if len(classes) != 2:
-        detail = (f"only one class, {classes[0]!r}" if len(classes) == 1
-                  else f"{len(classes)} classes {list(classes)}")
-        raise ValueError(f"{who} is a binary classifier and needs bags of exactly 2 classes; y has {detail}")
-    return classes, y_idx.astype(np.intp)
-
 
 def _seed(estimator, rng):
     """Give every ``random_state`` parameter of ``estimator`` (nested ones too) a seed from ``rng``."""
@@ -198,7 +183,7 @@ class SimpleMIClassifier(ClassifierMixin, BaseEstimator):
         """
         t0 = time.perf_counter()
         X, starts, sizes = check_bags(bags)
-        self.classes_, y_idx = _check_bag_labels(y, len(sizes), "SimpleMI")
+        self.classes_, y_idx = check_bag_labels(y, len(sizes), "SimpleMI")
         self.n_features_in_ = X.shape[1]
         Z = embed_bags(bags, self.method, self.n_features_in_)
         est = clone(self.estimator) if self.estimator is not None else self._default_estimator()

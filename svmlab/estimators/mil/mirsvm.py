@@ -45,13 +45,12 @@ from numbers import Integral, Real
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context
 from sklearn.exceptions import ConvergenceWarning
-from sklearn.utils import check_random_state, column_or_1d
+from sklearn.utils import check_random_state
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.extmath import row_norms
-from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted
 
-from svmlab.estimators.mil._bags import check_bags
+from svmlab.estimators.mil._bags import check_bag_labels, check_bags
 from svmlab.kernels import gamma_from_sigma, rbf, rbf_blocks
 from svmlab.qp import DualSolution, solve_svm_dual
 
@@ -210,15 +209,7 @@ class MIRSVMClassifier(ClassifierMixin, BaseEstimator):
         """
         X, starts, sizes = check_bags(bags)
         n = len(sizes)
-        y = column_or_1d(y, warn=True)
-        if len(y) != n:
-            raise ValueError(f"got {n} bags but {len(y)} labels; one label per bag is required")
-        check_classification_targets(y)
-        self.classes_, y_idx = np.unique(y, return_inverse=True)
-        if len(self.classes_) != 2:
-            detail = (f"only one class, {self.classes_[0]!r}" if len(self.classes_) == 1
-                      else f"{len(self.classes_)} classes {list(self.classes_)}")
-            raise ValueError(f"MIRSVM is a binary classifier and needs bags of exactly 2 classes; y has {detail}")
+        self.classes_, y_idx = check_bag_labels(y, n, "MIRSVM")
         Y = np.where(y_idx == 1, 1.0, -1.0)
         self.n_features_in_ = X.shape[1]
         gamma = float(self.gamma) if self.gamma is not None else gamma_from_sigma(self.sigma)

@@ -44,13 +44,11 @@ from numbers import Integral, Real
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context
 from sklearn.exceptions import ConvergenceWarning
-from sklearn.utils import column_or_1d
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.extmath import row_norms
-from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted
 
-from svmlab.estimators.mil._bags import check_bags
+from svmlab.estimators.mil._bags import check_bag_labels, check_bags
 from svmlab.kernels import gamma_from_sigma, rbf, rbf_blocks
 from svmlab.qp import solve_svm_dual
 
@@ -65,16 +63,7 @@ __all__ = ["MISVMClassifier", "MiSVMClassifier"]
 def _check_binary_bags(name: str, bags, y):
     """``check_bags`` plus the bag labels: returns ``X, starts, sizes, classes, Y (+-1)``."""
     X, starts, sizes = check_bags(bags)
-    n = len(sizes)
-    y = column_or_1d(y, warn=True)
-    if len(y) != n:
-        raise ValueError(f"got {n} bags but {len(y)} labels; one label per bag is required")
-    check_classification_targets(y)
-    classes, y_idx = np.unique(y, return_inverse=True)
-    if len(classes) != 2:
-        detail = (f"only one class, {classes[0]!r}" if len(classes) == 1
-                  else f"{len(classes)} classes {list(classes)}")
-        raise ValueError(f"{name} is a binary classifier and needs bags of exactly 2 classes; y has {detail}")
+    classes, y_idx = check_bag_labels(y, len(sizes), name)
     return X, starts, sizes, classes, np.where(y_idx == 1, 1.0, -1.0)
 
 

@@ -35,8 +35,8 @@ from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context
 from sklearn.utils._param_validation import StrOptions
 from sklearn.utils.validation import check_is_fitted
 
-from svmlab.estimators.mil._bags import check_bags
-from svmlab.estimators.mil.citation_knn import _binary_bag_labels, _fit_scaler
+from svmlab.estimators.mil._bags import check_bag_labels, check_bags
+from svmlab.estimators.mil.citation_knn import _fit_scaler
 
 __all__ = ["MIOptimalBallClassifier"]
 
@@ -88,7 +88,7 @@ class MIOptimalBallClassifier(ClassifierMixin, BaseEstimator):
         t0 = time.perf_counter()
         X, starts, sizes = check_bags(bags)
         n = len(sizes)
-        self.classes_, y01 = _binary_bag_labels(y, n, "MIOptimalBall")
+        self.classes_, y01 = check_bag_labels(y, n, "MIOptimalBall")
         if sample_weight is None:
             w = np.full(n, 1.0 / n)
         else:

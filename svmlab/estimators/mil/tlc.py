@@ -43,10 +43,9 @@ from sklearn.utils import check_random_state
 from sklearn.utils._param_validation import HasMethods, Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted
 
-from svmlab.estimators.mil._bags import check_bags
+from svmlab.estimators.mil._bags import check_bag_labels, check_bags
 from svmlab.estimators.mil.embedding import (
     SimpleMIClassifier,
-    _check_bag_labels,
     _fit_weighted,
     _positive_proba,
     _positive_score,
@@ -149,7 +148,7 @@ class TLCClassifier(ClassifierMixin, BaseEstimator):
         """
         t0 = time.perf_counter()
         X, starts, sizes = check_bags(bags)
-        self.classes_, y_idx = _check_bag_labels(y, len(sizes), "TLC")
+        self.classes_, y_idx = check_bag_labels(y, len(sizes), "TLC")
         self.n_features_in_ = X.shape[1]
         rng = check_random_state(self.random_state)
         tree = clone(self.tree) if self.tree is not None else DecisionTreeClassifier(
@@ -257,7 +256,7 @@ class TLCBaggingClassifier(ClassifierMixin, BaseEstimator):
         """
         t0 = time.perf_counter()
         X, starts, sizes = check_bags(bags)
-        self.classes_, y_idx = _check_bag_labels(y, len(sizes), "Bagging")
+        self.classes_, y_idx = check_bag_labels(y, len(sizes), "Bagging")
         self.n_features_in_ = X.shape[1]
         bag_list = [X[s:s + k] for s, k in zip(starts, sizes)]
         n = len(sizes)
@@ -373,7 +372,7 @@ class TLCStackingClassifier(ClassifierMixin, BaseEstimator):
         """
         t0 = time.perf_counter()
         X, starts, sizes = check_bags(bags)
-        self.classes_, y_idx = _check_bag_labels(y, len(sizes), "Stacking")
+        self.classes_, y_idx = check_bag_labels(y, len(sizes), "Stacking")
         self.n_features_in_ = X.shape[1]
         bag_list = [X[s:s + k] for s, k in zip(starts, sizes)]
         members = self._members()

@@ -29,8 +29,8 @@ from sklearn.utils import check_random_state
 from sklearn.utils._param_validation import HasMethods, StrOptions
 from sklearn.utils.validation import check_is_fitted
 
-from svmlab.estimators.mil._bags import check_bags
-from svmlab.estimators.mil.embedding import _check_bag_labels, _fit_weighted, _positive_proba, _seed
+from svmlab.estimators.mil._bags import check_bag_labels, check_bags
+from svmlab.estimators.mil.embedding import _fit_weighted, _positive_proba, _seed
 
 __all__ = ["MIWrapperClassifier", "instance_weights"]
 
@@ -107,7 +107,7 @@ class MIWrapperClassifier(ClassifierMixin, BaseEstimator):
         """
         t0 = time.perf_counter()
         X, starts, sizes = check_bags(bags)
-        self.classes_, y_idx = _check_bag_labels(y, len(sizes), "MIWrapper")
+        self.classes_, y_idx = check_bag_labels(y, len(sizes), "MIWrapper")
         self.n_features_in_ = X.shape[1]
         w = instance_weights(sizes, self.weighting)
         est = clone(self.estimator) if self.estimator is not None else GaussianNB()
