@@ -20,7 +20,6 @@ import tempfile
 import time
 from pathlib import Path
 
-import numpy as np
 
 from svmlab.data.registry import load_dataset
 from svmlab.evaluation.metrics import compute_metrics
