@@ -25,5 +25,14 @@ run: install  ## the quick-start experiment
 bench: install  ## runner overhead and parallel speed-up, as ratios to a plain loop
 	$(BIN)/python scripts/bench/runner_overhead.py
 
+.PHONY: weka
+weka:  ## optional: Java + Weka 3.6 (Debian) for the weka_* solvers; needs root (not part of install)
+	@echo "Installing the Debian packages weka and default-jre-headless (needs root: run as root or with sudo)."
+	apt-get update
+	apt-get install -y weka default-jre-headless
+	@java -cp /usr/share/java/weka.jar weka.classifiers.mi.MISMO -h >/dev/null 2>&1 \
+		&& echo "Weka OK: /usr/share/java/weka.jar (set SVMLAB_WEKA_JAR to use another jar)" \
+		|| { echo "java cannot run weka.classifiers.mi.MISMO from /usr/share/java/weka.jar"; exit 1; }
+
 clean:
 	rm -rf build dist *.egg-info .pytest_cache

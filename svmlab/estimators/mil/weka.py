@@ -53,8 +53,7 @@ from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context
 from sklearn.utils._param_validation import Interval
 from sklearn.utils.validation import check_is_fitted
 
-from svmlab.estimators.mil._bags import check_bags
-from svmlab.estimators.mil.misvm import _check_binary_bags
+from svmlab.estimators.mil._bags import check_bag_labels, check_bags
 
 __all__ = [
     "DEFAULT_WEKA_JAR",
@@ -385,8 +384,8 @@ class WekaMIClassifier(ClassifierMixin, BaseEstimator):
             raise ValueError(f"classname must be one Java class name, got {self.classname!r}")
         find_java(self.java)
         find_weka_jar(self.weka_jar)
-        X, starts, sizes, self.classes_, _ = _check_binary_bags("WekaMIClassifier", bags, y)
-        y_idx = np.searchsorted(self.classes_, np.asarray(y).ravel())
+        X, starts, sizes = check_bags(bags)
+        self.classes_, y_idx = check_bag_labels(y, len(sizes), "WekaMIClassifier")
         if sample_weight is not None:
             sample_weight = np.asarray(sample_weight, dtype=np.float64).ravel()
             if sample_weight.shape != (len(sizes),):
@@ -394,7 +393,7 @@ class WekaMIClassifier(ClassifierMixin, BaseEstimator):
             if not np.all(np.isfinite(sample_weight)) or np.any(sample_weight < 0):
                 raise ValueError("sample_weight must be finite and non-negative")
         self.n_features_in_ = X.shape[1]
-        self._train = (X, starts, sizes, y_idx.astype(np.intp), sample_weight)
+        self._train = (X, starts, sizes, y_idx, sample_weight)
         self._cache = None
         self.fit_info_ = {"n_bags": int(len(sizes)), "n_instances": int(X.shape[0]),
                           "classname": self.classname, "lazy": True}
@@ -405,7 +404,8 @@ class WekaMIClassifier(ClassifierMixin, BaseEstimator):
         """Predicted class indices and distributions of ``bags`` (cached for the last test set)."""
         check_is_fitted(self)
         Xt, st, szt = check_bags(bags, self.n_features_in_)
-        digest = hashlib.sha256(Xt.tobytes() + szt.tobytes()).hexdigest()
+        settings = repr((self.classname, self.options, str(self.weka_jar), self.java, self.jvm_options))
+        digest = hashlib.sha256(Xt.tobytes() + szt.tobytes() + settings.encode()).hexdigest()
         if self._cache is not None and self._cache[0] == digest:
             return self._cache[1], self._cache[2]
         java, jar = find_java(self.java), find_weka_jar(self.weka_jar)
