@@ -51,3 +51,14 @@ def test_plan_lists_unavailable_study_datasets(tmp_path):
     assert "LibCVM" in plan.unavailable[0][1]
     with pytest.raises(ConfigError, match="has it available"):
         build_plan({**cfg, "unavailable_datasets": ["iris"]}, str(tmp_path), "r")
+
+
+def test_mil_precision_uses_each_paper_rows_class_convention():
+    rows = []
+    for solver, pos, neg in (("mirsvm", 0.9, 0.1), ("misvm", 0.2, 0.8)):
+        rows.append({"dataset": "musk1", "method": solver, "solver": solver, "task_type": "multi_instance",
+                     "status": "ok", "selected": True, "precision_pos": pos, "precision_neg": neg})
+    repro = get_reproduction("mirsvm_tables_4_3_to_4_13")
+    table = side_by_side(repro, repro.tables[1], pd.DataFrame(rows))
+    assert table.at["musk1", "MIRSVM"].startswith("0.9000")  # positive bags
+    assert table.at["musk1", "MISVM"].startswith("0.8000")   # Weka row: negative bags

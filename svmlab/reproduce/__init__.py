@@ -30,6 +30,7 @@ class PublishedTable:
     scale: float = 1.0  # run value x scale = published unit (e.g. 100 for accuracy in %)
     digits: int = 2
     note: str = ""
+    method_columns: dict = field(default_factory=dict)  # paper method -> its own column (default: column)
 
 
 @dataclass(frozen=True)
@@ -71,6 +72,14 @@ def _mil_table(title, file, column, **kw):
     return PublishedTable(title, file, column, how=kw.pop("how", "pooled"), digits=4, **kw)
 
 
+def _weka_class_convention(column: str) -> dict:
+    """The MIL paper's Weka rows report precision/recall of Weka's class index 0, the negative
+    bags (spec §5.2); MIRSVM's and miGraph's rows use the positive bags."""
+    negative = column.replace("_pos", "_neg")
+    return {m: negative for m in ("MIBoost", "MIOptimalBall", "MIDD", "MIWrapper", "MISMO", "MISVM", "SimpleMI",
+                                  "TLC", "Bagging", "Stacking")}
+
+
 REPRODUCTIONS = {
     r.name: r
     for r in (
@@ -91,9 +100,10 @@ REPRODUCTIONS = {
             source="Melki 2018, Tables 4.3-4.13 (MIRSVM vs 11 MIL methods; bag-level 10-fold CV, pooled counts)",
             tables=(
                 _mil_table("accuracy", "mil_accuracy.csv", "accuracy"),
-                _mil_table("precision (positive bags; the Weka rows of the paper used the negative class)",
-                           "mil_precision.csv", "precision_pos"),
-                _mil_table("recall (positive bags; see precision)", "mil_recall.csv", "recall_pos"),
+                _mil_table("precision (MIRSVM, miGraph: positive bags; the Weka methods: negative bags, as published)",
+                           "mil_precision.csv", "precision_pos", method_columns=_weka_class_convention("precision_pos")),
+                _mil_table("recall (classes as for precision)", "mil_recall.csv", "recall_pos",
+                           method_columns=_weka_class_convention("recall_pos")),
                 _mil_table("Cohen's kappa", "mil_kappa.csv", "kappa"),
                 _mil_table("'AUC' = balanced accuracy from hard labels", "mil_auc.csv", "auc_bal"),
                 PublishedTable("train + test time (s, 10 folds)", "mil_time.csv", "train_test_time", how="sum", digits=2,
@@ -137,24 +147,29 @@ def side_by_side(repro: Reproduction, table: PublishedTable, df: pd.DataFrame) -
     from svmlab.reporting import aggregate
 
     published = repro.published(table)
-    ours = aggregate(df, table.column, "pooled" if table.how == "pooled" else "mean")
-    if table.how == "sum":
-        ours["value"] = ours["value"] * ours["n"]
-    ours = ours.pivot(index="dataset", columns="method", values="value") * table.scale
-    # report labels carry sweep variants and "(outer-best)"; the paper's columns map to solver names
     solver_of = dict(zip(df["method"], df["solver"]))
-    ours = ours.T.groupby(ours.columns.map(solver_of), sort=False).first().T
+
+    def measured(column):
+        agg = aggregate(df, column, "pooled" if table.how == "pooled" else "mean")
+        if table.how == "sum":
+            agg["value"] = agg["value"] * agg["n"]
+        wide = agg.pivot(index="dataset", columns="method", values="value") * table.scale
+        # report labels carry sweep variants and "(outer-best)"; the paper's columns map to solver names
+        return wide.T.groupby(wide.columns.map(solver_of), sort=False).first().T
+
+    by_column = {c: measured(c) for c in {table.column, *table.method_columns.values()}}
     compact = len(repro.methods) > 4  # many methods: one cell "ours (paper)" per method
     rows, deltas = {}, {}
     for paper_ds, row in published.iterrows():
         ds = repro.datasets.get(paper_ds, paper_ds)
-        if ds not in ours.index:
+        if not any(ds in frame.index for frame in by_column.values()):
             continue
         cells = {}
         for paper_m, solver in repro.methods.items():
             if paper_m not in published.columns:
                 continue
-            mine = ours.at[ds, solver] if solver in ours.columns else np.nan
+            ours = by_column[table.method_columns.get(paper_m, table.column)]
+            mine = ours.at[ds, solver] if ds in ours.index and solver in ours.columns else np.nan
             shown = "—" if np.isnan(mine) else f"{mine:.{table.digits}f}"
             if compact:
                 cells[paper_m] = f"{shown} ({row[paper_m]:.{table.digits}f})"
