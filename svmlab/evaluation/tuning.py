@@ -58,6 +58,12 @@ def model_key(solver: SolverSpec, point: dict) -> str:
     return json.dumps({k: v for k, v in point.items() if k not in skip}, sort_keys=True, default=str)
 
 
+def point_seed(random_state: int | None, key: str) -> int | None:
+    """The ``random_state`` of one grid point: per (dataset, fold, grid point), as the MIL
+    study seeds its random initialisations; equivalent points share it."""
+    return None if random_state is None else derive_seed(random_state, key)
+
+
 def inner_search(
     solver: SolverSpec,
     train: Dataset,
@@ -90,7 +96,7 @@ def inner_search(
         if key not in done:  # equivalent points (same model) are trained once
             scores = [
                 fit_and_score(solver, point, a, b, preprocessing=preprocessing, classes=classes,
-                              random_state=random_state).metrics[metric]
+                              random_state=point_seed(random_state, key)).metrics[metric]
                 for a, b in parts
             ]
             done[key] = float(np.nanmean(scores)) if np.any(np.isfinite(scores)) else np.nan

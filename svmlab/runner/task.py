@@ -18,7 +18,7 @@ from svmlab.data.registry import load_dataset
 from svmlab.evaluation.evaluate import Evaluation, fit_and_score
 from svmlab.evaluation.prequential import prequential_evaluate
 from svmlab.evaluation.protocols import make_splits, resolve_kind
-from svmlab.evaluation.tuning import inner_search, model_key, scoring_metric
+from svmlab.evaluation.tuning import inner_search, model_key, point_seed, scoring_metric
 from svmlab.runner import store
 from svmlab.seeding import derive_seed
 from svmlab.solvers import SolverSpec
@@ -96,7 +96,8 @@ def evaluate_task(spec: TaskSpec) -> list[dict]:
         for i, point in enumerate(solver.grid_points()):
             key = model_key(solver, point)
             if key not in done:  # equivalent points (same model) are trained once
-                done[key] = fit_and_score(solver, point, train, test, **common)
+                done[key] = fit_and_score(solver, point, train, test,
+                                          **(common | {"random_state": point_seed(rs, key)}))
             rows.append(_row(base | {"grid_point": i}, point, done[key], 0.0))
         return rows
     chosen, tune_time, table = {}, 0.0, None
@@ -107,6 +108,8 @@ def evaluate_task(spec: TaskSpec) -> list[dict]:
             seed=derive_seed(spec.seed, spec.dataset, spec.repeat, spec.fold), random_state=rs,
         )
         tune_time = time.perf_counter() - t0
+    if mode == "nested":  # the final model gets the seed its grid point was evaluated with
+        common["random_state"] = point_seed(rs, model_key(solver, chosen))
     ev = fit_and_score(solver, chosen, train, test, **common)
     extra = {"grid_scores": json.dumps(table, default=_json_default)} if table else {}
     return [_row(base | extra, chosen, ev, tune_time)]
