@@ -115,3 +115,16 @@ def rbf_blocks(X, Y, gamma: float, *, max_bytes: int = 64 * 2**20) -> Iterator[t
     for start in range(0, n, step):
         rows = slice(start, min(n, start + step))
         yield rows, rbf(X[rows], Y, gamma, Y_sq=Y_sq)
+
+
+def rbf_expansion(X, sv, coef, intercept: float, gamma: float) -> np.ndarray:
+    """``f(x) = sum_j coef_j exp(-gamma ||x - sv_j||^2) + intercept`` for every row of ``X``.
+
+    Computed over blocks of rows (:func:`rbf_blocks`), so no test-by-SV matrix larger than
+    a block is held; with no support vectors every output is ``intercept``.
+    """
+    out = np.full(X.shape[0], float(intercept))
+    if len(coef):
+        for rows, K in rbf_blocks(X, sv, gamma):
+            out[rows] += K @ coef
+    return out

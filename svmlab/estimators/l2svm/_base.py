@@ -16,6 +16,7 @@ and a dict of solver information.
 from __future__ import annotations
 
 import math
+from abc import ABCMeta, abstractmethod
 import numbers
 import warnings
 
@@ -169,7 +170,7 @@ def _plain(value):
     return value.item() if isinstance(value, np.generic) else value
 
 
-class L2SVMBase(ClassifierMixin, BaseEstimator):
+class L2SVMBase(ClassifierMixin, BaseEstimator, metaclass=ABCMeta):
     """One-vs-one RBF L2-SVM classifier; subclasses provide ``_solve_binary``."""
 
     _parameter_constraints: dict = {
@@ -182,8 +183,9 @@ class L2SVMBase(ClassifierMixin, BaseEstimator):
         "cache_size": [Interval(numbers.Real, 0.0, None, closed="neither")],
     }
 
-    def _solve_binary(self, X, y, gamma):  # pragma: no cover - abstract
-        raise NotImplementedError
+    @abstractmethod
+    def _solve_binary(self, X, y, gamma):
+        """Solve one binary L2-SVM dual; return ``(alpha, intercept, info)``."""
 
     # -- fitting ---------------------------------------------------------------------------
 

@@ -5,8 +5,9 @@ from __future__ import annotations
 import numpy as np
 from sklearn.utils import column_or_1d
 from sklearn.utils.multiclass import check_classification_targets
+from sklearn.utils.validation import check_is_fitted
 
-__all__ = ["check_bags", "check_bag_labels", "bag_max"]
+__all__ = ["check_bags", "check_bag_labels", "bag_max", "BagClassifierMixin", "MaxInstanceMixin"]
 
 
 def check_bags(bags, n_features: int | None = None):
@@ -92,3 +93,58 @@ def check_bag_labels(y, n_bags: int, name: str):
                   else f"{len(classes)} classes {list(classes)}")
         raise ValueError(f"{name} is a binary classifier and needs bags of exactly 2 classes; y has {detail}")
     return classes, y_idx.astype(np.intp)
+
+
+class BagClassifierMixin:
+    """``predict`` for bag classifiers whose ``decision_function`` is positive for ``classes_[1]``."""
+
+    def predict(self, bags):
+        """Bag labels: ``classes_[1]`` where the bag score is > 0.
+
+        Parameters
+        ----------
+        bags : sequence of array-like of shape (n_instances_I, n_features)
+
+        Returns
+        -------
+        ndarray of shape (n_bags,)
+        """
+        scores = self.decision_function(bags)
+        return self.classes_[(scores > 0).astype(np.intp)]
+
+
+class MaxInstanceMixin(BagClassifierMixin):
+    """Bag score = the largest instance output (the standard MI assumption).
+
+    Subclasses implement ``_instance_scores(X)`` on validated, stacked instances.
+    """
+
+    def instance_decision_function(self, X):
+        """Decision values of single instances.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_instances, n_features)
+
+        Returns
+        -------
+        ndarray of shape (n_instances,)
+        """
+        check_is_fitted(self)
+        X, _, _ = check_bags([X], self.n_features_in_)
+        return self._instance_scores(X)
+
+    def decision_function(self, bags):
+        """Bag scores: the largest instance output of each bag; positive means ``classes_[1]``.
+
+        Parameters
+        ----------
+        bags : sequence of array-like of shape (n_instances_I, n_features)
+
+        Returns
+        -------
+        ndarray of shape (n_bags,)
+        """
+        check_is_fitted(self)
+        X, starts, _ = check_bags(bags, self.n_features_in_)
+        return bag_max(self._instance_scores(X), starts)

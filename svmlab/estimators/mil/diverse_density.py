@@ -52,7 +52,7 @@ from sklearn.utils import check_random_state
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted
 
-from svmlab.estimators.mil._bags import check_bag_labels, check_bags
+from svmlab.estimators.mil._bags import BagClassifierMixin, check_bag_labels, check_bags
 from svmlab.estimators.mil.citation_knn import _fit_scaler
 
 __all__ = ["DiverseDensityClassifier", "EMDDClassifier", "dd_negative_log_likelihood"]
@@ -149,7 +149,7 @@ def _bag_min_dist(dist, starts):
     return np.minimum.reduceat(dist, starts)
 
 
-class _DDBase(ClassifierMixin, BaseEstimator):
+class _DDBase(BagClassifierMixin, ClassifierMixin, BaseEstimator):
     """Shared machinery: scaling, starts, bag scores."""
 
     _parameter_constraints: dict = {
@@ -209,20 +209,6 @@ class _DDBase(ClassifierMixin, BaseEstimator):
         z = self.decision_function(bags)
         p = 1.0 / (1.0 + np.exp(-np.clip(z, -700, 700)))
         return np.column_stack([1.0 - p, p])
-
-    def predict(self, bags):
-        """``classes_[1]`` when ``P(B+) > 0.5``.
-
-        Parameters
-        ----------
-        bags : sequence of array-like of shape (n_instances_I, n_features)
-
-        Returns
-        -------
-        labels : ndarray of shape (n_bags,)
-        """
-        return self.classes_[(self.decision_function(bags) > 0).astype(np.intp)]
-
 
 class DiverseDensityClassifier(_DDBase):
     """MIDD: noisy-or diverse density maximised by gradient ascent from positive instances.

@@ -48,10 +48,9 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils import check_random_state
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.extmath import row_norms
-from sklearn.utils.validation import check_is_fitted
 
-from svmlab.estimators.mil._bags import check_bag_labels, check_bags
-from svmlab.kernels import gamma_from_sigma, rbf, rbf_blocks
+from svmlab.estimators.mil._bags import MaxInstanceMixin, check_bag_labels, check_bags
+from svmlab.kernels import gamma_from_sigma, rbf, rbf_expansion
 from svmlab.qp import DualSolution, solve_svm_dual
 
 __all__ = ["MIRSVMClassifier"]
@@ -66,7 +65,7 @@ def _bag_argmax(values, starts, sizes):
     return hits[first]
 
 
-class MIRSVMClassifier(ClassifierMixin, BaseEstimator):
+class MIRSVMClassifier(MaxInstanceMixin, ClassifierMixin, BaseEstimator):
     """Multi-Instance Representative SVM: one representative instance per bag.
 
     Parameters
@@ -241,7 +240,7 @@ class MIRSVMClassifier(ClassifierMixin, BaseEstimator):
 
             # Eq. 4.9 / 4.12: outputs of every training instance, best one per bag
             t0 = time.perf_counter()
-            out = self._outputs(X, X[S[sv]], (alpha * Y)[sv], b, gamma)
+            out = rbf_expansion(X, X[S[sv]], (alpha * Y)[sv], b, gamma)
             if self.selection == "max_margin":  # Alg. 4.1 line 14 taken literally
                 out = out * np.repeat(Y, sizes)
             S_new = _bag_argmax(out, starts, sizes)
@@ -330,61 +329,7 @@ class MIRSVMClassifier(ClassifierMixin, BaseEstimator):
             f = Y[use] * (K[np.ix_(use, use)] @ alpha[use])
         return float(np.mean(Y[use] - f))
 
-    @staticmethod
-    def _outputs(X, sv_x, coef, b, gamma):
-        out = np.empty(X.shape[0])
-        if len(coef) == 0:
-            out.fill(b)
-            return out
-        for rows, Kb in rbf_blocks(X, sv_x, gamma):
-            out[rows] = Kb @ coef
-        out += b
-        return out
+    def _instance_scores(self, X):
+        """``f(x) = sum_I alpha_I Y_I K(x_{s_I}, x) + b`` (Eq. 4.12) of stacked instances."""
+        return rbf_expansion(X, self.support_vectors_, self.dual_coef_, self.intercept_, self._gamma)
 
-    # -- prediction ------------------------------------------------------------------------
-
-    def instance_decision_function(self, X):
-        """Decision value ``f(x) = sum_I alpha_I Y_I K(x_{s_I}, x) + b`` of single instances.
-
-        Parameters
-        ----------
-        X : array-like of shape (n_instances, n_features)
-
-        Returns
-        -------
-        ndarray of shape (n_instances,)
-        """
-        check_is_fitted(self)
-        X, _, _ = check_bags([X], self.n_features_in_)
-        return self._outputs(X, self.support_vectors_, self.dual_coef_, self.intercept_, self._gamma)
-
-    def decision_function(self, bags):
-        """Bag scores: the largest instance output of each bag (Eq. 4.12).
-
-        Parameters
-        ----------
-        bags : sequence of array-like of shape (n_instances_I, n_features)
-
-        Returns
-        -------
-        ndarray of shape (n_bags,)
-            Positive means ``classes_[1]``.
-        """
-        check_is_fitted(self)
-        X, starts, _ = check_bags(bags, self.n_features_in_)
-        out = self._outputs(X, self.support_vectors_, self.dual_coef_, self.intercept_, self._gamma)
-        return np.maximum.reduceat(out, starts)
-
-    def predict(self, bags):
-        """Bag labels: ``classes_[1]`` when the largest instance output is > 0.
-
-        Parameters
-        ----------
-        bags : sequence of array-like of shape (n_instances_I, n_features)
-
-        Returns
-        -------
-        ndarray of shape (n_bags,)
-        """
-        scores = self.decision_function(bags)
-        return self.classes_[(scores > 0).astype(np.intp)]

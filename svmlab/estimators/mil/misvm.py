@@ -46,10 +46,9 @@ from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.extmath import row_norms
-from sklearn.utils.validation import check_is_fitted
 
-from svmlab.estimators.mil._bags import check_bag_labels, check_bags
-from svmlab.kernels import gamma_from_sigma, rbf, rbf_blocks
+from svmlab.estimators.mil._bags import MaxInstanceMixin, check_bag_labels, check_bags
+from svmlab.kernels import gamma_from_sigma, rbf, rbf_expansion
 from svmlab.qp import solve_svm_dual
 
 __all__ = ["MISVMClassifier", "MiSVMClassifier"]
@@ -76,15 +75,6 @@ def _bag_argmax(values, starts, sizes):
     return hits[first]
 
 
-def _outputs(X, sv_x, coef, b, gamma):
-    """``f(x) = sum_j coef_j K(x, sv_j) + b`` for every row of ``X``, in blocks."""
-    out = np.full(X.shape[0], float(b))
-    if len(coef):
-        for rows, Kb in rbf_blocks(X, sv_x, gamma):
-            out[rows] += Kb @ coef
-    return out
-
-
 _COMMON_CONSTRAINTS: dict = {
     "C": [Interval(Real, 0.0, None, closed="neither")],
     "sigma": [Interval(Real, 0.0, None, closed="neither")],
@@ -96,7 +86,7 @@ _COMMON_CONSTRAINTS: dict = {
 }
 
 
-class _InstanceSVMBase(ClassifierMixin, BaseEstimator):
+class _InstanceSVMBase(MaxInstanceMixin, ClassifierMixin, BaseEstimator):
     """Shared parameters, the QP call and bag prediction of MI-SVM and mi-SVM."""
 
     _parameter_constraints: dict = dict(_COMMON_CONSTRAINTS)
@@ -153,52 +143,8 @@ class _InstanceSVMBase(ClassifierMixin, BaseEstimator):
 
     # -- prediction ------------------------------------------------------------------------
 
-    def instance_decision_function(self, X):
-        """Decision value ``f(x) = sum_j alpha_j y_j K(x_j, x) + b`` of single instances.
-
-        Parameters
-        ----------
-        X : array-like of shape (n_instances, n_features)
-
-        Returns
-        -------
-        ndarray of shape (n_instances,)
-        """
-        check_is_fitted(self)
-        X, _, _ = check_bags([X], self.n_features_in_)
-        return _outputs(X, self.support_vectors_, self.dual_coef_, self.intercept_, self._gamma)
-
-    def decision_function(self, bags):
-        """Bag scores: the largest instance output of each bag.
-
-        Parameters
-        ----------
-        bags : sequence of array-like of shape (n_instances_I, n_features)
-
-        Returns
-        -------
-        ndarray of shape (n_bags,)
-            Positive means ``classes_[1]``.
-        """
-        check_is_fitted(self)
-        X, starts, _ = check_bags(bags, self.n_features_in_)
-        out = _outputs(X, self.support_vectors_, self.dual_coef_, self.intercept_, self._gamma)
-        return np.maximum.reduceat(out, starts)
-
-    def predict(self, bags):
-        """Bag labels: ``classes_[1]`` when the largest instance output is > 0.
-
-        Parameters
-        ----------
-        bags : sequence of array-like of shape (n_instances_I, n_features)
-
-        Returns
-        -------
-        ndarray of shape (n_bags,)
-        """
-        scores = self.decision_function(bags)
-        return self.classes_[(scores > 0).astype(np.intp)]
-
+    def _instance_scores(self, X):
+        return rbf_expansion(X, self.support_vectors_, self.dual_coef_, self.intercept_, self._gamma)
 
 _PARAMS_DOC = """
     Parameters
@@ -307,7 +253,7 @@ class MISVMClassifier(_InstanceSVMBase):
             qp_iter += n_qp
             converged_qp &= ok
             sv = alpha > 1e-8 * float(self.C)
-            f = _outputs(X[pos_rows], Z[sv], (alpha * yz)[sv], b, gamma)
+            f = rbf_expansion(X[pos_rows], Z[sv], (alpha * yz)[sv], b, gamma)
             new = _bag_argmax(f, p_starts, sizes[pos_bags])
             changed = np.flatnonzero(new != witness)
             changed_per_iter.append(int(len(changed)))
@@ -428,7 +374,7 @@ class MiSVMClassifier(_InstanceSVMBase):
                 f = K[pos_rows] @ (alpha * labels) + b
             else:
                 sv = alpha > 0
-                f = _outputs(X[pos_rows], X[sv], (alpha * labels)[sv], b, gamma)
+                f = rbf_expansion(X[pos_rows], X[sv], (alpha * labels)[sv], b, gamma)
             new_pos = np.where(f > 0, 1.0, -1.0)
             has_pos = np.bincount(p_bag_of, weights=(new_pos > 0), minlength=len(pos_bags)) > 0
             if not has_pos.all():

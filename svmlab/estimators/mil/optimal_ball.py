@@ -35,7 +35,7 @@ from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context
 from sklearn.utils._param_validation import StrOptions
 from sklearn.utils.validation import check_is_fitted
 
-from svmlab.estimators.mil._bags import check_bag_labels, check_bags
+from svmlab.estimators.mil._bags import BagClassifierMixin, check_bag_labels, check_bags
 from svmlab.estimators.mil.citation_knn import _fit_scaler
 
 __all__ = ["MIOptimalBallClassifier"]
@@ -43,7 +43,7 @@ __all__ = ["MIOptimalBallClassifier"]
 _BLOCK_ELEMENTS = 4_000_000
 
 
-class MIOptimalBallClassifier(ClassifierMixin, BaseEstimator):
+class MIOptimalBallClassifier(BagClassifierMixin, ClassifierMixin, BaseEstimator):
     """One ball around a positive-bag instance, radius chosen for the best bag accuracy.
 
     Parameters
@@ -151,16 +151,3 @@ class MIOptimalBallClassifier(ClassifierMixin, BaseEstimator):
         Xs = (X - self._offset) / self._scale
         d = np.sqrt(((Xs - self._center_scaled) ** 2).sum(axis=1))
         return self.radius_ - np.minimum.reduceat(d, starts)
-
-    def predict(self, bags):
-        """Positive when some instance lies inside the ball.
-
-        Parameters
-        ----------
-        bags : sequence of array-like of shape (n_instances_I, n_features)
-
-        Returns
-        -------
-        labels : ndarray of shape (n_bags,)
-        """
-        return self.classes_[(self.decision_function(bags) > 0).astype(np.intp)]

@@ -31,6 +31,7 @@ T. Gärtner, P. A. Flach, A. Kowalczyk, A. J. Smola. Multi-instance kernels. ICM
 from __future__ import annotations
 
 import time
+from abc import ABCMeta, abstractmethod
 from numbers import Real
 
 import numpy as np
@@ -39,7 +40,7 @@ from sklearn.utils._param_validation import Interval
 from sklearn.utils.extmath import row_norms
 from sklearn.utils.validation import check_is_fitted
 
-from svmlab.estimators.mil._bags import check_bags
+from svmlab.estimators.mil._bags import BagClassifierMixin, check_bags
 from svmlab.estimators.mil.misvm import _check_binary_bags
 from svmlab.kernels import gamma_from_sigma, rbf
 from svmlab.qp import solve_svm_dual
@@ -105,7 +106,7 @@ def _self_kernel(X, starts, sizes, w, gamma) -> np.ndarray:
     return diag
 
 
-class _BagKernelSVC(ClassifierMixin, BaseEstimator):
+class _BagKernelSVC(BagClassifierMixin, ClassifierMixin, BaseEstimator, metaclass=ABCMeta):
     """A soft-margin SVM over bags with a weighted, normalised bag kernel.
 
     Subclasses define ``_instance_weights(X, starts, sizes) -> w`` and
@@ -128,16 +129,18 @@ class _BagKernelSVC(ClassifierMixin, BaseEstimator):
 
     # -- to be specialised -----------------------------------------------------------------
 
-    def _instance_weights(self, X, starts, sizes) -> np.ndarray:  # pragma: no cover - abstract
-        raise NotImplementedError
+    @abstractmethod
+    def _instance_weights(self, X, starts, sizes) -> np.ndarray:
+        """One weight per instance in the bag kernel."""
 
-    def _bag_stat(self, X, starts, sizes, w, gamma) -> np.ndarray:  # pragma: no cover - abstract
+    @abstractmethod
+    def _bag_stat(self, X, starts, sizes, w, gamma) -> np.ndarray:
         """One number per bag used by :meth:`_normalise`."""
-        raise NotImplementedError
 
     @staticmethod
-    def _normalise(K, stat_rows, stat_cols):  # pragma: no cover - abstract
-        raise NotImplementedError
+    @abstractmethod
+    def _normalise(K, stat_rows, stat_cols):
+        """Normalise a block of the bag kernel with the bags' statistics."""
 
     # -- kernel ------------------------------------------------------------------------------
 
@@ -239,21 +242,6 @@ class _BagKernelSVC(ClassifierMixin, BaseEstimator):
         K = self._normalise(weighted_bag_kernel(X, s, w, self._sv_X, self._sv_starts, self._sv_w, self._gamma),
                             a, self._sv_stat)
         return K @ self.dual_coef_ + self.intercept_
-
-    def predict(self, bags):
-        """Bag labels: ``classes_[1]`` when the score is > 0.
-
-        Parameters
-        ----------
-        bags : sequence of array-like of shape (n_instances_I, n_features)
-
-        Returns
-        -------
-        ndarray of shape (n_bags,)
-        """
-        scores = self.decision_function(bags)
-        return self.classes_[(scores > 0).astype(np.intp)]
-
 
 class SetKernelSVC(_BagKernelSVC):
     """SVM with the normalised set kernel of Gärtner et al. (2002): the MISMO comparator.
