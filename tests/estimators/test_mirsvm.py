@@ -109,6 +109,50 @@ def test_a_cycle_stops_the_loop():
     assert model.n_iter_ == 2
 
 
+def _mi_objective(model, bags, y):
+    """1/2 ||w||^2 + C sum_I hinge(Y_I max_i f(x_i)) of a fitted model, from its public attributes."""
+    K = rbf(model.support_vectors_, model.support_vectors_, model._gamma)
+    v = model.dual_coef_
+    Y = np.where(np.asarray(y) == model.classes_[1], 1.0, -1.0)
+    return 0.5 * v @ K @ v + model.C * np.maximum(0.0, 1.0 - Y * model.decision_function(bags)).sum()
+
+
+def test_keep_best_returns_the_iterate_with_the_lowest_mi_objective():
+    bags, y = synthetic(n_bags=60, d=3, seed=4)
+    per_iter = None
+    for keep in ("best", "last"):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", ConvergenceWarning)
+            model = MIRSVMClassifier(C=100, sigma=0.5, keep=keep, max_iter=15, random_state=2).fit(bags, y)
+        info = model.fit_info_
+        per_iter = info["mi_objective_per_iter"]
+        assert len(per_iter) == model.n_iter_
+        # the stored objective is the one the returned model actually has
+        assert _mi_objective(model, bags, y) == pytest.approx(info["mi_objective"], rel=1e-8)
+        if keep == "best":
+            assert info["mi_objective"] == pytest.approx(min(per_iter), rel=1e-4)
+        elif info["stop"] != "converged":
+            assert info["kept_iteration"] == model.n_iter_
+    assert len(set(np.round(per_iter, 9))) > 1  # the problem is not trivial: the objective moves
+
+
+def test_patience_stops_after_iterations_without_improvement():
+    bags, y = synthetic(n_bags=60, d=3, seed=4)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        free = MIRSVMClassifier(C=100, sigma=0.5, max_iter=40, random_state=2).fit(bags, y)
+    obj = np.asarray(free.fit_info_["mi_objective_per_iter"])
+    lowest = int(np.argmin(obj)) + 1
+    patience = free.n_iter_ - lowest - 1
+    if patience < 1:
+        pytest.skip("this seed improves until the end; nothing to cut")
+    cut = MIRSVMClassifier(C=100, sigma=0.5, max_iter=40, patience=patience, random_state=2).fit(bags, y)
+    assert cut.fit_info_["stop"] == "patience"
+    assert cut.n_iter_ == lowest + patience
+    np.testing.assert_allclose(cut.fit_info_["mi_objective_per_iter"], obj[: cut.n_iter_])
+    assert cut.fit_info_["mi_objective"] == pytest.approx(obj[:cut.n_iter_].min(), rel=1e-4)
+
+
 def test_determinism_and_random_state():
     bags, y = synthetic(seed=3)
     a = MIRSVMClassifier(C=10, sigma=2, random_state=7).fit(bags, y)

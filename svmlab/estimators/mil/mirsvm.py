@@ -49,7 +49,7 @@ from sklearn.utils import check_random_state
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.extmath import row_norms
 
-from svmlab.estimators.mil._bags import MaxInstanceMixin, check_bag_labels, check_bags
+from svmlab.estimators.mil._bags import MaxInstanceMixin, bag_max, check_bag_labels, check_bags
 from svmlab.kernels import gamma_from_sigma, rbf, rbf_expansion
 from svmlab.qp import DualSolution, solve_svm_dual
 
@@ -106,6 +106,18 @@ class MIRSVMClassifier(MaxInstanceMixin, ClassifierMixin, BaseEstimator):
         with the sum over every support vector, so free SVs lie exactly on the margin.
         ``"gram"``: the literal Alg. 4.1 line 12, ``mean(Y_sv - G_sv (alpha_sv * Y_sv))``
         with ``G = (Y Y^T) * K`` and the sum restricted to the same SV set (spec A-M3).
+    keep : {"best", "last"}, default="best"
+        Which iterate is returned when the loop stops without converging (a cycle or
+        ``max_iter``). ``"best"``: the one with the smallest multi-instance objective
+        ``1/2 ||w||^2 + C sum_I max(0, 1 - Y_I max_{i in I} f(x_i))`` -- the SVM primal with
+        every bag scored by its best instance, which is what the representatives stand
+        for (an iterate must improve on the best so far by more than 1e-4 relative, so
+        near-ties keep the earlier one); ``"last"``: the final iterate. At convergence
+        both return the fixed point.
+    patience : int or None, default=None
+        Stop after this many consecutive iterations without a lower multi-instance
+        objective (``stop="patience"``). ``None`` iterates until convergence, a cycle or
+        ``max_iter``, as the paper does.
     c_per_bag : bool, default=False
         Use the box ``[0, C / n]`` of the journal's Eqs. 5-6 instead of ``[0, C]``
         (spec A-M1).
@@ -134,15 +146,18 @@ class MIRSVMClassifier(MaxInstanceMixin, ClassifierMixin, BaseEstimator):
         After each QP, how many bags kept their representative (the paper's Fig. 4.2);
         equal to the number of bags at convergence.
     fit_info_ : dict
-        ``iterations``, ``converged``, ``stop`` ("converged", "cycle" or "max_iter"),
-        ``cycle_length``, ``objective`` (final dual objective, maximised form),
+        ``iterations``, ``converged``, ``stop`` ("converged", "cycle", "patience" or
+        ``"max_iter"``), ``cycle_length``, ``kept_iteration`` (1-based iterate returned),
+        ``objective`` (its dual objective, maximised form), ``mi_objective`` (its
+        multi-instance primal objective, see ``keep``; one value per iteration in
+        ``mi_objective_per_iter``),
         ``qp_iterations``, ``qp_seconds``, ``kernel_seconds``, ``max_kkt_gap``, ``gamma``,
         ``n_bags``, ``n_instances``, ``unchanged_per_iter``.
 
     Notes
     -----
     The representative set can revisit an earlier state; the loop then stops with
-    ``stop="cycle"`` (spec A-M6) and keeps the last model. Hitting ``max_iter`` raises a
+    ``stop="cycle"`` (spec A-M6) and keeps the iterate chosen by ``keep``. Hitting ``max_iter`` raises a
     ``ConvergenceWarning``. ``sign(0)`` is read as negative.
     """
 
@@ -157,6 +172,8 @@ class MIRSVMClassifier(MaxInstanceMixin, ClassifierMixin, BaseEstimator):
         "selection": [StrOptions({"max_output", "max_margin"})],
         "bias_sv": [StrOptions({"free", "all"})],
         "bias_form": [StrOptions({"kernel", "gram"})],
+        "keep": [StrOptions({"best", "last"})],
+        "patience": [Interval(Integral, 1, None, closed="left"), None],
         "c_per_bag": ["boolean"],
         "random_state": ["random_state"],
     }
@@ -173,6 +190,8 @@ class MIRSVMClassifier(MaxInstanceMixin, ClassifierMixin, BaseEstimator):
         selection: str = "max_output",
         bias_sv: str = "free",
         bias_form: str = "kernel",
+        keep: str = "best",
+        patience: int | None = None,
         c_per_bag: bool = False,
         random_state=None,
     ):
@@ -186,6 +205,8 @@ class MIRSVMClassifier(MaxInstanceMixin, ClassifierMixin, BaseEstimator):
         self.selection = selection
         self.bias_sv = bias_sv
         self.bias_form = bias_form
+        self.keep = keep
+        self.patience = patience
         self.c_per_bag = c_per_bag
         self.random_state = random_state
 
@@ -228,6 +249,9 @@ class MIRSVMClassifier(MaxInstanceMixin, ClassifierMixin, BaseEstimator):
         previous = None
         stop, cycle_length = "max_iter", 0
         history = [S.tobytes()]
+        mi_objective: list[float] = []
+        best = None  # (objective, iteration, S, alpha, sv, b, solution) of the kept iterate
+        lowest = 0  # 1-based iteration of the lowest multi-instance objective so far
         for _ in range(self.max_iter):
             sol = self._solve_qp(K, Y, box, previous if self.warm_start else None)
             previous = sol
@@ -241,6 +265,15 @@ class MIRSVMClassifier(MaxInstanceMixin, ClassifierMixin, BaseEstimator):
             # Eq. 4.9 / 4.12: outputs of every training instance, best one per bag
             t0 = time.perf_counter()
             out = rbf_expansion(X, X[S[sv]], (alpha * Y)[sv], b, gamma)
+            # multi-instance primal objective of this iterate: 1/2 ||w||^2 + C sum_I hinge(Y_I max f)
+            v = (alpha * Y)[sv]
+            hinge = np.maximum(0.0, 1.0 - Y * bag_max(out, starts))
+            mi_objective.append(float(0.5 * v @ K[np.ix_(sv, sv)] @ v + box * hinge.sum()))
+            if lowest == 0 or mi_objective[-1] < mi_objective[lowest - 1] - 1e-4 * abs(mi_objective[lowest - 1]):
+                lowest = len(mi_objective)  # a lower objective (by more than 1e-4 relative,
+                # above the QP tolerance, so that solvers agree on near-ties: keep the first)
+            if self.keep == "last" or lowest == len(mi_objective):
+                best = (mi_objective[-1], len(mi_objective), S.copy(), alpha, sv, b, sol)
             if self.selection == "max_margin":  # Alg. 4.1 line 14 taken literally
                 out = out * np.repeat(Y, sizes)
             S_new = _bag_argmax(out, starts, sizes)
@@ -249,6 +282,9 @@ class MIRSVMClassifier(MaxInstanceMixin, ClassifierMixin, BaseEstimator):
             unchanged.append(int(n - len(changed)))
             if len(changed) == 0:
                 stop = "converged"
+                break
+            if self.patience is not None and len(mi_objective) - lowest >= self.patience:
+                stop = "patience"
                 break
             key = S_new.tobytes()
             if key in seen:  # an earlier representative set is back: a cycle
@@ -271,6 +307,9 @@ class MIRSVMClassifier(MaxInstanceMixin, ClassifierMixin, BaseEstimator):
                 f"MIRSVM: the representatives still changed after max_iter={self.max_iter} iterations",
                 ConvergenceWarning,
             )
+        if stop == "converged":  # the fixed point is returned whatever its objective
+            best = (mi_objective[-1], len(mi_objective), S, alpha, sv, b, sol)
+        _, kept, S, alpha, sv, b, sol = best
         self._gamma = gamma
         self.representatives_ = (S - starts).astype(np.intp)
         self.support_ = np.flatnonzero(sv)
@@ -285,7 +324,10 @@ class MIRSVMClassifier(MaxInstanceMixin, ClassifierMixin, BaseEstimator):
             "converged": stop == "converged",
             "stop": stop,
             "cycle_length": int(cycle_length),
+            "kept_iteration": int(kept),
             "objective": float(-sol.objective),
+            "mi_objective": float(mi_objective[kept - 1]),
+            "mi_objective_per_iter": mi_objective,
             "qp_iterations": int(qp_iter),
             "qp_seconds": float(qp_seconds),
             "kernel_seconds": float(kernel_seconds),
