@@ -43,6 +43,20 @@ class SleepClassifier(_Base):
             time.sleep(min(0.02, max(end - time.perf_counter(), 0)))
 
 
+class SelfTuningClassifier(SleepClassifier):
+    """Majority classifier that spends ``seconds`` in ``fit`` and reports the first ``tuned``
+    of them as its own tuning (``fit_info_["tune_seconds"]``), like the MTR chains."""
+
+    def __init__(self, seconds: float = 0.2, tuned: float = 0.15):
+        self.seconds = seconds
+        self.tuned = tuned
+
+    def fit(self, X, y):
+        super().fit(X, y)
+        self.fit_info_ = {"tune_seconds": self.tuned}
+        return self
+
+
 class FailingClassifier(_Base):
     """Raises ``RuntimeError(message)`` in ``fit`` (failure rows)."""
 

@@ -56,3 +56,12 @@ def test_prequential_stream_partial_fit_and_refit(make_cfg, tmp_path):
     total = [np.array(json.loads(c)).sum() for c in df["confusion"]]
     assert total == [3500, 3500]  # every sample after the first chunk tested once
     assert (df["accuracy"] > 0.7).all()
+
+
+def test_estimator_tuning_time_moves_from_fit_to_tune_time(make_cfg, tmp_path):
+    tuner = {"name": "self_tuning", "_target_": "svmlab.testing.SelfTuningClassifier", "tasks": ["binary", "multiclass"],
+             "seconds": 0.05, "tuned": 0.03}
+    df = _run(make_cfg(solver=tuner), tmp_path)
+    assert np.allclose(df["tune_time"], 0.03)  # no runner tuning: all of it is the estimator's
+    assert np.allclose(df["final_fit_time"], df["fit_time"] - 0.03)
+    assert (df["fit_time"] >= 0.05).all()

@@ -1,0 +1,181 @@
+"""One single-target model: its own grid search (inner k-fold CV, RMSE), its final refit, and
+its out-of-fold predictions.
+
+Every single-target model of the subpackage (a target of :class:`SingleTargetSVR`, a link of
+a chain, a stage of the stacking baselines) is fitted by :func:`fit_tuned` on the rows where
+its target is observed.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from sklearn.base import clone
+from sklearn.model_selection import GridSearchCV, KFold
+
+from svmlab.seeding import derive_seed
+
+__all__ = [
+    "PAPER_GRID",
+    "PAPER_GRID_GAMMA_BASE2",
+    "TunedFit",
+    "fit_tuned",
+    "out_of_fold_predict",
+    "resolve_param_grid",
+    "seeded",
+]
+
+#: The grid of Eq. 3.3 (72 points), with the exponents of gamma read as powers of ten (spec A-T1).
+PAPER_GRID = {
+    "C": [1.0, 10.0, 100.0],
+    "gamma": [1e-9, 1e-7, 1e-5, 1e-3, 1e-1, 1.0, 5.0, 10.0],
+    "epsilon": [0.01, 0.1, 0.2],
+}
+
+#: The same grid with the small gammas read as powers of two (the other reading of A-T1).
+PAPER_GRID_GAMMA_BASE2 = {
+    "C": [1.0, 10.0, 100.0],
+    "gamma": [2.0**-9, 2.0**-7, 2.0**-5, 2.0**-3, 2.0**-1, 1.0, 5.0, 10.0],
+    "epsilon": [0.01, 0.1, 0.2],
+}
+
+_NAMED_GRIDS = {"paper": PAPER_GRID, "paper_gamma_base2": PAPER_GRID_GAMMA_BASE2}
+
+
+def resolve_param_grid(param_grid):
+    """A grid for :class:`~sklearn.model_selection.GridSearchCV` from a name, dict or list of dicts."""
+    if isinstance(param_grid, str):
+        return {k: list(v) for k, v in _NAMED_GRIDS[param_grid].items()}
+    if isinstance(param_grid, dict):
+        return {k: list(v) if isinstance(v, (list, tuple, np.ndarray)) else [v] for k, v in param_grid.items()}
+    return [resolve_param_grid(dict(g)) for g in param_grid]
+
+
+def seeded(estimator, seed: int):
+    """A clone of ``estimator`` whose unset ``random_state`` parameters (nested too) are seeded.
+
+    Each such parameter gets its own seed derived from ``seed``; a ``random_state`` the user
+    fixed is kept.
+    """
+    est = clone(estimator)
+    params = est.get_params(deep=True)
+    fill = {
+        key: derive_seed(seed, key)
+        for key, value in params.items()
+        if (key == "random_state" or key.endswith("__random_state")) and value is None
+    }
+    if fill:
+        est.set_params(**fill)
+    return est
+
+
+@dataclass
+class TunedFit:
+    """A fitted single-target model and how it was obtained.
+
+    Attributes
+    ----------
+    model : estimator
+        Fitted on the observed rows with ``params`` set.
+    params : dict or None
+        The selected grid point (plain Python values); None when tuning was off.
+    tune_seconds : float
+        Wall time of the grid search (0 without tuning).
+    fit_seconds : float
+        Wall time of the final refit.
+    n_train : int
+        Rows the model was fitted on (the observed ones).
+    """
+
+    model: Any
+    params: dict | None
+    tune_seconds: float
+    fit_seconds: float
+    n_train: int
+
+
+def _plain(value):
+    """NumPy scalars as Python ones, so the selected parameters serialise to JSON."""
+    return value.item() if isinstance(value, np.generic) else value
+
+
+def fit_tuned(estimator, Z, y, *, param_grid=None, inner_cv=None, n_jobs=None, seed=0) -> TunedFit:
+    """Fit one single-target model on the rows where ``y`` is observed, tuned if asked.
+
+    Parameters
+    ----------
+    estimator : regressor
+        Template; it is cloned (and its unset ``random_state`` seeded), never fitted itself.
+    Z : ndarray of shape (n, p)
+        Inputs.
+    y : ndarray of shape (n,)
+        Target; NaN rows are left out.
+    param_grid : dict, list of dict or None
+        Grid of ``estimator`` parameters (already resolved, see :func:`resolve_param_grid`).
+    inner_cv : int or None
+        Folds of the inner CV (``KFold``, shuffled); ``None`` or 0 disables tuning. With
+        fewer observed rows than folds, one row per fold; with fewer than 2 rows, no tuning.
+    n_jobs : int or None
+        Parallel fits of the grid search.
+    seed : int
+        Seeds the inner folds and the estimator's unset ``random_state``.
+
+    Returns
+    -------
+    TunedFit
+        The grid point with the smallest mean inner-CV RMSE (the first in grid order on
+        ties), and the model refitted with it on all observed rows.
+    """
+    observed = ~np.isnan(y)
+    if not observed.all():
+        Z, y = Z[observed], y[observed]
+    template = seeded(estimator, derive_seed(seed, "estimator"))
+    params, tune_seconds = None, 0.0
+    n_folds = min(int(inner_cv or 0), len(y))
+    if param_grid and n_folds >= 2:
+        search = GridSearchCV(
+            template,
+            param_grid,
+            scoring="neg_root_mean_squared_error",
+            cv=KFold(n_folds, shuffle=True, random_state=derive_seed(seed, "inner_cv")),
+            refit=False,
+            n_jobs=n_jobs,
+            error_score="raise",
+        )
+        t0 = time.perf_counter()
+        search.fit(Z, y)
+        tune_seconds = time.perf_counter() - t0
+        params = {k: _plain(v) for k, v in search.best_params_.items()}
+        template.set_params(**params)
+    t0 = time.perf_counter()
+    model = clone(template).fit(Z, y)
+    return TunedFit(model, params, tune_seconds, time.perf_counter() - t0, int(len(y)))
+
+
+def out_of_fold_predict(model, Z, y, *, n_folds: int, seed: int) -> np.ndarray:
+    """Out-of-fold predictions of every row of ``Z`` by clones of ``model``.
+
+    The rows are split by a shuffled ``KFold(n_folds)`` (at most one fold per row); each
+    fold is predicted by a clone of ``model`` (same parameters) fitted on the other folds'
+    rows where ``y`` is observed. This is ``cross_val_predict`` except that rows with a
+    missing target still get a prediction but never train. A fold whose training part has
+    no observed target is predicted by ``model`` itself.
+
+    Returns
+    -------
+    ndarray of shape (n,)
+    """
+    n = Z.shape[0]
+    out = np.empty(n)
+    k = min(n_folds, n)
+    if k < 2:
+        return np.asarray(model.predict(Z), dtype=np.float64).ravel()
+    observed = ~np.isnan(y)
+    for train, test in KFold(k, shuffle=True, random_state=seed).split(Z):
+        train = train[observed[train]]
+        fold_model = clone(model).fit(Z[train], y[train]) if train.size else model
+        out[test] = np.asarray(fold_model.predict(Z[test]), dtype=np.float64).ravel()
+    return out
