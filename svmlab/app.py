@@ -73,6 +73,10 @@ def job(cfg) -> None:
         how = (container.get("report") or {}).get("aggregate") or "mean"
         print(render(build_report(df, [metric] if metric else None, how, reproduce=container.get("reproduce"))))
         done = f"{summary.ok} ok now, {summary.skipped} already done"
+        warned = df["warnings"].fillna("").ne("").sum() if "warnings" in df.columns else 0
+        if warned:
+            print(f"svmlab: {warned} result rows carry warnings (e.g. non-convergence); see the 'warnings' column",
+                  file=sys.stderr)
         if summary.n_failed:
             print(f"svmlab: {summary.n_failed} of {summary.total} tasks failed ({done}); see the 'error' column of "
                   f"{run_dir / 'results.parquet'}; rerun with run_id={run_id} to retry them", file=sys.stderr)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+import warnings
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -23,6 +24,7 @@ class Evaluation:
     predict_time: float
     model_size: float
     fit_info: dict = field(default_factory=dict)
+    warnings: list = field(default_factory=list)  # distinct "Category: message" raised in fit/predict
 
 
 def model_inputs(ds: Dataset):
@@ -91,14 +93,16 @@ def fit_and_score(
     estimator = solver.build(params, random_state=random_state)
     check_finite(train, solver, estimator)
     targets = train.Y if train.task == "multitarget" else train.y
-    t0 = time.perf_counter()
-    estimator.fit(model_inputs(train), targets)
-    fit_time = time.perf_counter() - t0
-    inputs = model_inputs(test)
-    t0 = time.perf_counter()
-    y_pred = estimator.predict(inputs)
-    predict_time = time.perf_counter() - t0
-    scores = decision_scores(estimator, inputs) if test.is_classification else None
+    with warnings.catch_warnings(record=True) as caught:  # kept in the result row, not printed per fold
+        warnings.simplefilter("always")
+        t0 = time.perf_counter()
+        estimator.fit(model_inputs(train), targets)
+        fit_time = time.perf_counter() - t0
+        inputs = model_inputs(test)
+        t0 = time.perf_counter()
+        y_pred = estimator.predict(inputs)
+        predict_time = time.perf_counter() - t0
+        scores = decision_scores(estimator, inputs) if test.is_classification else None
     metrics = compute_metrics(
         test.task,
         test.Y if test.task == "multitarget" else test.y,
@@ -107,4 +111,11 @@ def fit_and_score(
         classes=classes,
         y_train=targets if test.task == "multitarget" else None,
     )
-    return Evaluation(metrics, fit_time, predict_time, model_size(estimator), dict(getattr(estimator, "fit_info_", {}) or {}))
+    return Evaluation(metrics, fit_time, predict_time, model_size(estimator), dict(getattr(estimator, "fit_info_", {}) or {}),
+                      distinct_warnings(caught))
+
+
+def distinct_warnings(caught, limit: int = 5) -> list[str]:
+    """``"Category: message"`` of recorded warnings, each once, at most ``limit`` (then a count)."""
+    seen = list(dict.fromkeys(f"{w.category.__name__}: {w.message}" for w in caught))
+    return seen[:limit] + ([f"... and {len(seen) - limit} more"] if len(seen) > limit else [])

@@ -130,6 +130,7 @@ def _row(base: dict, chosen: dict, ev: Evaluation, tune_time: float) -> dict:
     # %SV as the OLLAWV study reports it: distinct support vectors / training-set size
     row["sv_percent"] = 100.0 * ev.model_size / n_train if n_train and np.isfinite(ev.model_size) else np.nan
     row["fit_info"] = json.dumps(ev.fit_info, default=_json_default)
+    row["warnings"] = "; ".join(ev.warnings)
     return row
 
 

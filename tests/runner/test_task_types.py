@@ -65,3 +65,10 @@ def test_estimator_tuning_time_moves_from_fit_to_tune_time(make_cfg, tmp_path):
     assert np.allclose(df["tune_time"], 0.03)  # no runner tuning: all of it is the estimator's
     assert np.allclose(df["final_fit_time"], df["fit_time"] - 0.03)
     assert (df["fit_time"] >= 0.05).all()
+
+
+def test_warnings_are_kept_in_the_row_not_printed(make_cfg, tmp_path, capfd):
+    lin = {"name": "lin", "_target_": "sklearn.svm.LinearSVC", "tasks": ["binary", "multiclass"], "max_iter": 1}
+    df = _run(make_cfg(solver=lin), tmp_path)
+    assert df["warnings"].str.startswith("ConvergenceWarning: ").all()
+    assert "ConvergenceWarning" not in capfd.readouterr().err
