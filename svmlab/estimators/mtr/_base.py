@@ -61,7 +61,10 @@ class MultiTargetRegressorBase(RegressorMixin, BaseEstimator):
     def _validate_fit_data(self, X, Y):
         """``X`` (float64, finite) and ``Y`` (float64, shape (n, m >= 2), NaN allowed)."""
         if Y is None:
-            raise ValueError(f"{type(self).__name__} requires Y, an array of shape (n_samples, n_targets)")
+            raise ValueError(
+                f"{type(self).__name__} requires y to be passed, but the target y is None; "
+                "pass Y of shape (n_samples, n_targets)"
+            )
         X = validate_data(self, X, dtype=np.float64, reset=True)
         Y = check_array(Y, dtype=np.float64, ensure_2d=False, ensure_all_finite="allow-nan", input_name="Y")
         if Y.ndim != 2 or Y.shape[1] < 2:
