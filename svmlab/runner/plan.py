@@ -47,9 +47,14 @@ def _digest(obj) -> str:
 
 
 def _entries(cfg: dict, plural: str, singular: str) -> list[tuple[str | None, dict]]:
-    """``(key, config)`` of every entry of ``datasets``/``solvers``; ``(None, primary)`` when empty."""
+    """``(key, config)`` of every entry of ``datasets``/``solvers``; ``(None, primary)`` when empty.
+
+    An entry set to null is left out, so a profile or the command line can drop members of
+    an experiment (``datasets.wq=null``).
+    """
     many = cfg.get(plural) or {}
     items = list(many.items()) if isinstance(many, dict) else [(None, v) for v in many]
+    items = [(key, item) for key, item in items if item is not None]
     if not items:
         items = [(None, cfg.get(singular))]
     out = []

@@ -27,3 +27,19 @@ def test_ollawv_quick_runs_and_reports_beside_the_paper(run_cli, tmp_path):
     df = pd.read_parquet(tmp_path / "ollawv_quick" / "q" / "results.parquet")
     assert set(df["solver"]) == {"ollawv", "nnisda", "mnsvm"} and (df["status"] == "ok").all()
     assert (df["sv_percent"] > 0).all() and (df.groupby("solver")["accuracy"].mean() > 0.8).all()
+
+
+@pytest.mark.skipif(not os.environ.get("SVMLAB_DATA_DIR") or not Path(os.environ.get("SVMLAB_DATA_DIR", "")).is_dir(),
+                    reason="needs SVMLAB_DATA_DIR")
+def test_mtr_quick_runs_and_reports_beside_the_paper(run_cli, tmp_path):
+    drop = [f"datasets.{d}=null" for d in ("andro", "edm", "enb", "jura")]
+    drop += [f"solvers.{s}=null" for s in ("mtr_morf", "mtr_mts", "mtr_mtsc", "mtr_rc", "mtr_erc", "mtr_ercc", "svrrc")]
+    proc = run_cli("run", "+experiment=mtr_quick", *drop, "protocol.n_splits=3", "mtr.inner_cv=2",
+                   "solvers.mtr_st.n_estimators=3", f"results_dir={tmp_path}", "run_id=q", "runner=sequential",
+                   cwd=tmp_path, check=0)
+    assert "Tables 3.3-3.12" in proc.stdout and "aRRMSE" in proc.stdout
+    df = pd.read_parquet(tmp_path / "mtr_quick" / "q" / "results.parquet")
+    assert set(df["solver"]) == {"svrcc", "mtr_svr", "mtr_st"} and (df["status"] == "ok").all()
+    svr = df[df["solver"] != "mtr_st"]
+    assert (svr["tune_time"] > 0).all() and (svr["final_fit_time"] < svr["fit_time"]).all()
+    assert (df["arrmse"] < 1.0).all()  # every method beats the training mean on slump

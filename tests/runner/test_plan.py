@@ -15,6 +15,12 @@ def test_plan_expands_datasets_solvers_folds(make_cfg, tmp_path):
     assert [t.key for t in plan.tasks] == [t.key for t in again.tasks]  # stable keys -> resumable
 
 
+def test_null_entries_drop_members_of_an_experiment(make_cfg, tmp_path):
+    cfg = make_cfg(datasets={"a": {"name": "iris"}, "b": None}, solvers={"k": make_cfg()["solver"], "s": None})
+    plan = build_plan(cfg, str(tmp_path), "r")
+    assert plan.datasets == {"iris": "multiclass"} and len(plan.tasks) == 5
+
+
 def test_incompatible_pairs_are_skipped_and_reported(make_cfg, tmp_path):
     svr = {"name": "svr", "_target_": "sklearn.svm.SVR", "tasks": ["regression"]}
     cfg = make_cfg(datasets={"a": {"name": "iris"}, "b": {"name": "diabetes"}}, solvers={"k": make_cfg()["solver"], "r": svr})
