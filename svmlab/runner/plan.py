@@ -125,6 +125,31 @@ def _solvers(cfg: dict, fixed: list[str]) -> list[tuple[SolverSpec, dict]]:
     return out
 
 
+def _with_dataset_params(spec: SolverSpec, scfg: dict, fixed: dict, dataset: str) -> tuple[SolverSpec, dict]:
+    """The solver with a dataset entry's ``solver_params`` set, where it has those parameters.
+
+    Studies that fix a kernel width per dataset (e.g. the EvoSVM thesis's Table 3.1) list it
+    under the dataset: ``datasets.liver: {name: bupa, solver_params: {gamma: 0.01}}``. Each
+    parameter goes to every solver of the run that takes it (and leaves that solver's grid);
+    solvers without it are unchanged.
+    """
+    if not fixed:
+        return spec, scfg
+    accepted = set(spec.build().get_params(deep=False))
+    mine = {k: v for k, v in fixed.items() if k in accepted}
+    if not mine:
+        return spec, scfg
+    scfg = {**scfg, **mine}
+    if scfg.get("grid"):
+        scfg["grid"] = {k: v for k, v in scfg["grid"].items() if k not in mine}
+    out = SolverSpec.from_config(scfg)
+    try:
+        out.validate()
+    except ConfigError as exc:
+        raise ConfigError(f"dataset {dataset!r}: solver_params {mine} do not suit solver {spec.name!r}: {exc}") from None
+    return out, scfg
+
+
 def _unavailable(names: list[str]) -> list[tuple[str, str]]:
     """``(name, reason)`` of the study's datasets an experiment lists as not obtainable here."""
     from svmlab.data.registry import dataset_info
@@ -197,9 +222,17 @@ def build_plan(cfg: dict, run_dir: str, run_id: str, *, variant: str = "", fixed
         from svmlab.reproduce import get_reproduction
 
         get_reproduction(cfg["reproduce"])
-    datasets = []
+    datasets, dataset_solver_params = [], {}
     for _, dcfg in _entries(cfg, "datasets", "dataset"):
         params = dict(dcfg.get("params") or {})
+        fixed = dict(dcfg.get("solver_params") or {})
+        if fixed:
+            takers = {k for spec, _ in solvers for k in spec.build().get_params(deep=False)}
+            unused = sorted(set(fixed) - takers)
+            if unused:
+                raise ConfigError(f"dataset {dcfg['name']!r}: solver_params {unused} are parameters of none of the "
+                                  f"run's solvers ({', '.join(s.name for s, _ in solvers)})")
+            dataset_solver_params[dcfg["name"]] = fixed
         ds = _load(dcfg["name"], params, allow_download)
         check_protocol(protocol, ds.task, ds.name)
         _check_splits(protocol, ds, seed)
@@ -213,7 +246,7 @@ def build_plan(cfg: dict, run_dir: str, run_id: str, *, variant: str = "", fixed
         return {k: v for k, v in scfg.items() if k not in COSMETIC}
 
     parts = {
-        "datasets": _digest([(d.name, p) for d, p in datasets]),
+        "datasets": _digest([(d.name, p) for d, p in datasets] + sorted(dataset_solver_params.items())),
         "solvers": _digest([identity_solver(c) for _, c in solvers]),
         "protocol": _digest(protocol),
         "preprocessing": _digest(preprocessing),
@@ -227,7 +260,8 @@ def build_plan(cfg: dict, run_dir: str, run_id: str, *, variant: str = "", fixed
     used_solvers, used_datasets = set(), set()
     for ds, params in datasets:
         n_classes = len(ds.classes) if ds.is_classification else None
-        for spec, scfg in solvers:
+        for base_spec, base_cfg in solvers:
+            spec, scfg = _with_dataset_params(base_spec, base_cfg, dataset_solver_params.get(ds.name), ds.name)
             if not accepts(spec, ds.task, n_classes):
                 skipped.append((ds.name, spec.name, f"{spec.name} handles {', '.join(spec.tasks)}, not {ds.task}"))
                 continue

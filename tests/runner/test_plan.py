@@ -21,6 +21,26 @@ def test_null_entries_drop_members_of_an_experiment(make_cfg, tmp_path):
     assert plan.datasets == {"iris": "multiclass"} and len(plan.tasks) == 5
 
 
+def test_dataset_solver_params_go_to_the_solvers_that_take_them(make_cfg, tmp_path):
+    svc = {"name": "svc", "_target_": "sklearn.svm.SVC", "tasks": ["multiclass"], "grid": {"C": [1.0, 10.0], "gamma": [0.1, 1.0]}}
+    cfg = make_cfg(datasets={"a": {"name": "iris", "solver_params": {"gamma": 0.5}}, "b": {"name": "wine"}},
+                   solvers={"k": make_cfg()["solver"], "s": svc})
+    plan = build_plan(cfg, str(tmp_path), "r")
+    by = {(t.dataset, t.solver["name"]): t.solver for t in plan.tasks}
+    assert by[("iris", "svc")]["gamma"] == 0.5 and by[("iris", "svc")]["grid"] == {"C": [1.0, 10.0]}
+    assert "gamma" not in by[("wine", "svc")] and by[("wine", "svc")]["grid"]["gamma"] == [0.1, 1.0]
+    assert "gamma" not in by[("iris", "knn")]  # k-NN has no gamma: unchanged
+    other = build_plan(make_cfg(datasets={"a": {"name": "iris", "solver_params": {"gamma": 2.0}}, "b": {"name": "wine"}},
+                                solvers={"k": make_cfg()["solver"], "s": svc}), str(tmp_path), "r")
+    assert other.identity["fingerprint"] != plan.identity["fingerprint"]
+    with pytest.raises(ConfigError, match="solver_params \\['gama'\\] are parameters of none"):
+        build_plan(make_cfg(datasets={"a": {"name": "iris", "solver_params": {"gama": 0.5}}}, solvers={"s": svc}),
+                   str(tmp_path), "r")
+    with pytest.raises(ConfigError, match="do not suit solver 'svc'"):
+        build_plan(make_cfg(datasets={"a": {"name": "iris", "solver_params": {"gamma": -1.0}}}, solvers={"s": svc}),
+                   str(tmp_path), "r")
+
+
 def test_incompatible_pairs_are_skipped_and_reported(make_cfg, tmp_path):
     svr = {"name": "svr", "_target_": "sklearn.svm.SVR", "tasks": ["regression"]}
     cfg = make_cfg(datasets={"a": {"name": "iris"}, "b": {"name": "diabetes"}}, solvers={"k": make_cfg()["solver"], "r": svr})
