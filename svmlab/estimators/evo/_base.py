@@ -43,17 +43,8 @@ COMMON_CONSTRAINTS: dict = {
 }
 
 
-class BaseDualEvolution(ClassifierMixin, BaseEstimator):
-    """Binary kernel SVM whose dual (with ``b = 0``) is maximised by a population method.
-
-    Subclasses implement :meth:`_optimize`, which receives the :class:`DualFitness` and a
-    random state and returns the best ``alpha`` and a dict of run statistics.
-    """
-
-    _is_zero = 1e-8  # tolerance of the bias rule (RapidMiner's IS_ZERO)
-    _variant = ""
-
-    # -- kernel ------------------------------------------------------------------------------
+class KernelParamsMixin:
+    """``kernel`` plus the parameters of :data:`KERNEL_PARAMS` as constructor arguments."""
 
     def _kernel_params(self) -> dict:
         """The kernel's validated parameters; an error for one the kernel does not have."""
@@ -67,6 +58,17 @@ class BaseDualEvolution(ClassifierMixin, BaseEstimator):
                 f"{spec.name} kernel (K = {spec.formula}); its parameters: {valid}. Leave the others unset (None)."
             )
         return spec.params(**given)
+
+
+class BaseDualEvolution(KernelParamsMixin, ClassifierMixin, BaseEstimator):
+    """Binary kernel SVM whose dual (with ``b = 0``) is maximised by a population method.
+
+    Subclasses implement :meth:`_optimize`, which receives the :class:`DualFitness` and a
+    random state and returns the best ``alpha`` and a dict of run statistics.
+    """
+
+    _is_zero = 1e-8  # tolerance of the bias rule (RapidMiner's IS_ZERO)
+    _variant = ""
 
     # -- fitting -----------------------------------------------------------------------------
 
