@@ -43,3 +43,15 @@ def test_mtr_quick_runs_and_reports_beside_the_paper(run_cli, tmp_path):
     svr = df[df["solver"] != "mtr_st"]
     assert (svr["tune_time"] > 0).all() and (svr["final_fit_time"] < svr["fit_time"]).all()
     assert (df["arrmse"] < 1.0).all()  # every method beats the training mean on slump
+
+
+@pytest.mark.skipif(not os.environ.get("SVMLAB_DATA_DIR") or not Path(os.environ.get("SVMLAB_DATA_DIR", "")).is_dir(),
+                    reason="needs SVMLAB_DATA_DIR")
+def test_evosvm_variants_runs_with_per_dataset_gamma_and_reports_beside_the_paper(run_cli, tmp_path):
+    proc = run_cli("run", "+experiment=evosvm_variants", "evo.C=0.1", "datasets.liver=null", "datasets.ionosphere=null",
+                   "protocol.n_splits=3", f"results_dir={tmp_path}", "run_id=e", "runner=sequential", cwd=tmp_path, check=0)
+    assert "Table 3.4, C = 0.1" in proc.stdout and "EvoSVM-H" in proc.stdout
+    df = pd.read_parquet(tmp_path / "evosvm_variants" / "e" / "results.parquet")
+    assert len(set(df["solver"])) == 6 and (df["status"] == "ok").all()
+    assert df["solver_params"].map(lambda p: '"gamma": 1.0' in p and '"C": 0.1' in p).all()
+    assert df["error"].between(0.0, 0.6).all()
