@@ -287,3 +287,19 @@ def test_slump_svrcc_beats_the_mean_and_orders_by_correlation():
         resid = model.predict((X[test] - mu) / sd) - (Y[test] - ym) / ys
         errs.append(np.sqrt((resid**2).mean(0)) / ((Y[test] - ym) / ys).std(0))
     assert np.mean(errs) < 0.9  # aRRMSE well below the mean predictor's 1
+
+
+def test_inner_grid_search_chooses_what_gridsearchcv_chooses():
+    from sklearn.model_selection import GridSearchCV, KFold
+    from sklearn.svm import SVR
+
+    from svmlab.estimators.mtr.tuning import _grid_search
+
+    rng = np.random.default_rng(3)
+    Z = rng.normal(size=(60, 4))
+    y = np.sin(2 * Z[:, 0]) + 0.2 * rng.normal(size=60)
+    grid = {"C": [0.1, 1.0, 10.0], "gamma": [0.01, 0.3, 3.0], "epsilon": [0.01, 0.3]}
+    ref = GridSearchCV(SVR(), grid, scoring="neg_root_mean_squared_error",
+                       cv=KFold(4, shuffle=True, random_state=11), refit=False).fit(Z, y)
+    assert _grid_search(SVR(), grid, Z, y, 4, 11, None) == ref.best_params_
+    assert _grid_search(SVR(), grid, Z, y, 4, 11, 2) == ref.best_params_
