@@ -108,7 +108,7 @@ METRICS: dict[str, Metric] = {
         # -- classification: any number of classes, from the confusion matrix ------------
         _m("accuracy", "max", _CLASSIFICATION, True,
            "trace(C)/n; two classes (TP+TN)/n' - MIL Eq. 4.15a"),
-        _m("error", "min", _CLASSIFICATION, True, "1 - accuracy, the misclassification rate (evosvm spec §4)"),
+        _m("error_rate", "min", _CLASSIFICATION, True, "1 - accuracy, the misclassification rate (evosvm spec §4)"),
         _m("balanced_accuracy", "max", _CLASSIFICATION, True,
            "mean recall over the classes present in y_true (sklearn balanced_accuracy_score)"),
         _m("kappa", "max", _CLASSIFICATION, True,
@@ -236,7 +236,7 @@ def _confusion_metrics(C, task, pos_index):
     recalls = np.divide(np.diag(C), true_counts, out=np.full(K, np.nan), where=present)
 
     out = {"accuracy": _ratio(np.trace(C), n, math.nan)}
-    out["error"] = 1.0 - out["accuracy"]  # the EvoSVM thesis's tables (in %)
+    out["error_rate"] = 1.0 - out["accuracy"]  # the EvoSVM thesis's tables (in %)
     out["balanced_accuracy"] = float(recalls[present].mean()) if present.any() else math.nan
     # Cohen's kappa, standard form (spec 5.2): p_e from the products of the marginals.
     p_o = np.trace(C) / n if n else math.nan

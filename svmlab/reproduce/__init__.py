@@ -92,7 +92,7 @@ def _evosvm(name, source, file, note=""):
     published = pd.read_csv(resources.files("svmlab.reproduce").joinpath("published", file).open(), index_col=0)
     return Reproduction(
         name=name, source=source,
-        tables=(PublishedTable("error (%, mean of the fold error rates)", file, "error", scale=100.0),),
+        tables=(PublishedTable("error (%, mean of the fold error rates)", file, "error_rate", scale=100.0),),
         datasets=_evosvm_datasets(),
         methods={m: s for m, s in _EVOSVM_METHODS.items() if m in published.columns},
         note="; ".join(filter(None, ("mySVM is emulated (LIBSVM on features z-scored inside the learner)", note))),

@@ -54,4 +54,4 @@ def test_evosvm_variants_runs_with_per_dataset_gamma_and_reports_beside_the_pape
     df = pd.read_parquet(tmp_path / "evosvm_variants" / "e" / "results.parquet")
     assert len(set(df["solver"])) == 6 and (df["status"] == "ok").all()
     assert df["solver_params"].map(lambda p: '"gamma": 1.0' in p and '"C": 0.1' in p).all()
-    assert df["error"].between(0.0, 0.6).all()
+    assert df["error_rate"].between(0.0, 0.6).all()
