@@ -88,3 +88,19 @@ def test_mtr_datasets_map_to_registry_names():
     repro = get_reproduction("mtr_tables_3_3_to_3_12")
     for name in repro.datasets.values():
         assert dataset_info(name)["task"] == "multitarget"
+
+
+def test_evosvm_tables_carry_the_run_anova_per_dataset():
+    from scipy.stats import f_oneway
+
+    repro = get_reproduction("evosvm_table_3_3")
+    rows = []
+    errors = {"evosvm": [0.10, 0.20, 0.15], "mysvm_like": [0.30, 0.35, 0.40], "libsvm_kernel": [0.12, 0.18, 0.16]}
+    for solver, values in errors.items():
+        for fold, v in enumerate(values):
+            rows.append({"dataset": "sonar_mlbench", "method": solver, "solver": solver, "task_type": "binary",
+                         "status": "ok", "selected": True, "fold": fold, "error_rate": v})
+    table = side_by_side(repro, repro.tables[0], pd.DataFrame(rows))
+    ref = f_oneway(*errors.values())
+    assert table.at["Sonar", "ANOVA F (p), this run"] == f"{ref.statistic:.2f} ({ref.pvalue:.2f})"
+    assert table.at["Sonar", "EvoSVM ours"] == "15.00" and table.at["Sonar", "EvoSVM paper"] == "16.40"

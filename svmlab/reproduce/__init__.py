@@ -31,6 +31,7 @@ class PublishedTable:
     digits: int = 2
     note: str = ""
     method_columns: dict = field(default_factory=dict)  # paper method -> its own column (default: column)
+    anova: bool = False  # add the run's one-way ANOVA over the methods' per-fold values, per dataset
 
 
 @dataclass(frozen=True)
@@ -92,7 +93,7 @@ def _evosvm(name, source, file, note=""):
     published = pd.read_csv(resources.files("svmlab.reproduce").joinpath("published", file).open(), index_col=0)
     return Reproduction(
         name=name, source=source,
-        tables=(PublishedTable("error (%, mean of the fold error rates)", file, "error_rate", scale=100.0),),
+        tables=(PublishedTable("error (%, mean of the fold error rates)", file, "error_rate", scale=100.0, anova=True),),
         datasets=_evosvm_datasets(),
         methods={m: s for m, s in _EVOSVM_METHODS.items() if m in published.columns},
         note="; ".join(filter(None, ("mySVM is emulated (LIBSVM on features z-scored inside the learner)", note))),
@@ -241,6 +242,8 @@ def side_by_side(repro: Reproduction, table: PublishedTable, df: pd.DataFrame) -
             if not np.isnan(mine):
                 deltas.setdefault(paper_m, []).append(abs(mine - row[paper_m]))
                 pairs.setdefault(paper_m, []).append((mine, row[paper_m]))
+        if table.anova:
+            cells["ANOVA F (p), this run"] = _anova(df, ds, table.column, list(repro.methods.values()))
         rows[paper_ds] = cells
     if rows:
         rows["mean abs. Δ"] = {(m if compact else f"{m} Δ"): f"{np.mean(v):.{table.digits}f}" for m, v in deltas.items()}
@@ -251,6 +254,22 @@ def side_by_side(repro: Reproduction, table: PublishedTable, df: pd.DataFrame) -
     out = pd.DataFrame.from_dict(rows, orient="index")
     out.index.name = "dataset"
     return out
+
+
+def _anova(df: pd.DataFrame, dataset: str, column: str, solvers: list) -> str:
+    """One-way ANOVA of ``column`` over the folds, between the methods, on one dataset (the
+    significance test of the EvoSVM thesis's tables): "F (p)", or "" with fewer than two methods."""
+    from scipy.stats import f_oneway
+
+    rows = df[(df["dataset"] == dataset) & (df["status"] == "ok") & df["solver"].isin(solvers)]
+    if "selected" in rows.columns:
+        rows = rows[rows["selected"].fillna(True).astype(bool)]
+    groups = [g[column].dropna().to_numpy() for _, g in rows.groupby("solver")]
+    groups = [g for g in groups if len(g) >= 2]
+    if len(groups) < 2:
+        return ""
+    res = f_oneway(*groups)
+    return f"{res.statistic:.2f} ({res.pvalue:.2f})" if np.isfinite(res.statistic) else "—"
 
 
 def sections(name: str, df: pd.DataFrame) -> list:
