@@ -60,7 +60,56 @@ class KernelParamsMixin:
         return spec.params(**given)
 
 
-class BaseDualEvolution(KernelParamsMixin, ClassifierMixin, BaseEstimator):
+class KernelExpansionMixin:
+    """Prediction of a fitted binary kernel model ``f(x) = sum_j coef_j K(x, v_j) + b``.
+
+    The model's expansion (vectors ``v_j``, coefficients, bias) comes from :meth:`_expansion`
+    (by default ``support_vectors_``, ``dual_coef_[0]``, ``intercept_[0]``), the kernel from
+    ``kernel`` and ``_kernel_kwargs``.
+    """
+
+    def _expansion(self):
+        return self.support_vectors_, self.dual_coef_[0], self.intercept_[0]
+
+    def decision_function(self, X):
+        """``f(x) = sum_j coef_j K(x, v_j) + b`` over the model's expansion vectors.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+
+        Returns
+        -------
+        scores : ndarray of shape (n_samples,)
+            Positive means ``classes_[1]``.
+        """
+        check_is_fitted(self)
+        X = validate_data(self, X, accept_sparse="csr", dtype=np.float64, reset=False)
+        vectors, coef, intercept = self._expansion()
+        return kernel_expansion(self.kernel, X, vectors, coef, intercept, **self._kernel_kwargs)
+
+    def predict(self, X):
+        """``classes_[1]`` where ``f(x) >= 0`` (ties to the +1 side, spec §1.1 item 4), else ``classes_[0]``.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+
+        Returns
+        -------
+        y_pred : ndarray of shape (n_samples,)
+        """
+        positive = self.decision_function(X) >= 0  # checks that the model is fitted
+        return self.classes_[positive.astype(np.intp)]
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.classifier_tags.multi_class = False
+        tags.input_tags.sparse = True
+        return tags
+
+
+class BaseDualEvolution(KernelParamsMixin, KernelExpansionMixin, ClassifierMixin, BaseEstimator):
     """Binary kernel SVM whose dual (with ``b = 0``) is maximised by a population method.
 
     Subclasses implement :meth:`_optimize`, which receives the :class:`DualFitness` and a
@@ -165,41 +214,3 @@ class BaseDualEvolution(KernelParamsMixin, ClassifierMixin, BaseEstimator):
     def _optimize(self, fitness: DualFitness, rng) -> tuple[np.ndarray, dict]:
         """Best ``alpha`` found and ``{"generations", "evaluations", "stop_reason", "history", ...}``."""
 
-    # -- prediction --------------------------------------------------------------------------
-
-    def decision_function(self, X):
-        """``f(x) = sum_i alpha_i y_i K(x_i, x) + b``; positive means ``classes_[1]``.
-
-        Parameters
-        ----------
-        X : {array-like, sparse matrix} of shape (n_samples, n_features)
-
-        Returns
-        -------
-        scores : ndarray of shape (n_samples,)
-        """
-        check_is_fitted(self)
-        X = validate_data(self, X, accept_sparse="csr", dtype=np.float64, reset=False)
-        return kernel_expansion(
-            self.kernel, X, self.support_vectors_, self.dual_coef_[0], self.intercept_[0], **self._kernel_kwargs
-        )
-
-    def predict(self, X):
-        """``classes_[1]`` where ``f(x) >= 0`` (ties to the +1 side, spec §1.1 item 4), else ``classes_[0]``.
-
-        Parameters
-        ----------
-        X : {array-like, sparse matrix} of shape (n_samples, n_features)
-
-        Returns
-        -------
-        y_pred : ndarray of shape (n_samples,)
-        """
-        positive = self.decision_function(X) >= 0  # checks that the model is fitted
-        return self.classes_[positive.astype(np.intp)]
-
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.classifier_tags.multi_class = False
-        tags.input_tags.sparse = True
-        return tags

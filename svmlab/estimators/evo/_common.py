@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from svmlab.estimators.evo._base import COMMON_CONSTRAINTS, KERNEL_PARAMS, BaseDualEvolution
+from svmlab.estimators.evo._base import COMMON_CONSTRAINTS, KERNEL_PARAMS, KernelParamsMixin
 
 __all__ = [
     "KERNEL_CONSTRAINTS",
@@ -21,14 +21,6 @@ __all__ = [
 UNLABELED = -1  # scikit-learn's semi-supervised marker (LabelSpreading, SelfTrainingClassifier)
 
 KERNEL_CONSTRAINTS: dict = {k: COMMON_CONSTRAINTS[k] for k in ("kernel", *KERNEL_PARAMS)}
-
-
-class KernelParamsMixin:
-    """``_kernel_params()``: the svmlab kernel's validated parameters from the estimator's
-    ``gamma``, ``degree``, ... attributes (``None`` = the kernel's default); an error names a
-    parameter the chosen kernel does not have."""
-
-    _kernel_params = BaseDualEvolution._kernel_params
 
 
 def _class_error(name: str, classes) -> ValueError:

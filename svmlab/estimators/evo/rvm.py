@@ -12,11 +12,12 @@ from scipy import linalg
 from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context
 from sklearn.utils._param_validation import Interval
 from sklearn.utils.multiclass import check_classification_targets
-from sklearn.utils.validation import check_is_fitted, validate_data
+from sklearn.utils.validation import validate_data
 from threadpoolctl import threadpool_limits
 
+from svmlab.estimators.evo._base import KernelExpansionMixin
 from svmlab.estimators.evo._common import KERNEL_CONSTRAINTS, KernelParamsMixin, binary_targets
-from svmlab.kernels import kernel_expansion, kernel_matrix
+from svmlab.kernels import kernel_matrix
 
 __all__ = ["RVMClassifier", "sparse_bayesian_regression"]
 
@@ -105,7 +106,7 @@ def sparse_bayesian_regression(Phi, t, *, max_iter=1000, tol=1e-3, alpha_thresho
             "converged": converged, "log_evidence": float(log_evidence)}
 
 
-class RVMClassifier(KernelParamsMixin, ClassifierMixin, BaseEstimator):
+class RVMClassifier(KernelParamsMixin, KernelExpansionMixin, ClassifierMixin, BaseEstimator):
     """Relevance vector machine: Tipping's sparse Bayesian **regression** on ``+-1`` targets,
     classifying by the sign of the fitted function (the thesis's RVM comparator, §4.1.1).
 
@@ -291,39 +292,6 @@ class RVMClassifier(KernelParamsMixin, ClassifierMixin, BaseEstimator):
         }
         return self
 
-    def decision_function(self, X):
-        """The regression output ``f(x) = sum_r w_r K(x, x_r) + w_0`` (target scale +-1).
+    def _expansion(self):
+        return self.relevance_vectors_, self.coef_, self.intercept_
 
-        Parameters
-        ----------
-        X : {array-like, sparse matrix} of shape (n_samples, n_features)
-
-        Returns
-        -------
-        scores : ndarray of shape (n_samples,)
-            Positive means ``classes_[1]``.
-        """
-        check_is_fitted(self)
-        X = validate_data(self, X, accept_sparse="csr", dtype=np.float64, reset=False)
-        return kernel_expansion(self.kernel, X, self.relevance_vectors_, self.coef_, self.intercept_,
-                                **self._kernel_kwargs)
-
-    def predict(self, X):
-        """``classes_[1]`` where ``f(x) >= 0``, else ``classes_[0]``.
-
-        Parameters
-        ----------
-        X : {array-like, sparse matrix} of shape (n_samples, n_features)
-
-        Returns
-        -------
-        y_pred : ndarray of shape (n_samples,)
-        """
-        positive = self.decision_function(X) >= 0
-        return self.classes_[positive.astype(np.intp)]
-
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.classifier_tags.multi_class = False
-        tags.input_tags.sparse = True
-        return tags

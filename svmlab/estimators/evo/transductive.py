@@ -69,6 +69,7 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 from threadpoolctl import threadpool_limits
 
+from svmlab.estimators.evo._base import KernelExpansionMixin
 from svmlab.estimators.evo._common import KERNEL_CONSTRAINTS, KernelParamsMixin, box_dual_ascent, split_unlabeled
 from svmlab.estimators.evo._fitness import improves, posthoc_bias
 from svmlab.estimators.evo._nsga2 import final_front, non_dominated, run_nsga2
@@ -79,7 +80,7 @@ from svmlab.estimators.evo._operators import (
     tournament_select,
     uniform_crossover,
 )
-from svmlab.kernels import kernel_expansion, kernel_matrix
+from svmlab.kernels import kernel_matrix
 
 __all__ = [
     "EvoTSVMClassifier",
@@ -184,7 +185,7 @@ def _bias(K, Yj, a, ub, is_zero):
     return posthoc_bias(s, Yj, a, ub, is_zero)
 
 
-class _TransductiveBase(KernelParamsMixin, ClassifierMixin, BaseEstimator):
+class _TransductiveBase(KernelParamsMixin, KernelExpansionMixin, ClassifierMixin, BaseEstimator):
     """Model storage and prediction shared by both transductive SVMs."""
 
     _is_zero = 1e-8
@@ -199,44 +200,6 @@ class _TransductiveBase(KernelParamsMixin, ClassifierMixin, BaseEstimator):
         self.dual_coef_ = (a * Yj)[sv][None, :]
         self.intercept_ = np.array([float(b)])
         self.n_support_ = np.array([np.sum(sv & (Yj < 0)), np.sum(sv & (Yj > 0))], dtype=np.int32)
-
-    def decision_function(self, X):
-        """``f(x) = sum_i alpha_i y_i K(x, x_i) + sum_k alpha*_k y*_k K(x, x*_k) + b``.
-
-        Parameters
-        ----------
-        X : {array-like, sparse matrix} of shape (n_samples, n_features)
-
-        Returns
-        -------
-        scores : ndarray of shape (n_samples,)
-            Positive means ``classes_[1]``.
-        """
-        check_is_fitted(self)
-        X = validate_data(self, X, accept_sparse="csr", dtype=np.float64, reset=False)
-        return kernel_expansion(
-            self.kernel, X, self.support_vectors_, self.dual_coef_[0], self.intercept_[0], **self._kernel_kwargs
-        )
-
-    def predict(self, X):
-        """``classes_[1]`` where ``f(x) >= 0``, else ``classes_[0]``.
-
-        Parameters
-        ----------
-        X : {array-like, sparse matrix} of shape (n_samples, n_features)
-
-        Returns
-        -------
-        y_pred : ndarray of shape (n_samples,)
-        """
-        positive = self.decision_function(X) >= 0
-        return self.classes_[positive.astype(np.intp)]
-
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.classifier_tags.multi_class = False
-        tags.input_tags.sparse = True
-        return tags
 
 
 _SHARED_CONSTRAINTS = {
