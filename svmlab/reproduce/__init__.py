@@ -247,13 +247,19 @@ def side_by_side(repro: Reproduction, table: PublishedTable, df: pd.DataFrame) -
         rows[paper_ds] = cells
     if rows:
         rows["mean abs. Δ"] = {(m if compact else f"{m} Δ"): f"{np.mean(v):.{table.digits}f}" for m, v in deltas.items()}
-        rho = {m: spearmanr(*zip(*p)).statistic for m, p in pairs.items() if len(p) >= 3}
+        rho = {m: spearmanr(*zip(*p)).statistic if _varies(p) else np.nan for m, p in pairs.items() if len(p) >= 3}
         if rho:
             rows["rank corr. ρ"] = {(m if compact else f"{m} Δ"): "" if np.isnan(r) else f"{r:+.2f}"
                                     for m, r in rho.items()}
     out = pd.DataFrame.from_dict(rows, orient="index")
     out.index.name = "dataset"
     return out
+
+
+def _varies(pairs) -> bool:
+    """Both sides of (ours, paper) pairs take more than one value (else Spearman's rho is undefined)."""
+    ours, paper = zip(*pairs)
+    return len(set(ours)) > 1 and len(set(paper)) > 1
 
 
 def _anova(df: pd.DataFrame, dataset: str, column: str, solvers: list) -> str:
