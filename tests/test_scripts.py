@@ -1,5 +1,6 @@
 """The figure and benchmark scripts run (smoke tests on small inputs)."""
 
+import os
 import subprocess
 import sys
 
@@ -41,3 +42,17 @@ def test_moevosvm_fronts_figure_from_a_real_run(tmp_path):
                           "--out", str(tmp_path / "fig")], check=True, capture_output=True, text=True, timeout=300)
     assert out.stdout.strip().endswith("moevosvm_fronts.png")
     assert mpimg.imread(tmp_path / "fig" / "moevosvm_fronts.png").ndim == 3
+
+
+def test_evosvm_speed_benchmark_prints_ratios():
+    out = subprocess.run([sys.executable, str(REPO_ROOT / "scripts" / "bench" / "evosvm_speed.py"), "--sizes", "60",
+                          "--datasets", "spiral", "--max-gen", "30"],
+                         check=True, capture_output=True, text=True, timeout=300).stdout
+    assert "gen/s" in out and out.count("spiral") == 3  # gaussian, hybrid, pso rows
+
+
+@pytest.mark.skipif(not os.environ.get("SVMLAB_DATA_DIR"), reason="needs SVMLAB_DATA_DIR")
+def test_mtr_speed_benchmark_prints_ratios():
+    out = subprocess.run([sys.executable, str(REPO_ROOT / "scripts" / "bench" / "mtr_speed.py"), "--datasets", "slump",
+                          "--max-samples", "60"], check=True, capture_output=True, text=True, timeout=300).stdout
+    assert "SVRCC / SVR =" in out and "slump" in out
