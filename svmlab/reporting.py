@@ -118,7 +118,7 @@ def aggregate(df: pd.DataFrame, metric: str, how: str = "mean") -> pd.DataFrame:
     if metric not in ok.columns:
         known = sorted(c for c in ok.columns if _is_metric(c))
         raise SvmlabError(f"metric {metric!r} is not in these results; available: {', '.join(known)}")
-    if not _is_cost(metric):  # only the task types that carry the metric (runs may mix tasks)
+    if not _is_task_independent(metric):  # only the task types that carry the metric (runs may mix tasks)
         ok = ok[ok["task_type"].map(lambda t: metric in metrics_for_task(t))]
         if ok.empty:
             raise SvmlabError(f"metric {metric!r} applies to none of the task types in these results "
@@ -143,6 +143,7 @@ def _poolable(metric: str) -> bool:
 
 
 COST_COLUMNS = ("model_size", "sv_percent", "task_seconds")
+MODEL_COLUMNS = {"dual_objective": "max"}  # what the fitted model reports about itself, any task type
 
 
 def _is_cost(column: str) -> bool:
@@ -150,8 +151,12 @@ def _is_cost(column: str) -> bool:
     return column.endswith("_time") or column in COST_COLUMNS
 
 
+def _is_task_independent(column: str) -> bool:
+    return _is_cost(column) or column in MODEL_COLUMNS
+
+
 def _is_metric(column: str) -> bool:
-    if _is_cost(column):
+    if _is_task_independent(column):
         return True
     try:
         get_metric(column)
@@ -164,6 +169,8 @@ def metric_direction(metric: str) -> str:
     """``max`` or ``min``; timings and model size are lower-is-better."""
     if _is_cost(metric):
         return "min"
+    if metric in MODEL_COLUMNS:
+        return MODEL_COLUMNS[metric]
     return direction(metric)
 
 

@@ -129,6 +129,9 @@ def _row(base: dict, chosen: dict, ev: Evaluation, tune_time: float) -> dict:
     n_train = base.get("n_train") or 0
     # %SV as the OLLAWV study reports it: distinct support vectors / training-set size
     row["sv_percent"] = 100.0 * ev.model_size / n_train if n_train and np.isfinite(ev.model_size) else np.nan
+    # the dual objective the model reached, where the estimator reports one (EvoSVM's Table 3.2)
+    objective = ev.fit_info.get("objective") if isinstance(ev.fit_info, dict) else None
+    row["dual_objective"] = float(objective) if isinstance(objective, (int, float)) else np.nan
     row["fit_info"] = json.dumps(ev.fit_info, default=_json_default)
     row["warnings"] = "; ".join(ev.warnings)
     return row

@@ -72,3 +72,14 @@ def test_warnings_are_kept_in_the_row_not_printed(make_cfg, tmp_path, capfd):
     df = _run(make_cfg(solver=lin), tmp_path)
     assert df["warnings"].str.startswith("ConvergenceWarning: ").all()
     assert "ConvergenceWarning" not in capfd.readouterr().err
+
+
+def test_dual_objective_column_from_fit_info(make_cfg, tmp_path):
+    evo = {"name": "evosvm", "_target_": "svmlab.estimators.evo.EvoSVMClassifier", "tasks": ["binary"], "gamma": 1.0,
+           "max_gen": 20}
+    knn = {"name": "knn", "_target_": "sklearn.neighbors.KNeighborsClassifier", "tasks": ["binary"]}
+    df = _run(make_cfg(dataset={"name": "moons"}, solvers={"e": evo, "k": knn}), tmp_path)
+    evo_rows = df[df["solver"] == "evosvm"]
+    assert np.isfinite(evo_rows["dual_objective"]).all()
+    assert np.allclose(evo_rows["dual_objective"], [json.loads(f)["objective"] for f in evo_rows["fit_info"]])
+    assert df.loc[df["solver"] == "knn", "dual_objective"].isna().all()
