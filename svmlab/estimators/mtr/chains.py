@@ -21,6 +21,8 @@ that target's training mean; under ``"oof"``/``"insample"`` every row has a pred
 
 from __future__ import annotations
 
+from abc import ABCMeta, abstractmethod
+
 import time
 from dataclasses import dataclass, field
 from functools import partial
@@ -133,7 +135,7 @@ def fit_chain(X, Y, order, fit_link, *, train_inputs: str = "true", oof_folds: i
     return chain
 
 
-class ChainEnsembleBase(MultiTargetRegressorBase):
+class ChainEnsembleBase(MultiTargetRegressorBase, metaclass=ABCMeta):
     """Fit one chain per order and average them per target.
 
     Subclasses give the chain orders (:meth:`_chain_orders`), the base learner of the links
@@ -152,11 +154,13 @@ class ChainEnsembleBase(MultiTargetRegressorBase):
         "random_state": ["random_state"],
     }
 
-    def _chain_orders(self, Y: np.ndarray, rng) -> np.ndarray:  # pragma: no cover - abstract
-        raise NotImplementedError
+    @abstractmethod
+    def _chain_orders(self, Y: np.ndarray, rng) -> np.ndarray:
+        """The chains' target orders, shape ``(n_chains, m)``, from the training targets."""
 
-    def _link_template(self):  # pragma: no cover - abstract
-        raise NotImplementedError
+    @abstractmethod
+    def _link_template(self):
+        """An unfitted single-target regressor: the template of every link."""
 
     def _tuning(self):
         """``(param_grid, inner_cv)`` of every link; ``(None, None)`` means no tuning."""

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from abc import ABCMeta, abstractmethod
+
 import numpy as np
 from sklearn.base import _fit_context
 
@@ -19,15 +21,16 @@ def fit_per_target(template, X, Y, *, param_grid, inner_cv, n_jobs, seed_of):
     ]
 
 
-class IndependentTargetsBase(MultiTargetRegressorBase):
+class IndependentTargetsBase(MultiTargetRegressorBase, metaclass=ABCMeta):
     """Problem transformation into ``m`` single-target problems, each fitted (and tuned) alone.
 
     Subclasses give the base learner (:meth:`_link_template`) and its tuning
     (:meth:`_tuning`) and declare ``n_jobs`` and ``random_state``.
     """
 
-    def _link_template(self):  # pragma: no cover - abstract
-        raise NotImplementedError
+    @abstractmethod
+    def _link_template(self):
+        """An unfitted single-target regressor: the template of every target's model."""
 
     def _tuning(self):
         return None, None
