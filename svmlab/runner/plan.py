@@ -222,7 +222,7 @@ def build_plan(cfg: dict, run_dir: str, run_id: str, *, variant: str = "", fixed
         from svmlab.reproduce import get_reproduction
 
         get_reproduction(cfg["reproduce"])
-    datasets, dataset_solver_params = [], {}
+    datasets, solver_params = [], []  # solver_params[i]: the i-th dataset entry's fixed solver parameters
     for _, dcfg in _entries(cfg, "datasets", "dataset"):
         params = dict(dcfg.get("params") or {})
         fixed = dict(dcfg.get("solver_params") or {})
@@ -232,7 +232,6 @@ def build_plan(cfg: dict, run_dir: str, run_id: str, *, variant: str = "", fixed
             if unused:
                 raise ConfigError(f"dataset {dcfg['name']!r}: solver_params {unused} are parameters of none of the "
                                   f"run's solvers ({', '.join(s.name for s, _ in solvers)})")
-            dataset_solver_params[dcfg["name"]] = fixed
         ds = _load(dcfg["name"], params, allow_download)
         check_protocol(protocol, ds.task, ds.name)
         _check_splits(protocol, ds, seed)
@@ -241,12 +240,13 @@ def build_plan(cfg: dict, run_dir: str, run_id: str, *, variant: str = "", fixed
             raise ConfigError(f"tuning.scoring={metric!r} does not apply to dataset {ds.name!r} ({ds.task}); "
                               f"valid: {', '.join(metrics_for_task(ds.task))}")
         datasets.append((ds, params))
+        solver_params.append(fixed)
 
     def identity_solver(scfg):
         return {k: v for k, v in scfg.items() if k not in COSMETIC}
 
     parts = {
-        "datasets": _digest([(d.name, p) for d, p in datasets] + sorted(dataset_solver_params.items())),
+        "datasets": _digest([(d.name, p) for d, p in datasets] + [f for f in solver_params if f]),
         "solvers": _digest([identity_solver(c) for _, c in solvers]),
         "protocol": _digest(protocol),
         "preprocessing": _digest(preprocessing),
@@ -258,10 +258,10 @@ def build_plan(cfg: dict, run_dir: str, run_id: str, *, variant: str = "", fixed
     limit_blas = runner.get("backend", "loky") != "sequential" and runner.get("n_jobs", 1) != 1
     tasks, skipped = [], []
     used_solvers, used_datasets = set(), set()
-    for ds, params in datasets:
+    for (ds, params), fixed in zip(datasets, solver_params):
         n_classes = len(ds.classes) if ds.is_classification else None
         for base_spec, base_cfg in solvers:
-            spec, scfg = _with_dataset_params(base_spec, base_cfg, dataset_solver_params.get(ds.name), ds.name)
+            spec, scfg = _with_dataset_params(base_spec, base_cfg, fixed, ds.name)
             if not accepts(spec, ds.task, n_classes):
                 skipped.append((ds.name, spec.name, f"{spec.name} handles {', '.join(spec.tasks)}, not {ds.task}"))
                 continue

@@ -33,6 +33,10 @@ def test_dataset_solver_params_go_to_the_solvers_that_take_them(make_cfg, tmp_pa
     other = build_plan(make_cfg(datasets={"a": {"name": "iris", "solver_params": {"gamma": 2.0}}, "b": {"name": "wine"}},
                                 solvers={"k": make_cfg()["solver"], "s": svc}), str(tmp_path), "r")
     assert other.identity["fingerprint"] != plan.identity["fingerprint"]
+    twice = build_plan(make_cfg(datasets={"a": {"name": "iris", "solver_params": {"gamma": 0.5}},
+                                          "b": {"name": "iris", "params": {}, "solver_params": {"gamma": 2.0}}},
+                                solvers={"s": svc}), str(tmp_path), "r")
+    assert sorted({t.solver["gamma"] for t in twice.tasks}) == [0.5, 2.0]  # per entry, not per dataset name
     with pytest.raises(ConfigError, match="solver_params \\['gama'\\] are parameters of none"):
         build_plan(make_cfg(datasets={"a": {"name": "iris", "solver_params": {"gama": 0.5}}}, solvers={"s": svc}),
                    str(tmp_path), "r")
