@@ -46,7 +46,14 @@ def fronts(run_dir: Path, out: Path) -> Path:
         sc = ax_front.scatter(obj2, obj1, c=train, cmap="viridis", s=14)
         fig.colorbar(sc, ax=ax_front, label="training error (%)")
         if chosen:
-            ax_front.scatter(obj2[chosen], obj1[chosen], s=90, facecolors="none", edgecolors="red", label="chosen")
+            ax_front.scatter(
+                obj2[chosen],
+                obj1[chosen],
+                s=90,
+                facecolors="none",
+                edgecolors="red",
+                label="chosen",
+            )
             ax_front.legend(loc="lower left", fontsize=8)
         ax_front.set_xlabel("objective II (training-error term)")
         ax_front.set_ylabel("objective I (margin term)")
@@ -55,11 +62,19 @@ def fronts(run_dir: Path, out: Path) -> Path:
         ax_err.plot(idx, train, "o-", ms=3, label="training error")
         ax_err.plot(idx, hold, "s-", ms=3, label="hold-out error")
         if chosen:
-            ax_err.axvline(chosen[0], color="red", lw=1, ls="--", label=f"chosen: {hold[chosen[0]]:.1f} % hold-out")
+            ax_err.axvline(
+                chosen[0],
+                color="red",
+                lw=1,
+                ls="--",
+                label=f"chosen: {hold[chosen[0]]:.1f} % hold-out",
+            )
         ax_err.set_xlabel("front member (by training error, largest first)")
         ax_err.set_ylabel("error (%)")
         ax_err.legend(fontsize=8)
-    fig.suptitle("Figs. 3.2 / 3.3 (reproduced): MO-EvoSVM Pareto fronts and the hold-out rule", fontsize=11)
+    fig.suptitle(
+        "Figs. 3.2 / 3.3 (reproduced): MO-EvoSVM Pareto fronts and the hold-out rule", fontsize=11
+    )
     out.mkdir(parents=True, exist_ok=True)
     path = out / "moevosvm_fronts.png"
     fig.savefig(path, dpi=110)
@@ -70,7 +85,11 @@ def _tsvm_sets():
     from sklearn.datasets import make_moons
 
     rng = np.random.default_rng(0)
-    four = (np.array([[0.0, 0.0], [1.0, 8.0], [0.0, 8.0], [1.0, 0.0]]), np.array([0, 1, -1, -1]), "linear")
+    four = (
+        np.array([[0.0, 0.0], [1.0, 8.0], [0.0, 8.0], [1.0, 0.0]]),
+        np.array([0, 1, -1, -1]),
+        "linear",
+    )
     centres = {"upper": (0.0, 4.0), "middle": (0.0, 0.5), "lower": (0.0, -4.0)}
     X3 = np.vstack([c + 0.75 * rng.standard_normal((50, 2)) for c in centres.values()])
     y3 = np.full(150, -1)
@@ -96,15 +115,36 @@ def tsvm(out: Path) -> Path:
         labeled = y >= 0
         inductive = KernelSVC(kernel=kernel, scale=True, **params).fit(X[labeled], y[labeled])
         trans = EvoTSVMClassifier(kernel=kernel, random_state=0, **params).fit(X, y)
-        for ax, model, title in ((ax_ind, inductive, "inductive SVM (labeled points only, z-scored)"),
-                                 (ax_tr, trans, "Evo-T-SVM (labeled + unlabeled)")):
+        for ax, model, title in (
+            (ax_ind, inductive, "inductive SVM (labeled points only, z-scored)"),
+            (ax_tr, trans, "Evo-T-SVM (labeled + unlabeled)"),
+        ):
             pred = model.predict(X)
-            ax.scatter(X[~labeled, 0], X[~labeled, 1], c=pred[~labeled], cmap="coolwarm", s=12, alpha=0.6,
-                       vmin=0, vmax=1)
-            ax.scatter(X[labeled, 0], X[labeled, 1], c=y[labeled], cmap="coolwarm", s=90, marker="*",
-                       edgecolors="black", vmin=0, vmax=1)
+            ax.scatter(
+                X[~labeled, 0],
+                X[~labeled, 1],
+                c=pred[~labeled],
+                cmap="coolwarm",
+                s=12,
+                alpha=0.6,
+                vmin=0,
+                vmax=1,
+            )
+            ax.scatter(
+                X[labeled, 0],
+                X[labeled, 1],
+                c=y[labeled],
+                cmap="coolwarm",
+                s=90,
+                marker="*",
+                edgecolors="black",
+                vmin=0,
+                vmax=1,
+            )
             ax.set_title(f"{name}: {title}", fontsize=9)
-    fig.suptitle("Ch. 5 (reproduced): stars are labeled, dots coloured by the predicted class", fontsize=11)
+    fig.suptitle(
+        "Ch. 5 (reproduced): stars are labeled, dots coloured by the predicted class", fontsize=11
+    )
     out.mkdir(parents=True, exist_ok=True)
     path = out / "tsvm.png"
     fig.savefig(path, dpi=110)
@@ -112,7 +152,9 @@ def tsvm(out: Path) -> Path:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     sub = ap.add_subparsers(dest="cmd", required=True)
     f = sub.add_parser("fronts", help="Figs. 3.2/3.3 from a moevosvm run")
     f.add_argument("run_dir", type=Path)

@@ -17,7 +17,15 @@ from svmlab.stats.report import analyse
 ROOT = Path(__file__).resolve().parents[1]
 
 table = pd.read_csv(ROOT / "tests" / "stats" / "golden" / "mtr_acc.csv", index_col=0)
-_, _, paths = analyse(table, "max", name="mtr_acc", out_dir=ROOT / "scripts" / "readme_figures",
-                      formats=("png",), control="SVRCC", pairwise=(), metric="aCC (MTR study, Table 3.3)")
+_, _, paths = analyse(
+    table,
+    "max",
+    name="mtr_acc",
+    out_dir=ROOT / "scripts" / "readme_figures",
+    formats=("png",),
+    control="SVRCC",
+    pairwise=(),
+    metric="aCC (MTR study, Table 3.3)",
+)
 for p in paths:
     print(p.relative_to(ROOT))

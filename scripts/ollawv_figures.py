@@ -31,7 +31,9 @@ def _gaussians(n: int, rng):
 def _bayes_log_ratio(grid, means, covs):
     from scipy.stats import multivariate_normal
 
-    return multivariate_normal(means[1], covs[1]).logpdf(grid) - multivariate_normal(means[0], covs[0]).logpdf(grid)
+    return multivariate_normal(means[1], covs[1]).logpdf(grid) - multivariate_normal(
+        means[0], covs[0]
+    ).logpdf(grid)
 
 
 def boundary(out: Path, gamma: float = 0.5, C: float = 10.0) -> list[Path]:
@@ -53,10 +55,18 @@ def boundary(out: Path, gamma: float = 0.5, C: float = 10.0) -> list[Path]:
             "OLLAWV": OLLAWVClassifier(C=C, gamma=gamma, random_state=0).fit(X, y),
             "LIBSVM (SMO)": SVC(C=C, gamma=gamma).fit(X, y),
         }
-        ax.contour(xx, yy, _bayes_log_ratio(grid, means, covs).reshape(xx.shape), levels=[0], colors="black",
-                   linestyles="dashed")
+        ax.contour(
+            xx,
+            yy,
+            _bayes_log_ratio(grid, means, covs).reshape(xx.shape),
+            levels=[0],
+            colors="black",
+            linestyles="dashed",
+        )
         for (name, model), color in zip(models.items(), ("#009E73", "#CC79A7")):
-            ax.contour(xx, yy, model.decision_function(grid).reshape(xx.shape), levels=[0], colors=color)
+            ax.contour(
+                xx, yy, model.decision_function(grid).reshape(xx.shape), levels=[0], colors=color
+            )
             n_sv = int(np.sum(model.n_support_))
             ax.plot([], [], color=color, label=f"{name} ({n_sv} SVs)")
         ax.plot([], [], color="black", linestyle="dashed", label="Bayes")
@@ -79,11 +89,26 @@ def scaling(run_dir: Path, out: Path) -> list[Path]:
 
     repro = get_reproduction("ollawv_table_5_3")
     df = load_results(run_dir)
-    sizes = df.groupby("dataset")[["n_train", "n_test"]].first().sum(axis=1) // df.groupby("dataset")["repeat"].nunique()
+    sizes = (
+        df.groupby("dataset")[["n_train", "n_test"]].first().sum(axis=1)
+        // df.groupby("dataset")["repeat"].nunique()
+    )
     paths = []
     for column, how, title, file, table in (
-        ("task_seconds", "sum", "runtime of the nested CV (s)", "ollawv_fig_5_8_runtime.png", repro.tables[1]),
-        ("sv_percent", "mean", "support vectors (% of training set)", "ollawv_fig_5_9_sv.png", repro.tables[2]),
+        (
+            "task_seconds",
+            "sum",
+            "runtime of the nested CV (s)",
+            "ollawv_fig_5_8_runtime.png",
+            repro.tables[1],
+        ),
+        (
+            "sv_percent",
+            "mean",
+            "support vectors (% of training set)",
+            "ollawv_fig_5_9_sv.png",
+            repro.tables[2],
+        ),
     ):
         agg = aggregate(df, column, "mean")
         if how == "sum":
@@ -93,20 +118,37 @@ def scaling(run_dir: Path, out: Path) -> list[Path]:
         inverse = {repro.datasets.get(k, k): k for k in published.index}
         fig = Figure(figsize=(7, 4.5), layout="constrained")
         ax = fig.subplots()
-        for (paper_m, solver), color in zip(repro.methods.items(), ("#009E73", "#0072B2", "#D55E00")):
+        for (paper_m, solver), color in zip(
+            repro.methods.items(), ("#009E73", "#0072B2", "#D55E00")
+        ):
             if solver in ours.columns:
                 s = ours[solver].dropna()
                 n = sizes.reindex(s.index)
                 order = np.argsort(n.to_numpy())
-                ax.plot(n.to_numpy()[order], s.to_numpy()[order], "o-", color=color, label=f"{paper_m} (this run)")
+                ax.plot(
+                    n.to_numpy()[order],
+                    s.to_numpy()[order],
+                    "o-",
+                    color=color,
+                    label=f"{paper_m} (this run)",
+                )
                 pub = [published.at[inverse[d], paper_m] for d in s.index[order] if d in inverse]
-                ax.plot(n.to_numpy()[order][: len(pub)], pub, "x--", color=color, alpha=0.6, label=f"{paper_m} (paper)")
+                ax.plot(
+                    n.to_numpy()[order][: len(pub)],
+                    pub,
+                    "x--",
+                    color=color,
+                    alpha=0.6,
+                    label=f"{paper_m} (paper)",
+                )
         ax.set_xscale("log")
         if how == "sum":
             ax.set_yscale("log")
         ax.set_xlabel("number of samples")
         ax.set_ylabel(title)
-        ax.set_title(f"Fig. {'5.8' if how == 'sum' else '5.9'} (reproduced): {title} against the number of samples")
+        ax.set_title(
+            f"Fig. {'5.8' if how == 'sum' else '5.9'} (reproduced): {title} against the number of samples"
+        )
         ax.legend(fontsize=8)
         out.mkdir(parents=True, exist_ok=True)
         fig.savefig(out / file, dpi=150)
@@ -115,7 +157,9 @@ def scaling(run_dir: Path, out: Path) -> list[Path]:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     sub = ap.add_subparsers(dest="which", required=True)
     b = sub.add_parser("boundary")
     b.add_argument("--out", type=Path, default=Path("figures"))

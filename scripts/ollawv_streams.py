@@ -44,9 +44,15 @@ def plot(run_dir: Path, out: Path, smooth: int = 1) -> Path:
     df = df[(df["status"] == "ok") & df["chunk_accuracy"].notna()]
     if df.empty:
         raise SystemExit(f"{run_dir}: no stream results (chunk_accuracy) to plot")
-    cfg = yaml.safe_load((run_dir / "config.yaml").read_text()) if (run_dir / "config.yaml").exists() else {}
+    cfg = (
+        yaml.safe_load((run_dir / "config.yaml").read_text())
+        if (run_dir / "config.yaml").exists()
+        else {}
+    )
     chunk = int(cfg.get("protocol", {}).get("chunk_size", 1))
-    ds_cfg = {v.get("name", k): v.get("params") or {} for k, v in (cfg.get("datasets") or {}).items()}
+    ds_cfg = {
+        v.get("name", k): v.get("params") or {} for k, v in (cfg.get("datasets") or {}).items()
+    }
     streams = sorted(df["dataset"].unique())
     methods = sorted(df["method"].unique())
     color = dict(zip(methods, COLORS * 2))
@@ -65,11 +71,22 @@ def plot(run_dir: Path, out: Path, smooth: int = 1) -> Path:
             acc = np.asarray(json.loads(row["chunk_accuracy"].iloc[0]), dtype=float)
             if smooth > 1 and acc.size >= smooth:
                 acc = np.convolve(acc, np.ones(smooth) / smooth, mode="same") / np.convolve(
-                    np.ones_like(acc), np.ones(smooth) / smooth, mode="same")
-            x = (np.arange(acc.size) + 2) * chunk  # tested chunk i is stream chunk i+1: samples seen at its end
+                    np.ones_like(acc), np.ones(smooth) / smooth, mode="same"
+                )
+            x = (
+                np.arange(acc.size) + 2
+            ) * chunk  # tested chunk i is stream chunk i+1: samples seen at its end
             x = np.minimum(x, int(row["n_train"].iloc[0]))
-            ax.plot(x, acc, "-", marker="o" if acc.size <= 20 else None, ms=3, lw=1.4, color=color[method],
-                    label=method)
+            ax.plot(
+                x,
+                acc,
+                "-",
+                marker="o" if acc.size <= 20 else None,
+                ms=3,
+                lw=1.4,
+                color=color[method],
+                label=method,
+            )
             overall.append(f"{method} {row['accuracy'].iloc[0]:.3f}")
         seen = int(rows["n_train"].max())
         for d in _drift_points(stream, ds_cfg.get(stream, {})):
@@ -79,22 +96,30 @@ def plot(run_dir: Path, out: Path, smooth: int = 1) -> Path:
         ax.set_xlabel("samples seen")
         ax.set_ylabel("chunk accuracy")
         ax.grid(alpha=0.3)
-    for ax in axes[len(streams):]:
+    for ax in axes[len(streams) :]:
         ax.set_visible(False)
     handles = [axes[0].plot([], [], color=color[m], lw=2)[0] for m in methods]
-    fig.legend(handles, methods, loc="outside lower center", ncols=len(methods), fontsize=10, frameon=False)
+    fig.legend(
+        handles, methods, loc="outside lower center", ncols=len(methods), fontsize=10, frameon=False
+    )
     note = f", moving average over {smooth} chunks" if smooth > 1 else ""
-    fig.suptitle(f"Prequential accuracy per chunk of {chunk} (test-then-train{note}); dotted: drift points")
+    fig.suptitle(
+        f"Prequential accuracy per chunk of {chunk} (test-then-train{note}); dotted: drift points"
+    )
     out.parent.mkdir(parents=True, exist_ok=True)
     fig.savefig(out, dpi=130)
     return out
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     ap.add_argument("run_dir", type=Path)
     ap.add_argument("--out", type=Path, default=None)
-    ap.add_argument("--smooth", type=int, default=1, help="moving average over this many chunks (1: none)")
+    ap.add_argument(
+        "--smooth", type=int, default=1, help="moving average over this many chunks (1: none)"
+    )
     args = ap.parse_args()
     out = args.out or args.run_dir / "figures" / "stream_accuracy.png"
     print(plot(args.run_dir, out, args.smooth))

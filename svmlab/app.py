@@ -13,7 +13,16 @@ EXIT = {"code": 0}
 
 GROUPS = ("dataset", "solver", "protocol", "runner", "experiment")
 # Overrides that choose *what* is run or *where*, rather than *how*; they do not label sweep variants.
-_NOT_VARIANT = ("dataset", "datasets", "experiment", "run_id", "results_dir", "name", "hydra", "runner")
+_NOT_VARIANT = (
+    "dataset",
+    "datasets",
+    "experiment",
+    "run_id",
+    "results_dir",
+    "name",
+    "hydra",
+    "runner",
+)
 
 
 def parse_overrides(args: list[str]) -> list[tuple[str, str]]:
@@ -27,13 +36,19 @@ def parse_overrides(args: list[str]) -> list[tuple[str, str]]:
 
 
 def _variant(overrides: list[tuple[str, str]]) -> str:
-    keep = [f"{k}={v}" for k, v in overrides if k.split(".")[0].split("@")[0] not in _NOT_VARIANT and k != "solver"]
+    keep = [
+        f"{k}={v}"
+        for k, v in overrides
+        if k.split(".")[0].split("@")[0] not in _NOT_VARIANT and k != "solver"
+    ]
     return ";".join(keep)
 
 
 def _fixed_params(overrides: list[tuple[str, str]]) -> list[str]:
     """Parameters of the primary solver set on the command line (``solver.C=1``)."""
-    return [k.split(".", 1)[1] for k, _ in overrides if k.startswith("solver.") and k.count(".") == 1]
+    return [
+        k.split(".", 1)[1] for k, _ in overrides if k.startswith("solver.") and k.count(".") == 1
+    ]
 
 
 def job(cfg) -> None:
@@ -56,33 +71,58 @@ def job(cfg) -> None:
             run_id = str(run_dir.resolve().relative_to(root.resolve()))
         except ValueError:
             run_id = run_dir.name
-        plan = build_plan(container, str(run_dir), run_id, variant=_variant(overrides), fixed_params=_fixed_params(overrides))
+        plan = build_plan(
+            container,
+            str(run_dir),
+            run_id,
+            variant=_variant(overrides),
+            fixed_params=_fixed_params(overrides),
+        )
         resumed = prepare_run_dir(run_dir, plan.identity, OmegaConf.to_yaml(cfg, resolve=True))
         n_ds, n_sol = len(plan.datasets), len(plan.solvers)
-        print(f"svmlab: experiment {plan.experiment!r}: {n_ds} dataset(s) x {n_sol} solver(s) -> {len(plan.tasks)} tasks",
-              file=sys.stderr)
+        print(
+            f"svmlab: experiment {plan.experiment!r}: {n_ds} dataset(s) x {n_sol} solver(s) -> {len(plan.tasks)} tasks",
+            file=sys.stderr,
+        )
         print(f"svmlab: results in {run_dir}" + (" (resuming)" if resumed else ""), file=sys.stderr)
         for ds, solver, why in plan.skipped_pairs:
             print(f"svmlab: note: {ds} x {solver} skipped ({why})", file=sys.stderr)
         for name, why in plan.unavailable:
-            print(f"svmlab: note: dataset {name} of this study is not available here: {why}", file=sys.stderr)
+            print(
+                f"svmlab: note: dataset {name} of this study is not available here: {why}",
+                file=sys.stderr,
+            )
         summary = execute(plan.tasks, container.get("runner") or {})
         consolidate(run_dir, postprocess=select_outer_best)
         df = load_results(run_dir)
         metric = container.get("summary_metric")
         how = (container.get("report") or {}).get("aggregate") or "mean"
-        print(render(build_report(df, [metric] if metric else None, how, reproduce=container.get("reproduce"))))
+        print(
+            render(
+                build_report(
+                    df, [metric] if metric else None, how, reproduce=container.get("reproduce")
+                )
+            )
+        )
         done = f"{summary.ok} ok now, {summary.skipped} already done"
         warned = df["warnings"].fillna("").ne("").sum() if "warnings" in df.columns else 0
         if warned:
-            print(f"svmlab: {warned} result rows carry warnings (e.g. non-convergence); see the 'warnings' column",
-                  file=sys.stderr)
+            print(
+                f"svmlab: {warned} result rows carry warnings (e.g. non-convergence); see the 'warnings' column",
+                file=sys.stderr,
+            )
         if summary.n_failed:
-            print(f"svmlab: {summary.n_failed} of {summary.total} tasks failed ({done}); see the 'error' column of "
-                  f"{run_dir / 'results.parquet'}; rerun with run_id={run_id} to retry them", file=sys.stderr)
+            print(
+                f"svmlab: {summary.n_failed} of {summary.total} tasks failed ({done}); see the 'error' column of "
+                f"{run_dir / 'results.parquet'}; rerun with run_id={run_id} to retry them",
+                file=sys.stderr,
+            )
             EXIT["code"] = max(EXIT["code"], 1)
         else:
-            print(f"svmlab: {summary.total} tasks ok ({done}); results: {run_dir / 'results.parquet'}", file=sys.stderr)
+            print(
+                f"svmlab: {summary.total} tasks ok ({done}); results: {run_dir / 'results.parquet'}",
+                file=sys.stderr,
+            )
     except SvmlabError as exc:
         print(f"svmlab: error: {exc}", file=sys.stderr)
         EXIT["code"] = 2
@@ -90,8 +130,11 @@ def job(cfg) -> None:
 
 def has_experiment_choice(args: list[str]) -> bool:
     """Whether the command line picks an experiment, dataset(s) or solver(s) itself."""
-    return any(k in ("experiment", "dataset", "datasets", "solver", "solvers") or k.startswith(("datasets.", "solvers."))
-               for k, _ in parse_overrides(args))
+    return any(
+        k in ("experiment", "dataset", "datasets", "solver", "solvers")
+        or k.startswith(("datasets.", "solvers."))
+        for k, _ in parse_overrides(args)
+    )
 
 
 def check_group_choices(args: list[str]) -> None:
@@ -125,8 +168,10 @@ def check_results_dir(args: list[str]) -> None:
     while not probe.exists():
         probe = probe.parent
     if not probe.is_dir() or not os.access(probe, os.W_OK | os.X_OK):
-        raise SvmlabError(f"results directory {target} cannot be created: {probe} is not a writable directory; "
-                          "set results_dir=... to another place")
+        raise SvmlabError(
+            f"results directory {target} cannot be created: {probe} is not a writable directory; "
+            "set results_dir=... to another place"
+        )
 
 
 def run(args: list[str]) -> int:
@@ -141,7 +186,9 @@ def run(args: list[str]) -> int:
     except SvmlabError as exc:
         print(f"svmlab: error: {exc}", file=sys.stderr)
         return 2
-    if not has_experiment_choice(args) and not any(a in ("-h", "--help", "--hydra-help", "-i", "--info") for a in args):
+    if not has_experiment_choice(args) and not any(
+        a in ("-h", "--help", "--hydra-help", "-i", "--info") for a in args
+    ):
         args = ["+experiment=quickstart", *args]
     EXIT["code"] = 0
     main = hydra.main(config_path=str(conf_dir()), config_name="config", version_base="1.3")(job)

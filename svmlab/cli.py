@@ -36,102 +36,193 @@ datasets/, then the user cache; `svmlab data fetch` downloads and verifies them.
 
 
 def _parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="svmlab", description=DESCRIPTION, epilog=EPILOG,
-                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p = argparse.ArgumentParser(
+        prog="svmlab",
+        description=DESCRIPTION,
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     p.add_argument("--version", action="version", version=f"svmlab {__version__}")
     sub = p.add_subparsers(dest="command", metavar="{run,report,stats,list,data}")
     sub.add_parser("run", help="run an experiment (Hydra overrides follow)", add_help=False)
 
-    r = sub.add_parser("report", help="summary tables of a run or sweep",
-                       description="Summarise a run directory (or a sweep directory holding several runs): one "
-                                   "table of mean ± std per dataset x method for each metric, best value in bold.",
-                       formatter_class=argparse.RawDescriptionHelpFormatter,
-                       epilog="examples:\n  svmlab report results/quickstart/2026-01-01_12-00-00\n"
-                              "  svmlab report results/mirsvm_bench/run1 --metric accuracy kappa --aggregate pooled\n"
-                              "  svmlab report RUN_DIR --format latex --output table.tex")
-    r.add_argument("run_dir", help="a run directory (with run.json) or a directory of runs (a sweep)")
-    r.add_argument("--metric", "-m", nargs="+", help="metric(s) to tabulate and test (default: one per task type: "
-                                                      "accuracy, rmse, arrmse); see `svmlab list metrics`")
-    r.add_argument("--aggregate", choices=("mean", "pooled"),
-                   help="mean over folds or, for confusion-matrix metrics, pooled counts over folds "
-                        "(default: the experiment's report.aggregate, else mean)")
+    r = sub.add_parser(
+        "report",
+        help="summary tables of a run or sweep",
+        description="Summarise a run directory (or a sweep directory holding several runs): one "
+        "table of mean ± std per dataset x method for each metric, best value in bold.",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog="examples:\n  svmlab report results/quickstart/2026-01-01_12-00-00\n"
+        "  svmlab report results/mirsvm_bench/run1 --metric accuracy kappa --aggregate pooled\n"
+        "  svmlab report RUN_DIR --format latex --output table.tex",
+    )
+    r.add_argument(
+        "run_dir", help="a run directory (with run.json) or a directory of runs (a sweep)"
+    )
+    r.add_argument(
+        "--metric",
+        "-m",
+        nargs="+",
+        help="metric(s) to tabulate and test (default: one per task type: "
+        "accuracy, rmse, arrmse); see `svmlab list metrics`",
+    )
+    r.add_argument(
+        "--aggregate",
+        choices=("mean", "pooled"),
+        help="mean over folds or, for confusion-matrix metrics, pooled counts over folds "
+        "(default: the experiment's report.aggregate, else mean)",
+    )
     r.add_argument("--format", "-f", choices=("markdown", "csv", "latex"), default="markdown")
-    r.add_argument("--output", "-o", type=Path, help="write to this file instead of standard output")
-    r.add_argument("--no-stats", action="store_true", help="only the summary tables, no rank tests or figures")
+    r.add_argument(
+        "--output", "-o", type=Path, help="write to this file instead of standard output"
+    )
+    r.add_argument(
+        "--no-stats", action="store_true", help="only the summary tables, no rank tests or figures"
+    )
     r.add_argument("--figures-dir", type=Path, help="where figures go (default: RUN_DIR/report)")
     _stats_options(r)
 
-    st = sub.add_parser("stats", help="rank tests, post-hoc tables and figures for a dataset x method table",
-                        description="Compare k methods over N datasets: average ranks, Friedman and Iman-Davenport, "
-                                    "Bonferroni-Dunn / Holm / Hochberg / Finner against a control, Wilcoxon, the "
-                                    "Nemenyi / Holm / Shaffer all-pairs tables, a CD diagram and the papers' "
-                                    "rank-bar chart.",
-                        formatter_class=argparse.RawDescriptionHelpFormatter,
-                        epilog="the table: CSV or Parquet, first column the dataset names, one column per method "
-                               "(or a tidy file with columns dataset, method, value); rows named Average/Ranks end it.\n"
-                               "examples:\n  svmlab stats acc.csv\n"
-                               "  svmlab stats mse.csv --control SVRCC --metric-direction lower --format latex\n"
-                               "  svmlab stats acc.csv --bd-alpha 0.10 --figures png pdf --output-dir out/")
+    st = sub.add_parser(
+        "stats",
+        help="rank tests, post-hoc tables and figures for a dataset x method table",
+        description="Compare k methods over N datasets: average ranks, Friedman and Iman-Davenport, "
+        "Bonferroni-Dunn / Holm / Hochberg / Finner against a control, Wilcoxon, the "
+        "Nemenyi / Holm / Shaffer all-pairs tables, a CD diagram and the papers' "
+        "rank-bar chart.",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog="the table: CSV or Parquet, first column the dataset names, one column per method "
+        "(or a tidy file with columns dataset, method, value); rows named Average/Ranks end it.\n"
+        "examples:\n  svmlab stats acc.csv\n"
+        "  svmlab stats mse.csv --control SVRCC --metric-direction lower --format latex\n"
+        "  svmlab stats acc.csv --bd-alpha 0.10 --figures png pdf --output-dir out/",
+    )
     st.add_argument("table", type=Path, help="CSV or Parquet file")
-    st.add_argument("--metric-direction", "-d", default="higher", choices=("higher", "lower", "max", "min"),
-                    help="whether higher (default) or lower values are better")
+    st.add_argument(
+        "--metric-direction",
+        "-d",
+        default="higher",
+        choices=("higher", "lower", "max", "min"),
+        help="whether higher (default) or lower values are better",
+    )
     st.add_argument("--name", help="label for titles and file names (default: the file's stem)")
     st.add_argument("--format", "-f", choices=("markdown", "csv", "latex"), default="markdown")
-    st.add_argument("--output-dir", "-o", type=Path,
-                    help="write the tables (<name>.md/.tex/.csv) and figures here (default: print the tables, "
-                         "figures to ./<name>_stats/)")
+    st.add_argument(
+        "--output-dir",
+        "-o",
+        type=Path,
+        help="write the tables (<name>.md/.tex/.csv) and figures here (default: print the tables, "
+        "figures to ./<name>_stats/)",
+    )
     _stats_options(st)
 
-    li = sub.add_parser("list", help="list datasets, solvers, protocols, experiments, runners or metrics",
-                        description="List the names svmlab accepts, with a one-line description each.")
-    li.add_argument("what", choices=("datasets", "solvers", "protocols", "experiments", "runners", "metrics"))
+    li = sub.add_parser(
+        "list",
+        help="list datasets, solvers, protocols, experiments, runners or metrics",
+        description="List the names svmlab accepts, with a one-line description each.",
+    )
+    li.add_argument(
+        "what", choices=("datasets", "solvers", "protocols", "experiments", "runners", "metrics")
+    )
 
-    d = sub.add_parser("data", help="inspect, verify and fetch the benchmark files",
-                       description="Manage the dataset registry's files.",
-                       formatter_class=argparse.RawDescriptionHelpFormatter,
-                       epilog="examples:\n  svmlab data list\n  svmlab data info musk1\n"
-                              "  svmlab data verify            # checksum every local file\n  svmlab data fetch slump")
+    d = sub.add_parser(
+        "data",
+        help="inspect, verify and fetch the benchmark files",
+        description="Manage the dataset registry's files.",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog="examples:\n  svmlab data list\n  svmlab data info musk1\n"
+        "  svmlab data verify            # checksum every local file\n  svmlab data fetch slump",
+    )
     dsub = d.add_subparsers(dest="data_command", metavar="{list,info,verify,fetch}", required=True)
-    dsub.add_parser("list", help="every registered dataset with its task, size and where it was found")
+    dsub.add_parser(
+        "list", help="every registered dataset with its task, size and where it was found"
+    )
     info = dsub.add_parser("info", help="everything the registry knows about one dataset")
     info.add_argument("name")
     ver = dsub.add_parser("verify", help="check the sha256 (and counts) of local dataset files")
     ver.add_argument("names", nargs="*", help="datasets to verify (default: all with a file)")
-    fe = dsub.add_parser("fetch", help="download dataset files into the user cache, verifying the checksum")
+    fe = dsub.add_parser(
+        "fetch", help="download dataset files into the user cache, verifying the checksum"
+    )
     fe.add_argument("names", nargs="+")
     return p
 
 
 def _stats_options(p: argparse.ArgumentParser) -> None:
     g = p.add_argument_group("statistics")
-    g.add_argument("--control", help="method the others are compared with (default: best average rank)")
-    g.add_argument("--alpha", type=float, default=0.05, help="significance level of Holm, Wilcoxon and Nemenyi (0.05)")
-    g.add_argument("--bd-alpha", type=float, help="level of the Bonferroni-Dunn CD (default: --alpha; the MIL study used 0.10)")
-    g.add_argument("--tie-correction", action="store_true", help="tie-correct Friedman's chi2 (scipy does; the papers did not)")
-    g.add_argument("--missing", choices=("error", "drop"), default="error",
-                   help="missing cells: fail naming them (default) or drop those datasets")
-    g.add_argument("--wilcoxon", choices=("signed_rank", "rank_sum"), default="signed_rank",
-                   help="paired signed-rank (default) or unpaired rank-sum (HyDR-MI's 'Wilcoxon')")
-    g.add_argument("--zero-method", choices=("demsar", "zsplit", "wilcox"), default="demsar",
-                   help="zero differences in the signed-rank test: split evenly, one dropped if odd (default, "
-                        "the papers via KEEL), split all, or drop all")
-    g.add_argument("--pairwise", nargs="*", default=["holm"], choices=("p", "nemenyi", "holm", "shaffer"),
-                   help="all-pairs p-value tables to print (default: holm; none with an empty list)")
-    g.add_argument("--figures", nargs="*", default=["png"], metavar="FMT",
-                   help="figure formats among png pdf svg (default: png; none: no figures)")
+    g.add_argument(
+        "--control", help="method the others are compared with (default: best average rank)"
+    )
+    g.add_argument(
+        "--alpha",
+        type=float,
+        default=0.05,
+        help="significance level of Holm, Wilcoxon and Nemenyi (0.05)",
+    )
+    g.add_argument(
+        "--bd-alpha",
+        type=float,
+        help="level of the Bonferroni-Dunn CD (default: --alpha; the MIL study used 0.10)",
+    )
+    g.add_argument(
+        "--tie-correction",
+        action="store_true",
+        help="tie-correct Friedman's chi2 (scipy does; the papers did not)",
+    )
+    g.add_argument(
+        "--missing",
+        choices=("error", "drop"),
+        default="error",
+        help="missing cells: fail naming them (default) or drop those datasets",
+    )
+    g.add_argument(
+        "--wilcoxon",
+        choices=("signed_rank", "rank_sum"),
+        default="signed_rank",
+        help="paired signed-rank (default) or unpaired rank-sum (HyDR-MI's 'Wilcoxon')",
+    )
+    g.add_argument(
+        "--zero-method",
+        choices=("demsar", "zsplit", "wilcox"),
+        default="demsar",
+        help="zero differences in the signed-rank test: split evenly, one dropped if odd (default, "
+        "the papers via KEEL), split all, or drop all",
+    )
+    g.add_argument(
+        "--pairwise",
+        nargs="*",
+        default=["holm"],
+        choices=("p", "nemenyi", "holm", "shaffer"),
+        help="all-pairs p-value tables to print (default: holm; none with an empty list)",
+    )
+    g.add_argument(
+        "--figures",
+        nargs="*",
+        default=["png"],
+        metavar="FMT",
+        help="figure formats among png pdf svg (default: png; none: no figures)",
+    )
 
 
 def _stats_kwargs(args) -> dict:
-    return {"control": args.control, "alpha": args.alpha, "bd_alpha": args.bd_alpha,
-            "tie_correction": args.tie_correction, "missing": args.missing, "wilcoxon": args.wilcoxon,
-            "zero_method": args.zero_method, "pairwise": tuple(args.pairwise)}
+    return {
+        "control": args.control,
+        "alpha": args.alpha,
+        "bd_alpha": args.bd_alpha,
+        "tie_correction": args.tie_correction,
+        "missing": args.missing,
+        "wilcoxon": args.wilcoxon,
+        "zero_method": args.zero_method,
+        "pairwise": tuple(args.pairwise),
+    }
 
 
 def _figure_formats(args) -> tuple[str, ...]:
     formats = tuple(f for f in (args.figures or []) if f != "none")
     bad = [f for f in formats if f not in ("png", "pdf", "svg")]
     if bad:
-        raise SvmlabError(f"unknown figure format(s) {', '.join(bad)}; choose among png, pdf, svg (or none)")
+        raise SvmlabError(
+            f"unknown figure format(s) {', '.join(bad)}; choose among png, pdf, svg (or none)"
+        )
     return formats
 
 
@@ -170,7 +261,15 @@ def _dispatch(argv: list[str]) -> int:
 def _report(args) -> int:
     import pandas as pd
 
-    from svmlab.reporting import DEFAULT_METRIC, aggregate, build_report, load_results, metric_direction, render, run_config
+    from svmlab.reporting import (
+        DEFAULT_METRIC,
+        aggregate,
+        build_report,
+        load_results,
+        metric_direction,
+        render,
+        run_config,
+    )
     from svmlab.stats.report import analyse
 
     df = load_results(args.run_dir)
@@ -181,19 +280,32 @@ def _report(args) -> int:
         args.bd_alpha = defaults.get("bd_alpha")
     sections = build_report(df, args.metric, args.aggregate, reproduce=config.get("reproduce"))
     figures = []
-    stat_metrics = args.metric or sorted({DEFAULT_METRIC[t] for t in df.loc[df["status"] == "ok", "task_type"].dropna()})
+    stat_metrics = args.metric or sorted(
+        {DEFAULT_METRIC[t] for t in df.loc[df["status"] == "ok", "task_type"].dropna()}
+    )
     if stat_metrics and not args.no_stats:
         formats = _figure_formats(args)
         out_dir = args.figures_dir or (Path(args.run_dir) / "report")
         ranks_by_metric = {}
         for metric in stat_metrics:
-            matrix = aggregate(df, metric, args.aggregate).pivot(index="dataset", columns="method", values="value")
+            matrix = aggregate(df, metric, args.aggregate).pivot(
+                index="dataset", columns="method", values="value"
+            )
             if matrix.shape[0] < 2 or matrix.shape[1] < 2:
-                print(f"svmlab: note: no rank tests for {metric}: they need >= 2 datasets and >= 2 methods "
-                      f"(have {matrix.shape[0]} x {matrix.shape[1]})", file=sys.stderr)
+                print(
+                    f"svmlab: note: no rank tests for {metric}: they need >= 2 datasets and >= 2 methods "
+                    f"(have {matrix.shape[0]} x {matrix.shape[1]})",
+                    file=sys.stderr,
+                )
                 continue
-            cmp, more, paths = analyse(matrix, metric_direction(metric), name=metric, out_dir=out_dir,
-                                       formats=formats, **_stats_kwargs(args))
+            cmp, more, paths = analyse(
+                matrix,
+                metric_direction(metric),
+                name=metric,
+                out_dir=out_dir,
+                formats=formats,
+                **_stats_kwargs(args),
+            )
             sections += more[1:]  # the summary table already shows the values
             figures += paths
             ranks_by_metric[metric] = cmp.average_ranks
@@ -217,8 +329,14 @@ def _stats(args) -> int:
     name = args.name or args.table.stem
     table = read_table(args.table)
     out_dir = args.output_dir or Path(f"{name}_stats")
-    _, sections, paths = analyse(table, args.metric_direction, name=name, out_dir=out_dir,
-                                 formats=_figure_formats(args), **_stats_kwargs(args))
+    _, sections, paths = analyse(
+        table,
+        args.metric_direction,
+        name=name,
+        out_dir=out_dir,
+        formats=_figure_formats(args),
+        **_stats_kwargs(args),
+    )
     text = render(sections, args.format)
     suffix = {"markdown": "md", "latex": "tex", "csv": "csv"}[args.format]
     _emit(text, args.output_dir / f"{name}.{suffix}" if args.output_dir else None)
@@ -238,7 +356,9 @@ def _emit(text: str, output: Path | None) -> None:
 
 def _table(rows: list[dict], columns: list[str]) -> str:
     rows = [{c: "" if r.get(c) is None else r.get(c) for c in columns} for r in rows]
-    widths = {c: max(len(c), *(len(str(r.get(c, ""))) for r in rows)) if rows else len(c) for c in columns}
+    widths = {
+        c: max(len(c), *(len(str(r.get(c, ""))) for r in rows)) if rows else len(c) for c in columns
+    }
     lines = ["  ".join(c.ljust(widths[c]) for c in columns).rstrip()]
     lines.append("  ".join("-" * widths[c] for c in columns))
     lines += ["  ".join(str(r.get(c, "")).ljust(widths[c]) for c in columns).rstrip() for r in rows]
@@ -257,7 +377,11 @@ def config_options(group: str) -> list[dict]:
         cfg = yaml.safe_load(text) or {}
         desc = cfg.get("description") if isinstance(cfg, dict) else None
         if not desc:
-            comments = [ln.lstrip("# ").strip() for ln in text.splitlines() if ln.startswith("#") and "@package" not in ln]
+            comments = [
+                ln.lstrip("# ").strip()
+                for ln in text.splitlines()
+                if ln.startswith("#") and "@package" not in ln
+            ]
             desc = comments[0] if comments else ""
         rows.append({"name": path.stem, "description": desc, "cfg": cfg})
     return rows
@@ -268,15 +392,45 @@ def _list(what: str) -> int:
         from svmlab.data.registry import list_datasets
 
         rows = list_datasets()
-        print(_table(rows, [c for c in ("name", "task", "rows", "bags", "features", "targets", "classes", "status") if any(c in r for r in rows)]))
+        print(
+            _table(
+                rows,
+                [
+                    c
+                    for c in (
+                        "name",
+                        "task",
+                        "rows",
+                        "bags",
+                        "features",
+                        "targets",
+                        "classes",
+                        "status",
+                    )
+                    if any(c in r for r in rows)
+                ],
+            )
+        )
     elif what == "metrics":
         from svmlab.evaluation.metrics import METRICS
 
-        rows = [{"name": m.name, "better": "higher" if m.direction == "max" else "lower", "tasks": ",".join(m.tasks),
-                 "description": m.description} for m in METRICS.values()]
+        rows = [
+            {
+                "name": m.name,
+                "better": "higher" if m.direction == "max" else "lower",
+                "tasks": ",".join(m.tasks),
+                "description": m.description,
+            }
+            for m in METRICS.values()
+        ]
         print(_table(rows, ["name", "better", "tasks", "description"]))
     else:
-        group = {"solvers": "solver", "protocols": "protocol", "experiments": "experiment", "runners": "runner"}[what]
+        group = {
+            "solvers": "solver",
+            "protocols": "protocol",
+            "experiments": "experiment",
+            "runners": "runner",
+        }[what]
         rows = config_options(group)
         if what == "solvers":
             for r in rows:
@@ -296,8 +450,28 @@ def _data(args) -> int:
         for r in rows:
             why = r.get("unavailable_reason") or ""
             r["note"] = why if len(why) <= 70 else why[:67] + "..."
-        print(_table(rows, [c for c in ("name", "task", "format", "rows", "bags", "features", "targets", "classes",
-                                        "status", "location", "note") if any(r.get(c) for r in rows)]))
+        print(
+            _table(
+                rows,
+                [
+                    c
+                    for c in (
+                        "name",
+                        "task",
+                        "format",
+                        "rows",
+                        "bags",
+                        "features",
+                        "targets",
+                        "classes",
+                        "status",
+                        "location",
+                        "note",
+                    )
+                    if any(r.get(c) for r in rows)
+                ],
+            )
+        )
         return 0
     if args.data_command == "info":
         info = registry.dataset_info(args.name)

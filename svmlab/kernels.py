@@ -151,7 +151,9 @@ def rbf(X, Y=None, gamma: float = 1.0, *, X_sq=None, Y_sq=None) -> np.ndarray:
     return K
 
 
-def rbf_blocks(X, Y, gamma: float, *, max_bytes: int = 64 * 2**20) -> Iterator[tuple[slice, np.ndarray]]:
+def rbf_blocks(
+    X, Y, gamma: float, *, max_bytes: int = 64 * 2**20
+) -> Iterator[tuple[slice, np.ndarray]]:
     """Yield ``(rows, K)`` with ``K = rbf(X[rows], Y, gamma)`` over blocks of rows of ``X``.
 
     Each block holds at most about ``max_bytes`` of kernel values, so a prediction over
@@ -248,9 +250,18 @@ def _multiquadric_profile(D, sigma, c):
 
 
 def _check_polynomial(degree, kappa, delta):
-    if isinstance(degree, bool) or not isinstance(degree, Real) or not degree >= 1 or int(degree) != degree:
+    if (
+        isinstance(degree, bool)
+        or not isinstance(degree, Real)
+        or not degree >= 1
+        or int(degree) != degree
+    ):
         raise ValueError(f"the polynomial kernel's degree must be an integer >= 1, got {degree!r}")
-    return {"degree": int(degree), "kappa": _check_real("kappa", kappa), "delta": _check_real("delta", delta)}
+    return {
+        "degree": int(degree),
+        "kappa": _check_real("kappa", kappa),
+        "delta": _check_real("delta", delta),
+    }
 
 
 def _check_sigmoid(kappa, delta):
@@ -262,14 +273,19 @@ def _check_rbf(gamma):
 
 
 def _check_epanechnikov(sigma, degree):
-    return {"sigma": _check_real("sigma", sigma, positive=True), "degree": _check_real("degree", degree, positive=True)}
+    return {
+        "sigma": _check_real("sigma", sigma, positive=True),
+        "degree": _check_real("degree", degree, positive=True),
+    }
 
 
 def _check_gaussian_combination(sigma1, sigma2, sigma3):
     named = (("sigma1", sigma1), ("sigma2", sigma2), ("sigma3", sigma3))
     out = {k: _check_real(k, v, nonnegative=True) for k, v in named}
     if not any(v > 0 for v in out.values()):
-        raise ValueError("the gaussian_combination kernel needs at least one of sigma1, sigma2, sigma3 > 0")
+        raise ValueError(
+            "the gaussian_combination kernel needs at least one of sigma1, sigma2, sigma3 > 0"
+        )
     return out
 
 
@@ -325,7 +341,9 @@ def sigmoid(X, Y=None, kappa: float = 1.0, delta: float = 0.0) -> np.ndarray:
     return _sigmoid_profile(_dot(X, Y), **p)
 
 
-def epanechnikov(X, Y=None, sigma: float = 1.0, degree: float = 1.0, *, X_sq=None, Y_sq=None) -> np.ndarray:
+def epanechnikov(
+    X, Y=None, sigma: float = 1.0, degree: float = 1.0, *, X_sq=None, Y_sq=None
+) -> np.ndarray:
     """Epanechnikov kernel ``K(x, y) = (1 - ||x - y||^2 / sigma)^degree``, 0 outside (Def. 4.2).
 
     Defined for ``||x - y||^2 / sigma <= 1`` and **exactly 0** beyond, so the support is the
@@ -354,7 +372,14 @@ def epanechnikov(X, Y=None, sigma: float = 1.0, degree: float = 1.0, *, X_sq=Non
 
 
 def gaussian_combination(
-    X, Y=None, sigma1: float = 1.0, sigma2: float = 0.0, sigma3: float = 2.0, *, X_sq=None, Y_sq=None
+    X,
+    Y=None,
+    sigma1: float = 1.0,
+    sigma2: float = 0.0,
+    sigma3: float = 2.0,
+    *,
+    X_sq=None,
+    Y_sq=None,
 ) -> np.ndarray:
     """Gaussian combination ``exp(-D/sigma1) + exp(-D/sigma2) - exp(-D/sigma3)`` (Def. 4.3).
 
@@ -381,7 +406,9 @@ def gaussian_combination(
     return _gaussian_combination_profile(squared_euclidean(X, Y, X_sq=X_sq, Y_sq=Y_sq), **p)
 
 
-def multiquadric(X, Y=None, sigma: float = 1.0, c: float = 1.0, *, X_sq=None, Y_sq=None) -> np.ndarray:
+def multiquadric(
+    X, Y=None, sigma: float = 1.0, c: float = 1.0, *, X_sq=None, Y_sq=None
+) -> np.ndarray:
     """Multiquadric kernel ``K(x, y) = sqrt(||x - y||^2 / sigma + c^2)`` (Def. 4.4).
 
     ``sigma`` divides the *squared* distance; ``c`` is RapidMiner's "shift". The kernel grows
@@ -472,31 +499,65 @@ KERNELS: dict[str, KernelSpec] = {
     for spec in (
         KernelSpec("linear", "<x, y>", {}, False, True, linear, lambda: {}, lambda S: S),
         KernelSpec(
-            "polynomial", "(kappa <x, y> + delta)^degree", {"degree": 3, "kappa": 1.0, "delta": 1.0},
-            False, False, polynomial, _check_polynomial, _polynomial_profile,
+            "polynomial",
+            "(kappa <x, y> + delta)^degree",
+            {"degree": 3, "kappa": 1.0, "delta": 1.0},
+            False,
+            False,
+            polynomial,
+            _check_polynomial,
+            _polynomial_profile,
         ),
         KernelSpec(
-            "rbf", "exp(-gamma ||x - y||^2), gamma = 1/(2 sigma^2) for a width sigma", {"gamma": 1.0},
-            True, True, _rbf_named, _check_rbf, _rbf_profile,
+            "rbf",
+            "exp(-gamma ||x - y||^2), gamma = 1/(2 sigma^2) for a width sigma",
+            {"gamma": 1.0},
+            True,
+            True,
+            _rbf_named,
+            _check_rbf,
+            _rbf_profile,
         ),
         KernelSpec(
-            "sigmoid", "tanh(kappa <x, y> - delta)", {"kappa": 1.0, "delta": 0.0},
-            False, False, sigmoid, _check_sigmoid, _sigmoid_profile,
+            "sigmoid",
+            "tanh(kappa <x, y> - delta)",
+            {"kappa": 1.0, "delta": 0.0},
+            False,
+            False,
+            sigmoid,
+            _check_sigmoid,
+            _sigmoid_profile,
         ),
         KernelSpec(
-            "epanechnikov", "(1 - ||x - y||^2 / sigma)^degree inside ||x - y||^2 <= sigma, else 0",
-            {"sigma": 1.0, "degree": 1.0}, True, False, epanechnikov, _check_epanechnikov, _epanechnikov_profile,
+            "epanechnikov",
+            "(1 - ||x - y||^2 / sigma)^degree inside ||x - y||^2 <= sigma, else 0",
+            {"sigma": 1.0, "degree": 1.0},
+            True,
+            False,
+            epanechnikov,
+            _check_epanechnikov,
+            _epanechnikov_profile,
         ),
         KernelSpec(
             "gaussian_combination",
             "exp(-||x - y||^2/sigma1) + exp(-||x - y||^2/sigma2) - exp(-||x - y||^2/sigma3), "
             "a zero sigma drops its term",
-            {"sigma1": 1.0, "sigma2": 0.0, "sigma3": 2.0}, True, False, gaussian_combination,
-            _check_gaussian_combination, _gaussian_combination_profile,
+            {"sigma1": 1.0, "sigma2": 0.0, "sigma3": 2.0},
+            True,
+            False,
+            gaussian_combination,
+            _check_gaussian_combination,
+            _gaussian_combination_profile,
         ),
         KernelSpec(
-            "multiquadric", "sqrt(||x - y||^2 / sigma + c^2)", {"sigma": 1.0, "c": 1.0},
-            True, False, multiquadric, _check_multiquadric, _multiquadric_profile,
+            "multiquadric",
+            "sqrt(||x - y||^2 / sigma + c^2)",
+            {"sigma": 1.0, "c": 1.0},
+            True,
+            False,
+            multiquadric,
+            _check_multiquadric,
+            _multiquadric_profile,
         ),
     )
 }
@@ -518,7 +579,9 @@ def get_kernel(name: str) -> KernelSpec:
     try:
         return KERNELS[name]
     except (KeyError, TypeError):
-        raise ValueError(f"unknown kernel {name!r}; valid kernels: {', '.join(kernel_names())}") from None
+        raise ValueError(
+            f"unknown kernel {name!r}; valid kernels: {', '.join(kernel_names())}"
+        ) from None
 
 
 def kernel_matrix(name: str, A, B=None, **params) -> np.ndarray:
@@ -558,7 +621,9 @@ def kernel_diagonal(name: str, X, **params) -> np.ndarray:
     return get_kernel(name).diagonal(X, **params)
 
 
-def kernel_blocks(name: str, X, Y, *, max_bytes: int = 64 * 2**20, **params) -> Iterator[tuple[slice, np.ndarray]]:
+def kernel_blocks(
+    name: str, X, Y, *, max_bytes: int = 64 * 2**20, **params
+) -> Iterator[tuple[slice, np.ndarray]]:
     """Yield ``(rows, K)`` with ``K = kernel_matrix(name, X[rows], Y, **params)`` over blocks of rows.
 
     Each block holds at most about ``max_bytes`` of kernel values; the squared row norms of

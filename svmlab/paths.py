@@ -15,21 +15,30 @@ def conf_dir() -> Path:
     for candidate in (PACKAGE_DIR / "_conf", REPO_ROOT / "conf"):
         if (candidate / "config.yaml").is_file():
             return candidate
-    raise FileNotFoundError("svmlab's Hydra configuration (conf/config.yaml) is missing from this installation")
+    raise FileNotFoundError(
+        "svmlab's Hydra configuration (conf/config.yaml) is missing from this installation"
+    )
 
 
 def registry_file() -> Path:
     """The dataset registry: ``svmlab/_datasets/registry.yaml`` in a wheel, ``datasets/registry.yaml`` in a checkout."""
-    for candidate in (PACKAGE_DIR / "_datasets" / "registry.yaml", REPO_ROOT / "datasets" / "registry.yaml"):
+    for candidate in (
+        PACKAGE_DIR / "_datasets" / "registry.yaml",
+        REPO_ROOT / "datasets" / "registry.yaml",
+    ):
         if candidate.is_file():
             return candidate
-    raise FileNotFoundError("svmlab's dataset registry (datasets/registry.yaml) is missing from this installation")
+    raise FileNotFoundError(
+        "svmlab's dataset registry (datasets/registry.yaml) is missing from this installation"
+    )
 
 
 def repo_datasets_dir() -> Path | None:
     """The checkout's ``datasets/`` folder, or None in an installed wheel."""
     d = REPO_ROOT / "datasets"
-    return d if (d / "registry.yaml").is_file() and not (PACKAGE_DIR / "_datasets").is_dir() else None
+    return (
+        d if (d / "registry.yaml").is_file() and not (PACKAGE_DIR / "_datasets").is_dir() else None
+    )
 
 
 def data_dirs() -> list[Path]:

@@ -46,7 +46,14 @@ import numpy as np
 import scipy.sparse as sp
 from numba import njit
 
-__all__ = ["DualSolution", "solve_svm_dual", "kkt_gap", "dual_objective", "svm_intercept", "AUTO_SMO_ABOVE"]
+__all__ = [
+    "DualSolution",
+    "solve_svm_dual",
+    "kkt_gap",
+    "dual_objective",
+    "svm_intercept",
+    "AUTO_SMO_ABOVE",
+]
 
 METHODS = ("auto", "osqp", "smo")
 # method="auto" uses OSQP up to this many variables and SMO above. OSQP factors a dense
@@ -171,7 +178,9 @@ def svm_intercept(K, y, C, alpha) -> float:
     y = np.asarray(y, dtype=np.float64)
     alpha = np.asarray(alpha, dtype=np.float64)
     C = np.broadcast_to(np.asarray(C, dtype=np.float64), alpha.shape)
-    return _intercept_from_gradient(y, alpha, C, _gradient(np.asarray(K, dtype=np.float64), y, alpha))
+    return _intercept_from_gradient(
+        y, alpha, C, _gradient(np.asarray(K, dtype=np.float64), y, alpha)
+    )
 
 
 # --------------------------------------------------------------------------------------
@@ -302,13 +311,27 @@ def _run_osqp(K, y, C, alpha0, dual0, tol, max_iter):
     upper = np.concatenate([[0.0], C])
     solver = osqp.OSQP()
     eps = min(1e-6, float(tol))
-    solver.setup(P, -np.ones(n), A, lower, upper, verbose=False, polishing=True, eps_abs=eps, eps_rel=eps,
-                 max_iter=int(max_iter), polish_refine_iter=5)
+    solver.setup(
+        P,
+        -np.ones(n),
+        A,
+        lower,
+        upper,
+        verbose=False,
+        polishing=True,
+        eps_abs=eps,
+        eps_rel=eps,
+        max_iter=int(max_iter),
+        polish_refine_iter=5,
+    )
     if alpha0 is not None:
         solver.warm_start(x=alpha0, y=dual0 if dual0 is not None and len(dual0) == n + 1 else None)
     res = solver.solve(raise_error=False)
-    info = {"osqp_status": str(res.info.status), "osqp_polished": int(res.info.status_polish) == 1,
-            "osqp_iter": int(res.info.iter)}
+    info = {
+        "osqp_status": str(res.info.status),
+        "osqp_polished": int(res.info.status_polish) == 1,
+        "osqp_iter": int(res.info.iter),
+    }
     x = res.x
     if x is None or not np.all(np.isfinite(x)):
         return None, None, info
@@ -398,14 +421,18 @@ def solve_svm_dual(
     osqp_dual = None
     alpha = None
     if method == "osqp":
-        x, osqp_dual, info = _run_osqp(K, y, C, alpha0, dual0, tol, 20_000 if max_iter is None else max_iter)
+        x, osqp_dual, info = _run_osqp(
+            K, y, C, alpha0, dual0, tol, 20_000 if max_iter is None else max_iter
+        )
         n_iter += info["osqp_iter"]
         if x is not None:
             alpha = _make_feasible(x, y, C, snap=1e-9)
         elif not refine:
             raise RuntimeError(f"OSQP failed ({info['osqp_status']}) and refine=False")
         else:
-            warnings.warn(f"OSQP failed ({info['osqp_status']}); solving with SMO instead", RuntimeWarning)
+            warnings.warn(
+                f"OSQP failed ({info['osqp_status']}); solving with SMO instead", RuntimeWarning
+            )
     if alpha is None:
         alpha = alpha0.copy() if alpha0 is not None else np.zeros(n)
         G = None

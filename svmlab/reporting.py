@@ -59,13 +59,21 @@ def load_results(path: str | Path) -> pd.DataFrame:
         for run in run_dirs(path):
             f = run / RESULTS_FILE
             frames.append(pd.read_parquet(f) if f.exists() else read_task_rows(run))
-    df = pd.concat([f for f in frames if not f.empty], ignore_index=True) if any(not f.empty for f in frames) else pd.DataFrame()
+    df = (
+        pd.concat([f for f in frames if not f.empty], ignore_index=True)
+        if any(not f.empty for f in frames)
+        else pd.DataFrame()
+    )
     if df.empty:
         raise ResultsError(f"{path} holds no result rows yet")
-    variant = _distinguishing(df["variant"].fillna("") if "variant" in df else pd.Series("", index=df.index))
+    variant = _distinguishing(
+        df["variant"].fillna("") if "variant" in df else pd.Series("", index=df.index)
+    )
     df["method"] = np.where(variant == "", df["solver"], df["solver"] + " [" + variant + "]")
     if "tuning_mode" in df:  # optimistic selection is labelled wherever the method is shown
-        df["method"] = np.where(df["tuning_mode"] == "outer_best", df["method"] + " (outer-best)", df["method"])
+        df["method"] = np.where(
+            df["tuning_mode"] == "outer_best", df["method"] + " (outer-best)", df["method"]
+        )
     return select_outer_best(df)
 
 
@@ -117,12 +125,18 @@ def aggregate(df: pd.DataFrame, metric: str, how: str = "mean") -> pd.DataFrame:
     ok = df[(df["status"] == "ok") & df["selected"].astype(bool)]
     if metric not in ok.columns:
         known = sorted(c for c in ok.columns if _is_metric(c))
-        raise SvmlabError(f"metric {metric!r} is not in these results; available: {', '.join(known)}")
-    if not _is_task_independent(metric):  # only the task types that carry the metric (runs may mix tasks)
+        raise SvmlabError(
+            f"metric {metric!r} is not in these results; available: {', '.join(known)}"
+        )
+    if not _is_task_independent(
+        metric
+    ):  # only the task types that carry the metric (runs may mix tasks)
         ok = ok[ok["task_type"].map(lambda t: metric in metrics_for_task(t))]
         if ok.empty:
-            raise SvmlabError(f"metric {metric!r} applies to none of the task types in these results "
-                              f"({', '.join(sorted(df['task_type'].dropna().unique()))})")
+            raise SvmlabError(
+                f"metric {metric!r} applies to none of the task types in these results "
+                f"({', '.join(sorted(df['task_type'].dropna().unique()))})"
+            )
     pooled = how == "pooled" and _poolable(metric) and "confusion" in ok
     rows = []
     for (dataset, method), g in ok.groupby(["dataset", "method"], sort=True):
@@ -131,7 +145,15 @@ def aggregate(df: pd.DataFrame, metric: str, how: str = "mean") -> pd.DataFrame:
         if pooled:
             classes = json.loads(g["classes"].iloc[0])
             value = pool_confusion(g["task_type"].iloc[0], list(g["confusion"]), classes)[metric]
-        rows.append({"dataset": dataset, "method": method, "value": value, "std": values.std(ddof=1) if len(g) > 1 else 0.0, "n": len(g)})
+        rows.append(
+            {
+                "dataset": dataset,
+                "method": method,
+                "value": value,
+                "std": values.std(ddof=1) if len(g) > 1 else 0.0,
+                "n": len(g),
+            }
+        )
     return pd.DataFrame(rows, columns=["dataset", "method", "value", "std", "n"])
 
 
@@ -143,7 +165,9 @@ def _poolable(metric: str) -> bool:
 
 
 COST_COLUMNS = ("model_size", "sv_percent", "task_seconds")
-MODEL_COLUMNS = {"dual_objective": "max"}  # what the fitted model reports about itself, any task type
+MODEL_COLUMNS = {
+    "dual_objective": "max"
+}  # what the fitted model reports about itself, any task type
 
 
 def _is_cost(column: str) -> bool:
@@ -188,21 +212,31 @@ def summary_section(df: pd.DataFrame, metric: str, how: str = "mean", digits: in
     """Datasets x methods table of ``mean ± std`` (or pooled value), best per dataset marked."""
     agg = aggregate(df, metric, how)
     best_is_max = metric_direction(metric) == "max"
-    cells = agg.assign(cell=[
-        f"{v:.{digits}f} ± {s:.{digits}f}" if how == "mean" and n > 1 and np.isfinite(s) else f"{v:.{digits}f}"
-        for v, s, n in zip(agg["value"], agg["std"], agg["n"])
-    ])
+    cells = agg.assign(
+        cell=[
+            f"{v:.{digits}f} ± {s:.{digits}f}"
+            if how == "mean" and n > 1 and np.isfinite(s)
+            else f"{v:.{digits}f}"
+            for v, s, n in zip(agg["value"], agg["std"], agg["n"])
+        ]
+    )
     table = cells.pivot(index="dataset", columns="method", values="cell").fillna("—")
     values = agg.pivot(index="dataset", columns="method", values="value")
     best = {}
     for dataset, row in values.iterrows():
         if row.notna().any():
             target = row.max() if best_is_max else row.min()
-            best[dataset] = [m for m, v in row.items() if np.isclose(v, target, rtol=0, atol=10 ** -(digits + 2))]
+            best[dataset] = [
+                m for m, v in row.items() if np.isclose(v, target, rtol=0, atol=10 ** -(digits + 2))
+            ]
     mean_row = values.mean(axis=0)
-    table.loc["average"] = [f"{mean_row[c]:.{digits}f}" if c in mean_row else "" for c in table.columns]
+    table.loc["average"] = [
+        f"{mean_row[c]:.{digits}f}" if c in mean_row else "" for c in table.columns
+    ]
     arrow = "higher" if best_is_max else "lower"
-    label = "pooled over folds" if how == "pooled" and _poolable(metric) else "mean ± std over folds"
+    label = (
+        "pooled over folds" if how == "pooled" and _poolable(metric) else "mean ± std over folds"
+    )
     return Section(f"{metric} ({label}; {arrow} is better)", table, best)
 
 
@@ -226,8 +260,13 @@ def run_config(path: str | Path) -> dict:
     return {}
 
 
-def build_report(df: pd.DataFrame, metrics: list[str] | None = None, how: str = "mean", *,
-                 reproduce: str | None = None) -> list[Section]:
+def build_report(
+    df: pd.DataFrame,
+    metrics: list[str] | None = None,
+    how: str = "mean",
+    *,
+    reproduce: str | None = None,
+) -> list[Section]:
     """The sections of ``svmlab report``: one summary per metric, the failed tasks, and
     the published tables side by side when the experiment names a reproduction target.
 
@@ -241,7 +280,9 @@ def build_report(df: pd.DataFrame, metrics: list[str] | None = None, how: str = 
             sections = [summary_section(ok, m, how) for m in metrics]
         else:
             default = ok["task_type"].map(DEFAULT_METRIC)
-            sections = [summary_section(ok[default == m], m, how) for m in sorted(default.dropna().unique())]
+            sections = [
+                summary_section(ok[default == m], m, how) for m in sorted(default.dropna().unique())
+            ]
     if reproduce and not ok.empty:
         from svmlab.reproduce import sections as reproduction_sections
 
@@ -265,9 +306,13 @@ def render(sections: list[Section], fmt: str = "markdown") -> str:
                 for method in methods:
                     if dataset in table.index and method in table.columns:
                         cell = table.at[dataset, method]
-                        table.at[dataset, method] = f"**{cell}**" if fmt == "markdown" else f"\\textbf{{{cell}}}"
+                        table.at[dataset, method] = (
+                            f"**{cell}**" if fmt == "markdown" else f"\\textbf{{{cell}}}"
+                        )
         if fmt == "markdown":
-            parts.append(f"## {s.title}\n\n{_markdown(table)}" + (f"\n\n_{s.note}_" if s.note else ""))
+            parts.append(
+                f"## {s.title}\n\n{_markdown(table)}" + (f"\n\n_{s.note}_" if s.note else "")
+            )
         else:
             parts.append(f"% {s.title}\n{_latex(table)}" + (f"\n% {s.note}" if s.note else ""))
     return "\n\n".join(parts) + "\n"
@@ -276,8 +321,12 @@ def render(sections: list[Section], fmt: str = "markdown") -> str:
 def _markdown(table: pd.DataFrame) -> str:
     index_name = table.index.name or ""
     header = [index_name] + [str(c) for c in table.columns]
-    rows = [[str(i)] + [str(v) for v in r] for i, r in zip(table.index, table.itertuples(index=False))]
-    widths = [max(len(h), *(len(r[j]) for r in rows)) if rows else len(h) for j, h in enumerate(header)]
+    rows = [
+        [str(i)] + [str(v) for v in r] for i, r in zip(table.index, table.itertuples(index=False))
+    ]
+    widths = [
+        max(len(h), *(len(r[j]) for r in rows)) if rows else len(h) for j, h in enumerate(header)
+    ]
     fmt = lambda cells: "| " + " | ".join(c.ljust(w) for c, w in zip(cells, widths)) + " |"
     sep = "|" + "|".join("-" * (w + 2) for w in widths) + "|"
     return "\n".join([fmt(header), sep] + [fmt(r) for r in rows])
@@ -286,8 +335,12 @@ def _markdown(table: pd.DataFrame) -> str:
 def _latex(table: pd.DataFrame) -> str:
     esc = lambda s: str(s).replace("_", r"\_").replace("±", r"$\pm$").replace("%", r"\%")
     cols = "l" + "r" * len(table.columns)
-    lines = [rf"\begin{{tabular}}{{{cols}}}", r"\toprule",
-             " & ".join([esc(table.index.name or "")] + [esc(c) for c in table.columns]) + r" \\", r"\midrule"]
+    lines = [
+        rf"\begin{{tabular}}{{{cols}}}",
+        r"\toprule",
+        " & ".join([esc(table.index.name or "")] + [esc(c) for c in table.columns]) + r" \\",
+        r"\midrule",
+    ]
     for idx, row in table.iterrows():
         if idx == "average":
             lines.append(r"\midrule")

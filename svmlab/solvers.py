@@ -46,19 +46,25 @@ class SolverSpec:
     description: str = ""
 
     @classmethod
-    def from_config(cls, cfg: dict) -> "SolverSpec":
+    def from_config(cls, cfg: dict) -> SolverSpec:
         """Split a plain-dict solver config into parameters, grid and metadata."""
         if "_target_" not in cfg:
-            raise ConfigError(f"solver {cfg.get('name', '?')!r} has no _target_ (the estimator class to build)")
+            raise ConfigError(
+                f"solver {cfg.get('name', '?')!r} has no _target_ (the estimator class to build)"
+            )
         name = cfg.get("name") or cfg["_target_"].rsplit(".", 1)[-1].lower()
         grid = dict(cfg.get("grid") or {})
         for key, values in grid.items():
             if not isinstance(values, (list, tuple)) or not values:
-                raise ConfigError(f"solver {name!r}: grid entry {key!r} must be a non-empty list, got {values!r}")
+                raise ConfigError(
+                    f"solver {name!r}: grid entry {key!r} must be a non-empty list, got {values!r}"
+                )
         tasks = tuple(cfg.get("tasks") or TASKS)
         bad = [t for t in tasks if t not in TASKS]
         if bad:
-            raise ConfigError(f"solver {name!r}: unknown task(s) {bad}; valid tasks: {', '.join(TASKS)}")
+            raise ConfigError(
+                f"solver {name!r}: unknown task(s) {bad}; valid tasks: {', '.join(TASKS)}"
+            )
         params = {k: v for k, v in cfg.items() if k not in RESERVED}
         return cls(name, cfg["_target_"], params, grid, tasks, cfg.get("description", ""))
 
@@ -75,7 +81,11 @@ class SolverSpec:
         est = _instantiate({"_target_": self.target, **self.params})
         if overrides:
             est.set_params(**overrides)
-        if random_state is not None and "random_state" in est.get_params() and est.get_params()["random_state"] is None:
+        if (
+            random_state is not None
+            and "random_state" in est.get_params()
+            and est.get_params()["random_state"] is None
+        ):
             est.set_params(random_state=random_state)
         return est
 
@@ -90,7 +100,9 @@ class SolverSpec:
         try:
             cls = _import(self.target)
         except Exception as exc:  # ImportError, AttributeError, ValueError from Hydra
-            raise ConfigError(f"solver {self.name!r}: cannot import _target_ {self.target!r} ({exc})") from None
+            raise ConfigError(
+                f"solver {self.name!r}: cannot import _target_ {self.target!r} ({exc})"
+            ) from None
         accepted = _init_parameters(cls)
         unknown = [p for p in self.params if accepted is not None and p not in accepted]
         if unknown:

@@ -113,7 +113,9 @@ class BlasProbeClassifier(_Base):
     def _work(self):
         from threadpoolctl import threadpool_info  # numpy (and its BLAS) is already loaded
 
-        self.fit_info_ = {"max_threads": max((p["num_threads"] for p in threadpool_info()), default=1)}
+        self.fit_info_ = {
+            "max_threads": max((p["num_threads"] for p in threadpool_info()), default=1)
+        }
 
 
 class CrashClassifier(_Base):

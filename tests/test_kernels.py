@@ -70,7 +70,9 @@ def test_public_functions_match_registry():
     assert polynomial(x, z, degree=2, kappa=0.5, delta=1.0)[0, 0] == HAND["polynomial"]
     assert sigmoid(x, z, kappa=0.5, delta=1.0)[0, 0] == pytest.approx(HAND["sigmoid"])
     assert epanechnikov(x, z, sigma=10.0, degree=2.5)[0, 0] == pytest.approx(HAND["epanechnikov"])
-    assert gaussian_combination(x, z, 4.0, 8.0, 16.0)[0, 0] == pytest.approx(HAND["gaussian_combination"])
+    assert gaussian_combination(x, z, 4.0, 8.0, 16.0)[0, 0] == pytest.approx(
+        HAND["gaussian_combination"]
+    )
     assert multiquadric(x, z, sigma=2.0, c=3.0)[0, 0] == pytest.approx(HAND["multiquadric"])
     assert linear(x, z)[0, 0] == 3.0
 
@@ -88,11 +90,14 @@ def test_conventions_against_scikit_learn():
     # polynomial (kappa <a,b> + delta)^d is sklearn's (gamma <a,b> + coef0)^degree
     np.testing.assert_allclose(
         kernel_matrix("polynomial", A, B, degree=3, kappa=0.7, delta=2.0),
-        polynomial_kernel(A, B, degree=3, gamma=0.7, coef0=2.0), rtol=1e-13,
+        polynomial_kernel(A, B, degree=3, gamma=0.7, coef0=2.0),
+        rtol=1e-13,
     )
     # sigmoid tanh(kappa <a,b> - delta) is sklearn's tanh(gamma <a,b> + coef0) with coef0 = -delta
     np.testing.assert_allclose(
-        kernel_matrix("sigmoid", A, B, kappa=0.3, delta=0.5), sigmoid_kernel(A, B, gamma=0.3, coef0=-0.5), rtol=1e-13
+        kernel_matrix("sigmoid", A, B, kappa=0.3, delta=0.5),
+        sigmoid_kernel(A, B, gamma=0.3, coef0=-0.5),
+        rtol=1e-13,
     )
 
 
@@ -104,9 +109,13 @@ def test_rbf_gamma_versus_sigma():
     np.testing.assert_array_equal(kernel_matrix("rbf", A, B, gamma=0.3), rbf(A, B, 0.3))
     np.testing.assert_allclose(kernel_matrix("rbf", A, B, gamma=0.3), np.exp(-0.3 * D), rtol=1e-12)
     # the thesis's Def 2.11 width: exp(-D / (2 sigma^2)) = rbf with gamma = 1 / (2 sigma^2)
-    np.testing.assert_allclose(kernel_matrix("rbf", A, B, gamma=gamma_from_sigma(1.5)), np.exp(-D / (2 * 1.5**2)))
+    np.testing.assert_allclose(
+        kernel_matrix("rbf", A, B, gamma=gamma_from_sigma(1.5)), np.exp(-D / (2 * 1.5**2))
+    )
     # a width is not accepted as a parameter of the rbf kernel: it would be the A1 trap
-    with pytest.raises(ValueError, match=r"rbf kernel has no parameter 'sigma'; its parameters: gamma"):
+    with pytest.raises(
+        ValueError, match=r"rbf kernel has no parameter 'sigma'; its parameters: gamma"
+    ):
         kernel_matrix("rbf", A, B, sigma=1.5)
 
 
@@ -172,7 +181,12 @@ def test_epanechnikov_is_exactly_zero_outside_its_support():
     assert np.all(K[inside] > 0.0) and np.all(K <= 1.0)
     np.testing.assert_allclose(K[inside], (1 - D[inside] / sigma) ** 1.7, rtol=1e-9)
     # on the boundary ||x - z||^2 = sigma the kernel is 0: x = (0, 0), z = (0, 2), sigma = 4
-    assert kernel_matrix("epanechnikov", np.zeros((1, 2)), np.array([[0.0, 2.0]]), sigma=4.0, degree=0.5)[0, 0] == 0.0
+    assert (
+        kernel_matrix(
+            "epanechnikov", np.zeros((1, 2)), np.array([[0.0, 2.0]]), sigma=4.0, degree=0.5
+        )[0, 0]
+        == 0.0
+    )
 
 
 def test_epanechnikov_gram_matrix_is_indefinite():
@@ -181,7 +195,9 @@ def test_epanechnikov_gram_matrix_is_indefinite():
     K = kernel_matrix("epanechnikov", np.array([[0.0], [1.0], [2.0]]), sigma=4.0, degree=1.0)
     np.testing.assert_allclose(K, [[1, 0.75, 0], [0.75, 1, 0.75], [0, 0.75, 1]], atol=1e-15)
     ev = np.linalg.eigvalsh(K)
-    np.testing.assert_allclose(ev, [1 - 0.75 * math.sqrt(2), 1.0, 1 + 0.75 * math.sqrt(2)], rtol=1e-12)
+    np.testing.assert_allclose(
+        ev, [1 - 0.75 * math.sqrt(2), 1.0, 1 + 0.75 * math.sqrt(2)], rtol=1e-12
+    )
     assert ev[0] < 0
     # the spec's Checkerboard setting (Table 4.1: sigma 9.75, d 3; x ~ U([0, 40]^2), n = 300, §3.3)
     X = np.random.RandomState(0).uniform(0, 40, (300, 2))
@@ -191,28 +207,42 @@ def test_epanechnikov_gram_matrix_is_indefinite():
 
 def test_other_indefinite_kernels():
     X = np.random.RandomState(4).randn(30, 2)
-    for name, p in [("multiquadric", {}), ("gaussian_combination", {"sigma1": 1.0, "sigma2": 0.0, "sigma3": 2.0}),
-                    ("sigmoid", {"kappa": 1.0, "delta": -1.0})]:
+    for name, p in [
+        ("multiquadric", {}),
+        ("gaussian_combination", {"sigma1": 1.0, "sigma2": 0.0, "sigma3": 2.0}),
+        ("sigmoid", {"kappa": 1.0, "delta": -1.0}),
+    ]:
         assert np.linalg.eigvalsh(kernel_matrix(name, X, **p))[0] < -1e-6, name
 
 
 def test_unknown_kernel_name():
-    with pytest.raises(ValueError, match=r"unknown kernel 'gauss'; valid kernels: epanechnikov, gaussian_combination, "
-                                         r"linear, multiquadric, polynomial, rbf, sigmoid"):
+    with pytest.raises(
+        ValueError,
+        match=r"unknown kernel 'gauss'; valid kernels: epanechnikov, gaussian_combination, "
+        r"linear, multiquadric, polynomial, rbf, sigmoid",
+    ):
         kernel_matrix("gauss", x)
 
 
 @pytest.mark.parametrize(
     "name, params, message",
     [
-        ("epanechnikov", {"gamma": 1.0}, "epanechnikov kernel has no parameter 'gamma'; its parameters: sigma, degree"),
+        (
+            "epanechnikov",
+            {"gamma": 1.0},
+            "epanechnikov kernel has no parameter 'gamma'; its parameters: sigma, degree",
+        ),
         ("linear", {"degree": 2}, "linear kernel has no parameter 'degree'; its parameters: none"),
         ("polynomial", {"degree": 2.5}, "degree must be an integer >= 1"),
         ("polynomial", {"degree": 0}, "degree must be an integer >= 1"),
         ("rbf", {"gamma": 0.0}, "gamma must be > 0"),
         ("epanechnikov", {"sigma": -1.0}, "sigma must be > 0"),
         ("epanechnikov", {"degree": 0.0}, "degree must be > 0"),
-        ("gaussian_combination", {"sigma1": 0.0, "sigma2": 0.0, "sigma3": 0.0}, "at least one of sigma1"),
+        (
+            "gaussian_combination",
+            {"sigma1": 0.0, "sigma2": 0.0, "sigma3": 0.0},
+            "at least one of sigma1",
+        ),
         ("gaussian_combination", {"sigma2": -1.0}, "sigma2 must be >= 0"),
         ("multiquadric", {"sigma": 0.0}, "sigma must be > 0"),
         ("sigmoid", {"kappa": float("nan")}, "kappa must be a finite real number"),
@@ -224,4 +254,7 @@ def test_invalid_parameters(name, params, message):
 
 
 def test_polynomial_accepts_integral_float_degree():
-    assert kernel_matrix("polynomial", x, z, degree=2.0, kappa=0.5, delta=1.0)[0, 0] == HAND["polynomial"]
+    assert (
+        kernel_matrix("polynomial", x, z, degree=2.0, kappa=0.5, delta=1.0)[0, 0]
+        == HAND["polynomial"]
+    )

@@ -26,7 +26,9 @@ def libsvm_alpha(K, y, C, **kw):
 
 
 @pytest.mark.parametrize("method", METHODS)
-@pytest.mark.parametrize("C, gamma, seed", [(0.1, 0.5, 0), (1.0, 0.5, 1), (10.0, 2.0, 2), (1000.0, 0.1, 3)])
+@pytest.mark.parametrize(
+    "C, gamma, seed", [(0.1, 0.5, 0), (1.0, 0.5, 1), (10.0, 2.0, 2), (1000.0, 0.1, 3)]
+)
 def test_matches_libsvm(method, C, gamma, seed):
     K, y = problem(gamma=gamma, seed=seed)
     ref_alpha, ref_b = libsvm_alpha(K, y, C)
@@ -54,9 +56,15 @@ def test_matches_scipy_on_a_tiny_problem():
     K, y = problem(n=12, seed=5)
     C = 2.0
     Q = np.outer(y, y) * K
-    ref = minimize(lambda a: 0.5 * a @ Q @ a - a.sum(), np.zeros(12), jac=lambda a: Q @ a - 1,
-                   bounds=[(0, C)] * 12, constraints=[{"type": "eq", "fun": lambda a: y @ a, "jac": lambda a: y}],
-                   method="SLSQP", options={"ftol": 1e-14, "maxiter": 1000})
+    ref = minimize(
+        lambda a: 0.5 * a @ Q @ a - a.sum(),
+        np.zeros(12),
+        jac=lambda a: Q @ a - 1,
+        bounds=[(0, C)] * 12,
+        constraints=[{"type": "eq", "fun": lambda a: y @ a, "jac": lambda a: y}],
+        method="SLSQP",
+        options={"ftol": 1e-14, "maxiter": 1000},
+    )
     for method in METHODS:
         sol = solve_svm_dual(K, y, C, method=method, tol=1e-9)
         assert sol.objective <= ref.fun + 1e-8
@@ -108,7 +116,9 @@ def test_infeasible_warm_start_is_repaired():
 
 def test_kkt_gap_and_solution_record():
     K, y = problem(seed=10)
-    assert kkt_gap(K, y, 1.0, np.zeros(len(y))) == pytest.approx(0.0 + 2.0)  # v = -y*G = y: max 1, min -1
+    assert kkt_gap(K, y, 1.0, np.zeros(len(y))) == pytest.approx(
+        0.0 + 2.0
+    )  # v = -y*G = y: max 1, min -1
     sol = solve_svm_dual(K, y, 1.0, tol=1e-6)
     assert isinstance(sol, DualSolution) and sol.method in ("osqp", "osqp+smo")
     assert kkt_gap(K, y, 1.0, sol.alpha) <= 1e-6
@@ -145,8 +155,9 @@ def test_matches_cvxpy(method):
     C = 2.0
     Q = (y[:, None] * y[None, :]) * K + 1e-10 * np.eye(len(y))
     a = cp.Variable(len(y))
-    problem = cp.Problem(cp.Minimize(0.5 * cp.quad_form(a, cp.psd_wrap(Q)) - cp.sum(a)),
-                         [a >= 0, a <= C, y @ a == 0])
+    problem = cp.Problem(
+        cp.Minimize(0.5 * cp.quad_form(a, cp.psd_wrap(Q)) - cp.sum(a)), [a >= 0, a <= C, y @ a == 0]
+    )
     problem.solve(solver=cp.CLARABEL)
     sol = solve_svm_dual(K, y, C, method=method, tol=1e-6)
     assert dual_objective(K, y, sol.alpha) == pytest.approx(problem.value, rel=1e-5, abs=1e-6)

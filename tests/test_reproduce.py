@@ -9,8 +9,19 @@ def _rows():
     rows = []
     for fold in range(5):
         for solver, acc, secs, sv in (("ollawv", 0.96, 0.02, 10.0), ("nnisda", 0.94, 0.05, 40.0)):
-            rows.append({"dataset": "iris_libsvm", "method": solver, "solver": solver, "task_type": "multiclass",
-                         "status": "ok", "selected": True, "accuracy": acc, "task_seconds": secs, "sv_percent": sv})
+            rows.append(
+                {
+                    "dataset": "iris_libsvm",
+                    "method": solver,
+                    "solver": solver,
+                    "task_type": "multiclass",
+                    "status": "ok",
+                    "selected": True,
+                    "accuracy": acc,
+                    "task_seconds": secs,
+                    "sv_percent": sv,
+                }
+            )
     return pd.DataFrame(rows)
 
 
@@ -42,10 +53,19 @@ def test_unknown_reproduction():
 def test_plan_lists_unavailable_study_datasets(tmp_path):
     from svmlab.runner.plan import build_plan
 
-    cfg = {"name": "t", "seed": 0, "dataset": {"name": "iris"}, "datasets": {}, "solvers": {},
-           "solver": {"name": "knn", "_target_": "sklearn.neighbors.KNeighborsClassifier"},
-           "protocol": {"name": "cv5", "kind": "auto_kfold", "n_splits": 5}, "runner": {"backend": "sequential", "n_jobs": 1},
-           "tuning": {"mode": "none"}, "unavailable_datasets": ["reuters", "adult"], "reproduce": "ollawv_table_5_3"}
+    cfg = {
+        "name": "t",
+        "seed": 0,
+        "dataset": {"name": "iris"},
+        "datasets": {},
+        "solvers": {},
+        "solver": {"name": "knn", "_target_": "sklearn.neighbors.KNeighborsClassifier"},
+        "protocol": {"name": "cv5", "kind": "auto_kfold", "n_splits": 5},
+        "runner": {"backend": "sequential", "n_jobs": 1},
+        "tuning": {"mode": "none"},
+        "unavailable_datasets": ["reuters", "adult"],
+        "reproduce": "ollawv_table_5_3",
+    }
     plan = build_plan(cfg, str(tmp_path), "r")
     assert [n for n, _ in plan.unavailable] == ["reuters", "adult"]
     assert "LibCVM" in plan.unavailable[0][1]
@@ -56,12 +76,22 @@ def test_plan_lists_unavailable_study_datasets(tmp_path):
 def test_mil_precision_uses_each_paper_rows_class_convention():
     rows = []
     for solver, pos, neg in (("mirsvm", 0.9, 0.1), ("misvm", 0.2, 0.8)):
-        rows.append({"dataset": "musk1", "method": solver, "solver": solver, "task_type": "multi_instance",
-                     "status": "ok", "selected": True, "precision_pos": pos, "precision_neg": neg})
+        rows.append(
+            {
+                "dataset": "musk1",
+                "method": solver,
+                "solver": solver,
+                "task_type": "multi_instance",
+                "status": "ok",
+                "selected": True,
+                "precision_pos": pos,
+                "precision_neg": neg,
+            }
+        )
     repro = get_reproduction("mirsvm_tables_4_3_to_4_13")
     table = side_by_side(repro, repro.tables[1], pd.DataFrame(rows))
     assert table.at["musk1", "MIRSVM"].startswith("0.9000")  # positive bags
-    assert table.at["musk1", "MISVM"].startswith("0.8000")   # Weka row: negative bags
+    assert table.at["musk1", "MISVM"].startswith("0.8000")  # Weka row: negative bags
 
 
 def test_rank_correlation_row_orders_datasets_like_the_paper():
@@ -72,9 +102,17 @@ def test_rank_correlation_row_orders_datasets_like_the_paper():
         for paper_m, flip in (("SVRCC", 1.0), ("ST", -1.0)):
             # SVRCC: the published values plus a constant (same order); ST: the order reversed
             value = 1.0 + flip * published.at[paper_ds, paper_m]
-            rows.append({"dataset": repro.datasets[paper_ds], "method": repro.methods[paper_m],
-                         "solver": repro.methods[paper_m], "task_type": "multitarget", "status": "ok",
-                         "selected": True, "arrmse": value})
+            rows.append(
+                {
+                    "dataset": repro.datasets[paper_ds],
+                    "method": repro.methods[paper_m],
+                    "solver": repro.methods[paper_m],
+                    "task_type": "multitarget",
+                    "status": "ok",
+                    "selected": True,
+                    "arrmse": value,
+                }
+            )
     table = side_by_side(repro, repro.tables[3], pd.DataFrame(rows))
     assert table.at["rank corr. ρ", "SVRCC"] == "+1.00"
     assert table.at["rank corr. ρ", "ST"] == "-1.00"
@@ -95,12 +133,28 @@ def test_evosvm_tables_carry_the_run_anova_per_dataset():
 
     repro = get_reproduction("evosvm_table_3_3")
     rows = []
-    errors = {"evosvm": [0.10, 0.20, 0.15], "mysvm_like": [0.30, 0.35, 0.40], "libsvm_kernel": [0.12, 0.18, 0.16]}
+    errors = {
+        "evosvm": [0.10, 0.20, 0.15],
+        "mysvm_like": [0.30, 0.35, 0.40],
+        "libsvm_kernel": [0.12, 0.18, 0.16],
+    }
     for solver, values in errors.items():
         for fold, v in enumerate(values):
-            rows.append({"dataset": "sonar_mlbench", "method": solver, "solver": solver, "task_type": "binary",
-                         "status": "ok", "selected": True, "fold": fold, "error_rate": v})
+            rows.append(
+                {
+                    "dataset": "sonar_mlbench",
+                    "method": solver,
+                    "solver": solver,
+                    "task_type": "binary",
+                    "status": "ok",
+                    "selected": True,
+                    "fold": fold,
+                    "error_rate": v,
+                }
+            )
     table = side_by_side(repro, repro.tables[0], pd.DataFrame(rows))
     ref = f_oneway(*errors.values())
     assert table.at["Sonar", "ANOVA F (p), this run"] == f"{ref.statistic:.2f} ({ref.pvalue:.2f})"
-    assert table.at["Sonar", "EvoSVM ours"] == "15.00" and table.at["Sonar", "EvoSVM paper"] == "16.40"
+    assert (
+        table.at["Sonar", "EvoSVM ours"] == "15.00" and table.at["Sonar", "EvoSVM paper"] == "16.40"
+    )

@@ -13,46 +13,129 @@ pytestmark = pytest.mark.slow
 
 
 def test_ollawv_boundary_figure(tmp_path):
-    subprocess.run([sys.executable, str(REPO_ROOT / "scripts" / "ollawv_figures.py"), "boundary", "--out", str(tmp_path)],
-                   check=True, capture_output=True, timeout=300)
+    subprocess.run(
+        [
+            sys.executable,
+            str(REPO_ROOT / "scripts" / "ollawv_figures.py"),
+            "boundary",
+            "--out",
+            str(tmp_path),
+        ],
+        check=True,
+        capture_output=True,
+        timeout=300,
+    )
     img = mpimg.imread(tmp_path / "ollawv_fig_5_4_boundaries.png")
     assert img.ndim == 3 and img.shape[1] > 1000
 
 
 def test_runner_overhead_benchmark_prints_ratios():
-    out = subprocess.run([sys.executable, str(REPO_ROOT / "scripts" / "bench" / "runner_overhead.py"), "--tasks", "20",
-                          "--busy-tasks", "2", "--busy-iterations", "100000"],
-                         check=True, capture_output=True, text=True, timeout=300).stdout
+    out = subprocess.run(
+        [
+            sys.executable,
+            str(REPO_ROOT / "scripts" / "bench" / "runner_overhead.py"),
+            "--tasks",
+            "20",
+            "--busy-tasks",
+            "2",
+            "--busy-iterations",
+            "100000",
+        ],
+        check=True,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    ).stdout
     assert "overhead" in out and "speed-up" in out and "ratio runner/plain loop" in out
 
 
 def test_evosvm_tsvm_figure(tmp_path):
-    subprocess.run([sys.executable, str(REPO_ROOT / "scripts" / "evosvm_figures.py"), "tsvm", "--out", str(tmp_path)],
-                   check=True, capture_output=True, timeout=300)
+    subprocess.run(
+        [
+            sys.executable,
+            str(REPO_ROOT / "scripts" / "evosvm_figures.py"),
+            "tsvm",
+            "--out",
+            str(tmp_path),
+        ],
+        check=True,
+        capture_output=True,
+        timeout=300,
+    )
     assert mpimg.imread(tmp_path / "tsvm.png").ndim == 3
 
 
 def test_moevosvm_fronts_figure_from_a_real_run(tmp_path):
-    run = [sys.executable, "-m", "svmlab.cli", "run", "dataset=moons", "solver=moevosvm", "protocol=holdout",
-           "solver.pop_size=12", "solver.max_gen=30", "preprocessing.X=none", "tuning.mode=none",
-           f"results_dir={tmp_path}", "run_id=r", "runner=sequential"]
+    run = [
+        sys.executable,
+        "-m",
+        "svmlab.cli",
+        "run",
+        "dataset=moons",
+        "solver=moevosvm",
+        "protocol=holdout",
+        "solver.pop_size=12",
+        "solver.max_gen=30",
+        "preprocessing.X=none",
+        "tuning.mode=none",
+        f"results_dir={tmp_path}",
+        "run_id=r",
+        "runner=sequential",
+    ]
     subprocess.run(run, check=True, capture_output=True, timeout=300, cwd=tmp_path)
     run_dir = next(tmp_path.glob("*/r"))
-    out = subprocess.run([sys.executable, str(REPO_ROOT / "scripts" / "evosvm_figures.py"), "fronts", str(run_dir),
-                          "--out", str(tmp_path / "fig")], check=True, capture_output=True, text=True, timeout=300)
+    out = subprocess.run(
+        [
+            sys.executable,
+            str(REPO_ROOT / "scripts" / "evosvm_figures.py"),
+            "fronts",
+            str(run_dir),
+            "--out",
+            str(tmp_path / "fig"),
+        ],
+        check=True,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert out.stdout.strip().endswith("moevosvm_fronts.png")
     assert mpimg.imread(tmp_path / "fig" / "moevosvm_fronts.png").ndim == 3
 
 
 def test_evosvm_speed_benchmark_prints_ratios():
-    out = subprocess.run([sys.executable, str(REPO_ROOT / "scripts" / "bench" / "evosvm_speed.py"), "--sizes", "60",
-                          "--datasets", "spiral", "--max-gen", "30"],
-                         check=True, capture_output=True, text=True, timeout=300).stdout
+    out = subprocess.run(
+        [
+            sys.executable,
+            str(REPO_ROOT / "scripts" / "bench" / "evosvm_speed.py"),
+            "--sizes",
+            "60",
+            "--datasets",
+            "spiral",
+            "--max-gen",
+            "30",
+        ],
+        check=True,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    ).stdout
     assert "gen/s" in out and out.count("spiral") == 3  # gaussian, hybrid, pso rows
 
 
 @pytest.mark.skipif(not os.environ.get("SVMLAB_DATA_DIR"), reason="needs SVMLAB_DATA_DIR")
 def test_mtr_speed_benchmark_prints_ratios():
-    out = subprocess.run([sys.executable, str(REPO_ROOT / "scripts" / "bench" / "mtr_speed.py"), "--datasets", "slump",
-                          "--max-samples", "60"], check=True, capture_output=True, text=True, timeout=300).stdout
+    out = subprocess.run(
+        [
+            sys.executable,
+            str(REPO_ROOT / "scripts" / "bench" / "mtr_speed.py"),
+            "--datasets",
+            "slump",
+            "--max-samples",
+            "60",
+        ],
+        check=True,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    ).stdout
     assert "SVRCC / SVR =" in out and "slump" in out

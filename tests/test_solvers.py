@@ -3,7 +3,13 @@ import pytest
 from svmlab.errors import ConfigError
 from svmlab.solvers import SolverSpec
 
-SVC = {"name": "svc", "_target_": "sklearn.svm.SVC", "tasks": ["binary"], "C": 1.0, "grid": {"C": [1, 10], "gamma": [0.1]}}
+SVC = {
+    "name": "svc",
+    "_target_": "sklearn.svm.SVC",
+    "tasks": ["binary"],
+    "C": 1.0,
+    "grid": {"C": [1, 10], "gamma": [0.1]},
+}
 
 
 def test_params_grid_and_build():
@@ -16,8 +22,12 @@ def test_params_grid_and_build():
 
 
 def test_nested_target_and_grid():
-    cfg = {"name": "m", "_target_": "sklearn.multioutput.MultiOutputRegressor",
-           "estimator": {"_target_": "sklearn.svm.SVR", "C": 2.0}, "grid": {"estimator__C": [1.0, 3.0]}}
+    cfg = {
+        "name": "m",
+        "_target_": "sklearn.multioutput.MultiOutputRegressor",
+        "estimator": {"_target_": "sklearn.svm.SVR", "C": 2.0},
+        "grid": {"estimator__C": [1.0, 3.0]},
+    }
     spec = SolverSpec.from_config(cfg)
     spec.validate()
     assert spec.build().estimator.C == 2.0
@@ -41,7 +51,10 @@ def test_invalid_configs_fail_before_fitting(change, message):
 
 
 def test_nested_estimator_types_are_checked():
-    cfg = {"name": "m", "_target_": "sklearn.multioutput.MultiOutputRegressor",
-           "estimator": {"_target_": "sklearn.svm.SVR", "C": "big"}}
+    cfg = {
+        "name": "m",
+        "_target_": "sklearn.multioutput.MultiOutputRegressor",
+        "estimator": {"_target_": "sklearn.svm.SVR", "C": "big"},
+    }
     with pytest.raises(ConfigError, match="'C' parameter of SVR"):
         SolverSpec.from_config(cfg).validate()

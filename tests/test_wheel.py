@@ -15,21 +15,40 @@ pytestmark = pytest.mark.slow
 def site(tmp_path_factory):
     tmp = tmp_path_factory.mktemp("wheel")
     pip = [sys.executable, "-m", "pip", "--disable-pip-version-check", "-q"]
-    subprocess.run([*pip, "wheel", "--no-deps", "--no-build-isolation", "-w", str(tmp / "dist"), str(REPO_ROOT)],
-                   check=True, capture_output=True)
+    subprocess.run(
+        [
+            *pip,
+            "wheel",
+            "--no-deps",
+            "--no-build-isolation",
+            "-w",
+            str(tmp / "dist"),
+            str(REPO_ROOT),
+        ],
+        check=True,
+        capture_output=True,
+    )
     wheel = next((tmp / "dist").glob("svmlab-*.whl"))
-    subprocess.run([*pip, "install", "--no-deps", "--target", str(tmp / "site"), str(wheel)], check=True, capture_output=True)
+    subprocess.run(
+        [*pip, "install", "--no-deps", "--target", str(tmp / "site"), str(wheel)],
+        check=True,
+        capture_output=True,
+    )
     return tmp
 
 
 def _run(site, *args):
     env = {**os.environ, "PYTHONPATH": str(site / "site")}
-    return subprocess.run([sys.executable, *args], cwd=site, env=env, capture_output=True, text=True, timeout=300)
+    return subprocess.run(
+        [sys.executable, *args], cwd=site, env=env, capture_output=True, text=True, timeout=300
+    )
 
 
 def test_wheel_contains_configs_and_registry(site):
-    code = ("import svmlab, svmlab.paths as p; print(svmlab.__file__); print(p.conf_dir()); print(p.registry_file());"
-            "print(p.repo_datasets_dir())")
+    code = (
+        "import svmlab, svmlab.paths as p; print(svmlab.__file__); print(p.conf_dir()); print(p.registry_file());"
+        "print(p.repo_datasets_dir())"
+    )
     out = _run(site, "-c", code)
     assert out.returncode == 0, out.stderr
     pkg, conf, registry, repo_ds = out.stdout.split()
@@ -40,8 +59,18 @@ def test_wheel_contains_configs_and_registry(site):
 
 
 def test_wheel_runs_an_experiment(site):
-    out = _run(site, "-m", "svmlab", "run", "dataset=iris", "solver=knn", "protocol.n_splits=3", "runner=sequential",
-               f"results_dir={site / 'results'}", "run_id=w")
+    out = _run(
+        site,
+        "-m",
+        "svmlab",
+        "run",
+        "dataset=iris",
+        "solver=knn",
+        "protocol.n_splits=3",
+        "runner=sequential",
+        f"results_dir={site / 'results'}",
+        "run_id=w",
+    )
     assert out.returncode == 0, out.stderr
     assert (site / "results" / "adhoc" / "w" / "results.parquet").exists()
     assert "quickstart" in _run(site, "-m", "svmlab", "list", "experiments").stdout

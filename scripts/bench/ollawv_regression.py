@@ -35,7 +35,18 @@ from threadpoolctl import threadpool_limits
 
 from svmlab.estimators.ollawv import OLLAWVRegressor
 
-DEFAULT = ["diabetes", "enb:0", "enb:1", "slump:0", "edm:0", "wq:0", "jura:0", "sf2:0", "scpf:0", "rf1:0"]
+DEFAULT = [
+    "diabetes",
+    "enb:0",
+    "enb:1",
+    "slump:0",
+    "edm:0",
+    "wq:0",
+    "jura:0",
+    "sf2:0",
+    "scpf:0",
+    "rf1:0",
+]
 
 
 def _load(spec: str, max_samples: int):
@@ -80,7 +91,9 @@ def run(spec, grid, frac, max_samples):
     folds = list(_folds(X, y))
     base = float(np.mean([np.sqrt(np.mean((yt - ym) ** 2)) for _, _, _, yt, ym, _ in folds]))
     makers = {
-        "ollawv": lambda C, g, e: OLLAWVRegressor(C=C, gamma=g, epsilon=e, max_iter_frac=frac, random_state=0),
+        "ollawv": lambda C, g, e: OLLAWVRegressor(
+            C=C, gamma=g, epsilon=e, max_iter_frac=frac, random_state=0
+        ),
         "svr": lambda C, g, e: SVR(C=C, gamma=g, epsilon=e, cache_size=1000),
     }
     out = {}
@@ -96,44 +109,87 @@ def run(spec, grid, frac, max_samples):
                 rmse.append(np.sqrt(np.mean((model.predict(Xt) * ys + ym - yt) ** 2)))
                 sv.append(_n_sv(model))
             total += sum(secs)
-            points.append((float(np.mean(rmse)), float(np.std(rmse)), float(np.mean(sv)), float(np.mean(secs)), (C, g, e)))
+            points.append(
+                (
+                    float(np.mean(rmse)),
+                    float(np.std(rmse)),
+                    float(np.mean(sv)),
+                    float(np.mean(secs)),
+                    (C, g, e),
+                )
+            )
         best = min(points, key=lambda p: p[0])
-        out[method] = {"rmse": best[0], "std": best[1], "sv": best[2], "fit_s": best[3], "point": best[4], "grid_s": total}
+        out[method] = {
+            "rmse": best[0],
+            "std": best[1],
+            "sv": best[2],
+            "fit_s": best[3],
+            "point": best[4],
+            "grid_s": total,
+        }
     n_train = len(folds[0][1])
     o, s = out["ollawv"], out["svr"]
-    print(f"\n## {label}: n = {len(y)} ({n_train} per training part), d = {X.shape[1]}, mean-predictor RMSE {base:.4g}")
-    print(f"{'method':<7} {'RMSE':>10} {'± std':>8} {'#SV':>8} {'%SV':>6} {'fit s':>8} {'grid s':>8}  selected (C, gamma, eps)")
+    print(
+        f"\n## {label}: n = {len(y)} ({n_train} per training part), d = {X.shape[1]}, mean-predictor RMSE {base:.4g}"
+    )
+    print(
+        f"{'method':<7} {'RMSE':>10} {'± std':>8} {'#SV':>8} {'%SV':>6} {'fit s':>8} {'grid s':>8}  selected (C, gamma, eps)"
+    )
     for m, r in out.items():
-        print(f"{m:<7} {r['rmse']:>10.4g} {r['std']:>8.3g} {r['sv']:>8.1f} {100 * r['sv'] / n_train:>6.1f} "
-              f"{r['fit_s']:>8.4f} {r['grid_s']:>8.2f}  {r['point']}")
-    return {"dataset": label, "n": len(y), "base": base, "rmse_o": o["rmse"], "rmse_s": s["rmse"],
-            "rmse_ratio": o["rmse"] / s["rmse"], "sv_ratio": o["sv"] / max(s["sv"], 1e-12),
-            "fit_ratio": o["fit_s"] / s["fit_s"], "grid_ratio": o["grid_s"] / s["grid_s"]}
+        print(
+            f"{m:<7} {r['rmse']:>10.4g} {r['std']:>8.3g} {r['sv']:>8.1f} {100 * r['sv'] / n_train:>6.1f} "
+            f"{r['fit_s']:>8.4f} {r['grid_s']:>8.2f}  {r['point']}"
+        )
+    return {
+        "dataset": label,
+        "n": len(y),
+        "base": base,
+        "rmse_o": o["rmse"],
+        "rmse_s": s["rmse"],
+        "rmse_ratio": o["rmse"] / s["rmse"],
+        "sv_ratio": o["sv"] / max(s["sv"], 1e-12),
+        "fit_ratio": o["fit_s"] / s["fit_s"],
+        "grid_ratio": o["grid_s"] / s["grid_s"],
+    }
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     ap.add_argument("--datasets", nargs="+", default=DEFAULT)
-    ap.add_argument("--max-samples", type=int, default=3000, help="random subsample of larger sets (0: all)")
+    ap.add_argument(
+        "--max-samples", type=int, default=3000, help="random subsample of larger sets (0: all)"
+    )
     ap.add_argument("--C", nargs="+", type=float, default=[0.1, 1.0, 10.0, 100.0])
     ap.add_argument("--gamma", nargs="+", type=float, default=[0.01, 0.1, 1.0])
     ap.add_argument("--epsilon", nargs="+", type=float, default=[0.01, 0.1, 0.3])
-    ap.add_argument("--max-iter-frac", type=float, default=0.5, help="OLLAWV cap as a fraction of n (0: no cap)")
+    ap.add_argument(
+        "--max-iter-frac", type=float, default=0.5, help="OLLAWV cap as a fraction of n (0: no cap)"
+    )
     args = ap.parse_args()
     grid = list(itertools.product(args.C, args.gamma, args.epsilon))
     frac = args.max_iter_frac or None
-    print(f"grid: C {args.C} x gamma {args.gamma} x epsilon {args.epsilon} ({len(grid)} points), 5-fold CV; "
-          f"OLLAWV max_iter_frac={frac}")
+    print(
+        f"grid: C {args.C} x gamma {args.gamma} x epsilon {args.epsilon} ({len(grid)} points), 5-fold CV; "
+        f"OLLAWV max_iter_frac={frac}"
+    )
     with threadpool_limits(1):
         results = [run(spec, grid, frac, args.max_samples) for spec in args.datasets]
     print("\n## summary (ratios OLLAWV / SVR; RMSE of the selected grid points)")
-    print(f"{'dataset':<22} {'n':>5} {'mean RMSE':>10} {'OLLAWV':>10} {'SVR':>10} {'RMSE':>6} {'#SV':>6} {'fit':>6} {'grid':>6}")
+    print(
+        f"{'dataset':<22} {'n':>5} {'mean RMSE':>10} {'OLLAWV':>10} {'SVR':>10} {'RMSE':>6} {'#SV':>6} {'fit':>6} {'grid':>6}"
+    )
     for r in results:
-        print(f"{r['dataset']:<22} {r['n']:>5} {r['base']:>10.4g} {r['rmse_o']:>10.4g} {r['rmse_s']:>10.4g} "
-              f"{r['rmse_ratio']:>6.3f} {r['sv_ratio']:>6.2f} {r['fit_ratio']:>6.2f} {r['grid_ratio']:>6.2f}")
+        print(
+            f"{r['dataset']:<22} {r['n']:>5} {r['base']:>10.4g} {r['rmse_o']:>10.4g} {r['rmse_s']:>10.4g} "
+            f"{r['rmse_ratio']:>6.3f} {r['sv_ratio']:>6.2f} {r['fit_ratio']:>6.2f} {r['grid_ratio']:>6.2f}"
+        )
     g = lambda k: float(np.exp(np.mean(np.log([r[k] for r in results]))))  # noqa: E731
-    print(f"{'geometric mean':<22} {'':>5} {'':>10} {'':>10} {'':>10} {g('rmse_ratio'):>6.3f} {g('sv_ratio'):>6.2f} "
-          f"{g('fit_ratio'):>6.2f} {g('grid_ratio'):>6.2f}")
+    print(
+        f"{'geometric mean':<22} {'':>5} {'':>10} {'':>10} {'':>10} {g('rmse_ratio'):>6.3f} {g('sv_ratio'):>6.2f} "
+        f"{g('fit_ratio'):>6.2f} {g('grid_ratio'):>6.2f}"
+    )
 
 
 if __name__ == "__main__":

@@ -39,7 +39,9 @@ def _split(ds, max_samples, seed=0):
     X, y = ds.X, ds.y
     rng = np.random.default_rng(seed)
     if max_samples and len(y) > max_samples:
-        keep, _ = train_test_split(np.arange(len(y)), train_size=max_samples, stratify=y, random_state=seed)
+        keep, _ = train_test_split(
+            np.arange(len(y)), train_size=max_samples, stratify=y, random_state=seed
+        )
         X, y = X[keep], y[keep]
     labels, counts = np.unique(y, return_counts=True)
     rare = labels[counts < 10]
@@ -69,10 +71,14 @@ def _n_sv(model) -> int:
 def run(name, Cs, gammas, margins, max_samples):
     ds = load_dataset(name)
     (Xa, ya), (Xv, yv), (Xt, yt) = _split(ds, max_samples)
-    print(f"\n## {name}: {len(ya)} train / {len(yv)} validation / {len(yt)} test, {ds.n_features} features, "
-          f"{len(np.unique(ya))} classes")
-    print(f"{'C':>7} {'gamma':>8} | {'OLLAWV s':>9} {'SVC s':>8} {'time':>6} | {'acc OL':>7} {'acc SVC':>7} | "
-          f"{'SV OL':>6} {'SV SVC':>6} {'SV':>5}")
+    print(
+        f"\n## {name}: {len(ya)} train / {len(yv)} validation / {len(yt)} test, {ds.n_features} features, "
+        f"{len(np.unique(ya))} classes"
+    )
+    print(
+        f"{'C':>7} {'gamma':>8} | {'OLLAWV s':>9} {'SVC s':>8} {'time':>6} | {'acc OL':>7} {'acc SVC':>7} | "
+        f"{'SV OL':>6} {'SV SVC':>6} {'SV':>5}"
+    )
     ollawv_total, svc_total = 0.0, 0.0
     best = {"ollawv": (-1, None), "svc": (-1, None)}
     for g in gammas:
@@ -91,35 +97,65 @@ def run(name, Cs, gammas, margins, max_samples):
             acc_svc = float(np.mean(sv.predict(Xv) == yv))
             if acc_svc > best["svc"][0]:
                 best["svc"] = (acc_svc, sv)
-            print(f"{C:>7g} {g:>8g} | {t_ol:>9.3f} {t_svc:>8.3f} {t_ol / t_svc:>6.2f} | {100 * acc_ol:>7.2f} "
-                  f"{100 * acc_svc:>7.2f} | {_n_sv(ol):>6d} {_n_sv(sv):>6d} {_n_sv(ol) / _n_sv(sv):>5.2f}")
+            print(
+                f"{C:>7g} {g:>8g} | {t_ol:>9.3f} {t_svc:>8.3f} {t_ol / t_svc:>6.2f} | {100 * acc_ol:>7.2f} "
+                f"{100 * acc_svc:>7.2f} | {_n_sv(ol):>6d} {_n_sv(sv):>6d} {_n_sv(ol) / _n_sv(sv):>5.2f}"
+            )
     ol, sv = best["ollawv"][1], best["svc"][1]
     acc_ol, acc_svc = float(np.mean(ol.predict(Xt) == yt)), float(np.mean(sv.predict(Xt) == yt))
-    print(f"grid (SVC {len(Cs)} C x {len(gammas)} gamma; OLLAWV {len(margins)} m x {len(gammas)} gamma): OLLAWV {ollawv_total:.2f} s, SVC {svc_total:.2f} s -> time ratio "
-          f"{ollawv_total / svc_total:.3f} ({svc_total / ollawv_total:.1f}x faster)")
-    print(f"selected models on the test part: OLLAWV (gamma={ol.gamma:g}, m={ol.margin:g}) {100 * acc_ol:.2f}%, {_n_sv(ol)} SVs; "
-          f"SVC (C={sv.C:g}, gamma={sv.gamma:g}) {100 * acc_svc:.2f}%, {_n_sv(sv)} SVs -> accuracy "
-          f"{100 * (acc_ol - acc_svc):+.2f} points, SV ratio {_n_sv(ol) / _n_sv(sv):.2f}")
-    return {"dataset": name, "time_ratio": ollawv_total / svc_total, "acc_diff": 100 * (acc_ol - acc_svc),
-            "sv_ratio": _n_sv(ol) / _n_sv(sv)}
+    print(
+        f"grid (SVC {len(Cs)} C x {len(gammas)} gamma; OLLAWV {len(margins)} m x {len(gammas)} gamma): OLLAWV {ollawv_total:.2f} s, SVC {svc_total:.2f} s -> time ratio "
+        f"{ollawv_total / svc_total:.3f} ({svc_total / ollawv_total:.1f}x faster)"
+    )
+    print(
+        f"selected models on the test part: OLLAWV (gamma={ol.gamma:g}, m={ol.margin:g}) {100 * acc_ol:.2f}%, {_n_sv(ol)} SVs; "
+        f"SVC (C={sv.C:g}, gamma={sv.gamma:g}) {100 * acc_svc:.2f}%, {_n_sv(sv)} SVs -> accuracy "
+        f"{100 * (acc_ol - acc_svc):+.2f} points, SV ratio {_n_sv(ol) / _n_sv(sv):.2f}"
+    )
+    return {
+        "dataset": name,
+        "time_ratio": ollawv_total / svc_total,
+        "acc_diff": 100 * (acc_ol - acc_svc),
+        "sv_ratio": _n_sv(ol) / _n_sv(sv),
+    }
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--datasets", nargs="+", default=["magic", "letter", "penbased", "satimage", "usps", "ring", "shuttle"])
-    ap.add_argument("--max-samples", type=int, default=20000, help="stratified subsample of larger sets (0: all)")
+    ap = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    ap.add_argument(
+        "--datasets",
+        nargs="+",
+        default=["magic", "letter", "penbased", "satimage", "usps", "ring", "shuttle"],
+    )
+    ap.add_argument(
+        "--max-samples",
+        type=int,
+        default=20000,
+        help="stratified subsample of larger sets (0: all)",
+    )
     ap.add_argument("--C", nargs="+", type=float, default=[1.0, 16.0, 256.0])
     ap.add_argument("--gamma", nargs="+", type=float, default=[0.0625, 0.25, 1.0, 4.0, 16.0])
-    ap.add_argument("--margin", nargs="+", type=float, default=[0.1, 0.01],
-                    help="OLLAWV stopping margins m tried per gamma (the paper leaves m unstated)")
+    ap.add_argument(
+        "--margin",
+        nargs="+",
+        type=float,
+        default=[0.1, 0.01],
+        help="OLLAWV stopping margins m tried per gamma (the paper leaves m unstated)",
+    )
     args = ap.parse_args()
     with threadpool_limits(1):
-        results = [run(name, args.C, args.gamma, args.margin, args.max_samples) for name in args.datasets]
+        results = [
+            run(name, args.C, args.gamma, args.margin, args.max_samples) for name in args.datasets
+        ]
     print("\n## summary (OLLAWV / SVC)")
     print(f"{'dataset':<10} {'grid time':>10} {'speed-up':>9} {'acc diff':>9} {'SV ratio':>9}")
     for r in results:
-        print(f"{r['dataset']:<10} {r['time_ratio']:>10.3f} {1 / r['time_ratio']:>8.1f}x {r['acc_diff']:>+9.2f} "
-              f"{r['sv_ratio']:>9.2f}")
+        print(
+            f"{r['dataset']:<10} {r['time_ratio']:>10.3f} {1 / r['time_ratio']:>8.1f}x {r['acc_diff']:>+9.2f} "
+            f"{r['sv_ratio']:>9.2f}"
+        )
 
 
 if __name__ == "__main__":

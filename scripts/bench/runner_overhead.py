@@ -20,7 +20,6 @@ import tempfile
 import time
 from pathlib import Path
 
-
 from svmlab.data.registry import load_dataset
 from svmlab.evaluation.metrics import compute_metrics
 from svmlab.evaluation.protocols import make_splits
@@ -32,10 +31,16 @@ from svmlab.solvers import SolverSpec
 
 def config(solver: dict, n_tasks: int, runner: dict) -> dict:
     return {
-        "name": "bench", "seed": 0, "dataset": {"name": "iris"}, "datasets": {}, "solvers": {},
+        "name": "bench",
+        "seed": 0,
+        "dataset": {"name": "iris"},
+        "datasets": {},
+        "solvers": {},
         "solver": {"tasks": ["binary", "multiclass"], **solver},
         "protocol": {"name": "holdout", "kind": "holdout", "test_size": 0.3, "n_repeats": n_tasks},
-        "runner": runner, "preprocessing": {"X": "none"}, "tuning": {"mode": "none"},
+        "runner": runner,
+        "preprocessing": {"X": "none"},
+        "tuning": {"mode": "none"},
     }
 
 
@@ -63,7 +68,9 @@ def through_runner(cfg: dict) -> float:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     ap.add_argument("--tasks", type=int, default=400)
     ap.add_argument("--busy-tasks", type=int, default=16)
     ap.add_argument("--busy-iterations", type=int, default=8_000_000)
@@ -79,19 +86,29 @@ def main() -> None:
     t_par = through_runner(config(trivial, n, loky2))
     print(f"trivial tasks: {n}")
     print(f"  plain loop            {1e3 * base / n:7.2f} ms/task")
-    print(f"  runner, sequential    {1e3 * t_seq / n:7.2f} ms/task -> overhead {1e3 * (t_seq - base) / n:6.2f} ms/task "
-          f"(target < 5 ms)")
-    print(f"  runner, loky x2       {1e3 * t_par / n:7.2f} ms/task -> overhead {1e3 * (t_par - base) / n:6.2f} ms/task "
-          f"(wall clock, 2 workers)")
+    print(
+        f"  runner, sequential    {1e3 * t_seq / n:7.2f} ms/task -> overhead {1e3 * (t_seq - base) / n:6.2f} ms/task "
+        f"(target < 5 ms)"
+    )
+    print(
+        f"  runner, loky x2       {1e3 * t_par / n:7.2f} ms/task -> overhead {1e3 * (t_par - base) / n:6.2f} ms/task "
+        f"(wall clock, 2 workers)"
+    )
     print(f"  ratio runner/plain loop: sequential {t_seq / base:.2f}x, loky x2 {t_par / base:.2f}x")
 
-    busy = {"name": "busy", "_target_": "svmlab.testing.BusyClassifier", "iterations": args.busy_iterations}
+    busy = {
+        "name": "busy",
+        "_target_": "svmlab.testing.BusyClassifier",
+        "iterations": args.busy_iterations,
+    }
     m = args.busy_tasks
     base = plain_loop(config(busy, m, seq))
     par = through_runner(config(busy, m, loky2))
     print(f"CPU-bound tasks: {m} x ~{base / m:.2f} s")
     print(f"  plain sequential loop {base:7.2f} s")
-    print(f"  runner, loky x2       {par:7.2f} s -> speed-up {base / par:4.2f}x (target > 1.7x on 2 cores)")
+    print(
+        f"  runner, loky x2       {par:7.2f} s -> speed-up {base / par:4.2f}x (target > 1.7x on 2 cores)"
+    )
 
 
 if __name__ == "__main__":

@@ -9,7 +9,15 @@ Typical use::
 
 from .dataset import TASKS, Dataset
 from .fetch import fetch
-from .registry import clear_cache, dataset_info, list_datasets, load_dataset, locate, resolve, verify
+from .registry import (
+    clear_cache,
+    dataset_info,
+    list_datasets,
+    load_dataset,
+    locate,
+    resolve,
+    verify,
+)
 
 __all__ = [
     "TASKS",

@@ -45,7 +45,13 @@ def load_bundled(name: str) -> Dataset:
         "loader": f"sklearn.datasets.{loader.__name__}",
         "sklearn_version": sklearn.__version__,
     }
-    common = {"name": name, "task": task, "X": bunch.data, "feature_names": tuple(map(str, bunch.feature_names)), "meta": meta}
+    common = {
+        "name": name,
+        "task": task,
+        "X": bunch.data,
+        "feature_names": tuple(map(str, bunch.feature_names)),
+        "meta": meta,
+    }
     if task == "multitarget":
         return Dataset(Y=bunch.target, target_names=tuple(map(str, bunch.target_names)), **common)
     if task != "regression":

@@ -60,7 +60,9 @@ class Dataset:
 
     def __post_init__(self):
         if self.task not in TASKS:
-            raise ValueError(f"dataset {self.name!r}: unknown task {self.task!r}; valid tasks: {', '.join(TASKS)}")
+            raise ValueError(
+                f"dataset {self.name!r}: unknown task {self.task!r}; valid tasks: {', '.join(TASKS)}"
+            )
         X = np.asarray(self.X, dtype=np.float64)
         if X.ndim != 2:
             raise ValueError(f"dataset {self.name!r}: X must be 2-D, got shape {X.shape}")
@@ -71,7 +73,9 @@ class Dataset:
                 raise ValueError(f"dataset {self.name!r}: a multitarget dataset needs Y")
             Y = np.asarray(self.Y, dtype=np.float64)
             if Y.ndim != 2 or Y.shape[0] != X.shape[0]:
-                raise ValueError(f"dataset {self.name!r}: Y has shape {Y.shape}, expected ({X.shape[0]}, m)")
+                raise ValueError(
+                    f"dataset {self.name!r}: Y has shape {Y.shape}, expected ({X.shape[0]}, m)"
+                )
             Y.setflags(write=False)
             object.__setattr__(self, "Y", Y)
         elif self.y is None:
@@ -84,11 +88,15 @@ class Dataset:
                 raise ValueError(f"dataset {self.name!r}: bag_ids must have one entry per instance")
             n_bags = int(bag_ids.max()) + 1 if bag_ids.size else 0
             if len(self.y) != n_bags:
-                raise ValueError(f"dataset {self.name!r}: {len(self.y)} bag labels for {n_bags} bags")
+                raise ValueError(
+                    f"dataset {self.name!r}: {len(self.y)} bag labels for {n_bags} bags"
+                )
             bag_ids.setflags(write=False)
             object.__setattr__(self, "bag_ids", bag_ids)
         elif self.y is not None and len(self.y) != X.shape[0]:
-            raise ValueError(f"dataset {self.name!r}: y has {len(self.y)} entries for {X.shape[0]} rows")
+            raise ValueError(
+                f"dataset {self.name!r}: y has {len(self.y)} entries for {X.shape[0]} rows"
+            )
         if self.y is not None:
             y = np.asarray(self.y)
             y.setflags(write=False)
@@ -123,7 +131,9 @@ class Dataset:
     def classes(self) -> np.ndarray:
         """Sorted distinct labels (classification, MI and stream tasks)."""
         if self.task in ("regression", "multitarget"):
-            raise AttributeError(f"dataset {self.name!r} is a {self.task} dataset and has no classes")
+            raise AttributeError(
+                f"dataset {self.name!r} is a {self.task} dataset and has no classes"
+            )
         return np.unique(self.y)
 
     @property
@@ -145,7 +155,7 @@ class Dataset:
         """``Y`` for multitarget data, ``y`` otherwise (bag labels for MI data)."""
         return self.Y if self.task == "multitarget" else self.y
 
-    def subset(self, index) -> "Dataset":
+    def subset(self, index) -> Dataset:
         """Rows (bags for MI data) selected by ``index``, renumbering bags.
 
         Per-bag and per-instance entries of ``meta`` (see ``BAG_META`` and

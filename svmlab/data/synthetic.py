@@ -42,8 +42,13 @@ def _flip(y, rate, rng):
 @_generator
 def blobs(n_samples=300, n_features=2, centers=3, cluster_std=1.0, random_state=0) -> Dataset:
     """Isotropic Gaussian clusters, one class per cluster (:func:`sklearn.datasets.make_blobs`)."""
-    X, y = make_blobs(n_samples=n_samples, n_features=n_features, centers=centers, cluster_std=cluster_std,
-                      random_state=random_state)
+    X, y = make_blobs(
+        n_samples=n_samples,
+        n_features=n_features,
+        centers=centers,
+        cluster_std=cluster_std,
+        random_state=random_state,
+    )
     task = "binary" if len(np.unique(y)) <= 2 else "multiclass"
     return Dataset(name="blobs", task=task, X=X, y=y)
 
@@ -78,7 +83,9 @@ def spiral(n_samples=500, noise=0.1, n_turns=3, radius_offset=2.0, random_state=
 
 
 @_generator
-def checkerboard(n_samples=1000, n_tiles=8, tile_size=5.0, label_noise=0.0, random_state=0) -> Dataset:
+def checkerboard(
+    n_samples=1000, n_tiles=8, tile_size=5.0, label_noise=0.0, random_state=0
+) -> Dataset:
     """Uniform points on an ``n_tiles x n_tiles`` board; class 1 where the tile parities agree."""
     rng = check_random_state(random_state)
     X = rng.uniform(0.0, n_tiles * tile_size, size=(n_samples, 2))
@@ -89,8 +96,15 @@ def checkerboard(n_samples=1000, n_tiles=8, tile_size=5.0, label_noise=0.0, rand
 
 # --------------------------------------------------------------------------- multi-instance
 @_generator
-def mi_bags(n_bags=100, n_features=2, bag_size=(5, 15), positive_fraction=0.5, witness_rate=0.2, separation=4.0,
-            random_state=0) -> Dataset:
+def mi_bags(
+    n_bags=100,
+    n_features=2,
+    bag_size=(5, 15),
+    positive_fraction=0.5,
+    witness_rate=0.2,
+    separation=4.0,
+    random_state=0,
+) -> Dataset:
     """Bags under the standard multi-instance assumption.
 
     Negative instances come from N(0, I); instances of the positive concept from
@@ -114,17 +128,29 @@ def mi_bags(n_bags=100, n_features=2, bag_size=(5, 15), positive_fraction=0.5, w
     for size, label in zip(sizes, labels):
         n_pos = 1 + rng.binomial(size - 1, witness_rate) if label else 0
         flags = rng.permutation(np.r_[np.ones(n_pos, np.int64), np.zeros(size - n_pos, np.int64)])
-        X.append(np.where(flags[:, None] == 1, mu + 0.5 * rng.normal(size=(size, n_features)),
-                          rng.normal(size=(size, n_features))))
+        X.append(
+            np.where(
+                flags[:, None] == 1,
+                mu + 0.5 * rng.normal(size=(size, n_features)),
+                rng.normal(size=(size, n_features)),
+            )
+        )
         inst.append(flags)
-    return Dataset(name="mi_bags", task="multi_instance", X=np.vstack(X), y=labels,
-                   bag_ids=np.repeat(np.arange(n_bags), sizes),
-                   meta={"instance_labels": np.concatenate(inst)})
+    return Dataset(
+        name="mi_bags",
+        task="multi_instance",
+        X=np.vstack(X),
+        y=labels,
+        bag_ids=np.repeat(np.arange(n_bags), sizes),
+        meta={"instance_labels": np.concatenate(inst)},
+    )
 
 
 # --------------------------------------------------------------------------- multi-target regression
 @_generator
-def mtr_correlated(n_samples=500, n_features=10, n_targets=4, correlation=0.8, noise=0.1, random_state=0) -> Dataset:
+def mtr_correlated(
+    n_samples=500, n_features=10, n_targets=4, correlation=0.8, noise=0.1, random_state=0
+) -> Dataset:
     """Linear multi-target regression whose targets are correlated.
 
     ``Y = X W + E`` with X ~ N(0, I). The rows of W and of E are drawn with the
@@ -138,13 +164,20 @@ def mtr_correlated(n_samples=500, n_features=10, n_targets=4, correlation=0.8, n
     X = rng.normal(size=(n_samples, n_features))
     F = X @ (rng.normal(size=(n_features, n_targets)) @ L.T)
     Y = F + noise * F.std(axis=0) * (rng.normal(size=(n_samples, n_targets)) @ L.T)
-    return Dataset(name="mtr_correlated", task="multitarget", X=X, Y=Y,
-                   target_names=tuple(f"y{k}" for k in range(n_targets)))
+    return Dataset(
+        name="mtr_correlated",
+        task="multitarget",
+        X=X,
+        Y=Y,
+        target_names=tuple(f"y{k}" for k in range(n_targets)),
+    )
 
 
 # --------------------------------------------------------------------------- streams
 @_generator
-def drifting_stream(n_samples=20000, n_features=3, thresholds=(8.0, 9.0, 7.0, 9.5), noise=0.1, random_state=0) -> Dataset:
+def drifting_stream(
+    n_samples=20000, n_features=3, thresholds=(8.0, 9.0, 7.0, 9.5), noise=0.1, random_state=0
+) -> Dataset:
     """SEA-concepts stream with abrupt drift (Street & Kim, 2001).
 
     Features are U(0, 10); only the first two are relevant. The stream is cut into
@@ -157,13 +190,19 @@ def drifting_stream(n_samples=20000, n_features=3, thresholds=(8.0, 9.0, 7.0, 9.
         raise ConfigError("drifting_stream needs n_features >= 2")
     X = rng.uniform(0.0, 10.0, size=(n_samples, n_features))
     concept = np.minimum(np.arange(n_samples) * len(thresholds) // n_samples, len(thresholds) - 1)
-    y = _flip((X[:, 0] + X[:, 1] <= np.asarray(thresholds, float)[concept]).astype(np.int64), noise, rng)
+    y = _flip(
+        (X[:, 0] + X[:, 1] <= np.asarray(thresholds, float)[concept]).astype(np.int64), noise, rng
+    )
     drifts = np.flatnonzero(np.diff(concept)) + 1
-    return Dataset(name="drifting_stream", task="stream", X=X, y=y, meta={"drift_points": drifts.tolist()})
+    return Dataset(
+        name="drifting_stream", task="stream", X=X, y=y, meta={"drift_points": drifts.tolist()}
+    )
 
 
 @_generator
-def rotating_hyperplane(n_samples=20000, n_features=10, mag_change=0.001, noise=0.05, random_state=0) -> Dataset:
+def rotating_hyperplane(
+    n_samples=20000, n_features=10, mag_change=0.001, noise=0.05, random_state=0
+) -> Dataset:
     """Rotating-hyperplane stream with gradual drift (Hulten et al., 2001).
 
     ``x ~ U(0, 1)^d``; the label is 1 iff ``w_t . x >= sum(w_t) / 2``, where the
@@ -178,7 +217,9 @@ def rotating_hyperplane(n_samples=20000, n_features=10, mag_change=0.001, noise=
 
 
 @_generator
-def random_rbf(n_samples=20000, n_features=10, n_classes=2, n_centroids=50, drift_speed=0.0, random_state=0) -> Dataset:
+def random_rbf(
+    n_samples=20000, n_features=10, n_classes=2, n_centroids=50, drift_speed=0.0, random_state=0
+) -> Dataset:
     """Random-RBF stream (the MOA generator family the DSOLLAWV author tested on).
 
     ``n_centroids`` centres uniform in ``[0, 1]^d``, each with a random class, weight and
@@ -204,8 +245,20 @@ def random_rbf(n_samples=20000, n_features=10, n_classes=2, n_centroids=50, drif
 
 
 # --------------------------------------------------------------------------- registry helpers
-GENERATORS = {f.__name__: f for f in (blobs, moons, spiral, checkerboard, mi_bags, mtr_correlated, drifting_stream,
-                                      rotating_hyperplane, random_rbf)}
+GENERATORS = {
+    f.__name__: f
+    for f in (
+        blobs,
+        moons,
+        spiral,
+        checkerboard,
+        mi_bags,
+        mtr_correlated,
+        drifting_stream,
+        rotating_hyperplane,
+        random_rbf,
+    )
+}
 
 
 def default_params(name: str) -> dict:
@@ -229,8 +282,10 @@ def generate(name: str, params=None) -> Dataset:
     valid = default_params(name)
     unknown = sorted(set(params) - set(valid))
     if unknown:
-        raise ConfigError(f"synthetic dataset {name!r} has no parameter(s) {', '.join(unknown)}; "
-                          f"valid: {', '.join(valid)}")
+        raise ConfigError(
+            f"synthetic dataset {name!r} has no parameter(s) {', '.join(unknown)}; "
+            f"valid: {', '.join(valid)}"
+        )
     return gen(**params)
 
 

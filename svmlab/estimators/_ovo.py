@@ -15,7 +15,11 @@ import numpy as np
 def ovo_pairs(class_counts) -> list[tuple[int, int]]:
     """Pairs ``(a, b)`` of class indices, larger class first, in the study's order."""
     by_size = np.argsort(-np.asarray(class_counts), kind="stable")
-    return [(int(by_size[i]), int(by_size[j])) for i in range(len(by_size)) for j in range(i + 1, len(by_size))]
+    return [
+        (int(by_size[i]), int(by_size[j]))
+        for i in range(len(by_size))
+        for j in range(i + 1, len(by_size))
+    ]
 
 
 def ovo_votes(outputs: np.ndarray, pairs, n_classes: int) -> tuple[np.ndarray, np.ndarray]:

@@ -24,7 +24,9 @@ class Evaluation:
     predict_time: float
     model_size: float
     fit_info: dict = field(default_factory=dict)
-    warnings: list = field(default_factory=list)  # distinct "Category: message" raised in fit/predict
+    warnings: list = field(
+        default_factory=list
+    )  # distinct "Category: message" raised in fit/predict
 
 
 def model_inputs(ds: Dataset):
@@ -51,7 +53,10 @@ def decision_scores(estimator, inputs):
 def check_finite(ds: Dataset, solver: SolverSpec, estimator) -> None:
     """Refuse NaN/inf inputs or targets for estimators that cannot take them."""
     bad_x = int(np.size(ds.X) - np.isfinite(ds.X).sum())
-    allow_nan = bool(getattr(estimator, "__sklearn_tags__", None) and estimator.__sklearn_tags__().input_tags.allow_nan)
+    allow_nan = bool(
+        getattr(estimator, "__sklearn_tags__", None)
+        and estimator.__sklearn_tags__().input_tags.allow_nan
+    )
     if bad_x and not allow_nan:
         raise DataError(
             f"dataset {ds.name!r} has {bad_x} missing or infinite input values, which solver {solver.name!r} "
@@ -93,7 +98,9 @@ def fit_and_score(
     estimator = solver.build(params, random_state=random_state)
     check_finite(train, solver, estimator)
     targets = train.Y if train.task == "multitarget" else train.y
-    with warnings.catch_warnings(record=True) as caught:  # kept in the result row, not printed per fold
+    with warnings.catch_warnings(
+        record=True
+    ) as caught:  # kept in the result row, not printed per fold
         warnings.simplefilter("always")
         t0 = time.perf_counter()
         estimator.fit(model_inputs(train), targets)
@@ -111,8 +118,14 @@ def fit_and_score(
         classes=classes,
         y_train=targets if test.task == "multitarget" else None,
     )
-    return Evaluation(metrics, fit_time, predict_time, model_size(estimator), dict(getattr(estimator, "fit_info_", {}) or {}),
-                      distinct_warnings(caught))
+    return Evaluation(
+        metrics,
+        fit_time,
+        predict_time,
+        model_size(estimator),
+        dict(getattr(estimator, "fit_info_", {}) or {}),
+        distinct_warnings(caught),
+    )
 
 
 def distinct_warnings(caught, limit: int = 5) -> list[str]:

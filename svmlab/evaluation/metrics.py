@@ -106,62 +106,179 @@ METRICS: dict[str, Metric] = {
     m.name: m
     for m in [
         # -- classification: any number of classes, from the confusion matrix ------------
-        _m("accuracy", "max", _CLASSIFICATION, True,
-           "trace(C)/n; two classes (TP+TN)/n' - MIL Eq. 4.15a"),
-        _m("error_rate", "min", _CLASSIFICATION, True, "1 - accuracy, the misclassification rate (evosvm spec §4)"),
-        _m("balanced_accuracy", "max", _CLASSIFICATION, True,
-           "mean recall over the classes present in y_true (sklearn balanced_accuracy_score)"),
-        _m("kappa", "max", _CLASSIFICATION, True,
-           "Cohen's kappa (p_o - p_e)/(1 - p_e), standard form of MIL Eq. 4.15d (spec 5.2)"),
-        _m("mcc", "max", _CLASSIFICATION, True,
-           "Matthews (TP*TN - FP*FN)/sqrt((TP+FP)(TP+FN)(TN+FP)(TN+FN)), K-class R_K; "
-           "0 if a marginal is 0 (svmperf spec 4.2)"),
+        _m(
+            "accuracy",
+            "max",
+            _CLASSIFICATION,
+            True,
+            "trace(C)/n; two classes (TP+TN)/n' - MIL Eq. 4.15a",
+        ),
+        _m(
+            "error_rate",
+            "min",
+            _CLASSIFICATION,
+            True,
+            "1 - accuracy, the misclassification rate (evosvm spec §4)",
+        ),
+        _m(
+            "balanced_accuracy",
+            "max",
+            _CLASSIFICATION,
+            True,
+            "mean recall over the classes present in y_true (sklearn balanced_accuracy_score)",
+        ),
+        _m(
+            "kappa",
+            "max",
+            _CLASSIFICATION,
+            True,
+            "Cohen's kappa (p_o - p_e)/(1 - p_e), standard form of MIL Eq. 4.15d (spec 5.2)",
+        ),
+        _m(
+            "mcc",
+            "max",
+            _CLASSIFICATION,
+            True,
+            "Matthews (TP*TN - FP*FN)/sqrt((TP+FP)(TP+FN)(TN+FP)(TN+FN)), K-class R_K; "
+            "0 if a marginal is 0 (svmperf spec 4.2)",
+        ),
         # -- two classes: both classes in turn as 'positive' ------------------------------
-        _m("precision_pos", "max", _TWO_CLASS, True,
-           "TP/(TP+FP) for pos_label, 1.0 if TP+FP=0 - MIL Eq. 4.15b"),
-        _m("recall_pos", "max", _TWO_CLASS, True,
-           "TP/(TP+FN) for pos_label (sensitivity), NaN if TP+FN=0 - MIL Eq. 4.15c"),
-        _m("f1_pos", "max", _TWO_CLASS, True,
-           "2TP/(2TP+FP+FN) for pos_label, 0 if TP=0 (svmperf spec 4.2)"),
-        _m("precision_neg", "max", _TWO_CLASS, True,
-           "precision with the other class as positive (Weka baselines of the MIL tables, spec 5.2)"),
-        _m("recall_neg", "max", _TWO_CLASS, True,
-           "recall with the other class as positive (specificity), NaN if it is absent"),
+        _m(
+            "precision_pos",
+            "max",
+            _TWO_CLASS,
+            True,
+            "TP/(TP+FP) for pos_label, 1.0 if TP+FP=0 - MIL Eq. 4.15b",
+        ),
+        _m(
+            "recall_pos",
+            "max",
+            _TWO_CLASS,
+            True,
+            "TP/(TP+FN) for pos_label (sensitivity), NaN if TP+FN=0 - MIL Eq. 4.15c",
+        ),
+        _m(
+            "f1_pos",
+            "max",
+            _TWO_CLASS,
+            True,
+            "2TP/(2TP+FP+FN) for pos_label, 0 if TP=0 (svmperf spec 4.2)",
+        ),
+        _m(
+            "precision_neg",
+            "max",
+            _TWO_CLASS,
+            True,
+            "precision with the other class as positive (Weka baselines of the MIL tables, spec 5.2)",
+        ),
+        _m(
+            "recall_neg",
+            "max",
+            _TWO_CLASS,
+            True,
+            "recall with the other class as positive (specificity), NaN if it is absent",
+        ),
         _m("f1_neg", "max", _TWO_CLASS, True, "F1 with the other class as positive"),
-        _m("auc_bal", "max", _TWO_CLASS, True,
-           "MIL 'AUC' (1 + TP/(TP+FN) - FP/(FP+TN))/2 from hard labels - MIL Eq. 4.15e"),
-        _m("roc_auc", "max", _CLASSIFICATION, False,
-           "ROC area of scores, ties 1/2 (Mann-Whitney, svmperf spec 4.2); multiclass one-vs-rest macro"),
-        _m("prbep", "max", _TWO_CLASS, False,
-           "precision among the n+ top-scored, ties pessimistic - svmperf spec 4.2"),
+        _m(
+            "auc_bal",
+            "max",
+            _TWO_CLASS,
+            True,
+            "MIL 'AUC' (1 + TP/(TP+FN) - FP/(FP+TN))/2 from hard labels - MIL Eq. 4.15e",
+        ),
+        _m(
+            "roc_auc",
+            "max",
+            _CLASSIFICATION,
+            False,
+            "ROC area of scores, ties 1/2 (Mann-Whitney, svmperf spec 4.2); multiclass one-vs-rest macro",
+        ),
+        _m(
+            "prbep",
+            "max",
+            _TWO_CLASS,
+            False,
+            "precision among the n+ top-scored, ties pessimistic - svmperf spec 4.2",
+        ),
         # -- multiclass macro averages over the classes present in y_true -----------------
-        _m("precision_macro", "max", _MACRO, True,
-           "mean per-class TP/(TP+FP) over classes in y_true, 0 if never predicted"),
-        _m("recall_macro", "max", _MACRO, True,
-           "mean per-class TP/(TP+FN) over classes in y_true (= balanced_accuracy)"),
-        _m("f1_macro", "max", _MACRO, True,
-           "mean per-class 2TP/(2TP+FP+FN) over classes in y_true"),
+        _m(
+            "precision_macro",
+            "max",
+            _MACRO,
+            True,
+            "mean per-class TP/(TP+FP) over classes in y_true, 0 if never predicted",
+        ),
+        _m(
+            "recall_macro",
+            "max",
+            _MACRO,
+            True,
+            "mean per-class TP/(TP+FN) over classes in y_true (= balanced_accuracy)",
+        ),
+        _m(
+            "f1_macro", "max", _MACRO, True, "mean per-class 2TP/(2TP+FP+FN) over classes in y_true"
+        ),
         # -- regression -------------------------------------------------------------------
         _m("rmse", "min", ("regression",), False, "sqrt(mean((y - yhat)^2)) - lssvm_mlm spec 3.7"),
         _m("mae", "min", ("regression",), False, "mean(|y - yhat|)"),
         _m("mse", "min", ("regression",), False, "mean((y - yhat)^2)"),
-        _m("r2", "max", ("regression",), False,
-           "coefficient of determination 1 - SSE/SST (sklearn r2_score; lssvm_mlm spec 3.7 r2_cod)"),
-        _m("r2_pearson_sq", "max", ("regression",), False,
-           "squared Pearson r(y, yhat), the 'R2' of lssvm_mlm Table 12 (spec 3.7)"),
+        _m(
+            "r2",
+            "max",
+            ("regression",),
+            False,
+            "coefficient of determination 1 - SSE/SST (sklearn r2_score; lssvm_mlm spec 3.7 r2_cod)",
+        ),
+        _m(
+            "r2_pearson_sq",
+            "max",
+            ("regression",),
+            False,
+            "squared Pearson r(y, yhat), the 'R2' of lssvm_mlm Table 12 (spec 3.7)",
+        ),
         # -- multi-target regression (MTR Eqs. 3.4-3.7 / journal 4-7) ---------------------
-        _m("acc", "max", ("multitarget",), False,
-           "aCC: mean over targets of Pearson r(y_j, yhat_j) - MTR Eq. 3.4"),
-        _m("mse_mean", "min", ("multitarget",), False,
-           "(1/m) sum_j mean_l (y_jl - yhat_jl)^2, MSE as printed - MTR Eq. 3.5"),
-        _m("mse_sum", "min", ("multitarget",), False,
-           "sum_j mean_l (y_jl - yhat_jl)^2, MSE as published in the MTR tables (spec 5.1)"),
-        _m("armse", "min", ("multitarget",), False,
-           "aRMSE: mean over targets of RMSE_j - MTR Eq. 3.6"),
-        _m("arrmse", "min", ("multitarget",), False,
-           "aRRMSE: mean_j sqrt(SSE_j / sum (y_j - mean(y_train_j))^2), Mulan's default - MTR Eq. 3.7"),
-        _m("arrmse_test", "min", ("multitarget",), False,
-           "aRRMSE with the test-fold mean in the denominator, as printed - MTR Eq. 3.7"),
+        _m(
+            "acc",
+            "max",
+            ("multitarget",),
+            False,
+            "aCC: mean over targets of Pearson r(y_j, yhat_j) - MTR Eq. 3.4",
+        ),
+        _m(
+            "mse_mean",
+            "min",
+            ("multitarget",),
+            False,
+            "(1/m) sum_j mean_l (y_jl - yhat_jl)^2, MSE as printed - MTR Eq. 3.5",
+        ),
+        _m(
+            "mse_sum",
+            "min",
+            ("multitarget",),
+            False,
+            "sum_j mean_l (y_jl - yhat_jl)^2, MSE as published in the MTR tables (spec 5.1)",
+        ),
+        _m(
+            "armse",
+            "min",
+            ("multitarget",),
+            False,
+            "aRMSE: mean over targets of RMSE_j - MTR Eq. 3.6",
+        ),
+        _m(
+            "arrmse",
+            "min",
+            ("multitarget",),
+            False,
+            "aRRMSE: mean_j sqrt(SSE_j / sum (y_j - mean(y_train_j))^2), Mulan's default - MTR Eq. 3.7",
+        ),
+        _m(
+            "arrmse_test",
+            "min",
+            ("multitarget",),
+            False,
+            "aRRMSE with the test-fold mean in the denominator, as printed - MTR Eq. 3.7",
+        ),
     ]
 }
 
@@ -257,8 +374,15 @@ def _confusion_metrics(C, task, pos_index):
             # MIL Eq. 4.15e: (1 + TPR - FPR)/2 with FPR = 1 - recall of the other class.
             out["auc_bal"] = (1 + out["recall_pos"] - (1 - out["recall_neg"])) / 2
         else:
-            for name in ("precision_pos", "recall_pos", "f1_pos",
-                         "precision_neg", "recall_neg", "f1_neg", "auc_bal"):
+            for name in (
+                "precision_pos",
+                "recall_pos",
+                "f1_pos",
+                "precision_neg",
+                "recall_neg",
+                "f1_neg",
+                "auc_bal",
+            ):
                 out[name] = math.nan
     if task == "multiclass" or (task in _MACRO and K > 2):
         per = np.array([_per_class(C, k, empty_precision=0.0) for k in range(K)]).reshape(K, 3)
@@ -325,8 +449,11 @@ def _roc_auc(y_true, scores, classes):
     # One-vs-rest macro over the classes present in y_true. Computed per class because
     # sklearn's multi_class="ovr" accepts only probability rows summing to 1, and a
     # decision_function matrix is a valid input too.
-    aucs = [roc_auc_score(y_true == c, scores[:, k])
-            for k, c in enumerate(classes) if np.any(y_true == c)]
+    aucs = [
+        roc_auc_score(y_true == c, scores[:, k])
+        for k, c in enumerate(classes)
+        if np.any(y_true == c)
+    ]
     return float(np.mean(aucs))
 
 
@@ -424,18 +551,20 @@ def _multitarget(Y_true, Y_pred, Y_train):
             per["rrmse_test"].append(math.sqrt(np.divide(sse, ((y - y.mean()) ** 2).sum())))
             per["rrmse"].append(
                 math.sqrt(np.divide(sse, ((y - train_means[j]) ** 2).sum()))
-                if Y_train is not None else math.nan
+                if Y_train is not None
+                else math.nan
             )
     if not per["mse"]:
-        return dict.fromkeys(("acc", "mse_mean", "mse_sum", "armse", "arrmse", "arrmse_test"),
-                             math.nan)
+        return dict.fromkeys(
+            ("acc", "mse_mean", "mse_sum", "armse", "arrmse", "arrmse_test"), math.nan
+        )
     mse = np.array(per["mse"])
     return {
-        "acc": float(np.mean(per["r"])),            # Eq. 3.4
-        "mse_mean": float(mse.mean()),               # Eq. 3.5 as printed
-        "mse_sum": float(mse.sum()),                 # Eq. 3.5 as published (no 1/m)
-        "armse": float(np.sqrt(mse).mean()),         # Eq. 3.6
-        "arrmse": float(np.mean(per["rrmse"])),      # Eq. 3.7, Mulan: training mean
+        "acc": float(np.mean(per["r"])),  # Eq. 3.4
+        "mse_mean": float(mse.mean()),  # Eq. 3.5 as printed
+        "mse_sum": float(mse.sum()),  # Eq. 3.5 as published (no 1/m)
+        "armse": float(np.sqrt(mse).mean()),  # Eq. 3.6
+        "arrmse": float(np.mean(per["rrmse"])),  # Eq. 3.7, Mulan: training mean
         "arrmse_test": float(np.mean(per["rrmse_test"])),  # Eq. 3.7 as printed
     }
 
@@ -445,8 +574,9 @@ def _multitarget(Y_true, Y_pred, Y_train):
 # ----------------------------------------------------------------------------------------
 
 
-def compute_metrics(task, y_true, y_pred, *, scores=None, classes=None, pos_label=None,
-                    y_train=None) -> dict[str, float]:
+def compute_metrics(
+    task, y_true, y_pred, *, scores=None, classes=None, pos_label=None, y_train=None
+) -> dict[str, float]:
     """Every metric of task type ``task`` on one test fold.
 
     Parameters

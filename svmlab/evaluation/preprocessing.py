@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 import warnings
+from dataclasses import replace
 
 import numpy as np
 
@@ -35,18 +34,24 @@ class Preprocessor:
     """
 
     def __init__(self, X: str = "zscore", Y: str = "none", impute: str = "none"):
-        for key, value, valid in (("X", X, SCALERS), ("Y", Y, ("zscore", "none")), ("impute", impute, IMPUTERS)):
+        for key, value, valid in (
+            ("X", X, SCALERS),
+            ("Y", Y, ("zscore", "none")),
+            ("impute", impute, IMPUTERS),
+        ):
             if value not in valid:
-                raise ConfigError(f"preprocessing.{key}={value!r} is not valid; choose one of {', '.join(valid)}")
+                raise ConfigError(
+                    f"preprocessing.{key}={value!r} is not valid; choose one of {', '.join(valid)}"
+                )
         self.X, self.Y, self.impute = X, Y, impute
 
     @classmethod
-    def from_config(cls, cfg: dict | None) -> "Preprocessor":
+    def from_config(cls, cfg: dict | None) -> Preprocessor:
         """Build from the ``preprocessing`` section of a run configuration."""
         cfg = dict(cfg or {})
         return cls(cfg.get("X", "zscore"), cfg.get("Y", "none"), cfg.get("impute", "none"))
 
-    def fit(self, train: Dataset) -> "Preprocessor":
+    def fit(self, train: Dataset) -> Preprocessor:
         """Learn the fill values and scales from the training part ``train``."""
         X = train.X
         self.fill_ = None

@@ -45,7 +45,9 @@ def prequential_evaluate(
     estimator = solver.build(random_state=random_state)
     check_finite(first, solver, estimator)
     update = protocol.get("update", "auto")
-    incremental = update == "partial_fit" or (update == "auto" and hasattr(estimator, "partial_fit"))
+    incremental = update == "partial_fit" or (
+        update == "auto" and hasattr(estimator, "partial_fit")
+    )
     classes = ds.classes if ds.is_classification else None
     y_true, y_pred, chunk_acc = [], [], []
     fit_time = predict_time = 0.0
@@ -65,9 +67,21 @@ def prequential_evaluate(
         elif len(np.unique(chunk.y)) > 1 or not ds.is_classification:
             estimator = solver.build(random_state=random_state).fit(chunk.X, chunk.y)
         fit_time += time.perf_counter() - t0
-    metrics = compute_metrics(ds.task, np.concatenate(y_true), np.concatenate(y_pred), classes=classes)
+    metrics = compute_metrics(
+        ds.task, np.concatenate(y_true), np.concatenate(y_pred), classes=classes
+    )
     n_tested = sum(len(a) for a in y_true)
-    extra = {"n_chunks": len(chunks), "chunk_accuracy": json.dumps(chunk_acc), "n_train": chunks[-1][1], "n_test": n_tested,
-             "update": "partial_fit" if incremental else "refit"}
-    return Evaluation(metrics, fit_time, predict_time, model_size(estimator),
-                      dict(getattr(estimator, "fit_info_", {}) or {})), extra
+    extra = {
+        "n_chunks": len(chunks),
+        "chunk_accuracy": json.dumps(chunk_acc),
+        "n_train": chunks[-1][1],
+        "n_test": n_tested,
+        "update": "partial_fit" if incremental else "refit",
+    }
+    return Evaluation(
+        metrics,
+        fit_time,
+        predict_time,
+        model_size(estimator),
+        dict(getattr(estimator, "fit_info_", {}) or {}),
+    ), extra

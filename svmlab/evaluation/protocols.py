@@ -31,7 +31,14 @@ from svmlab.data.dataset import CLASSIFICATION_TASKS
 from svmlab.errors import ConfigError
 from svmlab.seeding import derive_seed
 
-KINDS = ("kfold", "stratified_kfold", "bag_stratified_kfold", "auto_kfold", "holdout", "prequential")
+KINDS = (
+    "kfold",
+    "stratified_kfold",
+    "bag_stratified_kfold",
+    "auto_kfold",
+    "holdout",
+    "prequential",
+)
 
 
 @dataclass(frozen=True)
@@ -48,7 +55,9 @@ def resolve_kind(protocol: dict, task: str) -> str:
     """The concrete splitting scheme ``protocol`` uses on a dataset of ``task``."""
     kind = protocol.get("kind")
     if kind not in KINDS:
-        raise ConfigError(f"protocol {protocol.get('name')!r}: unknown kind {kind!r}; valid kinds: {', '.join(KINDS)}")
+        raise ConfigError(
+            f"protocol {protocol.get('name')!r}: unknown kind {kind!r}; valid kinds: {', '.join(KINDS)}"
+        )
     if kind != "auto_kfold":
         return kind
     if task == "multi_instance":
@@ -66,24 +75,36 @@ def check_protocol(protocol: dict, task: str, dataset: str) -> None:
             "use protocol=kfold10 or protocol=cv10"
         )
     if kind == "bag_stratified_kfold" and task != "multi_instance":
-        raise ConfigError(f"protocol {name!r} splits bags, but dataset {dataset!r} is not multi-instance ({task})")
+        raise ConfigError(
+            f"protocol {name!r} splits bags, but dataset {dataset!r} is not multi-instance ({task})"
+        )
     if kind == "prequential" and task not in CLASSIFICATION_TASKS:
-        raise ConfigError(f"protocol {name!r} is for streams; dataset {dataset!r} is a {task} dataset")
-    checks = [("n_repeats", 1)] + ([("n_splits", 2)] if kind in ("kfold", "stratified_kfold", "bag_stratified_kfold") else [])
+        raise ConfigError(
+            f"protocol {name!r} is for streams; dataset {dataset!r} is a {task} dataset"
+        )
+    checks = [("n_repeats", 1)] + (
+        [("n_splits", 2)] if kind in ("kfold", "stratified_kfold", "bag_stratified_kfold") else []
+    )
     for key, least in checks:
         value = protocol.get(key, least)
         if not isinstance(value, int) or isinstance(value, bool) or value < least:
-            raise ConfigError(f"protocol {name!r}: {key} must be an integer >= {least}, got {value!r}")
+            raise ConfigError(
+                f"protocol {name!r}: {key} must be an integer >= {least}, got {value!r}"
+            )
     if kind == "holdout":
         ts = protocol.get("test_size", 0.3)
         if not (isinstance(ts, (int, float)) and 0 < ts < 1):
-            raise ConfigError(f"protocol {name!r}: test_size must be a fraction in (0, 1), got {ts!r}")
+            raise ConfigError(
+                f"protocol {name!r}: test_size must be a fraction in (0, 1), got {ts!r}"
+            )
     if kind == "prequential":
         cs = protocol.get("chunk_size")
         if not isinstance(cs, int) or cs < 2:
             raise ConfigError(f"protocol {name!r}: chunk_size must be an integer >= 2, got {cs!r}")
         if protocol.get("update", "auto") not in ("auto", "partial_fit", "refit"):
-            raise ConfigError(f"protocol {name!r}: update must be auto, partial_fit or refit, got {protocol.get('update')!r}")
+            raise ConfigError(
+                f"protocol {name!r}: update must be auto, partial_fit or refit, got {protocol.get('update')!r}"
+            )
 
 
 def n_folds(protocol: dict, task: str) -> int:
@@ -147,7 +168,9 @@ def make_splits(protocol: dict, task: str, y, seed: int, dataset: str) -> list[S
             labels = np.asarray(y) if task in CLASSIFICATION_TASKS else None
             if labels is not None and np.unique(labels, return_counts=True)[1].min() < 2:
                 labels = None
-            train, test = train_test_split(index, test_size=protocol.get("test_size", 0.3), random_state=rs, stratify=labels)
+            train, test = train_test_split(
+                index, test_size=protocol.get("test_size", 0.3), random_state=rs, stratify=labels
+            )
             splits.append(Split(repeat, 0, np.sort(train), np.sort(test)))
         elif kind == "kfold":
             kf = KFold(n_splits=protocol["n_splits"], shuffle=True, random_state=rs)

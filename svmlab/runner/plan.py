@@ -17,7 +17,13 @@ from svmlab.errors import ConfigError, SvmlabError
 from svmlab.evaluation.evaluate import check_finite
 from svmlab.evaluation.metrics import get_metric, metrics_for_task
 from svmlab.evaluation.preprocessing import Preprocessor
-from svmlab.evaluation.protocols import check_protocol, make_splits, n_folds, resolve_kind, stream_chunks
+from svmlab.evaluation.protocols import (
+    check_protocol,
+    make_splits,
+    n_folds,
+    resolve_kind,
+    stream_chunks,
+)
 from svmlab.evaluation.tuning import check_tuning, scoring_metric
 from svmlab.runner.provenance import provenance
 from svmlab.runner.task import TaskSpec
@@ -39,7 +45,9 @@ class Plan:
     skipped_pairs: list[tuple[str, str, str]] = field(default_factory=list)
     datasets: dict = field(default_factory=dict)  # name -> task type
     solvers: list[str] = field(default_factory=list)
-    unavailable: list[tuple[str, str]] = field(default_factory=list)  # study datasets that cannot be run here
+    unavailable: list[tuple[str, str]] = field(
+        default_factory=list
+    )  # study datasets that cannot be run here
 
 
 def _digest(obj) -> str:
@@ -80,13 +88,19 @@ def check_runner(runner: dict) -> None:
     """Validate the runner settings (backend, n_jobs, task_timeout)."""
     backend = runner.get("backend", "loky")
     if backend not in BACKENDS:
-        raise ConfigError(f"runner.backend={backend!r} is not valid; choose one of {', '.join(BACKENDS)}")
+        raise ConfigError(
+            f"runner.backend={backend!r} is not valid; choose one of {', '.join(BACKENDS)}"
+        )
     n_jobs = runner.get("n_jobs", -1)
     if not isinstance(n_jobs, int) or isinstance(n_jobs, bool) or n_jobs == 0:
-        raise ConfigError(f"runner.n_jobs must be a non-zero integer (-1: one per core), got {n_jobs!r}")
+        raise ConfigError(
+            f"runner.n_jobs must be a non-zero integer (-1: one per core), got {n_jobs!r}"
+        )
     timeout = runner.get("task_timeout")
     if timeout is not None and (not isinstance(timeout, (int, float)) or timeout <= 0):
-        raise ConfigError(f"runner.task_timeout must be a positive number of seconds or null, got {timeout!r}")
+        raise ConfigError(
+            f"runner.task_timeout must be a positive number of seconds or null, got {timeout!r}"
+        )
 
 
 def check_summary_metric(name) -> None:
@@ -125,7 +139,9 @@ def _solvers(cfg: dict, fixed: list[str]) -> list[tuple[SolverSpec, dict]]:
     return out
 
 
-def _with_dataset_params(spec: SolverSpec, scfg: dict, fixed: dict, dataset: str) -> tuple[SolverSpec, dict]:
+def _with_dataset_params(
+    spec: SolverSpec, scfg: dict, fixed: dict, dataset: str
+) -> tuple[SolverSpec, dict]:
     """The solver with a dataset entry's ``solver_params`` set, where it has those parameters.
 
     Studies that fix a kernel width per dataset (e.g. the EvoSVM thesis's Table 3.1) list it
@@ -146,7 +162,9 @@ def _with_dataset_params(spec: SolverSpec, scfg: dict, fixed: dict, dataset: str
     try:
         out.validate()
     except ConfigError as exc:
-        raise ConfigError(f"dataset {dataset!r}: solver_params {mine} do not suit solver {spec.name!r}: {exc}") from None
+        raise ConfigError(
+            f"dataset {dataset!r}: solver_params {mine} do not suit solver {spec.name!r}: {exc}"
+        ) from None
     return out, scfg
 
 
@@ -159,8 +177,10 @@ def _unavailable(names: list[str]) -> list[tuple[str, str]]:
         info = dataset_info(name)
         reason = info.get("unavailable_reason")
         if not reason:
-            raise ConfigError(f"unavailable_datasets lists {name!r}, but the registry has it available; "
-                              "move it to datasets")
+            raise ConfigError(
+                f"unavailable_datasets lists {name!r}, but the registry has it available; "
+                "move it to datasets"
+            )
         out.append((name, reason))
     return out
 
@@ -178,16 +198,27 @@ def _check_splits(protocol: dict, ds, seed: int) -> None:
     """The protocol must be able to split this dataset (enough samples, at least 2 chunks)."""
     if resolve_kind(protocol, ds.task) == "prequential":
         if len(stream_chunks(ds.n_instances, protocol)) < 2:
-            raise ConfigError(f"protocol {protocol.get('name')!r}: chunk_size={protocol['chunk_size']} leaves fewer than "
-                              f"2 chunks of dataset {ds.name!r} ({ds.n_instances} samples); nothing would be tested")
+            raise ConfigError(
+                f"protocol {protocol.get('name')!r}: chunk_size={protocol['chunk_size']} leaves fewer than "
+                f"2 chunks of dataset {ds.name!r} ({ds.n_instances} samples); nothing would be tested"
+            )
         return
     try:
         make_splits(protocol, ds.task, ds.targets, seed, ds.name)
     except (ValueError, ConfigError) as exc:
-        raise ConfigError(f"protocol {protocol.get('name')!r} cannot split dataset {ds.name!r}: {exc}") from None
+        raise ConfigError(
+            f"protocol {protocol.get('name')!r} cannot split dataset {ds.name!r}: {exc}"
+        ) from None
 
 
-def build_plan(cfg: dict, run_dir: str, run_id: str, *, variant: str = "", fixed_params: list[str] | None = None) -> Plan:
+def build_plan(
+    cfg: dict,
+    run_dir: str,
+    run_id: str,
+    *,
+    variant: str = "",
+    fixed_params: list[str] | None = None,
+) -> Plan:
     """Validate ``cfg`` (a resolved plain-dict configuration) and list its tasks.
 
     Parameters
@@ -222,7 +253,10 @@ def build_plan(cfg: dict, run_dir: str, run_id: str, *, variant: str = "", fixed
         from svmlab.reproduce import get_reproduction
 
         get_reproduction(cfg["reproduce"])
-    datasets, solver_params = [], []  # solver_params[i]: the i-th dataset entry's fixed solver parameters
+    datasets, solver_params = (
+        [],
+        [],
+    )  # solver_params[i]: the i-th dataset entry's fixed solver parameters
     for _, dcfg in _entries(cfg, "datasets", "dataset"):
         params = dict(dcfg.get("params") or {})
         fixed = dict(dcfg.get("solver_params") or {})
@@ -230,15 +264,19 @@ def build_plan(cfg: dict, run_dir: str, run_id: str, *, variant: str = "", fixed
             takers = {k for spec, _ in solvers for k in spec.build().get_params(deep=False)}
             unused = sorted(set(fixed) - takers)
             if unused:
-                raise ConfigError(f"dataset {dcfg['name']!r}: solver_params {unused} are parameters of none of the "
-                                  f"run's solvers ({', '.join(s.name for s, _ in solvers)})")
+                raise ConfigError(
+                    f"dataset {dcfg['name']!r}: solver_params {unused} are parameters of none of the "
+                    f"run's solvers ({', '.join(s.name for s, _ in solvers)})"
+                )
         ds = _load(dcfg["name"], params, allow_download)
         check_protocol(protocol, ds.task, ds.name)
         _check_splits(protocol, ds, seed)
         metric = scoring_metric(tuning, ds.task)
         if tuning.get("mode", "nested") != "none" and metric not in metrics_for_task(ds.task):
-            raise ConfigError(f"tuning.scoring={metric!r} does not apply to dataset {ds.name!r} ({ds.task}); "
-                              f"valid: {', '.join(metrics_for_task(ds.task))}")
+            raise ConfigError(
+                f"tuning.scoring={metric!r} does not apply to dataset {ds.name!r} ({ds.task}); "
+                f"valid: {', '.join(metrics_for_task(ds.task))}"
+            )
         datasets.append((ds, params))
         solver_params.append(fixed)
 
@@ -263,7 +301,13 @@ def build_plan(cfg: dict, run_dir: str, run_id: str, *, variant: str = "", fixed
         for base_spec, base_cfg in solvers:
             spec, scfg = _with_dataset_params(base_spec, base_cfg, fixed, ds.name)
             if not accepts(spec, ds.task, n_classes):
-                skipped.append((ds.name, spec.name, f"{spec.name} handles {', '.join(spec.tasks)}, not {ds.task}"))
+                skipped.append(
+                    (
+                        ds.name,
+                        spec.name,
+                        f"{spec.name} handles {', '.join(spec.tasks)}, not {ds.task}",
+                    )
+                )
                 continue
             if preprocessing.get("impute", "none") == "none":
                 check_finite(ds, spec, spec.build())
@@ -272,17 +316,40 @@ def build_plan(cfg: dict, run_dir: str, run_id: str, *, variant: str = "", fixed
             for repeat in range(int(protocol.get("n_repeats", 1))):
                 for fold in range(n_folds(protocol, ds.task)):
                     content = {
-                        "experiment": experiment, "dataset": ds.name, "dataset_params": params,
-                        "solver": identity_solver(scfg), "protocol": protocol, "preprocessing": preprocessing,
-                        "tuning": tuning, "seed": seed, "repeat": repeat, "fold": fold,
+                        "experiment": experiment,
+                        "dataset": ds.name,
+                        "dataset_params": params,
+                        "solver": identity_solver(scfg),
+                        "protocol": protocol,
+                        "preprocessing": preprocessing,
+                        "tuning": tuning,
+                        "seed": seed,
+                        "repeat": repeat,
+                        "fold": fold,
                     }
                     key = f"{ds.name}-{spec.name}-r{repeat}f{fold}-{_digest(content)}"
-                    tasks.append(TaskSpec(
-                        key=key, experiment=experiment, run_id=run_id, run_dir=str(run_dir), dataset=ds.name,
-                        task_type=ds.task, dataset_params=params, solver=scfg, protocol=protocol,
-                        preprocessing=preprocessing, tuning=tuning, seed=seed, repeat=repeat, fold=fold,
-                        variant=variant, timeout=runner.get("task_timeout"), limit_blas=limit_blas, provenance=prov,
-                    ))
+                    tasks.append(
+                        TaskSpec(
+                            key=key,
+                            experiment=experiment,
+                            run_id=run_id,
+                            run_dir=str(run_dir),
+                            dataset=ds.name,
+                            task_type=ds.task,
+                            dataset_params=params,
+                            solver=scfg,
+                            protocol=protocol,
+                            preprocessing=preprocessing,
+                            tuning=tuning,
+                            seed=seed,
+                            repeat=repeat,
+                            fold=fold,
+                            variant=variant,
+                            timeout=runner.get("task_timeout"),
+                            limit_blas=limit_blas,
+                            provenance=prov,
+                        )
+                    )
     names = [s.name for s, _ in solvers]
     for spec, _ in solvers:
         if spec.name not in used_solvers:
@@ -292,6 +359,16 @@ def build_plan(cfg: dict, run_dir: str, run_id: str, *, variant: str = "", fixed
             )
     for ds, _ in datasets:
         if ds.name not in used_datasets:
-            raise ConfigError(f"no chosen solver handles dataset {ds.name!r} ({ds.task}); solvers: {', '.join(names)}")
-    return Plan(experiment, str(run_dir), tasks, identity, skipped, {d.name: d.task for d, _ in datasets}, names,
-                unavailable)
+            raise ConfigError(
+                f"no chosen solver handles dataset {ds.name!r} ({ds.task}); solvers: {', '.join(names)}"
+            )
+    return Plan(
+        experiment,
+        str(run_dir),
+        tasks,
+        identity,
+        skipped,
+        {d.name: d.task for d, _ in datasets},
+        names,
+        unavailable,
+    )

@@ -9,7 +9,7 @@ import time
 import traceback
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from functools import lru_cache
 
 import numpy as np
@@ -66,12 +66,19 @@ class TaskOutcome:
 def _splits(dataset: str, params_json: str, protocol_json: str, seed: int):
     ds = load_dataset(dataset, json.loads(params_json))
     protocol = json.loads(protocol_json)
-    return {(s.repeat, s.fold): s for s in make_splits(protocol, ds.task, ds.targets, seed, dataset)}
+    return {
+        (s.repeat, s.fold): s for s in make_splits(protocol, ds.task, ds.targets, seed, dataset)
+    }
 
 
 def _dataset_and_split(spec: TaskSpec):
     ds = load_dataset(spec.dataset, spec.dataset_params)
-    splits = _splits(spec.dataset, json.dumps(spec.dataset_params, sort_keys=True), json.dumps(spec.protocol, sort_keys=True), spec.seed)
+    splits = _splits(
+        spec.dataset,
+        json.dumps(spec.dataset_params, sort_keys=True),
+        json.dumps(spec.protocol, sort_keys=True),
+        spec.seed,
+    )
     return ds, splits[(spec.repeat, spec.fold)]
 
 
@@ -81,11 +88,16 @@ def evaluate_task(spec: TaskSpec) -> list[dict]:
     solver = SolverSpec.from_config(spec.solver)
     classes = ds.classes if ds.is_classification else None
     rs = derive_seed(spec.seed, "solver", spec.dataset, spec.repeat, spec.fold)
-    base = {"n_train": len(split.train), "n_test": len(split.test),
-            "tuning_metric": scoring_metric(spec.tuning, ds.task)}
+    base = {
+        "n_train": len(split.train),
+        "n_test": len(split.test),
+        "tuning_metric": scoring_metric(spec.tuning, ds.task),
+    }
 
     if resolve_kind(spec.protocol, ds.task) == "prequential":
-        ev, extra = prequential_evaluate(solver, ds, spec.protocol, preprocessing=spec.preprocessing, random_state=rs)
+        ev, extra = prequential_evaluate(
+            solver, ds, spec.protocol, preprocessing=spec.preprocessing, random_state=rs
+        )
         return [_row(base | extra, {}, ev, 0.0)]
 
     train, test = ds.subset(split.train), ds.subset(split.test)
@@ -96,16 +108,22 @@ def evaluate_task(spec: TaskSpec) -> list[dict]:
         for i, point in enumerate(solver.grid_points()):
             key = model_key(solver, point)
             if key not in done:  # equivalent points (same model) are trained once
-                done[key] = fit_and_score(solver, point, train, test,
-                                          **(common | {"random_state": point_seed(rs, key)}))
+                done[key] = fit_and_score(
+                    solver, point, train, test, **(common | {"random_state": point_seed(rs, key)})
+                )
             rows.append(_row(base | {"grid_point": i}, point, done[key], 0.0))
         return rows
     chosen, tune_time, table = {}, 0.0, None
     if mode == "nested":
         t0 = time.perf_counter()
         chosen, table = inner_search(
-            solver, train, tuning=spec.tuning, preprocessing=spec.preprocessing, classes=classes,
-            seed=derive_seed(spec.seed, spec.dataset, spec.repeat, spec.fold), random_state=rs,
+            solver,
+            train,
+            tuning=spec.tuning,
+            preprocessing=spec.preprocessing,
+            classes=classes,
+            seed=derive_seed(spec.seed, spec.dataset, spec.repeat, spec.fold),
+            random_state=rs,
         )
         tune_time = time.perf_counter() - t0
     if mode == "nested":  # the final model gets the seed its grid point was evaluated with
@@ -123,12 +141,19 @@ def _row(base: dict, chosen: dict, ev: Evaluation, tune_time: float) -> dict:
     # it moves from the final model's fit time to the tuning time
     inner = ev.fit_info.get("tune_seconds", 0.0) if isinstance(ev.fit_info, dict) else 0.0
     inner = float(inner) if isinstance(inner, (int, float)) and np.isfinite(inner) else 0.0
-    row.update(fit_time=ev.fit_time, predict_time=ev.predict_time, tune_time=tune_time + inner,
-               final_fit_time=max(ev.fit_time - inner, 0.0), model_size=ev.model_size,
-               train_test_time=ev.fit_time + ev.predict_time)
+    row.update(
+        fit_time=ev.fit_time,
+        predict_time=ev.predict_time,
+        tune_time=tune_time + inner,
+        final_fit_time=max(ev.fit_time - inner, 0.0),
+        model_size=ev.model_size,
+        train_test_time=ev.fit_time + ev.predict_time,
+    )
     n_train = base.get("n_train") or 0
     # %SV as the OLLAWV study reports it: distinct support vectors / training-set size
-    row["sv_percent"] = 100.0 * ev.model_size / n_train if n_train and np.isfinite(ev.model_size) else np.nan
+    row["sv_percent"] = (
+        100.0 * ev.model_size / n_train if n_train and np.isfinite(ev.model_size) else np.nan
+    )
     # the dual objective the model reached, where the estimator reports one (EvoSVM's Table 3.2)
     objective = ev.fit_info.get("objective") if isinstance(ev.fit_info, dict) else None
     row["dual_objective"] = float(objective) if isinstance(objective, (int, float)) else np.nan
@@ -162,6 +187,7 @@ def _deadline(seconds: float | None):
         return f"task exceeded runner.task_timeout={seconds:g} s"
 
     if threading.current_thread() is threading.main_thread():
+
         def _raise(signum, frame):
             raise TaskTimeout(message())
 
@@ -180,7 +206,9 @@ def _deadline(seconds: float | None):
 
     def _interrupt():
         fired.set()
-        ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(target), ctypes.py_object(TaskTimeout))
+        ctypes.pythonapi.PyThreadState_SetAsyncExc(
+            ctypes.c_ulong(target), ctypes.py_object(TaskTimeout)
+        )
 
     timer = threading.Timer(seconds, _interrupt)
     timer.daemon = True
@@ -195,7 +223,9 @@ def _deadline(seconds: float | None):
             ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(target), None)
 
 
-def _meta(spec: TaskSpec, status: str, error: str, tb: str, seconds: float, start: datetime) -> dict:
+def _meta(
+    spec: TaskSpec, status: str, error: str, tb: str, seconds: float, start: datetime
+) -> dict:
     """The bookkeeping columns every row of a task carries, whatever its status."""
     return {
         "key": spec.key,
@@ -205,10 +235,15 @@ def _meta(spec: TaskSpec, status: str, error: str, tb: str, seconds: float, star
         "task_type": spec.task_type,
         "solver": spec.solver.get("name", ""),
         "variant": spec.variant,
-        "solver_params": json.dumps({k: v for k, v in spec.solver.items() if k not in ("name", "description")},
-                                    sort_keys=True, default=_json_default),
+        "solver_params": json.dumps(
+            {k: v for k, v in spec.solver.items() if k not in ("name", "description")},
+            sort_keys=True,
+            default=_json_default,
+        ),
         "protocol": spec.protocol.get("name", spec.protocol.get("kind", "")),
-        "tuning_mode": "none" if spec.protocol.get("kind") == "prequential" else spec.tuning.get("mode", "nested"),
+        "tuning_mode": "none"
+        if spec.protocol.get("kind") == "prequential"
+        else spec.tuning.get("mode", "nested"),
         "repeat": spec.repeat,
         "fold": spec.fold,
         "seed": spec.seed,
@@ -227,7 +262,7 @@ def run_task(spec: TaskSpec) -> TaskOutcome:
     The rows are written to the run's ``tasks/`` directory before this returns, so a
     task that finished is never lost, whatever happens to the parent process.
     """
-    start = datetime.now(timezone.utc)
+    start = datetime.now(UTC)
     t0 = time.perf_counter()
     status, error, tb = "ok", "", ""
     try:
@@ -248,7 +283,7 @@ def run_task(spec: TaskSpec) -> TaskOutcome:
 
 def record_crash(spec: TaskSpec, error: str) -> TaskOutcome:
     """Store an error row for a task whose worker process died (segfault, out of memory...)."""
-    meta = _meta(spec, "error", error, "", float("nan"), datetime.now(timezone.utc))
+    meta = _meta(spec, "error", error, "", float("nan"), datetime.now(UTC))
     store.write_task_rows(spec.run_dir, spec.key, [meta])
     return TaskOutcome(spec.key, "error", float("nan"), error)
 

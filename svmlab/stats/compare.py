@@ -15,7 +15,12 @@ import pandas as pd
 
 from svmlab.errors import StatsInputError, UnknownNameError
 from svmlab.stats.omnibus import Omnibus, friedman
-from svmlab.stats.posthoc import bonferroni_dunn_cd, control_comparison, nemenyi_cd, pairwise_comparison
+from svmlab.stats.posthoc import (
+    bonferroni_dunn_cd,
+    control_comparison,
+    nemenyi_cd,
+    pairwise_comparison,
+)
 from svmlab.stats.ranks import average_ranks, rank_table
 from svmlab.stats.wilcoxon import rank_sum, signed_rank
 
@@ -67,7 +72,9 @@ def normalise_direction(direction: str) -> str:
     try:
         return DIRECTION_WORDS[str(direction).lower()]
     except KeyError:
-        raise StatsInputError(f"direction {direction!r} is not valid; use higher (max) or lower (min)") from None
+        raise StatsInputError(
+            f"direction {direction!r} is not valid; use higher (max) or lower (min)"
+        ) from None
 
 
 def clean_table(table: pd.DataFrame, missing: str = "error") -> tuple[pd.DataFrame, list[str]]:
@@ -80,14 +87,20 @@ def clean_table(table: pd.DataFrame, missing: str = "error") -> tuple[pd.DataFra
         missing cells under ``missing="error"``, fewer than 2 methods or datasets.
     """
     if missing not in MISSING_POLICIES:
-        raise StatsInputError(f"missing={missing!r} is not valid; choose one of {', '.join(MISSING_POLICIES)}")
+        raise StatsInputError(
+            f"missing={missing!r} is not valid; choose one of {', '.join(MISSING_POLICIES)}"
+        )
     if table.columns.duplicated().any():
-        raise StatsInputError(f"duplicate method columns: {sorted(set(table.columns[table.columns.duplicated()]))}")
+        raise StatsInputError(
+            f"duplicate method columns: {sorted(set(table.columns[table.columns.duplicated()]))}"
+        )
     numeric = table.apply(pd.to_numeric, errors="coerce").astype(float)
     bad = numeric.isna() & table.notna() & (table.astype(str).apply(lambda c: c.str.strip()) != "")
     if bad.any().any():
         ds, m = next((d, c) for c in bad.columns for d in bad.index if bad.at[d, c])
-        raise StatsInputError(f"non-numeric value {table.at[ds, m]!r} for dataset {ds!r}, method {m!r}")
+        raise StatsInputError(
+            f"non-numeric value {table.at[ds, m]!r} for dataset {ds!r}, method {m!r}"
+        )
     empty = [m for m in numeric.columns if numeric[m].isna().all()]
     if empty:
         raise StatsInputError(f"method(s) {', '.join(map(str, empty))} have no values at all")
@@ -96,8 +109,10 @@ def clean_table(table: pd.DataFrame, missing: str = "error") -> tuple[pd.DataFra
     if holes.any().any():
         if missing == "error":
             cells = [f"{d}/{m}" for m in holes.columns for d in holes.index if holes.at[d, m]]
-            raise StatsInputError(f"{len(cells)} missing cell(s): {', '.join(cells[:10])}"
-                                  f"{' ...' if len(cells) > 10 else ''}; use missing='drop' (command line: --missing drop) to drop those datasets")
+            raise StatsInputError(
+                f"{len(cells)} missing cell(s): {', '.join(cells[:10])}"
+                f"{' ...' if len(cells) > 10 else ''}; use missing='drop' (command line: --missing drop) to drop those datasets"
+            )
         dropped = [str(d) for d in numeric.index[holes.any(axis=1)]]
         numeric = numeric.dropna(axis=0)
     if numeric.shape[1] < 2:
@@ -147,7 +162,9 @@ def compare(
     """
     direction = normalise_direction(direction)
     if wilcoxon not in WILCOXON_KINDS:
-        raise StatsInputError(f"wilcoxon={wilcoxon!r} is not valid; choose one of {', '.join(WILCOXON_KINDS)}")
+        raise StatsInputError(
+            f"wilcoxon={wilcoxon!r} is not valid; choose one of {', '.join(WILCOXON_KINDS)}"
+        )
     values, dropped = clean_table(table, missing)
     values.columns = [str(c) for c in values.columns]
     ranks = rank_table(values, direction)
@@ -163,16 +180,33 @@ def compare(
     for m in ctab.index:
         if wilcoxon == "signed_rank":
             r = signed_rank(values[control], values[m], direction, zero_method=zero_method)
-            w.append({"wilcoxon_r_plus": r.r_plus, "wilcoxon_r_minus": r.r_minus, "wilcoxon_p": r.p, "wilcoxon_n": r.n})
+            w.append(
+                {
+                    "wilcoxon_r_plus": r.r_plus,
+                    "wilcoxon_r_minus": r.r_minus,
+                    "wilcoxon_p": r.p,
+                    "wilcoxon_n": r.n,
+                }
+            )
         else:
             r = rank_sum(values[control], values[m])
             w.append({"ranksum_W": r.W, "ranksum_z": r.z, "wilcoxon_p": r.p})
     ctab = pd.concat([pd.DataFrame(w, index=ctab.index), ctab], axis=1)
     return Comparison(
-        table=values, direction=direction, ranks=ranks, average_ranks=avg,
-        omnibus=friedman(ranks, tie_correction=tie_correction), control=control, alpha=alpha,
-        bd_alpha=bd_alpha, bd_cd=bonferroni_dunn_cd(k, N, bd_alpha), nemenyi_cd=nemenyi_cd(k, N, alpha),
-        control_table=ctab, dropped_datasets=dropped, wilcoxon=wilcoxon, metric=metric,
+        table=values,
+        direction=direction,
+        ranks=ranks,
+        average_ranks=avg,
+        omnibus=friedman(ranks, tie_correction=tie_correction),
+        control=control,
+        alpha=alpha,
+        bd_alpha=bd_alpha,
+        bd_cd=bonferroni_dunn_cd(k, N, bd_alpha),
+        nemenyi_cd=nemenyi_cd(k, N, alpha),
+        control_table=ctab,
+        dropped_datasets=dropped,
+        wilcoxon=wilcoxon,
+        metric=metric,
     )
 
 
@@ -187,7 +221,11 @@ def read_table(path: str | Path) -> pd.DataFrame:
     if not path.exists():
         raise StatsInputError(f"{path} does not exist")
     try:
-        df = pd.read_parquet(path) if path.suffix == ".parquet" else pd.read_csv(path, dtype=str, keep_default_na=False)
+        df = (
+            pd.read_parquet(path)
+            if path.suffix == ".parquet"
+            else pd.read_csv(path, dtype=str, keep_default_na=False)
+        )
     except Exception as exc:
         raise StatsInputError(f"{path}: cannot read as a table ({exc})") from None
     cols = [c.lower() for c in df.columns]

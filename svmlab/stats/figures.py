@@ -151,7 +151,7 @@ def _check_format(value_format: str) -> str:
 # --------------------------------------------------------------------------- helpers
 
 
-def _new_figure(width: float, height: float) -> "Figure":
+def _new_figure(width: float, height: float) -> Figure:
     """A figure on a private Agg canvas (no pyplot, no display)."""
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
@@ -305,10 +305,10 @@ def cd_diagram(
     cliques: Iterable[Iterable[str]] | None = None,
     title: str | None = None,
     lower_is_better_label: str | None = "rank",
-    ax: "Axes | None" = None,
+    ax: Axes | None = None,
     value_format: str = "{:.2f}",
     fontsize: float = 10.0,
-) -> "Figure":
+) -> Figure:
     """Draw a Demšar-style critical-difference diagram.
 
     The rank axis runs from 1 (best, on the left) to k. Each method hangs from its
@@ -451,9 +451,7 @@ def cd_diagram(
     # Cliques: thick bars below the axis, packed into as few rows as possible.
     pos = {name: x_of(r) for name, r in ordered}
     ext = 0.05  # the bar overhangs the outermost elbow lines slightly
-    intervals = [
-        (min(pos[n] for n in g) - ext, max(pos[n] for n in g) + ext) for g in groups
-    ]
+    intervals = [(min(pos[n] for n in g) - ext, max(pos[n] for n in g) + ext) for g in groups]
     order = sorted(range(len(groups)), key=lambda i: (intervals[i][0], intervals[i][1]))
     rows_sorted = _assign_rows([intervals[i] for i in order], gap=0.06)
     clique_rows = [0] * len(groups)
@@ -479,8 +477,9 @@ def cd_diagram(
     ax.plot([axis_left, axis_right], [axis_y, axis_y], color=ink, lw=1.2, solid_capstyle="butt")
     for t in range(lo, hi + 1):
         ax.plot([x_of(t)] * 2, [axis_y - 0.1, axis_y], color=ink, lw=1.0)
-        ax.text(x_of(t), tick_label_y, str(t), ha="center", va="center", fontsize=fs_small,
-                color=ink)
+        ax.text(
+            x_of(t), tick_label_y, str(t), ha="center", va="center", fontsize=fs_small, color=ink
+        )
         if t < hi:
             ax.plot([x_of(t + 0.5)] * 2, [axis_y - 0.05, axis_y], color=ink, lw=0.8)
 
@@ -489,24 +488,45 @@ def cd_diagram(
     if cd > 0:
         clipped = lo + cd > hi
         x_end = axis_right if clipped else x_of(lo + cd)
-        ax.plot([axis_left, x_end], [cd_bar_y, cd_bar_y], color=ink, lw=1.6,
-                solid_capstyle="butt")
+        ax.plot([axis_left, x_end], [cd_bar_y, cd_bar_y], color=ink, lw=1.6, solid_capstyle="butt")
         ax.plot([axis_left] * 2, [cd_bar_y - 0.05, cd_bar_y + 0.05], color=ink, lw=1.2)
         if clipped:
             ax.plot([x_end], [cd_bar_y], marker=">", ms=6, color=ink)
         else:
             ax.plot([x_end] * 2, [cd_bar_y - 0.05, cd_bar_y + 0.05], color=ink, lw=1.2)
-        ax.text((axis_left + x_end) / 2, cd_text_y, cd_text, ha="center", va="center",
-                fontsize=fs_small, color=ink)
+        ax.text(
+            (axis_left + x_end) / 2,
+            cd_text_y,
+            cd_text,
+            ha="center",
+            va="center",
+            fontsize=fs_small,
+            color=ink,
+        )
     else:
-        ax.text(axis_left, cd_text_y, cd_text, ha="left", va="center", fontsize=fs_small,
-                color=ink)
+        ax.text(axis_left, cd_text_y, cd_text, ha="left", va="center", fontsize=fs_small, color=ink)
     if caption is not None:
-        ax.text(axis_right, caption_y, caption, ha="right", va="center", fontsize=fs_small,
-                color="#555555", style="italic")
+        ax.text(
+            axis_right,
+            caption_y,
+            caption,
+            ha="right",
+            va="center",
+            fontsize=fs_small,
+            color="#555555",
+            style="italic",
+        )
     if title_y is not None:
-        ax.text(width_total / 2, title_y, title, ha="center", va="center",
-                fontsize=1.15 * fs_name, weight="bold", color=ink)
+        ax.text(
+            width_total / 2,
+            title_y,
+            title,
+            ha="center",
+            va="center",
+            fontsize=1.15 * fs_name,
+            weight="bold",
+            color=ink,
+        )
 
     # Elbow lines with names and ranks.
     left_end = axis_left - side_gap
@@ -514,29 +534,59 @@ def cd_diagram(
     for i, (name, r) in enumerate(left):
         yy = first_line_y + i * line_h
         x = pos[name]
-        ax.plot([x, x, left_end], [axis_y, yy, yy], color=ink, lw=0.9, solid_joinstyle="miter",
-                gid=f"cd-line:{name}")
+        ax.plot(
+            [x, x, left_end],
+            [axis_y, yy, yy],
+            color=ink,
+            lw=0.9,
+            solid_joinstyle="miter",
+            gid=f"cd-line:{name}",
+        )
         ax.plot([x], [axis_y], "o", ms=3.2, color=ink)
-        ax.text(left_end - name_gap, yy, name, ha="right", va="center", fontsize=fs_name,
-                color=ink)
-        ax.text(left_end + 0.05, yy - 0.03, labels[name], ha="left", va="bottom",
-                fontsize=fs_small, color="#444444")
+        ax.text(left_end - name_gap, yy, name, ha="right", va="center", fontsize=fs_name, color=ink)
+        ax.text(
+            left_end + 0.05,
+            yy - 0.03,
+            labels[name],
+            ha="left",
+            va="bottom",
+            fontsize=fs_small,
+            color="#444444",
+        )
     for i, (name, r) in enumerate(right):
         yy = first_line_y + i * line_h
         x = pos[name]
-        ax.plot([x, x, right_end], [axis_y, yy, yy], color=ink, lw=0.9,
-                solid_joinstyle="miter", gid=f"cd-line:{name}")
+        ax.plot(
+            [x, x, right_end],
+            [axis_y, yy, yy],
+            color=ink,
+            lw=0.9,
+            solid_joinstyle="miter",
+            gid=f"cd-line:{name}",
+        )
         ax.plot([x], [axis_y], "o", ms=3.2, color=ink)
-        ax.text(right_end + name_gap, yy, name, ha="left", va="center", fontsize=fs_name,
-                color=ink)
-        ax.text(right_end - 0.05, yy - 0.03, labels[name], ha="right", va="bottom",
-                fontsize=fs_small, color="#444444")
+        ax.text(right_end + name_gap, yy, name, ha="left", va="center", fontsize=fs_name, color=ink)
+        ax.text(
+            right_end - 0.05,
+            yy - 0.03,
+            labels[name],
+            ha="right",
+            va="bottom",
+            fontsize=fs_small,
+            color="#444444",
+        )
 
     # Clique bars last, so they sit on top of the elbow lines they join.
     for group, (x0, x1), row in zip(groups, intervals, clique_rows):
         yy = first_clique_y + row * clique_h
-        ax.plot([x0, x1], [yy, yy], color="black", lw=4.0, solid_capstyle="round",
-                gid="cd-clique:" + "|".join(group))
+        ax.plot(
+            [x0, x1],
+            [yy, yy],
+            color="black",
+            lw=4.0,
+            solid_capstyle="round",
+            gid="cd-clique:" + "|".join(group),
+        )
     return fig
 
 
@@ -550,12 +600,12 @@ def rank_bars(
     *,
     alpha: float | None = None,
     title: str | None = None,
-    ax: "Axes | None" = None,
+    ax: Axes | None = None,
     orientation: str = "horizontal",
     test_name: str = "Bonferroni–Dunn",
     value_format: str = "{:.2f}",
     xlabel: str = "average rank (lower is better)",
-) -> "Figure":
+) -> Figure:
     """Draw the papers' bar chart of average ranks with the critical-difference band.
 
     One bar per method, in the input order, whose length is its average rank. A grey
@@ -666,8 +716,15 @@ def rank_bars(
 
     bar = ax.barh if horizontal else ax.bar
     size_kw = {"height": 0.68} if horizontal else {"width": 0.68}
-    containers = bar(positions, values, color=[colors[categories[n]] for n in names],
-                     edgecolor="#333333", linewidth=0.6, zorder=2, **size_kw)
+    containers = bar(
+        positions,
+        values,
+        color=[colors[categories[n]] for n in names],
+        edgecolor="#333333",
+        linewidth=0.6,
+        zorder=2,
+        **size_kw,
+    )
     for patch, name in zip(containers.patches, names):
         patch.set_gid(f"rank-bar:{categories[name]}:{name}")
         if name == control:
@@ -680,11 +737,13 @@ def rank_bars(
         weight = "bold" if name == control else "normal"
         text = value_format.format(v)
         if horizontal:
-            t = ax.text(v + offset, p, text, ha="left", va="center", fontsize=9, weight=weight,
-                        zorder=4)
+            t = ax.text(
+                v + offset, p, text, ha="left", va="center", fontsize=9, weight=weight, zorder=4
+            )
         else:
-            t = ax.text(p, v + offset, text, ha="center", va="bottom", fontsize=9,
-                        weight=weight, zorder=4)
+            t = ax.text(
+                p, v + offset, text, ha="center", va="bottom", fontsize=9, weight=weight, zorder=4
+            )
         value_texts.append(t)
 
     if horizontal:
@@ -712,22 +771,42 @@ def rank_bars(
     detail = test_name + (f", α = {alpha:g}" if alpha is not None else "")
     handles = [
         Patch(facecolor=CONTROL_COLOR, edgecolor="black", label=f"{control} (control)"),
-        Patch(facecolor=NOT_SIGNIFICANT_COLOR, edgecolor="#333333",
-              label="not significantly different"),
-        Patch(facecolor=WORSE_COLOR, edgecolor="#333333",
-              label="significantly worse than control"),
+        Patch(
+            facecolor=NOT_SIGNIFICANT_COLOR,
+            edgecolor="#333333",
+            label="not significantly different",
+        ),
+        Patch(facecolor=WORSE_COLOR, edgecolor="#333333", label="significantly worse than control"),
     ]
     if "better" in categories.values():
-        handles.append(Patch(facecolor=BETTER_COLOR, edgecolor="#333333",
-                             label="significantly better than control"))
+        handles.append(
+            Patch(
+                facecolor=BETTER_COLOR,
+                edgecolor="#333333",
+                label="significantly better than control",
+            )
+        )
     handles += [
         Patch(facecolor=BAND_COLOR, alpha=0.28, label=f"CD = {cd:.3f} ({detail})"),
-        Line2D([], [], color="#333333", lw=1.3, ls="--",
-               label=f"threshold = {c:.3f} + {cd:.3f} = {threshold:.3f}"),
+        Line2D(
+            [],
+            [],
+            color="#333333",
+            lw=1.3,
+            ls="--",
+            label=f"threshold = {c:.3f} + {cd:.3f} = {threshold:.3f}",
+        ),
     ]
-    legend = ax.legend(handles=handles, loc="upper center", bbox_to_anchor=(0.5, 0.0),
-                       ncol=2, frameon=False, fontsize=9, handlelength=1.6,
-                       columnspacing=1.5)
+    legend = ax.legend(
+        handles=handles,
+        loc="upper center",
+        bbox_to_anchor=(0.5, 0.0),
+        ncol=2,
+        frameon=False,
+        fontsize=9,
+        handlelength=1.6,
+        columnspacing=1.5,
+    )
     if title:
         ax.set_title(title, fontsize=12, weight="bold")
     if own_figure:
@@ -778,7 +857,7 @@ def _unclutter_labels(fig, ax, texts, lines, horizontal: bool) -> None:
 
 
 def save_figure(
-    fig: "Figure",
+    fig: Figure,
     path_stem: str | Path,
     formats: Sequence[str] = ("png", "pdf", "svg"),
     *,
@@ -839,8 +918,14 @@ def save_figure(
         with matplotlib.rc_context(rc):
             for fmt in dict.fromkeys(wanted):
                 path = stem.with_name(f"{stem.name}.{fmt}")
-                fig.savefig(path, format=fmt, dpi=dpi, bbox_inches="tight", pad_inches=0.05,
-                            facecolor="white")
+                fig.savefig(
+                    path,
+                    format=fmt,
+                    dpi=dpi,
+                    bbox_inches="tight",
+                    pad_inches=0.05,
+                    facecolor="white",
+                )
                 paths.append(path)
     finally:
         if close:
@@ -848,7 +933,7 @@ def save_figure(
     return paths
 
 
-def _close(fig: "Figure") -> None:
+def _close(fig: Figure) -> None:
     import sys
 
     pyplot = sys.modules.get("matplotlib.pyplot")

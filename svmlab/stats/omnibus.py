@@ -27,10 +27,12 @@ class Omnibus:
 
     def line(self) -> str:
         """One-line summary in the papers' style."""
-        return (f"Friedman chi2({self.chi2_df}) = {self.chi2:.4f}, p = {self.chi2_p:.3g}; "
-                f"Iman-Davenport F({self.F_df1}, {self.F_df2}) = {self.F:.4f}, p = {self.F_p:.3g} "
-                f"(N = {self.n_datasets} datasets, k = {self.n_methods} methods"
-                f"{', tie-corrected' if self.tie_correction else ''})")
+        return (
+            f"Friedman chi2({self.chi2_df}) = {self.chi2:.4f}, p = {self.chi2_p:.3g}; "
+            f"Iman-Davenport F({self.F_df1}, {self.F_df2}) = {self.F:.4f}, p = {self.F_p:.3g} "
+            f"(N = {self.n_datasets} datasets, k = {self.n_methods} methods"
+            f"{', tie-corrected' if self.tie_correction else ''})"
+        )
 
 
 def friedman(ranks: pd.DataFrame, *, tie_correction: bool = False) -> Omnibus:
@@ -56,5 +58,15 @@ def friedman(ranks: pd.DataFrame, *, tie_correction: bool = False) -> Omnibus:
     df1, df2 = k - 1, (k - 1) * (N - 1)
     denom = N * (k - 1) - chi2
     F = (N - 1) * chi2 / denom if denom > 0 else np.inf
-    return Omnibus(N, k, float(chi2), df1, float(chi2_dist.sf(chi2, df1)), float(F), df1, df2,
-                   float(f_dist.sf(F, df1, df2)) if np.isfinite(F) else 0.0, tie_correction)
+    return Omnibus(
+        N,
+        k,
+        float(chi2),
+        df1,
+        float(chi2_dist.sf(chi2, df1)),
+        float(F),
+        df1,
+        df2,
+        float(f_dist.sf(F, df1, df2)) if np.isfinite(F) else 0.0,
+        tie_correction,
+    )

@@ -118,7 +118,9 @@ def adjust(p, method: str, *, n_methods: int | None = None) -> np.ndarray:
     return out
 
 
-def control_comparison(avg_ranks: pd.Series, n_datasets: int, control: str, alpha: float = 0.05) -> pd.DataFrame:
+def control_comparison(
+    avg_ranks: pd.Series, n_datasets: int, control: str, alpha: float = 0.05
+) -> pd.DataFrame:
     """1xN comparison of every method with ``control`` from their average ranks.
 
     Returns

@@ -30,7 +30,9 @@ def rank_table(table: pd.DataFrame, direction: str) -> pd.DataFrame:
         raise ValueError(f"direction must be 'max' or 'min', got {direction!r}")
     values = table.to_numpy(dtype=float)
     signed = -values if direction == "max" else values
-    return pd.DataFrame(rankdata(signed, axis=1, method="average"), index=table.index, columns=table.columns)
+    return pd.DataFrame(
+        rankdata(signed, axis=1, method="average"), index=table.index, columns=table.columns
+    )
 
 
 def average_ranks(ranks: pd.DataFrame) -> pd.Series:
@@ -53,7 +55,9 @@ def meta_rank(average_ranks_by_metric: pd.DataFrame) -> pd.DataFrame:
     ties averaged, and these positions are averaged over the metrics).
     """
     positions = rank_table(average_ranks_by_metric, "min")
-    return pd.DataFrame({"average": average_ranks_by_metric.mean(axis=0), "rank": positions.mean(axis=0)}).T
+    return pd.DataFrame(
+        {"average": average_ranks_by_metric.mean(axis=0), "rank": positions.mean(axis=0)}
+    ).T
 
 
 def rank_sums_ok(ranks: pd.DataFrame) -> bool:

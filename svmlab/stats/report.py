@@ -28,12 +28,25 @@ def figures(cmp: Comparison, out_dir: str | Path, *, name: str, formats=("png",)
     out_dir = Path(out_dir)
     label = cmp.metric or name
     paths = save_figure(
-        rank_bars(cmp.average_ranks.to_dict(), cmp.control, cmp.bd_cd, alpha=cmp.bd_alpha,
-                  title=f"{label}: average ranks, Bonferroni-Dunn CD"),
-        out_dir / f"{_slug(name)}_rank_bars", formats)
+        rank_bars(
+            cmp.average_ranks.to_dict(),
+            cmp.control,
+            cmp.bd_cd,
+            alpha=cmp.bd_alpha,
+            title=f"{label}: average ranks, Bonferroni-Dunn CD",
+        ),
+        out_dir / f"{_slug(name)}_rank_bars",
+        formats,
+    )
     paths += save_figure(
-        cd_diagram(cmp.average_ranks.to_dict(), cmp.nemenyi_cd, title=f"{label}: Nemenyi critical difference"),
-        out_dir / f"{_slug(name)}_cd_diagram", formats)
+        cd_diagram(
+            cmp.average_ranks.to_dict(),
+            cmp.nemenyi_cd,
+            title=f"{label}: Nemenyi critical difference",
+        ),
+        out_dir / f"{_slug(name)}_cd_diagram",
+        formats,
+    )
     return paths
 
 
@@ -67,5 +80,7 @@ def analyse(
     options.setdefault("metric", name)
     cmp = compare(table, direction, **options)
     sections = comparison_sections(cmp, pairwise=pairwise)
-    paths = figures(cmp, out_dir, name=name, formats=formats) if out_dir is not None and formats else []
+    paths = (
+        figures(cmp, out_dir, name=name, formats=formats) if out_dir is not None and formats else []
+    )
     return cmp, sections, paths

@@ -37,7 +37,9 @@ def results_section(cmp: Comparison, digits: int = 4) -> Section:
     best["Rank"] = [m for m, r in cmp.average_ranks.items() if r == cmp.average_ranks.min()]
     body.index.name = "dataset"
     word = "higher" if cmp.direction == "max" else "lower"
-    title = f"{cmp.metric or 'values'} per dataset ({word} is better), column average and average rank"
+    title = (
+        f"{cmp.metric or 'values'} per dataset ({word} is better), column average and average rank"
+    )
     note = ""
     if cmp.dropped_datasets:
         note = f"dropped for missing cells: {', '.join(cmp.dropped_datasets)}"
@@ -48,16 +50,37 @@ def omnibus_section(cmp: Comparison) -> Section:
     """Friedman χ² and Iman–Davenport F with degrees of freedom and p, plus the CDs."""
     o = cmp.omnibus
     rows = [
-        {"test": "Friedman" + (" (tie-corrected)" if o.tie_correction else ""), "statistic": f"{o.chi2:.4f}",
-         "df": f"{o.chi2_df}", "p": fmt_p(o.chi2_p)},
-        {"test": "Iman-Davenport", "statistic": f"{o.F:.4f}", "df": f"({o.F_df1}, {o.F_df2})", "p": fmt_p(o.F_p)},
-        {"test": f"Bonferroni-Dunn CD (alpha={cmp.bd_alpha:g})", "statistic": f"{cmp.bd_cd:.4f}", "df": "", "p": ""},
-        {"test": f"Nemenyi CD (alpha={cmp.alpha:g})", "statistic": f"{cmp.nemenyi_cd:.4f}", "df": "", "p": ""},
+        {
+            "test": "Friedman" + (" (tie-corrected)" if o.tie_correction else ""),
+            "statistic": f"{o.chi2:.4f}",
+            "df": f"{o.chi2_df}",
+            "p": fmt_p(o.chi2_p),
+        },
+        {
+            "test": "Iman-Davenport",
+            "statistic": f"{o.F:.4f}",
+            "df": f"({o.F_df1}, {o.F_df2})",
+            "p": fmt_p(o.F_p),
+        },
+        {
+            "test": f"Bonferroni-Dunn CD (alpha={cmp.bd_alpha:g})",
+            "statistic": f"{cmp.bd_cd:.4f}",
+            "df": "",
+            "p": "",
+        },
+        {
+            "test": f"Nemenyi CD (alpha={cmp.alpha:g})",
+            "statistic": f"{cmp.nemenyi_cd:.4f}",
+            "df": "",
+            "p": "",
+        },
     ]
     table = pd.DataFrame(rows).set_index("test")
     beyond = cmp.beyond_cd
-    note = (f"N = {cmp.n_datasets} datasets, k = {cmp.n_methods} methods. Worse than {cmp.control} by more than the "
-            f"Bonferroni-Dunn CD: {', '.join(beyond) if beyond else 'none'}")
+    note = (
+        f"N = {cmp.n_datasets} datasets, k = {cmp.n_methods} methods. Worse than {cmp.control} by more than the "
+        f"Bonferroni-Dunn CD: {', '.join(beyond) if beyond else 'none'}"
+    )
     return Section("Friedman / Iman-Davenport test", table, None, note)
 
 
@@ -71,24 +94,38 @@ def control_section(cmp: Comparison) -> Section:
             row.update({"R+": f"{r['wilcoxon_r_plus']:g}", "R-": f"{r['wilcoxon_r_minus']:g}"})
         else:
             row.update({"W": f"{r['ranksum_W']:g}", "Z": f"{r['ranksum_z']:.3f}"})
-        row.update({
-            "Wilcoxon p": fmt_p(r["wilcoxon_p"]),
-            "z-test p": fmt_p(r["p"]),
-            "Holm threshold": f"{r['holm_threshold']:.4f}",
-            "Holm adj. p": fmt_p(r["holm"]),
-            "Bonf-Dunn adj. p": fmt_p(r["bonferroni_dunn"]),
-            "Holm rejects": "yes" if r["holm_reject"] else "no",
-        })
+        row.update(
+            {
+                "Wilcoxon p": fmt_p(r["wilcoxon_p"]),
+                "z-test p": fmt_p(r["p"]),
+                "Holm threshold": f"{r['holm_threshold']:.4f}",
+                "Holm adj. p": fmt_p(r["holm"]),
+                "Bonf-Dunn adj. p": fmt_p(r["bonferroni_dunn"]),
+                "Holm rejects": "yes" if r["holm_reject"] else "no",
+            }
+        )
         rows[m] = row
     table = pd.DataFrame.from_dict(rows, orient="index")
     table.index.name = f"{cmp.control} vs."
-    best = {m: [col for col in ("Wilcoxon p", "z-test p")
-                if (r["wilcoxon_p"] if col == "Wilcoxon p" else r["p"]) <= cmp.alpha] for m, r in c.iterrows()}
+    best = {
+        m: [
+            col
+            for col in ("Wilcoxon p", "z-test p")
+            if (r["wilcoxon_p"] if col == "Wilcoxon p" else r["p"]) <= cmp.alpha
+        ]
+        for m, r in c.iterrows()
+    }
     kind = "signed-rank" if cmp.wilcoxon == "signed_rank" else "rank-sum"
-    note = ("z-test p is unadjusted (the papers' 'Nemenyi p-value'); Holm threshold is alpha/i in ascending-p order "
-            "(the papers' 'Holm p-value'; ties keep the column order); bold: p <= alpha")
-    return Section(f"{cmp.control} against each method (Wilcoxon {kind}, z-test, Holm; alpha = {cmp.alpha:g})",
-                   table, best, note)
+    note = (
+        "z-test p is unadjusted (the papers' 'Nemenyi p-value'); Holm threshold is alpha/i in ascending-p order "
+        "(the papers' 'Holm p-value'; ties keep the column order); bold: p <= alpha"
+    )
+    return Section(
+        f"{cmp.control} against each method (Wilcoxon {kind}, z-test, Holm; alpha = {cmp.alpha:g})",
+        table,
+        best,
+        note,
+    )
 
 
 def pairwise_section(cmp: Comparison, which: str = "holm", matrices: dict | None = None) -> Section:
@@ -107,10 +144,14 @@ def meta_rank_section(average_ranks_by_metric: pd.DataFrame) -> Section:
     from svmlab.stats.ranks import meta_rank
 
     meta = meta_rank(average_ranks_by_metric)
-    body = pd.concat([average_ranks_by_metric, meta.rename(index={"average": "Average", "rank": "Rank"})])
+    body = pd.concat(
+        [average_ranks_by_metric, meta.rename(index={"average": "Average", "rank": "Rank"})]
+    )
     table = body.map(lambda v: f"{v:.4f}")
     table.index.name = "metric"
-    best = {row: [m for m, v in body.loc[row].items() if v == body.loc[row].min()] for row in body.index}
+    best = {
+        row: [m for m, v in body.loc[row].items() if v == body.loc[row].min()] for row in body.index
+    }
     return Section("average ranks per metric and the meta-rank", table, best)
 
 

@@ -32,9 +32,9 @@ ZERO_METHODS = ("demsar", "zsplit", "wilcox")
 class SignedRank:
     """Result of a Wilcoxon signed-rank test of the control against one method."""
 
-    r_plus: float   # sum of ranks where the control is better
+    r_plus: float  # sum of ranks where the control is better
     r_minus: float  # sum of ranks where the other method is better
-    n: int          # pairs ranked
+    n: int  # pairs ranked
     p: float
     exact: bool
     dropped: int = 0  # pairs with a missing value
@@ -64,7 +64,9 @@ def exact_p(t: float, n: int) -> float:
     return at(lo) if lo == hi else 0.5 * (at(lo) + at(hi))
 
 
-def signed_rank(control, other, direction: str = "max", *, zero_method: str = "demsar", exact_max_n: int = 50) -> SignedRank:
+def signed_rank(
+    control, other, direction: str = "max", *, zero_method: str = "demsar", exact_max_n: int = 50
+) -> SignedRank:
     """Wilcoxon signed-rank test of ``control`` against ``other`` over paired datasets.
 
     Parameters
@@ -112,7 +114,7 @@ class RankSum:
     """Result of a Wilcoxon rank-sum (Mann–Whitney) test, in SPSS's terms."""
 
     U: float
-    W: float        # Wilcoxon W: the smaller of the two rank sums, as SPSS prints it
+    W: float  # Wilcoxon W: the smaller of the two rank sums, as SPSS prints it
     z: float
     p: float
     mean_rank_a: float
@@ -128,11 +130,18 @@ def rank_sum(a, b, *, continuity: bool = False, method: str = "asymptotic") -> R
     a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
     res = mannwhitneyu(a, b, alternative="two-sided", method=method, use_continuity=continuity)
     ranks = rankdata(np.concatenate([a, b]))
-    ra, rb = ranks[: len(a)], ranks[len(a):]
+    ra, rb = ranks[: len(a)], ranks[len(a) :]
     n1, n2 = len(a), len(b)
     _, counts = np.unique(ranks, return_counts=True)
     N = n1 + n2
     var = n1 * n2 / 12.0 * ((N + 1) - np.sum(counts**3 - counts) / (N * (N - 1)))
     U = res.statistic
     z = (U - n1 * n2 / 2.0) / np.sqrt(var) if var > 0 else 0.0
-    return RankSum(float(U), float(min(ra.sum(), rb.sum())), float(-abs(z)), float(res.pvalue), float(ra.mean()), float(rb.mean()))
+    return RankSum(
+        float(U),
+        float(min(ra.sum(), rb.sum())),
+        float(-abs(z)),
+        float(res.pvalue),
+        float(ra.mean()),
+        float(rb.mean()),
+    )

@@ -11,10 +11,18 @@ ROOT = Path(__file__).resolve().parents[2]
 def svmlab(*args, cwd=None, env=None, timeout=300, check=None):
     """Run the installed `svmlab` entry point (as `python -m svmlab`) in a subprocess."""
     full_env = {**os.environ, **(env or {})}
-    proc = subprocess.run([sys.executable, "-m", "svmlab", *args], cwd=cwd, env=full_env, capture_output=True,
-                          text=True, timeout=timeout)
+    proc = subprocess.run(
+        [sys.executable, "-m", "svmlab", *args],
+        cwd=cwd,
+        env=full_env,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
     if check is not None:
-        assert proc.returncode == check, f"exit {proc.returncode}\nstdout:\n{proc.stdout}\nstderr:\n{proc.stderr}"
+        assert proc.returncode == check, (
+            f"exit {proc.returncode}\nstdout:\n{proc.stdout}\nstderr:\n{proc.stderr}"
+        )
     return proc
 
 

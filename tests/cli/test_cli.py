@@ -11,7 +11,6 @@ import pandas as pd
 import pytest
 
 
-
 def test_top_level_help_lists_commands(run_cli):
     out = run_cli("--help", check=0).stdout
     for word in ("run", "report", "list", "data", "SVMLAB_DATA_DIR", "svmlab run -m"):
@@ -24,8 +23,16 @@ def test_run_help_shows_groups_and_examples(run_cli):
         assert word in out, word
 
 
-@pytest.mark.parametrize("what, expect", [("solvers", "svc"), ("protocols", "bag_stratified10"),
-                                          ("experiments", "quickstart"), ("datasets", "iris"), ("metrics", "auc_bal")])
+@pytest.mark.parametrize(
+    "what, expect",
+    [
+        ("solvers", "svc"),
+        ("protocols", "bag_stratified10"),
+        ("experiments", "quickstart"),
+        ("datasets", "iris"),
+        ("metrics", "auc_bal"),
+    ],
+)
 def test_list(run_cli, what, expect):
     assert expect in run_cli("list", what, check=0).stdout
 
@@ -36,14 +43,18 @@ def test_subcommand_help(run_cli):
 
 
 def test_quickstart_runs_and_reports(run_cli, tmp_path):
-    proc = run_cli("run", f"results_dir={tmp_path}", "run_id=q", "runner.n_jobs=2", cwd=tmp_path, check=0)
+    proc = run_cli(
+        "run", f"results_dir={tmp_path}", "run_id=q", "runner.n_jobs=2", cwd=tmp_path, check=0
+    )
     run_dir = tmp_path / "quickstart" / "q"
     df = pd.read_parquet(run_dir / "results.parquet")
     assert set(df["solver"]) == {"svc", "linear_svc", "knn"}
     assert len(df) == 4 * 3 * 10 and (df["status"] == "ok").all()
     assert "accuracy (mean ± std over folds; higher is better)" in proc.stdout
     assert "breast_cancer" in proc.stdout and "120 tasks ok" in proc.stderr
-    report = run_cli("report", str(run_dir), "--metric", "kappa", "--format", "latex", check=0).stdout
+    report = run_cli(
+        "report", str(run_dir), "--metric", "kappa", "--format", "latex", check=0
+    ).stdout
     assert "\\toprule" in report and "\\textbf" in report
     # a second run of the same run_id resumes: nothing to do
     again = run_cli("run", f"results_dir={tmp_path}", "run_id=q", cwd=tmp_path, check=0)
@@ -51,12 +62,29 @@ def test_quickstart_runs_and_reports(run_cli, tmp_path):
 
 
 def test_sweep_writes_one_run_per_configuration(run_cli, tmp_path):
-    run_cli("run", "-m", "dataset=wine", "solver=svc,linear_svc", "solver.C=1,10", "protocol.n_splits=3",
-            f"results_dir={tmp_path}", "run_id=sw", "runner=sequential", "runner.progress=false", cwd=tmp_path, check=0)
+    run_cli(
+        "run",
+        "-m",
+        "dataset=wine",
+        "solver=svc,linear_svc",
+        "solver.C=1,10",
+        "protocol.n_splits=3",
+        f"results_dir={tmp_path}",
+        "run_id=sw",
+        "runner=sequential",
+        "runner.progress=false",
+        cwd=tmp_path,
+        check=0,
+    )
     runs = sorted(p.parent for p in (tmp_path / "adhoc" / "sw").rglob("run.json"))
     assert len(runs) == 4
     out = run_cli("report", str(tmp_path / "adhoc" / "sw"), check=0).stdout
-    for label in ("svc [solver.C=1]", "svc [solver.C=10]", "linear_svc [solver.C=1]", "linear_svc [solver.C=10]"):
+    for label in (
+        "svc [solver.C=1]",
+        "svc [solver.C=10]",
+        "linear_svc [solver.C=1]",
+        "linear_svc [solver.C=10]",
+    ):
         assert label in out
     # the swept parameter is fixed, not tuned
     df = pd.read_parquet(runs[0] / "results.parquet")
@@ -89,26 +117,69 @@ def test_results_dir_checks(run_cli, tmp_path):
     blocker.write_text("")
     proc = run_cli("run", f"results_dir={blocker}", "dataset=iris", cwd=tmp_path)
     assert proc.returncode != 0 and "Traceback" not in proc.stderr
-    run_cli("run", f"results_dir={tmp_path}", "dataset=iris", "solver=knn", "run_id=x", "runner=sequential",
-            "hydra.run.dir=" + str(tmp_path / "shared"), cwd=tmp_path, check=0)
-    proc = run_cli("run", f"results_dir={tmp_path}", "+experiment=quickstart", "run_id=x",
-                   "hydra.run.dir=" + str(tmp_path / "shared"), cwd=tmp_path)
+    run_cli(
+        "run",
+        f"results_dir={tmp_path}",
+        "dataset=iris",
+        "solver=knn",
+        "run_id=x",
+        "runner=sequential",
+        "hydra.run.dir=" + str(tmp_path / "shared"),
+        cwd=tmp_path,
+        check=0,
+    )
+    proc = run_cli(
+        "run",
+        f"results_dir={tmp_path}",
+        "+experiment=quickstart",
+        "run_id=x",
+        "hydra.run.dir=" + str(tmp_path / "shared"),
+        cwd=tmp_path,
+    )
     assert proc.returncode == 2 and "belongs to experiment 'adhoc', not 'quickstart'" in proc.stderr
 
 
 def test_failed_tasks_exit_nonzero_and_say_how_many(run_cli, tmp_path, test_conf):
-    proc = run_cli("run", "--config-dir", str(test_conf), "dataset=iris", "solver=failing", "protocol.n_splits=3",
-                   f"results_dir={tmp_path}", "runner=sequential", cwd=tmp_path)
+    proc = run_cli(
+        "run",
+        "--config-dir",
+        str(test_conf),
+        "dataset=iris",
+        "solver=failing",
+        "protocol.n_splits=3",
+        f"results_dir={tmp_path}",
+        "runner=sequential",
+        cwd=tmp_path,
+    )
     assert proc.returncode == 1
     assert "3 of 3 tasks failed" in proc.stderr and "kaputt" in proc.stderr
 
 
 @pytest.mark.slow
 def test_sigkill_loses_no_finished_task_and_resumes(tmp_path, test_conf):
-    args = [sys.executable, "-m", "svmlab", "run", "--config-dir", str(test_conf), "dataset=iris", "solver=sleepy",
-            "protocol=holdout", "protocol.n_repeats=16", f"results_dir={tmp_path}", "run_id=k",
-            "runner.n_jobs=2", "runner.progress=false"]
-    proc = subprocess.Popen(args, cwd=tmp_path, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+    args = [
+        sys.executable,
+        "-m",
+        "svmlab",
+        "run",
+        "--config-dir",
+        str(test_conf),
+        "dataset=iris",
+        "solver=sleepy",
+        "protocol=holdout",
+        "protocol.n_repeats=16",
+        f"results_dir={tmp_path}",
+        "run_id=k",
+        "runner.n_jobs=2",
+        "runner.progress=false",
+    ]
+    proc = subprocess.Popen(
+        args,
+        cwd=tmp_path,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
     tasks = tmp_path / "adhoc" / "k" / "tasks"
     deadline = time.time() + 60
     while time.time() < deadline and len(list(tasks.glob("*.parquet"))) < 4:

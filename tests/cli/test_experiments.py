@@ -17,26 +17,55 @@ def test_experiment_composes(run_cli, tmp_path, name):
     assert f"name: {name}" in out
 
 
-@pytest.mark.skipif(not os.environ.get("SVMLAB_DATA_DIR") or not Path(os.environ.get("SVMLAB_DATA_DIR", "")).is_dir(),
-                    reason="needs SVMLAB_DATA_DIR")
+@pytest.mark.skipif(
+    not os.environ.get("SVMLAB_DATA_DIR")
+    or not Path(os.environ.get("SVMLAB_DATA_DIR", "")).is_dir(),
+    reason="needs SVMLAB_DATA_DIR",
+)
 def test_ollawv_quick_runs_and_reports_beside_the_paper(run_cli, tmp_path):
     drop = [f"~datasets.{d}" for d in ("wine", "sonar", "vote", "heart")]
-    proc = run_cli("run", "+experiment=ollawv_quick", *drop, "protocol.n_splits=3", "tuning.inner_folds=2",
-                   f"results_dir={tmp_path}", "run_id=q", "runner=sequential", cwd=tmp_path, check=0)
+    proc = run_cli(
+        "run",
+        "+experiment=ollawv_quick",
+        *drop,
+        "protocol.n_splits=3",
+        "tuning.inner_folds=2",
+        f"results_dir={tmp_path}",
+        "run_id=q",
+        "runner=sequential",
+        cwd=tmp_path,
+        check=0,
+    )
     assert "Table 5.3" in proc.stdout and "OLLAWV paper" in proc.stdout
     df = pd.read_parquet(tmp_path / "ollawv_quick" / "q" / "results.parquet")
     assert set(df["solver"]) == {"ollawv", "nnisda", "mnsvm"} and (df["status"] == "ok").all()
     assert (df["sv_percent"] > 0).all() and (df.groupby("solver")["accuracy"].mean() > 0.8).all()
 
 
-@pytest.mark.skipif(not os.environ.get("SVMLAB_DATA_DIR") or not Path(os.environ.get("SVMLAB_DATA_DIR", "")).is_dir(),
-                    reason="needs SVMLAB_DATA_DIR")
+@pytest.mark.skipif(
+    not os.environ.get("SVMLAB_DATA_DIR")
+    or not Path(os.environ.get("SVMLAB_DATA_DIR", "")).is_dir(),
+    reason="needs SVMLAB_DATA_DIR",
+)
 def test_mtr_quick_runs_and_reports_beside_the_paper(run_cli, tmp_path):
     drop = [f"datasets.{d}=null" for d in ("andro", "edm", "enb", "jura")]
-    drop += [f"solvers.{s}=null" for s in ("mtr_morf", "mtr_mts", "mtr_mtsc", "mtr_rc", "mtr_erc", "mtr_ercc", "svrrc")]
-    proc = run_cli("run", "+experiment=mtr_quick", *drop, "protocol.n_splits=3", "mtr.inner_cv=2",
-                   "solvers.mtr_st.n_estimators=3", f"results_dir={tmp_path}", "run_id=q", "runner=sequential",
-                   cwd=tmp_path, check=0)
+    drop += [
+        f"solvers.{s}=null"
+        for s in ("mtr_morf", "mtr_mts", "mtr_mtsc", "mtr_rc", "mtr_erc", "mtr_ercc", "svrrc")
+    ]
+    proc = run_cli(
+        "run",
+        "+experiment=mtr_quick",
+        *drop,
+        "protocol.n_splits=3",
+        "mtr.inner_cv=2",
+        "solvers.mtr_st.n_estimators=3",
+        f"results_dir={tmp_path}",
+        "run_id=q",
+        "runner=sequential",
+        cwd=tmp_path,
+        check=0,
+    )
     assert "Tables 3.3-3.12" in proc.stdout and "aRRMSE" in proc.stdout
     df = pd.read_parquet(tmp_path / "mtr_quick" / "q" / "results.parquet")
     assert set(df["solver"]) == {"svrcc", "mtr_svr", "mtr_st"} and (df["status"] == "ok").all()
@@ -45,11 +74,27 @@ def test_mtr_quick_runs_and_reports_beside_the_paper(run_cli, tmp_path):
     assert (df["arrmse"] < 1.0).all()  # every method beats the training mean on slump
 
 
-@pytest.mark.skipif(not os.environ.get("SVMLAB_DATA_DIR") or not Path(os.environ.get("SVMLAB_DATA_DIR", "")).is_dir(),
-                    reason="needs SVMLAB_DATA_DIR")
-def test_evosvm_variants_runs_with_per_dataset_gamma_and_reports_beside_the_paper(run_cli, tmp_path):
-    proc = run_cli("run", "+experiment=evosvm_variants", "evo.C=0.1", "datasets.liver=null", "datasets.ionosphere=null",
-                   "protocol.n_splits=3", f"results_dir={tmp_path}", "run_id=e", "runner=sequential", cwd=tmp_path, check=0)
+@pytest.mark.skipif(
+    not os.environ.get("SVMLAB_DATA_DIR")
+    or not Path(os.environ.get("SVMLAB_DATA_DIR", "")).is_dir(),
+    reason="needs SVMLAB_DATA_DIR",
+)
+def test_evosvm_variants_runs_with_per_dataset_gamma_and_reports_beside_the_paper(
+    run_cli, tmp_path
+):
+    proc = run_cli(
+        "run",
+        "+experiment=evosvm_variants",
+        "evo.C=0.1",
+        "datasets.liver=null",
+        "datasets.ionosphere=null",
+        "protocol.n_splits=3",
+        f"results_dir={tmp_path}",
+        "run_id=e",
+        "runner=sequential",
+        cwd=tmp_path,
+        check=0,
+    )
     assert "Table 3.4, C = 0.1" in proc.stdout and "EvoSVM-H" in proc.stdout
     df = pd.read_parquet(tmp_path / "evosvm_variants" / "e" / "results.parquet")
     assert len(set(df["solver"])) == 6 and (df["status"] == "ok").all()

@@ -23,11 +23,24 @@ def file_entry(name, rel, content_path, *, format="keel-dat", raw_path=None, **e
     """A registry entry describing the local file ``content_path`` stored at ``rel``."""
     digest = sha256(content_path)
     return {
-        "name": name, "source": "file", "status": "ok", "task": "binary", "format": format, "path": rel,
-        "sha256": digest, "sha256_raw": sha256(raw_path) if raw_path else digest,
-        "rows": 4, "bags": None, "features": 2, "targets": None, "classes": 2,
-        "read_options": {}, "url": None, "aliases": [],
-        "unavailable_reason": "is a test file", **extra,
+        "name": name,
+        "source": "file",
+        "status": "ok",
+        "task": "binary",
+        "format": format,
+        "path": rel,
+        "sha256": digest,
+        "sha256_raw": sha256(raw_path) if raw_path else digest,
+        "rows": 4,
+        "bags": None,
+        "features": 2,
+        "targets": None,
+        "classes": 2,
+        "read_options": {},
+        "url": None,
+        "aliases": [],
+        "unavailable_reason": "is a test file",
+        **extra,
     }
 
 

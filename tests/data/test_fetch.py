@@ -33,9 +33,13 @@ def server(tmp_path, monkeypatch):
     monkeypatch.setenv("NO_PROXY", "127.0.0.1,localhost")
     root = tmp_path / "served"
     root.mkdir()
-    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_Handler, directory=str(root)))
+    httpd = http.server.ThreadingHTTPServer(
+        ("127.0.0.1", 0), functools.partial(_Handler, directory=str(root))
+    )
     httpd.requests = []
-    thread = threading.Thread(target=httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
+    thread = threading.Thread(
+        target=httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True
+    )
     thread.start()
     yield root, f"http://127.0.0.1:{httpd.server_port}", httpd.requests
     httpd.shutdown()
@@ -72,7 +76,9 @@ def test_fetch_via_base_url_then_load(tiny, server, monkeypatch):
     ds = load_dataset("tiny", allow_download=True)
     assert ds.n_instances == 4 and ds.meta["path"] == str(cache / "toy/tiny.dat")
     assert cache_files(cache) == ["toy/tiny.dat"] and requests == ["/toy/tiny.dat"]
-    assert fetch("tiny") == cache / "toy/tiny.dat" and len(requests) == 1  # cached: no second download
+    assert (
+        fetch("tiny") == cache / "toy/tiny.dat" and len(requests) == 1
+    )  # cached: no second download
     fetch("tiny", force=True)
     assert len(requests) == 2
 
@@ -109,8 +115,16 @@ def test_fetch_member_of_a_wheel(isolated, add_entries, server, tmp_path):
     with zipfile.ZipFile(wheel, "w") as zf:
         zf.write(raw, "toy/data/tiny.dat")
         zf.writestr("toy/__init__.py", "")
-    entry = file_entry("tinywheel", "toy/tiny.dat.gz", packed, raw_path=raw, url=f"{url}/{wheel.name}",
-                       wheel=wheel.name, wheel_sha256=sha256(wheel), member="toy/data/tiny.dat")
+    entry = file_entry(
+        "tinywheel",
+        "toy/tiny.dat.gz",
+        packed,
+        raw_path=raw,
+        url=f"{url}/{wheel.name}",
+        wheel=wheel.name,
+        wheel_sha256=sha256(wheel),
+        member="toy/data/tiny.dat",
+    )
     add_entries(entry)
     path = fetch("tinywheel")
     assert path == cache / "toy/tiny.dat" and sha256(path) == entry["sha256_raw"]

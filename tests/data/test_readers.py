@@ -65,14 +65,18 @@ def test_arff_classification_nominal_and_missing(tmp_path):
     ds = read_arff(write(tmp_path, "weather.arff", WEATHER_ARFF, crlf=True))
     assert ds.task == "binary" and ds.name == "weather"
     assert ds.feature_names == ("outlook", "temperature", "wind speed")
-    np.testing.assert_array_equal(ds.X[:, 0], [0, 1, np.nan, 2])  # codes in declaration order, ? -> NaN
+    np.testing.assert_array_equal(
+        ds.X[:, 0], [0, 1, np.nan, 2]
+    )  # codes in declaration order, ? -> NaN
     assert np.isnan(ds.X[0, 2])
     assert ds.y.tolist() == ["no", "yes", "yes", "no"]
     assert ds.meta["nominal_levels"] == {"outlook": ["sunny", "overcast", "rainy"]}
 
 
 def test_arff_named_label_and_numeric_levels(tmp_path):
-    text = "@relation r\n@attribute Type {1,2,3,5}\n@attribute x numeric\n@data\n1,0.5\n5,0.25\n3,1\n"
+    text = (
+        "@relation r\n@attribute Type {1,2,3,5}\n@attribute x numeric\n@data\n1,0.5\n5,0.25\n3,1\n"
+    )
     ds = read_arff(write(tmp_path, "glass.arff", text), label="Type")
     assert ds.y.tolist() == [1, 5, 3] and ds.y.dtype == np.int64  # numeric levels become numbers
     assert ds.task == "multiclass" and ds.feature_names == ("x",)
@@ -95,7 +99,9 @@ def test_arff_multitarget_last_k_attributes(tmp_path):
     ds = read_arff(write(tmp_path, "sf.arff", MTR_ARFF), n_targets=2)
     assert ds.task == "multitarget" and ds.y is None
     assert ds.target_names == ("c-class", "m-class")
-    np.testing.assert_array_equal(ds.X[:, :2], [[2, 1], [0, 0], [1, 0]])  # letter and digit levels encoded
+    np.testing.assert_array_equal(
+        ds.X[:, :2], [[2, 1], [0, 0], [1, 0]]
+    )  # letter and digit levels encoded
     assert np.isnan(ds.Y[1, 0]) and ds.Y[1, 1] == 2
 
 
@@ -117,7 +123,9 @@ def test_arff_bad_value_names_file_and_line(tmp_path, data_line, message):
 
 
 def test_arff_missing_class_value(tmp_path):
-    path = write(tmp_path, "w.arff", WEATHER_ARFF.replace("overcast,83,4.5,yes", "overcast,83,4.5,?"))
+    path = write(
+        tmp_path, "w.arff", WEATHER_ARFF.replace("overcast,83,4.5,yes", "overcast,83,4.5,?")
+    )
     with pytest.raises(DataFormatError, match="missing class") as err:
         read_arff(path)
     assert err.value.line == 10
@@ -145,7 +153,9 @@ def test_mi_arff_quirks(tmp_path):
     assert ds.task == "multi_instance" and ds.n_bags == 3 and ds.n_instances == 5
     assert ds.feature_names == ("f1", "f2")
     np.testing.assert_array_equal(ds.bag_ids, [0, 0, 1, 1, 2])
-    np.testing.assert_array_equal(ds.X[:4], [[1, 2], [3, 4], [5, 6], [7, 8]])  # trailing commas dropped
+    np.testing.assert_array_equal(
+        ds.X[:4], [[1, 2], [3, 4], [5, 6], [7, 8]]
+    )  # trailing commas dropped
     assert ds.X[4, 0] == 9 and np.isnan(ds.X[4, 1])  # single-instance bag with a missing value
     assert ds.y.tolist() == [1, 0, 1]
     assert ds.meta["bag_names"] == ["b1", "b2", "b3"]
@@ -158,7 +168,9 @@ def test_mi_arff_without_weights_has_no_bag_weights(tmp_path):
 
 
 def test_mi_arff_nominal_instance_attribute(tmp_path):
-    text = MI_ARFF.replace("@attribute f2 numeric", "@attribute f2 {x,y}").replace("1,2\\n3,4", "1,y\\n3,x")
+    text = MI_ARFF.replace("@attribute f2 numeric", "@attribute f2 {x,y}").replace(
+        "1,2\\n3,4", "1,y\\n3,x"
+    )
     text = text.replace("5,6,\\n7,8,", "5,x,\\n7,y,").replace("9,?", "9,y")
     ds = read_mi_arff(write(tmp_path, "nom.arff", text))
     np.testing.assert_array_equal(ds.X[:, 1], [1, 0, 0, 1, 1])
@@ -305,7 +317,10 @@ def test_mat_samples_as_columns_with_predefined_split(tmp_path):
     path = tmp_path / "digits.mat"
     train = np.arange(12, dtype=float).reshape(3, 4)  # 3 features x 4 samples
     test = np.arange(6, dtype=float).reshape(3, 2)
-    scipy.io.savemat(path, {"traindata": train, "trainlabel": [[1, 2, 1, 2]], "testdata": test, "testlabel": [[2, 1]]})
+    scipy.io.savemat(
+        path,
+        {"traindata": train, "trainlabel": [[1, 2, 1, 2]], "testdata": test, "testlabel": [[2, 1]]},
+    )
     ds = read_mat(path)
     assert ds.X.shape == (6, 3) and ds.y.tolist() == [1, 2, 1, 2, 2, 1]
     np.testing.assert_array_equal(ds.X[:4], train.T)
@@ -341,8 +356,15 @@ def test_gzip_variants_read_the_same(tmp_path, name, text, reader, suffix):
 
 def test_gzip_variant_of_mat(tmp_path):
     path = tmp_path / "d.mat"
-    scipy.io.savemat(path, {"traindata": np.ones((2, 3)), "trainlabel": [[1, 2, 1]],
-                            "testdata": np.zeros((2, 1)), "testlabel": [[2]]})
+    scipy.io.savemat(
+        path,
+        {
+            "traindata": np.ones((2, 3)),
+            "trainlabel": [[1, 2, 1]],
+            "testdata": np.zeros((2, 1)),
+            "testlabel": [[2]],
+        },
+    )
     assert_same(read_mat(path), read_mat(gzipped(path)))
 
 

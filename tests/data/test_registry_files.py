@@ -27,7 +27,9 @@ def manifest():
     if d is None:
         pytest.skip("SVMLAB_DATA_DIR is unset or has no MANIFEST.tsv")
     with open(d / "MANIFEST.tsv", newline="") as fh:
-        return {r["path"]: r for r in csv.DictReader(fh, delimiter="\t") if r["task"] != "reference"}
+        return {
+            r["path"]: r for r in csv.DictReader(fh, delimiter="\t") if r["task"] != "reference"
+        }
 
 
 @pytest.mark.parametrize("name", FILE_DATASETS)
@@ -35,7 +37,9 @@ def test_file_dataset_matches_manifest(manifest, name):
     entry = registry._entry(name)
     row = manifest[entry["path"]]
     expected = {k: int(row[k]) if row[k] else None for k in COUNTS}
-    expected["features"] -= len(entry.get("drop_columns") or ())  # identifier columns are not features
+    expected["features"] -= len(
+        entry.get("drop_columns") or ()
+    )  # identifier columns are not features
     ds = load_dataset(name)
     got = ds.summary()
     assert {k: got[k] for k in COUNTS} == expected
@@ -47,13 +51,26 @@ def test_registry_covers_the_manifest(manifest):
     by_path = {e["path"]: e for e in registry._registry().values() if e["source"] == "file"}
     assert set(by_path) == set(manifest)
     for path, row in manifest.items():
-        assert (by_path[path]["sha256"], by_path[path]["sha256_raw"]) == (row["sha256"], row["sha256_raw"])
+        assert (by_path[path]["sha256"], by_path[path]["sha256_raw"]) == (
+            row["sha256"],
+            row["sha256_raw"],
+        )
 
 
 def test_registry_is_up_to_date_with_the_script(manifest):
     script = paths.REPO_ROOT / "scripts" / "make_registry.py"
     if not script.is_file():
         pytest.skip("not a checkout")
-    result = subprocess.run([sys.executable, str(script), "--check", "--manifest", str(shared_data_dir() / "MANIFEST.tsv")],
-                            capture_output=True, text=True, check=False)
+    result = subprocess.run(
+        [
+            sys.executable,
+            str(script),
+            "--check",
+            "--manifest",
+            str(shared_data_dir() / "MANIFEST.tsv"),
+        ],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     assert result.returncode == 0, result.stdout + result.stderr

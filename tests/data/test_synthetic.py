@@ -23,7 +23,9 @@ def test_mi_bags_follow_the_standard_mi_assumption():
     ds = synthetic.generate("mi_bags", {"n_bags": 60, "witness_rate": 0.1})
     witnesses = ds.meta["instance_labels"]
     has_witness = np.array([witnesses[ds.bag_ids == b].any() for b in range(ds.n_bags)])
-    np.testing.assert_array_equal(has_witness.astype(int), ds.y)  # positive iff >= 1 positive-concept instance
+    np.testing.assert_array_equal(
+        has_witness.astype(int), ds.y
+    )  # positive iff >= 1 positive-concept instance
     assert ds.y.sum() == 30
     sizes = np.bincount(ds.bag_ids)
     assert sizes.min() >= 5 and sizes.max() <= 15
@@ -59,7 +61,13 @@ def test_load_dataset_accepts_hydra_params():
 
 def test_random_rbf_stream_drifts_only_when_asked():
     still = synthetic.generate("random_rbf", {"n_samples": 4000, "n_classes": 3})
-    assert still.task == "stream" and set(np.unique(still.y)) <= {0, 1, 2} and still.X.shape == (4000, 10)
-    moving = synthetic.generate("random_rbf", {"n_samples": 4000, "n_classes": 3, "drift_speed": 0.001})
+    assert (
+        still.task == "stream"
+        and set(np.unique(still.y)) <= {0, 1, 2}
+        and still.X.shape == (4000, 10)
+    )
+    moving = synthetic.generate(
+        "random_rbf", {"n_samples": 4000, "n_classes": 3, "drift_speed": 0.001}
+    )
     assert np.allclose(still.y, moving.y)  # same centres and labels; only positions move
     assert not np.allclose(still.X[-100:], moving.X[-100:])

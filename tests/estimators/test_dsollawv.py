@@ -32,7 +32,7 @@ def stream():
 
 
 def _chunks(X, y, size=500):
-    return [(X[s:s + size], y[s:s + size]) for s in range(0, len(y), size)]
+    return [(X[s : s + size], y[s : s + size]) for s in range(0, len(y), size)]
 
 
 def test_partial_fit_retrains_on_each_chunk(stream):
@@ -54,8 +54,9 @@ def test_partial_fit_retrains_on_each_chunk(stream):
     params = model.model_.get_params()
     assert params["C"] == 1.0 and params["margin_mode"] == "absolute"
     assert (params["gamma"], params["margin"]) == (model.gamma_, model.margin_)
-    assert len(model.tuning_scores_) == 6 and model.tuning_scores_[(model.gamma_, model.margin_)] == max(
-        model.tuning_scores_.values())
+    assert len(model.tuning_scores_) == 6 and model.tuning_scores_[
+        (model.gamma_, model.margin_)
+    ] == max(model.tuning_scores_.values())
     assert model.n_chunks_seen_ == 6 and model.n_samples_seen_ == 3000
     assert model.n_support_.sum() == model.model_.n_support_.sum() > 0
     assert np.mean(accuracies) > 0.75
@@ -75,13 +76,19 @@ def test_single_class_chunks_keep_the_previous_model(stream):
     model = DSOLLAWVClassifier(tune=False, random_state=0)
     # first chunk of one class: no model yet, predict that class; classes_ grows later
     model.partial_fit(X[y == 1][:50], np.ones(50, dtype=int))
-    assert model.model_ is None and model.classes_.tolist() == [1] and model.fit_info_["trained"] == [False]
+    assert (
+        model.model_ is None
+        and model.classes_.tolist() == [1]
+        and model.fit_info_["trained"] == [False]
+    )
     np.testing.assert_array_equal(model.predict(X[:4]), [1, 1, 1, 1])
     model.partial_fit(X[:500], y[:500])
     assert model.classes_.tolist() == [0, 1] and model.fit_info_["trained"] == [False, True]
     before, scores = model.model_, model.decision_function(X)
     model.partial_fit(X[y == 0][:40], np.zeros(40, dtype=int))  # one class: keep the model
-    model.partial_fit(np.vstack([X[y == 0][:40], X[y == 1][:1]]), np.r_[np.zeros(40, int), 1])  # 1 sample of class 1
+    model.partial_fit(
+        np.vstack([X[y == 0][:40], X[y == 1][:1]]), np.r_[np.zeros(40, int), 1]
+    )  # 1 sample of class 1
     assert model.model_ is before and model.fit_info_["trained"] == [False, True, False, False]
     np.testing.assert_array_equal(model.decision_function(X), scores)
     with pytest.raises(ValueError, match="differs from the first call"):
@@ -98,7 +105,9 @@ def test_multiclass_stream_with_missing_class_in_a_chunk():
     centers = np.array([[0.0, 0.0], [3.0, 0.0], [0.0, 3.0]])
     y = rng.randint(3, size=600)
     X = centers[y] + rng.randn(600, 2)
-    model = DSOLLAWVClassifier(tune=False, gamma=0.5, random_state=0).partial_fit(X[:300], y[:300], classes=[0, 1, 2])
+    model = DSOLLAWVClassifier(tune=False, gamma=0.5, random_state=0).partial_fit(
+        X[:300], y[:300], classes=[0, 1, 2]
+    )
     assert model.decision_function(X).shape == (600, 3)
     two = y[300:] != 2  # a chunk without class 2: a binary model inside a 3-class stream
     model.partial_fit(X[300:][two], y[300:][two])
@@ -122,10 +131,16 @@ def test_deterministic(stream):
 def test_standardize_applies_the_training_scaling(stream):
     X, y = stream
     raw = 100 * X + 7
-    model = DSOLLAWVClassifier(tune=False, standardize=True, random_state=0).partial_fit(raw[:500], y[:500])
+    model = DSOLLAWVClassifier(tune=False, standardize=True, random_state=0).partial_fit(
+        raw[:500], y[:500]
+    )
     scaler = StandardScaler().fit(raw[:500])
-    plain = DSOLLAWVClassifier(tune=False, random_state=0).partial_fit(scaler.transform(raw[:500]), y[:500])
-    np.testing.assert_array_equal(model.decision_function(raw), plain.decision_function(scaler.transform(raw)))
+    plain = DSOLLAWVClassifier(tune=False, random_state=0).partial_fit(
+        scaler.transform(raw[:500]), y[:500]
+    )
+    np.testing.assert_array_equal(
+        model.decision_function(raw), plain.decision_function(scaler.transform(raw))
+    )
 
 
 @pytest.mark.filterwarnings("ignore::sklearn.exceptions.SkipTestWarning")
@@ -146,11 +161,21 @@ def test_prequential_protocol_end_to_end(tmp_path):
     dso = {**yaml.safe_load((CONF / "solver" / "dsollawv.yaml").read_text()), **SMALL_GRID}
     sgd = {"name": "sgd", "_target_": "sklearn.linear_model.SGDClassifier", "tasks": ["stream"]}
     cfg = {
-        "name": "t", "seed": 0, "dataset": {"name": "drifting_stream", "params": {"n_samples": 4000}},
-        "solver": dso, "datasets": {}, "solvers": {"a": dso, "b": sgd},
-        "protocol": {"name": "prequential", "kind": "prequential", "chunk_size": 500, "update": "auto"},
+        "name": "t",
+        "seed": 0,
+        "dataset": {"name": "drifting_stream", "params": {"n_samples": 4000}},
+        "solver": dso,
+        "datasets": {},
+        "solvers": {"a": dso, "b": sgd},
+        "protocol": {
+            "name": "prequential",
+            "kind": "prequential",
+            "chunk_size": 500,
+            "update": "auto",
+        },
         "runner": {"backend": "sequential", "n_jobs": 1, "task_timeout": None, "progress": False},
-        "preprocessing": {"X": "zscore", "Y": "none"}, "tuning": {"mode": "nested", "inner_folds": 3, "scoring": None},
+        "preprocessing": {"X": "zscore", "Y": "none"},
+        "tuning": {"mode": "nested", "inner_folds": 3, "scoring": None},
     }
     plan = build_plan(cfg, str(tmp_path), "r")
     prepare_run_dir(tmp_path, plan.identity, "")

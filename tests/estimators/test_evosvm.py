@@ -85,7 +85,9 @@ def problem():
 # --- the fitness ----------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("kernel, params", [("rbf", {"gamma": 0.5}), ("epanechnikov", {"sigma": 4.0, "degree": 2.0})])
+@pytest.mark.parametrize(
+    "kernel, params", [("rbf", {"gamma": 0.5}), ("epanechnikov", {"sigma": 4.0, "degree": 2.0})]
+)
 def test_fitness_is_the_dual_objective(problem, kernel, params):
     X, y = problem
     K = kernel_matrix(kernel, X, **params)
@@ -143,8 +145,11 @@ def test_fit_reports_the_dual_objective_of_its_alpha(overlap, mutation):
 # --- box, bias, prediction --------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("est", [EvoSVMClassifier(mutation=m, C=0.3, gamma=1.0, random_state=0) for m in VARIANTS]
-                         + [PsoSVMClassifier(C=0.3, gamma=1.0, random_state=0)])
+@pytest.mark.parametrize(
+    "est",
+    [EvoSVMClassifier(mutation=m, C=0.3, gamma=1.0, random_state=0) for m in VARIANTS]
+    + [PsoSVMClassifier(C=0.3, gamma=1.0, random_state=0)],
+)
 def test_box_holds(overlap, est):
     X, y = overlap
     est.fit(X, y)
@@ -168,17 +173,28 @@ def test_posthoc_bias_rule_by_hand():
     y = np.array([1.0, -1.0, 1.0, -1.0, 1.0])
     r = y - s  # [0.5, -0.8, 0.0, -1.3, 0.9]
     # free support vectors (1e-8 < alpha < C - 1e-8): indices 1 and 3
-    assert posthoc_bias(s, y, np.array([0.0, 0.5, 1.0, 0.2, 1.0]), 1.0, 1e-8) == pytest.approx((-0.8 - 1.3) / 2)
+    assert posthoc_bias(s, y, np.array([0.0, 0.5, 1.0, 0.2, 1.0]), 1.0, 1e-8) == pytest.approx(
+        (-0.8 - 1.3) / 2
+    )
     # none free: the alpha ~ 0 (indices 0 and 3; 1e-9 counts as zero at tolerance 1e-8)
-    assert posthoc_bias(s, y, np.array([0.0, 1.0, 1.0, 1e-9, 1.0]), 1.0, 1e-8) == pytest.approx((0.5 - 1.3) / 2)
+    assert posthoc_bias(s, y, np.array([0.0, 1.0, 1.0, 1e-9, 1.0]), 1.0, 1e-8) == pytest.approx(
+        (0.5 - 1.3) / 2
+    )
     # ... but 1e-9 is a free support vector at PsoSVM's tolerance 1e-10
-    assert posthoc_bias(s, y, np.array([0.0, 1.0, 1.0, 1e-9, 1.0]), 1.0, 1e-10) == pytest.approx(-1.3)
+    assert posthoc_bias(s, y, np.array([0.0, 1.0, 1.0, 1e-9, 1.0]), 1.0, 1e-10) == pytest.approx(
+        -1.3
+    )
     # every alpha at C: the mean over all
     assert posthoc_bias(s, y, np.ones(5), 1.0, 1e-8) == pytest.approx(r.mean())
 
 
-@pytest.mark.parametrize("est", [EvoSVMClassifier(mutation="hybrid", gamma=0.5, random_state=1),
-                                 PsoSVMClassifier(gamma=0.5, random_state=1)])
+@pytest.mark.parametrize(
+    "est",
+    [
+        EvoSVMClassifier(mutation="hybrid", gamma=0.5, random_state=1),
+        PsoSVMClassifier(gamma=0.5, random_state=1),
+    ],
+)
 def test_fitted_bias_and_decision_function(overlap, est):
     X, y = overlap
     est.fit(X, y)
@@ -191,7 +207,9 @@ def test_fitted_bias_and_decision_function(overlap, est):
     Xt = np.random.RandomState(5).randn(25, 2)
     f = rbf(Xt, X, 0.5) @ (a * Y) + est.intercept_[0]
     np.testing.assert_allclose(est.decision_function(Xt), f, rtol=1e-10, atol=1e-12)
-    np.testing.assert_array_equal(est.predict(Xt), np.where(f >= 0, est.classes_[1], est.classes_[0]))
+    np.testing.assert_array_equal(
+        est.predict(Xt), np.where(f >= 0, est.classes_[1], est.classes_[0])
+    )
 
 
 # --- operators ------------------------------------------------------------------------------
@@ -250,7 +268,9 @@ def test_tournament_and_crossover():
     children, base = uniform_crossover(A, 1.0, rng)
     assert children.shape == (10, 200) and sorted(base) == list(range(10))
     first, second = children[:5], children[5:]
-    np.testing.assert_allclose(first + second, A[base[:5]] + A[base[5:]])  # genes are exchanged, not changed
+    np.testing.assert_allclose(
+        first + second, A[base[:5]] + A[base[5:]]
+    )  # genes are exchanged, not changed
     swapped = (first == A[base[5:]]).mean()
     assert swapped == pytest.approx(0.5, abs=0.05)
     n_pairs = [len(uniform_crossover(A, 0.9, rng)[0]) // 2 for _ in range(400)]
@@ -269,11 +289,15 @@ def test_one_fifth_rule():
     for g in range(100):
         sigma = rule.update(1.0, g, 5)
     assert rule.update(1.0, 100, 5) == 0.5  # no success: halved
-    rule = OneFifthRule("rm2007", n=10)  # every n generations over the last 2n, from 2n on, factor 0.85
+    rule = OneFifthRule(
+        "rm2007", n=10
+    )  # every n generations over the last 2n, from 2n on, factor 0.85
     s = [rule.update(1.0, g, 7) for g in range(21)]
     assert s[:20] == [1.0] * 20 and s[20] == pytest.approx(0.85)
     rule = OneFifthRule("rm2007", n=10)
-    s = [rule.update(1.0, g, 1) for g in range(21)]  # success = improved within the last 2 generations
+    s = [
+        rule.update(1.0, g, 1) for g in range(21)
+    ]  # success = improved within the last 2 generations
     assert s[20] == pytest.approx(1 / 0.85)
 
 
@@ -287,7 +311,9 @@ def test_reaches_95_percent_of_the_optimal_dual(blobs):
     _, W_b0 = b0_optimum(K, y, 1.0)
     W_qp = -solve_svm_dual(K, y, 1.0, tol=1e-8).objective  # with the equality constraint: <= W_b0
     assert W_qp <= W_b0 + 1e-9
-    clf = EvoSVMClassifier(mutation="gaussian", gamma=0.5, patience=None, max_gen=1000, random_state=0).fit(X, labels)
+    clf = EvoSVMClassifier(
+        mutation="gaussian", gamma=0.5, patience=None, max_gen=1000, random_state=0
+    ).fit(X, labels)
     W = clf.fit_info_["objective"]
     assert W >= 0.95 * W_b0 and W >= 0.95 * W_qp
     assert W <= W_b0 + 1e-9
@@ -300,16 +326,22 @@ def test_patience_and_max_gen(overlap):
     h = clf.fit_info_["history"]
     assert clf.fit_info_["stop_reason"] == "patience"
     assert len(set(h[-5:])) == 1 and h[-5] > h[-6]  # stop after more than 3 stale generations
-    clf = EvoSVMClassifier(mutation="hybrid", gamma=0.5, patience=None, max_gen=25, random_state=0).fit(X, y)
+    clf = EvoSVMClassifier(
+        mutation="hybrid", gamma=0.5, patience=None, max_gen=25, random_state=0
+    ).fit(X, y)
     assert clf.fit_info_["generations"] == 25 and clf.fit_info_["stop_reason"] == "max_gen"
 
 
 def test_gaussian_step_adaptation_is_reported(overlap):
     X, y = overlap
-    info = EvoSVMClassifier(gamma=0.5, patience=None, max_gen=201, random_state=0).fit(X, y).fit_info_
+    info = (
+        EvoSVMClassifier(gamma=0.5, patience=None, max_gen=201, random_state=0).fit(X, y).fit_info_
+    )
     assert info["sigma_adaptations"] == 2  # after 100 and after 200 generations (the thesis rule)
     assert info["sigma_final"] in {0.1 * 2**k for k in range(-2, 3)}
-    info = EvoSVMClassifier(gamma=0.5, one_fifth="off", max_gen=50, random_state=0).fit(X, y).fit_info_
+    info = (
+        EvoSVMClassifier(gamma=0.5, one_fifth="off", max_gen=50, random_state=0).fit(X, y).fit_info_
+    )
     assert info["sigma_final"] == 0.1 and info["sigma_adaptations"] == 0
 
 
@@ -317,8 +349,15 @@ def test_indefinite_kernel(overlap):
     X, y = overlap
     K = kernel_matrix("epanechnikov", X, sigma=2.0, degree=2.0)
     assert np.linalg.eigvalsh(K)[0] < 0
-    clf = EvoSVMClassifier(kernel="epanechnikov", sigma=2.0, degree=2.0, C="auto", max_gen=300, patience=10,
-                           random_state=0).fit(X, y)
+    clf = EvoSVMClassifier(
+        kernel="epanechnikov",
+        sigma=2.0,
+        degree=2.0,
+        C="auto",
+        max_gen=300,
+        patience=10,
+        random_state=0,
+    ).fit(X, y)
     assert clf.C_ == pytest.approx(1.0)  # n / trace(K), K_ii = 1
     assert clf.fit_info_["kernel_params"] == {"sigma": 2.0, "degree": 2.0}
     assert clf.score(X, y) > 0.75
@@ -344,7 +383,9 @@ def test_pso(overlap):
         assert info["evaluations"] == 10 * (info["generations"] + 1)
         assert info["inertia_final"] == pytest.approx(0.1 - info["generations"] * 0.1 / 500)
         assert clf.score(X, y) > 0.75
-    pso = PsoSVMClassifier(gamma=0.5, patience=None, max_gen=40, dynamic_inertia=False, random_state=0)
+    pso = PsoSVMClassifier(
+        gamma=0.5, patience=None, max_gen=40, dynamic_inertia=False, random_state=0
+    )
     info = pso.fit(X, y).fit_info_
     assert info["generations"] == 40 and info["inertia_final"] == 0.1
 
@@ -356,15 +397,31 @@ def test_pso(overlap):
 @pytest.mark.parametrize(
     "params, y, message",
     [
-        ({"C": 0.0}, None, r"'C' parameter .* must be a float in the range \(0.0, inf\) or a str among \{'auto'\}"),
+        (
+            {"C": 0.0},
+            None,
+            r"'C' parameter .* must be a float in the range \(0.0, inf\) or a str among \{'auto'\}",
+        ),
         ({"C": -1.0}, None, r"'C' parameter"),
         ({"C": "heuristic"}, None, r"'C' parameter"),
         ({"pop_size": 1}, None, r"'pop_size' parameter .* in the range \[2, inf\)"),
         ({"kernel": "gauss"}, None, r"'kernel' parameter .* among .*'epanechnikov'"),
-        ({"kernel": "rbf", "sigma": 1.0}, None, r"sigma=1.0 is not a parameter of the rbf kernel .* parameters: gamma"),
+        (
+            {"kernel": "rbf", "sigma": 1.0},
+            None,
+            r"sigma=1.0 is not a parameter of the rbf kernel .* parameters: gamma",
+        ),
         ({"kernel": "polynomial", "degree": 1.5}, None, r"degree must be an integer"),
-        ({"kernel": "gaussian_combination", "C": "auto"}, None, r"C='auto' is n / trace\(K\).* set C"),
-        ({}, [0, 1, 2] * 4, r"Only binary classification is supported. .* exactly 2 classes in y, got 3 classes"),
+        (
+            {"kernel": "gaussian_combination", "C": "auto"},
+            None,
+            r"C='auto' is n / trace\(K\).* set C",
+        ),
+        (
+            {},
+            [0, 1, 2] * 4,
+            r"Only binary classification is supported. .* exactly 2 classes in y, got 3 classes",
+        ),
         ({}, [1] * 12, r"got 1 class"),
         ({}, [0.5, 1.5] * 6, r"Unknown label type"),
     ],
@@ -380,7 +437,8 @@ def test_bad_input(cls, params, y, message):
 
 
 @pytest.mark.parametrize(
-    "est", [EvoSVMClassifier(mutation=m, gamma=0.5) for m in VARIANTS] + [PsoSVMClassifier(gamma=0.5)]
+    "est",
+    [EvoSVMClassifier(mutation=m, gamma=0.5) for m in VARIANTS] + [PsoSVMClassifier(gamma=0.5)],
 )
 def test_same_seed_same_model(overlap, est):
     X, y = overlap
@@ -431,14 +489,24 @@ CHECKS = [
 
 
 @pytest.mark.parametrize("check", CHECKS, ids=lambda c: c.__name__)
-@pytest.mark.parametrize("est", [EvoSVMClassifier(max_gen=50), EvoSVMClassifier(mutation="hybrid", max_gen=50),
-                                 PsoSVMClassifier(max_gen=50)], ids=["G", "H", "PSO"])
+@pytest.mark.parametrize(
+    "est",
+    [
+        EvoSVMClassifier(max_gen=50),
+        EvoSVMClassifier(mutation="hybrid", max_gen=50),
+        PsoSVMClassifier(max_gen=50),
+    ],
+    ids=["G", "H", "PSO"],
+)
 def test_sklearn_essentials(check, est):
     check(type(est).__name__, est)
 
 
-@pytest.mark.parametrize("est", [EvoSVMClassifier(), EvoSVMClassifier(mutation="switching"), PsoSVMClassifier()],
-                         ids=["G", "S", "PSO"])
+@pytest.mark.parametrize(
+    "est",
+    [EvoSVMClassifier(), EvoSVMClassifier(mutation="switching"), PsoSVMClassifier()],
+    ids=["G", "S", "PSO"],
+)
 def test_check_estimator(est):
     results = check_estimator(est, on_fail=None)
     assert not [r["check_name"] for r in results if r["status"] == "failed"]

@@ -20,7 +20,9 @@ def test_rbf_matches_sklearn_svc(data):
     X, y = data
     ours = KernelSVC(C=2.0, gamma=0.01).fit(X, y)
     ref = SVC(C=2.0, gamma=0.01).fit(X, y)
-    np.testing.assert_allclose(ours.decision_function(X), ref.decision_function(X), atol=1e-3)  # tol=1e-3 paths
+    np.testing.assert_allclose(
+        ours.decision_function(X), ref.decision_function(X), atol=1e-3
+    )  # tol=1e-3 paths
     assert list(ours.classes_) == ["neg", "pos"] and (ours.predict(X) == ref.predict(X)).all()
     assert ours.fit_info_["eq_violation"] < 1e-8 and ours.fit_info_["objective"] > 0
 

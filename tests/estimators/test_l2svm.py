@@ -33,9 +33,14 @@ def _reference_absorbed_bias(X, y, C, gamma, bias):
     """L2-SVM dual with the bias in the kernel, by L-BFGS-B on the box alpha >= 0."""
     s = _signed(y)
     Q = np.outer(s, s) * (rbf_kernel(X, gamma=gamma) + bias) + np.eye(len(s)) / C
-    res = minimize(lambda a: (0.5 * a @ Q @ a - a.sum(), Q @ a - 1.0), np.zeros(len(s)), jac=True,
-                   method="L-BFGS-B", bounds=[(0, None)] * len(s),
-                   options={"gtol": 1e-12, "ftol": 1e-15, "maxiter": 20000})
+    res = minimize(
+        lambda a: (0.5 * a @ Q @ a - a.sum(), Q @ a - 1.0),
+        np.zeros(len(s)),
+        jac=True,
+        method="L-BFGS-B",
+        bounds=[(0, None)] * len(s),
+        options={"gtol": 1e-12, "ftol": 1e-15, "maxiter": 20000},
+    )
     alpha = res.x
     return (lambda Z: (rbf_kernel(Z, X, gamma=gamma) + bias) @ (alpha * s)), -res.fun
 
@@ -44,10 +49,15 @@ def _reference_free_bias(X, y, C, gamma):
     """L2-SVM dual with an unregularised bias (sum a_i y_i = 0), by SLSQP."""
     s = _signed(y)
     Q = np.outer(s, s) * rbf_kernel(X, gamma=gamma) + np.eye(len(s)) / C
-    res = minimize(lambda a: 0.5 * a @ Q @ a - a.sum(), np.zeros(len(s)), jac=lambda a: Q @ a - 1.0,
-                   method="SLSQP", bounds=[(0, None)] * len(s),
-                   constraints=[{"type": "eq", "fun": lambda a: a @ s, "jac": lambda a: s}],
-                   options={"ftol": 1e-14, "maxiter": 2000})
+    res = minimize(
+        lambda a: 0.5 * a @ Q @ a - a.sum(),
+        np.zeros(len(s)),
+        jac=lambda a: Q @ a - 1.0,
+        method="SLSQP",
+        bounds=[(0, None)] * len(s),
+        constraints=[{"type": "eq", "fun": lambda a: a @ s, "jac": lambda a: s}],
+        options={"ftol": 1e-14, "maxiter": 2000},
+    )
     alpha = res.x
     sv = alpha > 1e-6 * alpha.max()
     # KKT on the support vectors: y_i o(x_i) + a_i / C = 1
@@ -158,11 +168,15 @@ def test_ovo_pairs_support_and_fit_info(Est):
     union = np.unique(np.concatenate(est.pair_support_))
     np.testing.assert_array_equal(est.support_, union)
     assert est.n_support_.sum() == len(est.support_)
-    np.testing.assert_array_equal(est.n_support_, [np.sum(y[est.support_] == c) for c in est.classes_])
+    np.testing.assert_array_equal(
+        est.n_support_, [np.sum(y[est.support_] == c) for c in est.classes_]
+    )
     np.testing.assert_array_equal(est.support_vectors_, X[est.support_])
     for (a, b), rows, coef in zip(est.pairs_, est.pair_support_, est.pair_dual_coef_):
         assert set(y[rows]) <= {est.classes_[a], est.classes_[b]}
-        np.testing.assert_array_equal(np.sign(coef), np.where(y[rows] == est.classes_[a], 1.0, -1.0))
+        np.testing.assert_array_equal(
+            np.sign(coef), np.where(y[rows] == est.classes_[a], 1.0, -1.0)
+        )
     info = est.fit_info_
     assert len(info["pairs"]) == 3 and info["converged"]
     assert info["iterations"] == sum(p["iterations"] for p in info["pairs"]) == est.n_iter_.sum()
@@ -176,18 +190,21 @@ def test_ovo_pairs_support_and_fit_info(Est):
 def test_ovo_vote_ties(monkeypatch):
     X, y = _three_classes()
     est = NNISDAClassifier(C=4.0, gamma=0.5).fit(X, y)  # pairs (b, c), (b, a), (c, a)
-    values = np.array([
-        [1.0, 1.0, 1.0],    # b: 2 votes                            -> b
-        [1.0, -0.5, -2.0],  # b, a, a: a wins 2 votes               -> a
-        [1.0, -2.0, 0.5],   # b, a, c: 1 vote each; evidence a=1.5  -> a
-        [2.0, -1.0, 1.0],   # b, a, c; evidence b=1, c=-1, a=0      -> b
-        [1.0, -1.0, 1.0],   # b, a, c; evidence b=0, c=0, a=0       -> a (lowest index)
-        [0.0, 0.0, 0.0],    # zero is a vote for the second class:  a gets 2 -> a
-    ])
+    values = np.array(
+        [
+            [1.0, 1.0, 1.0],  # b: 2 votes                            -> b
+            [1.0, -0.5, -2.0],  # b, a, a: a wins 2 votes               -> a
+            [1.0, -2.0, 0.5],  # b, a, c: 1 vote each; evidence a=1.5  -> a
+            [2.0, -1.0, 1.0],  # b, a, c; evidence b=1, c=-1, a=0      -> b
+            [1.0, -1.0, 1.0],  # b, a, c; evidence b=0, c=0, a=0       -> a (lowest index)
+            [0.0, 0.0, 0.0],  # zero is a vote for the second class:  a gets 2 -> a
+        ]
+    )
     monkeypatch.setattr(est, "pairwise_decision_function", lambda X: values)
     assert est.predict(values).tolist() == ["b", "a", "a", "b", "a", "a"]
-    np.testing.assert_array_equal(est.classes_[est.decision_function(values).argmax(axis=1)],
-                                  est.predict(values))
+    np.testing.assert_array_equal(
+        est.classes_[est.decision_function(values).argmax(axis=1)], est.predict(values)
+    )
 
 
 @pytest.mark.parametrize("Est", ESTIMATORS)
@@ -198,7 +215,9 @@ def test_binary_orientation(Est):
         yy = np.where(y == "pos", labels[0], labels[1])
         est = Est(C=4.0, gamma=0.5).fit(X, yy)
         pred = est.predict(X)
-        np.testing.assert_array_equal(pred, est.classes_[(est.decision_function(X) > 0).astype(int)])
+        np.testing.assert_array_equal(
+            pred, est.classes_[(est.decision_function(X) > 0).astype(int)]
+        )
         assert np.mean(pred == yy) > 0.95
 
 
@@ -279,7 +298,9 @@ def test_class_with_a_single_sample():
     assert "z" in est.classes_ and len(est.pairs_) == 6
 
 
-@parametrize_with_checks([NNISDAClassifier(), MNSVMClassifier(), MNSVMClassifier(formulation="two_hulls")])
+@parametrize_with_checks(
+    [NNISDAClassifier(), MNSVMClassifier(), MNSVMClassifier(formulation="two_hulls")]
+)
 def test_sklearn_compatible(estimator, check):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ConvergenceWarning)
@@ -315,6 +336,12 @@ def test_accuracy_near_table_5_3(Est, dataset, C, gamma, published):
 
     ds = load_dataset(dataset)
     X = minmax_scale(ds.X)
-    acc = 100 * cross_val_score(Est(C=C, gamma=gamma), X, ds.y,
-                                cv=StratifiedKFold(5, shuffle=True, random_state=0)).mean()
-    assert abs(acc - published) <= 3.0, f"{Est.__name__} on {dataset}: {acc:.2f}% vs published {published}%"
+    acc = (
+        100
+        * cross_val_score(
+            Est(C=C, gamma=gamma), X, ds.y, cv=StratifiedKFold(5, shuffle=True, random_state=0)
+        ).mean()
+    )
+    assert abs(acc - published) <= 3.0, (
+        f"{Est.__name__} on {dataset}: {acc:.2f}% vs published {published}%"
+    )

@@ -5,6 +5,7 @@ import os
 import numpy as np
 import pytest
 
+from svmlab.estimators.mil._bags import check_bags
 from svmlab.estimators.mil.citation_knn import CitationKNNClassifier, hausdorff_distances
 from svmlab.estimators.mil.diverse_density import (
     DiverseDensityClassifier,
@@ -12,7 +13,6 @@ from svmlab.estimators.mil.diverse_density import (
     dd_negative_log_likelihood,
 )
 from svmlab.estimators.mil.optimal_ball import MIOptimalBallClassifier
-from svmlab.estimators.mil._bags import check_bags
 
 
 def _fast(cls):
@@ -53,12 +53,16 @@ def _separable(seed=0, n=40):
 # learning beats the majority rate
 # ------------------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("make", [
-    lambda: CitationKNNClassifier(hausdorff_rank=10),   # min-Hausdorff fails here (background)
-    lambda: DiverseDensityClassifier(max_starts=3, random_state=0),
-    lambda: EMDDClassifier(max_starts=3, max_em_iter=5, random_state=0),
-    lambda: MIOptimalBallClassifier(),
-])
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda: CitationKNNClassifier(hausdorff_rank=10),  # min-Hausdorff fails here (background)
+        lambda: DiverseDensityClassifier(max_starts=3, random_state=0),
+        lambda: EMDDClassifier(max_starts=3, max_em_iter=5, random_state=0),
+        lambda: MIOptimalBallClassifier(),
+    ],
+)
 def test_mi_bags_beats_majority(mi_bags, make):
     bags, y = mi_bags
     tr, te = np.arange(0, len(y), 2), np.arange(1, len(y), 2)
@@ -76,13 +80,16 @@ def test_separable_problem(cls):
     assert np.mean(model.predict(test_bags) == test_y) >= 0.9
     scores = model.decision_function(test_bags)
     assert scores.shape == (len(test_bags),)
-    np.testing.assert_array_equal(model.predict(test_bags), model.classes_[(scores > 0).astype(int)])
+    np.testing.assert_array_equal(
+        model.predict(test_bags), model.classes_[(scores > 0).astype(int)]
+    )
     assert isinstance(model.fit_info_, dict)
 
 
 # ------------------------------------------------------------------------------------------
 # Hausdorff distances against brute force
 # ------------------------------------------------------------------------------------------
+
 
 def _brute_hausdorff(A, B, k):
     d = np.sqrt(((A[:, None, :] - B[None, :, :]) ** 2).sum(-1))
@@ -105,7 +112,9 @@ def test_hausdorff_against_brute_force(k, monkeypatch):
     ref = np.array([[_brute_hausdorff(a, b, k) for b in B] for a in A])
     np.testing.assert_allclose(H, ref, rtol=1e-10, atol=1e-12)
     if k == 1:  # minimal Hausdorff = closest pair
-        np.testing.assert_allclose(H[0, 0], np.sqrt(((A[0][:, None] - B[0][None]) ** 2).sum(-1)).min())
+        np.testing.assert_allclose(
+            H[0, 0], np.sqrt(((A[0][:, None] - B[0][None]) ** 2).sum(-1)).min()
+        )
 
 
 def test_citation_votes_and_tie_rule():
@@ -129,12 +138,13 @@ def test_citation_votes_and_tie_rule():
 # Diverse density objective
 # ------------------------------------------------------------------------------------------
 
+
 def _brute_nll(params, bags, y):
     d = bags[0].shape[1]
     t, s = params[:d], params[d:]
     total = 0.0
     for b, lab in zip(bags, y):
-        p = np.exp(-(((b - t) ** 2) * s ** 2).sum(axis=1))
+        p = np.exp(-(((b - t) ** 2) * s**2).sum(axis=1))
         prob = 1 - np.prod(1 - p) if lab == 1 else np.prod(1 - p)
         total -= np.log(prob)
     return total
@@ -150,8 +160,11 @@ def test_dd_objective_and_gradient_against_brute_force():
         val, grad = dd_negative_log_likelihood(params, X, starts, y == 1)
         assert val == pytest.approx(_brute_nll(params, bags, y), rel=1e-10)
         eps = 1e-6
-        num = [(_brute_nll(params + eps * e, bags, y) - _brute_nll(params - eps * e, bags, y)) / (2 * eps)
-               for e in np.eye(6)]
+        num = [
+            (_brute_nll(params + eps * e, bags, y) - _brute_nll(params - eps * e, bags, y))
+            / (2 * eps)
+            for e in np.eye(6)
+        ]
         np.testing.assert_allclose(grad, num, rtol=1e-5, atol=1e-7)
     # far from every instance: the small-probability branch stays finite and accurate
     import math
@@ -184,6 +197,7 @@ def test_optimum_beats_every_start(cls):
 # determinism, labels, bad input
 # ------------------------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("cls", ALL)
 def test_determinism_and_labels(cls):
     bags, y = _separable(4, n=20)
@@ -196,14 +210,17 @@ def test_determinism_and_labels(cls):
 
 
 @pytest.mark.parametrize("cls", ALL)
-@pytest.mark.parametrize("bags, y, message", [
-    ([np.ones((2, 2)), np.ones((0, 2))], [0, 1], "zero instances"),
-    ([np.ones((2, 2)), np.ones((2, 3))], [0, 1], "features"),
-    ([np.ones((2, 2)), np.ones((2, 2))], [1, 1], "only one class"),
-    ([np.ones((2, 2))] * 3, [0, 1, 2], "3 classes"),
-    ([np.ones((2, 2))] * 3, [0, 1], "labels"),
-    ([np.array([[np.nan, 1.0]]), np.ones((1, 2))], [0, 1], "NaN"),
-])
+@pytest.mark.parametrize(
+    "bags, y, message",
+    [
+        ([np.ones((2, 2)), np.ones((0, 2))], [0, 1], "zero instances"),
+        ([np.ones((2, 2)), np.ones((2, 3))], [0, 1], "features"),
+        ([np.ones((2, 2)), np.ones((2, 2))], [1, 1], "only one class"),
+        ([np.ones((2, 2))] * 3, [0, 1, 2], "3 classes"),
+        ([np.ones((2, 2))] * 3, [0, 1], "labels"),
+        ([np.array([[np.nan, 1.0]]), np.ones((1, 2))], [0, 1], "NaN"),
+    ],
+)
 def test_bad_input(cls, bags, y, message):
     with pytest.raises(ValueError, match=message):
         cls().fit(bags, y)
@@ -232,7 +249,9 @@ def test_musk1_ten_fold_accuracy():
     from svmlab.evaluation.protocols import make_splits
 
     ds = load_dataset("musk1")
-    splits = make_splits({"kind": "bag_stratified_kfold", "n_splits": 10}, ds.task, ds.y, 0, "musk1")
+    splits = make_splits(
+        {"kind": "bag_stratified_kfold", "n_splits": 10}, ds.task, ds.y, 0, "musk1"
+    )
     makers = {
         "CitationKNN": lambda f: CitationKNNClassifier(),
         "MIDD": lambda f: DiverseDensityClassifier(max_starts=5, random_state=f),
@@ -246,7 +265,9 @@ def test_musk1_ten_fold_accuracy():
             model = make(split.fold).fit([ds.bags[i] for i in split.train], ds.y[split.train])
             pred[split.test] = model.predict([ds.bags[i] for i in split.test])
         acc[name] = float(np.mean(pred == ds.y))
-        print(f"musk1 {name} pooled 10-fold accuracy {acc[name]:.4f} (paper {PAPER_MUSK1.get(name, 'n/a')})")
+        print(
+            f"musk1 {name} pooled 10-fold accuracy {acc[name]:.4f} (paper {PAPER_MUSK1.get(name, 'n/a')})"
+        )
     majority = max(np.mean(ds.y == c) for c in np.unique(ds.y))
     for name, value in acc.items():
         assert value > majority + 0.1, (name, value)

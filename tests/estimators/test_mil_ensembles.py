@@ -59,7 +59,9 @@ def test_beats_majority_and_api(name, split):
     assert isinstance(model.fit_info_, dict) and model.fit_info_["n_bags"] == len(bags_tr)
 
 
-@pytest.mark.parametrize("name", ["tlc", "tlc_bagging", "tlc_stacking", "miboost", "simple_mi_mean"])
+@pytest.mark.parametrize(
+    "name", ["tlc", "tlc_bagging", "tlc_stacking", "miboost", "simple_mi_mean"]
+)
 def test_deterministic_with_random_state(name, split):
     bags_tr, y_tr, bags_te, _ = split
     a = FACTORIES[name](3).fit(bags_tr, y_tr).decision_function(bags_te)
@@ -70,7 +72,11 @@ def test_deterministic_with_random_state(name, split):
 def test_string_labels_and_positive_class(split):
     bags_tr, y_tr, bags_te, y_te = split
     names = np.array(["neg", "pos"])
-    for model in (SimpleMIClassifier(method="minmax"), TLCClassifier(random_state=0), MIBoostClassifier()):
+    for model in (
+        SimpleMIClassifier(method="minmax"),
+        TLCClassifier(random_state=0),
+        MIBoostClassifier(),
+    ):
         model.fit(bags_tr, names[y_tr])
         assert list(model.classes_) == ["neg", "pos"]
         pred = model.predict(bags_te)
@@ -84,11 +90,16 @@ def test_string_labels_and_positive_class(split):
 # invariants
 # ------------------------------------------------------------------------------------------
 
+
 def test_simple_mi_embeddings():
     bags = [np.array([[1.0, 5.0], [3.0, -1.0]]), np.array([[0.0, 2.0]])]
     np.testing.assert_allclose(embed_bags(bags, "mean"), [[2.0, 2.0], [0.0, 2.0]])
-    np.testing.assert_allclose(embed_bags(bags, "minmax"), [[1.0, -1.0, 3.0, 5.0], [0.0, 2.0, 0.0, 2.0]])
-    model = SimpleMIClassifier(method="minmax", estimator=DecisionTreeClassifier()).fit(bags * 2, [0, 1, 0, 1])
+    np.testing.assert_allclose(
+        embed_bags(bags, "minmax"), [[1.0, -1.0, 3.0, 5.0], [0.0, 2.0, 0.0, 2.0]]
+    )
+    model = SimpleMIClassifier(method="minmax", estimator=DecisionTreeClassifier()).fit(
+        bags * 2, [0, 1, 0, 1]
+    )
     assert model.transform(bags).shape == (2, 4) and model.fit_info_["n_embedded_features"] == 4
 
 
@@ -115,8 +126,11 @@ def test_mi_wrapper_aggregations():
             return np.column_stack([1 - X[:, 0], X[:, 0]])
 
     bags = [np.array([[0.2], [0.8]]), np.array([[0.9], [0.9]])]
-    for method, expected in (("arithmetic", 0.5), ("max", 0.8),
-                             ("geometric", np.sqrt(0.16) / (np.sqrt(0.16) + np.sqrt(0.16)))):
+    for method, expected in (
+        ("arithmetic", 0.5),
+        ("max", 0.8),
+        ("geometric", np.sqrt(0.16) / (np.sqrt(0.16) + np.sqrt(0.16))),
+    ):
         m = MIWrapperClassifier(Lookup(), method=method).fit(bags, [0, 1])
         assert m.predict_proba(bags)[0, 1] == pytest.approx(expected)
 
@@ -132,7 +146,9 @@ def test_tlc_counts_every_instance_once(split):
     np.testing.assert_array_equal(V[:, 0], sizes)  # the root holds every instance
     t = full.tree_.tree_
     internal = np.flatnonzero(t.children_left != -1)  # a node's count = sum of its children's
-    np.testing.assert_array_equal(V[:, internal], V[:, t.children_left[internal]] + V[:, t.children_right[internal]])
+    np.testing.assert_array_equal(
+        V[:, internal], V[:, t.children_left[internal]] + V[:, t.children_right[internal]]
+    )
     rel = TLCClassifier(counts="relative", nodes="leaves", random_state=0).fit(bags_tr, y_tr)
     np.testing.assert_allclose(rel.transform(bags_te).sum(axis=1), 1.0)
 
@@ -147,7 +163,9 @@ def test_bagging_members_trained_on_bag_resamples(split):
         assert len(np.unique(idx)) < len(bags_tr)  # a bootstrap draw repeats bags
         assert member.fit_info_["n_bags"] == len(idx)
         assert member.fit_info_["n_instances"] == sizes[idx].sum()
-    assert not all(np.array_equal(model.estimators_samples_[0], s) for s in model.estimators_samples_[1:])
+    assert not all(
+        np.array_equal(model.estimators_samples_[0], s) for s in model.estimators_samples_[1:]
+    )
 
 
 def test_stacking_meta_features(split):
@@ -169,7 +187,12 @@ def test_miboost_rounds_and_weights(split):
 
 
 def test_miboost_perfect_stump_stops():
-    bags = [np.array([[0.0], [0.1]]), np.array([[1.0], [1.1]]), np.array([[0.2]]), np.array([[0.9], [1.2]])]
+    bags = [
+        np.array([[0.0], [0.1]]),
+        np.array([[1.0], [1.1]]),
+        np.array([[0.2]]),
+        np.array([[0.9], [1.2]]),
+    ]
     model = MIBoostClassifier(max_step=5.0).fit(bags, [0, 1, 0, 1])
     assert model.fit_info_["stop"] == "perfect" and model.estimator_weights_[-1] == 5.0
     np.testing.assert_array_equal(model.predict(bags), [0, 1, 0, 1])
@@ -178,6 +201,7 @@ def test_miboost_perfect_stump_stops():
 # ------------------------------------------------------------------------------------------
 # bad input
 # ------------------------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("name", sorted(FACTORIES))
 def test_bad_input(name):
@@ -213,8 +237,14 @@ def test_bad_params_and_predict_input(split):
 
 # Table 4.3 / journal Table 3, musk1 row. SimpleMI, MIWrapper and MIBoost equal the
 # majority-class rate 47/92 (constant Weka runs); the Bagging value is a permuted TLC value.
-PAPER_MUSK1 = {"simple_mi": 0.5109, "mi_wrapper": 0.5109, "miboost": 0.5109, "tlc": 0.8587,
-               "tlc_bagging": 0.8142, "tlc_stacking": 0.8587}
+PAPER_MUSK1 = {
+    "simple_mi": 0.5109,
+    "mi_wrapper": 0.5109,
+    "miboost": 0.5109,
+    "tlc": 0.8587,
+    "tlc_bagging": 0.8142,
+    "tlc_stacking": 0.8587,
+}
 MUSK1_MODELS = {
     "simple_mi": lambda f: SimpleMIClassifier(random_state=f),
     "mi_wrapper": lambda f: MIWrapperClassifier(random_state=f),
@@ -224,18 +254,28 @@ MUSK1_MODELS = {
     "tlc_stacking": lambda f: TLCStackingClassifier(random_state=f),
 }
 # Measured with this code (z-scored per training fold, pooled over the 10 folds, seed 0 folds):
-MEASURED_MUSK1 = {"simple_mi": 0.8370, "mi_wrapper": 0.7609, "miboost": 0.6848, "tlc": 0.7826,
-                  "tlc_bagging": 0.7935, "tlc_stacking": 0.8587}
+MEASURED_MUSK1 = {
+    "simple_mi": 0.8370,
+    "mi_wrapper": 0.7609,
+    "miboost": 0.6848,
+    "tlc": 0.7826,
+    "tlc_bagging": 0.7935,
+    "tlc_stacking": 0.8587,
+}
 
 
 @pytest.mark.data
 @pytest.mark.skipif(not os.environ.get("SVMLAB_DATA_DIR"), reason="SVMLAB_DATA_DIR is not set")
-@pytest.mark.parametrize("name", ["simple_mi", "mi_wrapper", "miboost", "tlc", "tlc_bagging", "tlc_stacking"])
+@pytest.mark.parametrize(
+    "name", ["simple_mi", "mi_wrapper", "miboost", "tlc", "tlc_bagging", "tlc_stacking"]
+)
 def test_musk1_ten_fold_accuracy(name):
     from svmlab.evaluation.protocols import make_splits
 
     ds = load_dataset("musk1")
-    splits = make_splits({"kind": "bag_stratified_kfold", "n_splits": 10}, ds.task, ds.y, 0, "musk1")
+    splits = make_splits(
+        {"kind": "bag_stratified_kfold", "n_splits": 10}, ds.task, ds.y, 0, "musk1"
+    )
     pred = np.empty_like(ds.y)
     for s in splits:
         train = [ds.bags[i] for i in s.train]

@@ -11,7 +11,7 @@ from sklearn.exceptions import ConvergenceWarning, NotFittedError
 
 from svmlab.estimators.mil._bags import check_bags
 from svmlab.estimators.mil.migraph import MiGraphClassifier, migraph_instance_weights
-from svmlab.estimators.mil.misvm import MiSVMClassifier, MISVMClassifier
+from svmlab.estimators.mil.misvm import MISVMClassifier, MiSVMClassifier
 from svmlab.estimators.mil.set_kernel import SetKernelSVC
 
 ALL = [MISVMClassifier, MiSVMClassifier, SetKernelSVC, MiGraphClassifier]
@@ -38,7 +38,9 @@ def test_beats_the_majority_rate(cls, mi_data):
     assert accuracy >= max(0.85, majority + 0.3)
     scores = model.decision_function(test_bags)
     assert scores.shape == (len(test_bags),)
-    np.testing.assert_array_equal(model.predict(test_bags), model.classes_[(scores > 0).astype(int)])
+    np.testing.assert_array_equal(
+        model.predict(test_bags), model.classes_[(scores > 0).astype(int)]
+    )
     assert model.fit_info_["converged"] and model.fit_info_["iterations"] >= 1
     assert model.n_support_.sum() == model.model_size_ > 0
 
@@ -70,7 +72,9 @@ def test_misvm_one_witness_per_positive_bag(mi_data):
     assert model.n_support_[1] <= int(np.sum(y == 1))
     info = model.fit_info_
     assert info["changed_per_iter"][0] == int(np.sum(y == 1)) and info["changed_per_iter"][-1] == 0
-    assert info["n_examples"] == sum(len(b) for b, lab in zip(bags, y) if lab == 0) + int(np.sum(y == 1))
+    assert info["n_examples"] == sum(len(b) for b, lab in zip(bags, y) if lab == 0) + int(
+        np.sum(y == 1)
+    )
 
 
 def test_mi_svm_every_positive_bag_keeps_a_positive_instance(mi_data):
@@ -81,10 +85,12 @@ def test_mi_svm_every_positive_bag_keeps_a_positive_instance(mi_data):
         labels = model.instance_labels_
         for i, (s, m) in enumerate(zip(starts, sizes)):
             if y[i] == 1:
-                assert np.any(labels[s: s + m] == 1)
+                assert np.any(labels[s : s + m] == 1)
             else:
-                assert np.all(labels[s: s + m] == -1)
-        assert model.fit_info_["changed_per_iter"][-1] == 0 or model.fit_info_["stop"] != "converged"
+                assert np.all(labels[s : s + m] == -1)
+        assert (
+            model.fit_info_["changed_per_iter"][-1] == 0 or model.fit_info_["stop"] != "converged"
+        )
 
 
 def test_solvers_agree_and_libsvm_path(mi_data):
@@ -93,7 +99,9 @@ def test_solvers_agree_and_libsvm_path(mi_data):
         smo = cls(C=10, sigma=2, solver="smo", tol=1e-5).fit(bags, y)
         lib = cls(C=10, sigma=2, solver="libsvm", tol=1e-5).fit(bags, y)
         assert lib.fit_info_["solver"] == "libsvm" and smo.fit_info_["solver"] == "smo"
-        np.testing.assert_allclose(smo.decision_function(test_bags), lib.decision_function(test_bags), atol=1e-2)
+        np.testing.assert_allclose(
+            smo.decision_function(test_bags), lib.decision_function(test_bags), atol=1e-2
+        )
         auto = cls(C=10, sigma=2, max_kernel_size=10).fit(bags, y)  # "auto" switches above the cap
         assert auto.fit_info_["solver"] == "libsvm"
 
@@ -180,7 +188,12 @@ def test_max_iter_warns(mi_data):
 # Table 4.3 / journal Table 3 (accuracy, musk1). mi-SVM was not run in the paper.
 # Measured here (z-scored per training fold, C = 10, sigma = 5, pooled over the 10 folds):
 # MI-SVM 0.8261, mi-SVM 0.8804, set kernel 0.8804, miGraph 0.9239.
-PAPER_MUSK1 = {MISVMClassifier: 0.7609, SetKernelSVC: 0.7826, MiGraphClassifier: 0.8152, MiSVMClassifier: None}
+PAPER_MUSK1 = {
+    MISVMClassifier: 0.7609,
+    SetKernelSVC: 0.7826,
+    MiGraphClassifier: 0.8152,
+    MiSVMClassifier: None,
+}
 
 
 @pytest.mark.data
@@ -191,7 +204,9 @@ def test_musk1_ten_fold_accuracy(cls):
     from svmlab.evaluation.protocols import make_splits
 
     ds = load_dataset("musk1")
-    splits = make_splits({"kind": "bag_stratified_kfold", "n_splits": 10}, ds.task, ds.y, 0, "musk1")
+    splits = make_splits(
+        {"kind": "bag_stratified_kfold", "n_splits": 10}, ds.task, ds.y, 0, "musk1"
+    )
     pred = np.empty_like(ds.y)
     for split in splits:
         train = [ds.bags[i] for i in split.train]

@@ -54,7 +54,9 @@ def test_representatives_are_instances_of_their_own_bags(toy_model):
     assert model.representatives_.shape == (len(bags),)
     assert np.all((model.representatives_ >= 0) & (model.representatives_ < sizes))
     for k, bag_index in enumerate(model.support_):
-        np.testing.assert_array_equal(model.support_vectors_[k], bags[bag_index][model.representatives_[bag_index]])
+        np.testing.assert_array_equal(
+            model.support_vectors_[k], bags[bag_index][model.representatives_[bag_index]]
+        )
     assert len(np.unique(model.support_)) == len(model.support_)  # at most one SV per bag
 
 
@@ -91,16 +93,21 @@ def test_convergence_stops_when_the_representatives_are_unchanged():
     # stopping one iteration earlier leaves a set that still changes
     if model.n_iter_ > 1:
         with pytest.warns(ConvergenceWarning, match="max_iter"):
-            early = MIRSVMClassifier(C=10, sigma=2, selection="max_margin", random_state=0,
-                                     max_iter=model.n_iter_ - 1).fit(bags, y)
+            early = MIRSVMClassifier(
+                C=10, sigma=2, selection="max_margin", random_state=0, max_iter=model.n_iter_ - 1
+            ).fit(bags, y)
         assert early.fit_info_["stop"] == "max_iter"
 
 
 def test_a_cycle_stops_the_loop():
     # with a narrow kernel a negative bag's representative is pushed to -1 by its own support
     # vector while its other instance sits at f = b > -1: the prose rule alternates forever
-    bags = [np.array([[0.0, 0.0]]), np.array([[0.0, 10.0]]),
-            np.array([[10.0, 0.0], [20.0, 0.0]]), np.array([[-10.0, 0.0]])]
+    bags = [
+        np.array([[0.0, 0.0]]),
+        np.array([[0.0, 10.0]]),
+        np.array([[10.0, 0.0], [20.0, 0.0]]),
+        np.array([[-10.0, 0.0]]),
+    ]
     y = np.array([1, 1, 0, 0])
     with warnings.catch_warnings():
         warnings.simplefilter("error", ConvergenceWarning)
@@ -114,7 +121,9 @@ def _mi_objective(model, bags, y):
     K = rbf(model.support_vectors_, model.support_vectors_, model._gamma)
     v = model.dual_coef_
     Y = np.where(np.asarray(y) == model.classes_[1], 1.0, -1.0)
-    return 0.5 * v @ K @ v + model.C * np.maximum(0.0, 1.0 - Y * model.decision_function(bags)).sum()
+    return (
+        0.5 * v @ K @ v + model.C * np.maximum(0.0, 1.0 - Y * model.decision_function(bags)).sum()
+    )
 
 
 def test_keep_best_returns_the_iterate_with_the_lowest_mi_objective():
@@ -123,7 +132,9 @@ def test_keep_best_returns_the_iterate_with_the_lowest_mi_objective():
     for keep in ("best", "last"):
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", ConvergenceWarning)
-            model = MIRSVMClassifier(C=100, sigma=0.5, keep=keep, max_iter=15, random_state=2).fit(bags, y)
+            model = MIRSVMClassifier(C=100, sigma=0.5, keep=keep, max_iter=15, random_state=2).fit(
+                bags, y
+            )
         info = model.fit_info_
         per_iter = info["mi_objective_per_iter"]
         assert len(per_iter) == model.n_iter_
@@ -146,11 +157,13 @@ def test_patience_stops_after_iterations_without_improvement():
     patience = free.n_iter_ - lowest - 1
     if patience < 1:
         pytest.skip("this seed improves until the end; nothing to cut")
-    cut = MIRSVMClassifier(C=100, sigma=0.5, max_iter=40, patience=patience, random_state=2).fit(bags, y)
+    cut = MIRSVMClassifier(C=100, sigma=0.5, max_iter=40, patience=patience, random_state=2).fit(
+        bags, y
+    )
     assert cut.fit_info_["stop"] == "patience"
     assert cut.n_iter_ == lowest + patience
     np.testing.assert_allclose(cut.fit_info_["mi_objective_per_iter"], obj[: cut.n_iter_])
-    assert cut.fit_info_["mi_objective"] == pytest.approx(obj[:cut.n_iter_].min(), rel=1e-4)
+    assert cut.fit_info_["mi_objective"] == pytest.approx(obj[: cut.n_iter_].min(), rel=1e-4)
 
 
 def test_determinism_and_random_state():
@@ -166,7 +179,10 @@ def test_random_initialisation_depends_on_the_seed():
     bags, y = synthetic(seed=3)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ConvergenceWarning)
-        fits = [MIRSVMClassifier(C=10, sigma=2, max_iter=1, random_state=s).fit(bags, y) for s in range(4)]
+        fits = [
+            MIRSVMClassifier(C=10, sigma=2, max_iter=1, random_state=s).fit(bags, y)
+            for s in range(4)
+        ]
     # with max_iter=1 the model is fitted on the random initial representatives themselves
     assert len({tuple(f.representatives_) for f in fits}) > 1
 
@@ -178,7 +194,9 @@ def test_solvers_agree(solver):
     other = MIRSVMClassifier(C=10, sigma=2, random_state=0, solver=solver).fit(bags, y)
     np.testing.assert_array_equal(other.representatives_, ref.representatives_)
     assert other.intercept_ == pytest.approx(ref.intercept_, abs=1e-4)
-    np.testing.assert_allclose(other.decision_function(bags), ref.decision_function(bags), atol=1e-4)
+    np.testing.assert_allclose(
+        other.decision_function(bags), ref.decision_function(bags), atol=1e-4
+    )
 
 
 def test_warm_start_does_not_change_the_model():
@@ -186,7 +204,9 @@ def test_warm_start_does_not_change_the_model():
     warm = MIRSVMClassifier(C=10, sigma=2, random_state=0, tol=1e-9).fit(bags, y)
     cold = MIRSVMClassifier(C=10, sigma=2, random_state=0, tol=1e-9, warm_start=False).fit(bags, y)
     np.testing.assert_array_equal(warm.representatives_, cold.representatives_)
-    np.testing.assert_allclose(warm.decision_function(bags), cold.decision_function(bags), atol=1e-6)
+    np.testing.assert_allclose(
+        warm.decision_function(bags), cold.decision_function(bags), atol=1e-6
+    )
 
 
 def test_bias_is_eq_4_13_over_the_support_vectors():
@@ -210,7 +230,9 @@ def test_literal_switches():
     per_bag = MIRSVMClassifier(C=40.0, sigma=2, c_per_bag=True, random_state=0).fit(bags, y)
     plain = MIRSVMClassifier(C=40.0 / n, sigma=2, random_state=0).fit(bags, y)
     np.testing.assert_allclose(per_bag.decision_function(bags), plain.decision_function(bags))
-    gram = MIRSVMClassifier(C=10, sigma=2, bias_form="gram", bias_sv="all", random_state=0).fit(bags, y)
+    gram = MIRSVMClassifier(C=10, sigma=2, bias_form="gram", bias_sv="all", random_state=0).fit(
+        bags, y
+    )
     Y = np.where(y[gram.support_] == 1, 1.0, -1.0)
     K = rbf(gram.support_vectors_, gram.support_vectors_, gamma_from_sigma(2))
     # Alg. 4.1 line 12: Y_sv - G_sv (alpha_sv * Y_sv) with G = (Y Y^T) * K
@@ -283,7 +305,9 @@ def test_musk1_ten_fold_accuracy():
     from svmlab.evaluation.protocols import make_splits
 
     ds = load_dataset("musk1")
-    splits = make_splits({"kind": "bag_stratified_kfold", "n_splits": 10}, ds.task, ds.y, 0, "musk1")
+    splits = make_splits(
+        {"kind": "bag_stratified_kfold", "n_splits": 10}, ds.task, ds.y, 0, "musk1"
+    )
     pred = np.empty_like(ds.y)
     for split in splits:
         train = [ds.bags[i] for i in split.train]
@@ -296,7 +320,9 @@ def test_musk1_ten_fold_accuracy():
             warnings.simplefilter("ignore", ConvergenceWarning)
             model.fit([(b - mu) / sd for b in train], ds.y[split.train])
         pred[split.test] = model.predict([(ds.bags[i] - mu) / sd for i in split.test])
-    accuracy = float(np.mean(pred == ds.y))  # pooled over the 10 test folds, as the paper's MIRSVM rows
+    accuracy = float(
+        np.mean(pred == ds.y)
+    )  # pooled over the 10 test folds, as the paper's MIRSVM rows
     print(f"musk1 MIRSVM pooled 10-fold accuracy {accuracy:.4f} (paper {PAPER_MUSK1_ACCURACY})")
     assert accuracy >= 0.80
     assert accuracy >= PAPER_MUSK1_ACCURACY - 0.08

@@ -21,7 +21,12 @@ from sklearn.utils.estimator_checks import (
 )
 
 from svmlab.estimators.evo import DualFitness, MOEvoSVMClassifier, mo_objectives
-from svmlab.estimators.evo._nsga2 import crowding_distance, holdout_choice, non_dominated, nsga2_survival
+from svmlab.estimators.evo._nsga2 import (
+    crowding_distance,
+    holdout_choice,
+    non_dominated,
+    nsga2_survival,
+)
 from svmlab.estimators.evo.moevosvm import _InductiveProblem
 
 GAMMA = 0.5
@@ -77,11 +82,17 @@ def test_objectives_equal_independent_computation(fitted, data):
     Y = np.where(y[fitted.fit_indices_] == fitted.classes_[1], 1.0, -1.0)
     K = gaussian_kernel(Xf, Xf, GAMMA)
     for a, f in zip(fitted.pareto_alpha_, fitted.pareto_front_):
-        margin = -sum(Y[i] * Y[j] * a[i] * a[j] * K[i, j] for i in np.flatnonzero(a) for j in np.flatnonzero(a))
+        margin = -sum(
+            Y[i] * Y[j] * a[i] * a[j] * K[i, j]
+            for i in np.flatnonzero(a)
+            for j in np.flatnonzero(a)
+        )
         assert f[0] == pytest.approx(margin, rel=1e-9, abs=1e-9)
         assert f[1] == pytest.approx(a.sum(), rel=1e-12)
         assert f[2] == pytest.approx(-abs(a @ Y), rel=1e-9, abs=1e-9)
-    np.testing.assert_allclose(mo_objectives(K, Y, fitted.pareto_alpha_), fitted.pareto_front_, rtol=1e-9, atol=1e-9)
+    np.testing.assert_allclose(
+        mo_objectives(K, Y, fitted.pareto_alpha_), fitted.pareto_front_, rtol=1e-9, atol=1e-9
+    )
 
 
 def test_box_and_zero_start(fitted):
@@ -137,7 +148,9 @@ def test_every_member_predicts(fitted, data):
         train = np.where(Kf @ (a * Y) + b >= 0, 1.0, -1.0)
         assert fitted.pareto_train_error_[i] == pytest.approx(np.mean(train != Y))
         Xh, yh = X[fitted.holdout_indices_], y[fitted.holdout_indices_]
-        assert fitted.pareto_holdout_error_[i] == pytest.approx(np.mean(fitted.predict(Xh, member=i) != yh))
+        assert fitted.pareto_holdout_error_[i] == pytest.approx(
+            np.mean(fitted.predict(Xh, member=i) != yh)
+        )
     # the default member is the selected one, and the selected copy's attributes agree
     np.testing.assert_array_equal(fitted.predict(Xt), fitted.predict(Xt, member=fitted.selected_))
     np.testing.assert_array_equal(fitted.support_, fitted.fit_indices_[fitted.alpha_ > 0])
@@ -149,7 +162,9 @@ def test_every_member_predicts(fitted, data):
 def test_split_and_fit_info(fitted, data):
     X, _ = data
     assert len(fitted.holdout_indices_) == round(0.2 * len(X))
-    assert sorted(np.concatenate([fitted.fit_indices_, fitted.holdout_indices_]).tolist()) == list(range(len(X)))
+    assert sorted(np.concatenate([fitted.fit_indices_, fitted.holdout_indices_]).tolist()) == list(
+        range(len(X))
+    )
     info = json.loads(json.dumps(fitted.fit_info_))  # JSON-serialisable
     assert info["front_size"] == len(info["front"]) == len(fitted.pareto_front_)
     assert [m["selected"] for m in info["front"]].index(True) == fitted.selected_
@@ -214,7 +229,9 @@ def test_crowding_distance_by_hand():
     F = np.array([[0.0, 10.0], [1.0, 6.0], [3.0, 5.0], [4.0, 0.0]])
     raw = crowding_distance(F, normalize=False)
     assert np.isinf(raw[[0, 3]]).all()
-    assert raw[1] == pytest.approx((3 - 0) + (10 - 5)) and raw[2] == pytest.approx((4 - 1) + (6 - 0))
+    assert raw[1] == pytest.approx((3 - 0) + (10 - 5)) and raw[2] == pytest.approx(
+        (4 - 1) + (6 - 0)
+    )
     norm = crowding_distance(F, normalize=True)
     assert norm[1] == pytest.approx(3 / 4 + 5 / 10) and norm[2] == pytest.approx(3 / 4 + 6 / 10)
     assert np.isinf(crowding_distance(F[:2], normalize=True)).all()
@@ -222,9 +239,18 @@ def test_crowding_distance_by_hand():
 
 def test_survival_keeps_fronts_then_cuts_by_crowding():
     rng = np.random.RandomState(0)
-    F = np.array([[0.0, 10.0], [1.0, 6.0], [3.0, 5.0], [4.0, 0.0], [2.0, 5.5],  # front 1 (5 points)
-                  [0.0, 4.0], [2.0, 3.0],                                        # front 2
-                  [-1.0, -1.0]])                                                 # front 3
+    F = np.array(
+        [
+            [0.0, 10.0],
+            [1.0, 6.0],
+            [3.0, 5.0],
+            [4.0, 0.0],
+            [2.0, 5.5],  # front 1 (5 points)
+            [0.0, 4.0],
+            [2.0, 3.0],  # front 2
+            [-1.0, -1.0],
+        ]
+    )  # front 3
     assert sorted(non_dominated(F).tolist()) == [0, 1, 2, 3, 4]
     keep = nsga2_survival(F, 7, normalize=True, rng=rng)
     assert sorted(keep.tolist()) == [0, 1, 2, 3, 4, 5, 6]
@@ -266,10 +292,18 @@ def test_same_seed_same_front(data, engine):
     np.testing.assert_array_equal(a.holdout_indices_, b.holdout_indices_)
     assert a.selected_ == b.selected_
     c = MOEvoSVMClassifier(engine=engine, random_state=6, **FAST).fit(X, y)
-    assert a.pareto_alpha_.shape != c.pareto_alpha_.shape or not np.array_equal(a.pareto_alpha_, c.pareto_alpha_)
-    d = MOEvoSVMClassifier(engine=engine, random_state=6, holdout_seed=int(a.fit_info_["n_fit"]), **FAST).fit(X, y)
-    e = MOEvoSVMClassifier(engine=engine, random_state=7, holdout_seed=int(a.fit_info_["n_fit"]), **FAST).fit(X, y)
-    np.testing.assert_array_equal(d.holdout_indices_, e.holdout_indices_)  # the split is fixed by holdout_seed
+    assert a.pareto_alpha_.shape != c.pareto_alpha_.shape or not np.array_equal(
+        a.pareto_alpha_, c.pareto_alpha_
+    )
+    d = MOEvoSVMClassifier(
+        engine=engine, random_state=6, holdout_seed=int(a.fit_info_["n_fit"]), **FAST
+    ).fit(X, y)
+    e = MOEvoSVMClassifier(
+        engine=engine, random_state=7, holdout_seed=int(a.fit_info_["n_fit"]), **FAST
+    ).fit(X, y)
+    np.testing.assert_array_equal(
+        d.holdout_indices_, e.holdout_indices_
+    )  # the split is fixed by holdout_seed
 
 
 @pytest.mark.parametrize(
@@ -292,7 +326,9 @@ def test_bad_input(params, y, message):
     X = np.random.RandomState(0).randn(30, 2)
     y = [0, 1] * 15 if y is None else y
     with pytest.raises(ValueError, match=message):
-        MOEvoSVMClassifier(pop_size=params.pop("pop_size", 4), max_gen=2, random_state=0, **params).fit(X, y)
+        MOEvoSVMClassifier(
+            pop_size=params.pop("pop_size", 4), max_gen=2, random_state=0, **params
+        ).fit(X, y)
 
 
 def test_solver_config_is_valid():
@@ -304,12 +340,20 @@ def test_solver_config_is_valid():
     spec = SolverSpec.from_config(yaml.safe_load(path.read_text()))
     spec.validate()
     est = spec.build(random_state=0)
-    assert isinstance(est, MOEvoSVMClassifier) and spec.tasks == ("binary",) and est.random_state == 0
+    assert (
+        isinstance(est, MOEvoSVMClassifier) and spec.tasks == ("binary",) and est.random_state == 0
+    )
     defaults = MOEvoSVMClassifier().get_params()
     assert {k: v for k, v in est.get_params().items() if k != "random_state"} == {
         k: v for k, v in defaults.items() if k != "random_state"
     }
-    assert (est.alpha_max, est.pop_size, est.max_gen, est.init, est.holdout_size) == (1000.0, 100, 1000, "zeros", 0.2)
+    assert (est.alpha_max, est.pop_size, est.max_gen, est.init, est.holdout_size) == (
+        1000.0,
+        100,
+        1000,
+        "zeros",
+        0.2,
+    )
 
 
 CHECKS = [

@@ -66,7 +66,9 @@ def test_chain_trains_on_true_targets_and_predicts_from_predictions():
     p2, p0, p1 = (Y[:, t].mean() + OFFSET for t in (2, 0, 1))
     np.testing.assert_array_equal(links[0].X_predict_, Xt)
     np.testing.assert_allclose(links[1].X_predict_, np.column_stack([Xt, np.full(5, p2)]))
-    np.testing.assert_allclose(links[2].X_predict_, np.column_stack([Xt, np.full(5, p2), np.full(5, p0)]))
+    np.testing.assert_allclose(
+        links[2].X_predict_, np.column_stack([Xt, np.full(5, p2), np.full(5, p0)])
+    )
     # outputs back in the original target order
     np.testing.assert_allclose(pred, np.tile([p0, p1, p2], (5, 1)))
 
@@ -76,7 +78,11 @@ def test_insample_and_oof_modes_change_the_training_inputs():
     order = [1, 0, 2]
     true = recording_chain(order).fit(X, Y).estimators_
     insample = recording_chain(order, train_inputs="insample").fit(X, Y).estimators_
-    oof = recording_chain(order, train_inputs="oof", oof_folds=4, random_state=0).fit(X, Y).estimators_
+    oof = (
+        recording_chain(order, train_inputs="oof", oof_folds=4, random_state=0)
+        .fit(X, Y)
+        .estimators_
+    )
     np.testing.assert_array_equal(true[1].X_fit_[:, -1], Y[:, 1])
     # in-sample: link 0's fitted prediction on its training rows (the Recorder's constant)
     np.testing.assert_allclose(insample[1].X_fit_[:, -1], Y[:, 1].mean() + OFFSET)
@@ -89,7 +95,9 @@ def test_insample_and_oof_modes_change_the_training_inputs():
         np.testing.assert_allclose(value, Y[~held_out, 1].mean() + OFFSET)
     # later links get the (recursive) estimates too, never the truth
     np.testing.assert_allclose(oof[2].X_fit_[:, : X.shape[1] + 1], oof[1].X_fit_)
-    assert np.all(oof[2].X_fit_[:, -1] > OFFSET / 2) and np.all(insample[2].X_fit_[:, -1] > OFFSET / 2)
+    assert np.all(oof[2].X_fit_[:, -1] > OFFSET / 2) and np.all(
+        insample[2].X_fit_[:, -1] > OFFSET / 2
+    )
     # the links' own labels stay the true targets
     np.testing.assert_array_equal(oof[1].y_fit_, Y[:, 0])
 
@@ -117,12 +125,14 @@ def test_signed_and_absolute_correlation_orders_on_a_constructed_Y():
     A -= A.mean(axis=0)
     u, v, w = np.linalg.qr(A)[0].T
     Y = np.column_stack([u, (u + v) / np.sqrt(2), -u, w])
-    expected = np.array([
-        [1, 1 / np.sqrt(2), -1, 0],
-        [1 / np.sqrt(2), 1, -1 / np.sqrt(2), 0],
-        [-1, -1 / np.sqrt(2), 1, 0],
-        [0, 0, 0, 1],
-    ])
+    expected = np.array(
+        [
+            [1, 1 / np.sqrt(2), -1, 0],
+            [1 / np.sqrt(2), 1, -1 / np.sqrt(2), 0],
+            [-1, -1 / np.sqrt(2), 1, 0],
+            [0, 0, 0, 1],
+        ]
+    )
     np.testing.assert_allclose(target_correlation(Y), expected, atol=1e-12)
     # signed sums 0.707, 1, -0.707, 1: tie between targets 1 and 3 goes to the lower index
     np.testing.assert_array_equal(correlation_order(Y, "signed"), [1, 3, 0, 2])
@@ -149,7 +159,13 @@ def test_svrrc_builds_all_permutations_up_to_max_chains_then_distinct_random_one
     X, Y = data(n=20, m=m)
     model = SVRRC(estimator=Recorder(), inner_cv=None, random_state=0).fit(X, Y)
     orders = {tuple(o) for o in model.orders_}
-    assert len(model.orders_) == len(orders) == expected == len(model.chains_) == model.fit_info_["n_chains"]
+    assert (
+        len(model.orders_)
+        == len(orders)
+        == expected
+        == len(model.chains_)
+        == model.fit_info_["n_chains"]
+    )
     assert all(sorted(o) == list(range(m)) for o in orders)
     if math.factorial(m) <= 10:
         assert orders == set(itertools.permutations(range(m)))
@@ -176,12 +192,18 @@ def test_baseline_chains_reuse_the_shared_machinery():
     for cls in (RC, ERC, ERCC, SVRRC, SVRCC):
         assert issubclass(cls, ChainEnsembleBase)
         assert cls.fit is ChainEnsembleBase.fit and cls.predict is ChainEnsembleBase.predict
-    assert ERCC().train_inputs == "oof" and ERC().train_inputs == "true" and RC().train_inputs == "true"
+    assert (
+        ERCC().train_inputs == "oof"
+        and ERC().train_inputs == "true"
+        and RC().train_inputs == "true"
+    )
     X, Y = data(n=30, m=3)
     rc = RC(n_estimators=2, order=[1, 2, 0], random_state=0).fit(X, Y)
     assert [link.n_features_in_ for link in rc.estimators_] == [3, 4, 5]
     np.testing.assert_array_equal(rc.order_, [1, 2, 0])
     erc = ERC(n_estimators=2, n_chains=4, random_state=0).fit(X, Y)
-    assert erc.orders_.shape == (4, 3) and len(erc.estimators_) == 4 and len(erc.estimators_[0]) == 3
+    assert (
+        erc.orders_.shape == (4, 3) and len(erc.estimators_) == 4 and len(erc.estimators_[0]) == 3
+    )
     ercc = ERCC(n_estimators=2, n_chains=2, oof_folds=3, random_state=0).fit(X, Y)
     assert ercc.fit_info_["train_inputs"] == "oof" and ercc.fit_info_["chain_input_seconds"] > 0

@@ -92,7 +92,9 @@ def test_inner_cv_none_or_zero_skips_tuning_and_keeps_the_base_estimator():
     for inner_cv in (None, 0):
         model = SVRRC(estimator=SVR(C=3.0, gamma=0.2), inner_cv=inner_cv, random_state=0).fit(X, Y)
         assert all(p is None for chain in model.best_params_ for p in chain)
-        assert all(link.C == 3.0 and link.gamma == 0.2 for chain in model.estimators_ for link in chain)
+        assert all(
+            link.C == 3.0 and link.gamma == 0.2 for chain in model.estimators_ for link in chain
+        )
         assert model.fit_info_["tune_seconds"] == 0.0 and not model.fit_info_["tuned"]
     untuned = SingleTargetSVR(param_grid=None).fit(X, Y)
     assert untuned.best_params_ == [None] * 3 and untuned.estimators_[0].C == 1.0
@@ -112,15 +114,21 @@ def test_a_pluggable_base_learner():
     from svmlab.estimators.ollawv import OLLAWVRegressor
 
     X, Y = mtr_data(n=40)
-    model = SVRCC(estimator=OLLAWVRegressor(), param_grid={"C": [0.5, 1.0], "gamma": [0.1]}, inner_cv=2,
-                  random_state=0).fit(X, Y)
+    model = SVRCC(
+        estimator=OLLAWVRegressor(),
+        param_grid={"C": [0.5, 1.0], "gamma": [0.1]},
+        inner_cv=2,
+        random_state=0,
+    ).fit(X, Y)
     assert all(isinstance(link, OLLAWVRegressor) for link in model.estimators_)
     assert model.predict(X).shape == Y.shape
 
 
 # --------------------------------------------------------------------------- baselines
 def test_baseline_defaults_follow_the_paper():
-    assert ST().n_estimators == MTS().n_estimators == ERC().n_estimators == MORF().n_estimators == 100
+    assert (
+        ST().n_estimators == MTS().n_estimators == ERC().n_estimators == MORF().n_estimators == 100
+    )
     assert ERC().n_chains == ERCC().n_chains == 10 and ERCC().oof_folds == MTSC().oof_folds == 10
     assert not MTS().exclude_own and SVRRC().max_chains == 10 and SVRCC().corr == "signed"
 
@@ -132,9 +140,14 @@ def test_stacking_meta_features():
     assert [e.n_features_in_ for e in full.stage2_estimators_] == [5 + 3] * 3
     assert [e.n_features_in_ for e in own_out.stage2_estimators_] == [5 + 2] * 3
     corrected = MTSC(n_estimators=3, oof_folds=3, random_state=0).fit(X, Y)
-    assert corrected.fit_info_["meta_features"] == "oof" and full.fit_info_["meta_features"] == "insample"
+    assert (
+        corrected.fit_info_["meta_features"] == "oof"
+        and full.fit_info_["meta_features"] == "insample"
+    )
     # same seeds, same stage 1; only the stage-2 training inputs differ
-    np.testing.assert_array_equal(full.stage1_estimators_[0].predict(X), corrected.stage1_estimators_[0].predict(X))
+    np.testing.assert_array_equal(
+        full.stage1_estimators_[0].predict(X), corrected.stage1_estimators_[0].predict(X)
+    )
     assert not np.allclose(full.predict(X), corrected.predict(X))
 
 
@@ -176,9 +189,14 @@ def test_order_must_be_a_permutation(cls, order):
 
 def test_invalid_parameters_are_named():
     X, Y = mtr_data(n=20)
-    for est, name in ((SVRRC(train_inputs="predicted"), "train_inputs"), (SVRCC(corr="spearman"), "corr"),
-                      (SingleTargetSVR(inner_cv=1), "inner_cv"), (SVRRC(max_chains=0), "max_chains"),
-                      (SingleTargetSVR(param_grid="pape"), "param_grid"), (MORF(max_features="log3"), "max_features")):
+    for est, name in (
+        (SVRRC(train_inputs="predicted"), "train_inputs"),
+        (SVRCC(corr="spearman"), "corr"),
+        (SingleTargetSVR(inner_cv=1), "inner_cv"),
+        (SVRRC(max_chains=0), "max_chains"),
+        (SingleTargetSVR(param_grid="pape"), "param_grid"),
+        (MORF(max_features="log3"), "max_features"),
+    ):
         with pytest.raises(ValueError, match=f"'{name}' parameter"):
             est.fit(X, Y)
 
@@ -221,20 +239,38 @@ def _two_target_y(enforce):
 
 @pytest.mark.filterwarnings("ignore::sklearn.exceptions.SkipTestWarning")
 def test_scikit_learn_estimator_checks(est, monkeypatch):
-    monkeypatch.setattr(estimator_checks, "_enforce_estimator_tags_y",
-                        _two_target_y(estimator_checks._enforce_estimator_tags_y))
+    monkeypatch.setattr(
+        estimator_checks,
+        "_enforce_estimator_tags_y",
+        _two_target_y(estimator_checks._enforce_estimator_tags_y),
+    )
     results = estimator_checks.check_estimator(est, on_fail=None)
     ran = {r["check_name"] for r in results if r["status"] == "passed"}
-    assert {"check_estimators_dtypes", "check_fit2d_predict1d", "check_estimators_fit_returns_self",
-            "check_regressor_multioutput", "check_dont_overwrite_parameters", "check_n_features_in",
-            "check_fit_idempotent", "check_estimators_pickle"} <= ran
+    assert {
+        "check_estimators_dtypes",
+        "check_fit2d_predict1d",
+        "check_estimators_fit_returns_self",
+        "check_regressor_multioutput",
+        "check_dont_overwrite_parameters",
+        "check_n_features_in",
+        "check_fit_idempotent",
+        "check_estimators_pickle",
+    } <= ran
     assert not [(r["check_name"], str(r["exception"])) for r in results if r["status"] == "failed"]
 
 
 # --------------------------------------------------------------------------- solver configs
 CONFIGS = {
-    "mtr_svr": SingleTargetSVR, "svrrc": SVRRC, "svrcc": SVRCC, "mtr_st": ST, "mtr_mts": MTS,
-    "mtr_mtsc": MTSC, "mtr_rc": RC, "mtr_erc": ERC, "mtr_ercc": ERCC, "mtr_morf": MORF,
+    "mtr_svr": SingleTargetSVR,
+    "svrrc": SVRRC,
+    "svrcc": SVRCC,
+    "mtr_st": ST,
+    "mtr_mts": MTS,
+    "mtr_mtsc": MTSC,
+    "mtr_rc": RC,
+    "mtr_erc": ERC,
+    "mtr_ercc": ERCC,
+    "mtr_morf": MORF,
 }
 
 
@@ -258,21 +294,32 @@ def test_a_config_runs_through_the_evaluation_path():
     from svmlab.evaluation.evaluate import fit_and_score
 
     ds = mtr_correlated(n_samples=60, n_features=4, n_targets=3)
-    spec = SolverSpec.from_config(yaml.safe_load((ROOT / "conf" / "solver" / "svrcc.yaml").read_text()))
-    ev = fit_and_score(spec, {"param_grid": GRID, "inner_cv": 2}, ds.subset(np.arange(40)),
-                       ds.subset(np.arange(40, 60)), preprocessing={"Y": "zscore"}, random_state=0)
+    spec = SolverSpec.from_config(
+        yaml.safe_load((ROOT / "conf" / "solver" / "svrcc.yaml").read_text())
+    )
+    ev = fit_and_score(
+        spec,
+        {"param_grid": GRID, "inner_cv": 2},
+        ds.subset(np.arange(40)),
+        ds.subset(np.arange(40, 60)),
+        preprocessing={"Y": "zscore"},
+        random_state=0,
+    )
     assert ev.metrics["arrmse"] < 1.0
     assert ev.fit_info["tune_seconds"] > 0 and len(ev.fit_info["orders"][0]) == 3
 
 
 # --------------------------------------------------------------------------- real data
 @pytest.mark.data
-@pytest.mark.skipif(not os.environ.get("SVMLAB_DATA_DIR")
-                    or not (Path(os.environ.get("SVMLAB_DATA_DIR", "")) / "mtr" / "slump.arff").is_file(),
-                    reason="needs SVMLAB_DATA_DIR with mtr/slump.arff")
+@pytest.mark.skipif(
+    not os.environ.get("SVMLAB_DATA_DIR")
+    or not (Path(os.environ.get("SVMLAB_DATA_DIR", "")) / "mtr" / "slump.arff").is_file(),
+    reason="needs SVMLAB_DATA_DIR with mtr/slump.arff",
+)
 def test_slump_svrcc_beats_the_mean_and_orders_by_correlation():
-    from svmlab.data.registry import load_dataset
     from sklearn.model_selection import KFold
+
+    from svmlab.data.registry import load_dataset
 
     ds = load_dataset("slump")
     X, Y = ds.X, ds.Y
@@ -280,10 +327,14 @@ def test_slump_svrcc_beats_the_mean_and_orders_by_correlation():
     for train, test in KFold(3, shuffle=True, random_state=0).split(X):
         mu, sd = X[train].mean(0), X[train].std(0)
         ym, ys = Y[train].mean(0), Y[train].std(0)
-        model = SVRCC(param_grid={"C": [1.0, 10.0], "gamma": [0.01, 0.1], "epsilon": [0.1]}, inner_cv=3,
-                      random_state=0).fit((X[train] - mu) / sd, (Y[train] - ym) / ys)
-        np.testing.assert_array_equal(model.order_, np.argsort(-np.corrcoef(Y[train], rowvar=False).sum(0),
-                                                               kind="stable"))
+        model = SVRCC(
+            param_grid={"C": [1.0, 10.0], "gamma": [0.01, 0.1], "epsilon": [0.1]},
+            inner_cv=3,
+            random_state=0,
+        ).fit((X[train] - mu) / sd, (Y[train] - ym) / ys)
+        np.testing.assert_array_equal(
+            model.order_, np.argsort(-np.corrcoef(Y[train], rowvar=False).sum(0), kind="stable")
+        )
         resid = model.predict((X[test] - mu) / sd) - (Y[test] - ym) / ys
         errs.append(np.sqrt((resid**2).mean(0)) / ((Y[test] - ym) / ys).std(0))
     assert np.mean(errs) < 0.9  # aRRMSE well below the mean predictor's 1
@@ -299,7 +350,12 @@ def test_inner_grid_search_chooses_what_gridsearchcv_chooses():
     Z = rng.normal(size=(60, 4))
     y = np.sin(2 * Z[:, 0]) + 0.2 * rng.normal(size=60)
     grid = {"C": [0.1, 1.0, 10.0], "gamma": [0.01, 0.3, 3.0], "epsilon": [0.01, 0.3]}
-    ref = GridSearchCV(SVR(), grid, scoring="neg_root_mean_squared_error",
-                       cv=KFold(4, shuffle=True, random_state=11), refit=False).fit(Z, y)
+    ref = GridSearchCV(
+        SVR(),
+        grid,
+        scoring="neg_root_mean_squared_error",
+        cv=KFold(4, shuffle=True, random_state=11),
+        refit=False,
+    ).fit(Z, y)
     assert _grid_search(SVR(), grid, Z, y, 4, 11, None) == ref.best_params_
     assert _grid_search(SVR(), grid, Z, y, 4, 11, 2) == ref.best_params_

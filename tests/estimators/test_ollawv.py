@@ -48,7 +48,9 @@ def reference_fit(X, y, C, gamma, M, max_iter, beta=1.0):
 
 @pytest.fixture(scope="module")
 def binary():
-    X, y = make_classification(n_samples=120, n_features=5, n_informative=3, flip_y=0.1, random_state=0)
+    X, y = make_classification(
+        n_samples=120, n_features=5, n_informative=3, flip_y=0.1, random_state=0
+    )
     return MinMaxScaler().fit_transform(X), np.where(y == 1, "yes", "no")
 
 
@@ -61,10 +63,14 @@ def iris():
 # --- the binary core ------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("gamma, margin, frac", [(1.0, 0.1, 0.5), (4.0, 0.01, None), (0.25, 1.0, 0.3)])
+@pytest.mark.parametrize(
+    "gamma, margin, frac", [(1.0, 0.1, 0.5), (4.0, 0.01, None), (0.25, 1.0, 0.3)]
+)
 def test_matches_numpy_reference(binary, gamma, margin, frac):
     X, labels = binary
-    clf = OLLAWVClassifier(C=3.0, gamma=gamma, margin=margin, max_iter_frac=frac, shuffle=False).fit(X, labels)
+    clf = OLLAWVClassifier(
+        C=3.0, gamma=gamma, margin=margin, max_iter_frac=frac, shuffle=False
+    ).fit(X, labels)
     pos, neg = clf.pairs_[0]
     y = np.where(labels == clf.classes_[pos], 1.0, -1.0)
     cap = len(y) if frac is None else math.ceil(frac * len(y))
@@ -75,21 +81,29 @@ def test_matches_numpy_reference(binary, gamma, margin, frac):
     o = rbf(X, X[sv], gamma) @ alpha + b
     sign = 1.0 if pos == 1 else -1.0  # decision_function is oriented towards classes_[1]
     np.testing.assert_allclose(clf.decision_function(X), sign * o, rtol=1e-10, atol=1e-12)
-    np.testing.assert_array_equal(clf.predict(X), np.where(o > 0, clf.classes_[pos], clf.classes_[neg]))
+    np.testing.assert_array_equal(
+        clf.predict(X), np.where(o > 0, clf.classes_[pos], clf.classes_[neg])
+    )
 
 
 def test_alpha_magnitudes_bias_and_cap(binary):
     X, labels = binary
     for eta, scale, power in [("inv_sqrt", 2.0, 0.5), ("inv_t", 1.0, 1.0)]:
         C = 7.0
-        clf = OLLAWVClassifier(C=C, gamma=2.0, margin=0.05, eta=eta, eta_scale=scale, shuffle=False).fit(X, labels)
+        clf = OLLAWVClassifier(
+            C=C, gamma=2.0, margin=0.05, eta=eta, eta_scale=scale, shuffle=False
+        ).fit(X, labels)
         y = np.where(labels == clf.classes_[clf.pairs_[0, 0]], 1.0, -1.0)
         sv, alpha = clf.sv_order_[0], clf.alphas_[0]
         t = np.arange(1, sv.size + 1)
-        np.testing.assert_allclose(np.abs(alpha), scale * C / t**power, rtol=1e-15)  # (a) |alpha_t| = 2C/sqrt(t)
+        np.testing.assert_allclose(
+            np.abs(alpha), scale * C / t**power, rtol=1e-15
+        )  # (a) |alpha_t| = 2C/sqrt(t)
         np.testing.assert_array_equal(np.sign(alpha), y[sv])  # (a) with the sign of y
         n = len(y)
-        np.testing.assert_allclose(clf.intercept_[0], np.sum(scale * C * y[sv] / (t**power * n)), rtol=1e-12)  # (c)
+        np.testing.assert_allclose(
+            clf.intercept_[0], np.sum(scale * C * y[sv] / (t**power * n)), rtol=1e-12
+        )  # (c)
         info = clf.fit_info_
         assert info["iterations"] == [sv.size] and info["max_iter"] == [math.ceil(0.5 * n)]  # (d)
         assert sv.size <= math.ceil(0.5 * n)
@@ -104,19 +118,27 @@ def test_iris_fixture_alphas():
     (setosa +1 vs versicolor -1), gamma = 0.0625.
     """
     X, y = load_iris(return_X_y=True)
-    clf = OLLAWVClassifier(C=100.0, gamma=0.0625, shuffle=False).fit(MinMaxScaler().fit_transform(X), y)
-    np.testing.assert_allclose(clf.alphas_[0][:5], [200.0, -141.42, -115.47, 100.0, -89.44], atol=5e-3)
+    clf = OLLAWVClassifier(C=100.0, gamma=0.0625, shuffle=False).fit(
+        MinMaxScaler().fit_transform(X), y
+    )
+    np.testing.assert_allclose(
+        clf.alphas_[0][:5], [200.0, -141.42, -115.47, 100.0, -89.44], atol=5e-3
+    )
 
 
 def test_no_bias_and_exhaustion(binary):
     X, labels = binary
-    clf = OLLAWVClassifier(use_bias=False, margin=1e6, max_iter_frac=None, shuffle=False).fit(X, labels)
+    clf = OLLAWVClassifier(use_bias=False, margin=1e6, max_iter_frac=None, shuffle=False).fit(
+        X, labels
+    )
     assert clf.intercept_[0] == 0.0
     # m large and no cap: every sample becomes an SV
     assert clf.fit_info_["iterations"] == [len(X)] and clf.fit_info_["stop_reason"] == ["exhausted"]
     assert clf.support_fraction_ == 1.0
     capped = OLLAWVClassifier(margin=1e6, max_iter_frac=0.25, shuffle=False).fit(X, labels)
-    assert capped.fit_info_["stop_reason"] == ["max_iter"] and capped.fit_info_["iterations"] == [30]
+    assert capped.fit_info_["stop_reason"] == ["max_iter"] and capped.fit_info_["iterations"] == [
+        30
+    ]
 
 
 def test_zero_margin_still_trains_one_sv(binary):
@@ -182,7 +204,9 @@ def test_pairs_follow_class_size_and_train_on_their_subset():
     assert clf.fit_info_["n_samples"] == [50, 40, 30]
     for k, (a, b) in enumerate(clf.pairs_):
         idx = np.flatnonzero(np.isin(y, (a, b)))
-        single = OLLAWVClassifier(gamma=0.5, shuffle=False).fit(X[idx], np.where(y[idx] == a, 1, -1))
+        single = OLLAWVClassifier(gamma=0.5, shuffle=False).fit(
+            X[idx], np.where(y[idx] == a, 1, -1)
+        )
         np.testing.assert_array_equal(clf.sv_order_[k], idx[single.sv_order_[0]])
         np.testing.assert_array_equal(clf.alphas_[k], single.alphas_[0])
     # distinct SVs over all pairs, counted once per sample
@@ -228,14 +252,18 @@ def test_prediction_blocks_do_not_change_results(iris, monkeypatch):
     import svmlab.estimators.ollawv.classifier as mod
 
     real = mod.rbf_blocks
-    monkeypatch.setattr(mod, "rbf_blocks", lambda A, B, g: real(A, B, g, max_bytes=8 * B.shape[0] * 7))
+    monkeypatch.setattr(
+        mod, "rbf_blocks", lambda A, B, g: real(A, B, g, max_bytes=8 * B.shape[0] * 7)
+    )
     np.testing.assert_allclose(clf.decision_function(X), whole, rtol=1e-12)
 
 
 # --- estimator contract ---------------------------------------------------------------------
 
 
-@pytest.mark.filterwarnings("ignore::sklearn.exceptions.SkipTestWarning")  # array-API check: NumPy only
+@pytest.mark.filterwarnings(
+    "ignore::sklearn.exceptions.SkipTestWarning"
+)  # array-API check: NumPy only
 def test_check_estimator():
     results = check_estimator(OLLAWVClassifier(), on_fail=None)
     failed = [r["check_name"] for r in results if r["status"] == "failed"]
@@ -258,14 +286,24 @@ def test_deterministic_given_random_state(iris):
     "params, X, y, message",
     [
         ({}, np.zeros((4, 2)), [1, 1, 1, 1], "at least 2 classes; got 1 class"),
-        ({}, np.arange(10.0).reshape(5, 2), [0, 0, 1, 1, 2], "class 2 has a single sample; OLLAWV needs at least 2 per class"),
+        (
+            {},
+            np.arange(10.0).reshape(5, 2),
+            [0, 0, 1, 1, 2],
+            "class 2 has a single sample; OLLAWV needs at least 2 per class",
+        ),
         ({}, [[0.0, np.nan], [1, 1], [2, 2], [3, 3]], [0, 0, 1, 1], "NaN"),
         ({}, [[0.0, np.inf], [1, 1], [2, 2], [3, 3]], [0, 0, 1, 1], "infinity"),
         ({"gamma": 0.0}, np.eye(4), [0, 0, 1, 1], r"'gamma' parameter .* range \(0.0, inf\)"),
         ({"gamma": -1.0}, np.eye(4), [0, 0, 1, 1], "'gamma' parameter"),
         ({"C": 0}, np.eye(4), [0, 0, 1, 1], r"'C' parameter .* range \(0.0, inf\)"),
         ({"margin": -0.1}, np.eye(4), [0, 0, 1, 1], r"'margin' parameter .* range \[0.0, inf\)"),
-        ({"margin_mode": "relative"}, np.eye(4), [0, 0, 1, 1], "'margin_mode' parameter .* among .*'absolute'"),
+        (
+            {"margin_mode": "relative"},
+            np.eye(4),
+            [0, 0, 1, 1],
+            "'margin_mode' parameter .* among .*'absolute'",
+        ),
         ({"max_iter_frac": 0.0}, np.eye(4), [0, 0, 1, 1], "'max_iter_frac' parameter"),
         ({"eta": "constant"}, np.eye(4), [0, 0, 1, 1], "'eta' parameter"),
     ],
@@ -305,7 +343,9 @@ def test_accuracy_near_table_5_3(name, published):
     for train, test in StratifiedKFold(5, shuffle=True, random_state=0).split(X, y):
         scaler = MinMaxScaler().fit(X[train])
         search = GridSearchCV(
-            OLLAWVClassifier(random_state=0), {"gamma": PAPER_GAMMA}, cv=StratifiedKFold(5, shuffle=True, random_state=1)
+            OLLAWVClassifier(random_state=0),
+            {"gamma": PAPER_GAMMA},
+            cv=StratifiedKFold(5, shuffle=True, random_state=1),
         ).fit(scaler.transform(X[train]), y[train])
         accs.append(search.score(np.clip(scaler.transform(X[test]), 0, 1), y[test]))
     assert abs(100 * np.mean(accs) - published) <= 3.0

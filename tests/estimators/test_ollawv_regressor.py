@@ -53,19 +53,32 @@ def wave():
 
 @pytest.mark.parametrize(
     "C, gamma, eps, margin, mode, frac",
-    [(1.0, 10.0, 0.1, 0.0, "absolute", 0.5), (0.5, 3.0, 0.05, 0.1, "scaled", None), (2.0, 30.0, 0.0, 0.05, "absolute", 0.3)],
+    [
+        (1.0, 10.0, 0.1, 0.0, "absolute", 0.5),
+        (0.5, 3.0, 0.05, 0.1, "scaled", None),
+        (2.0, 30.0, 0.0, 0.05, "absolute", 0.3),
+    ],
 )
 def test_matches_numpy_reference(wave, C, gamma, eps, margin, mode, frac):
     X, y = wave
-    reg = OLLAWVRegressor(C=C, gamma=gamma, epsilon=eps, margin=margin, margin_mode=mode, max_iter_frac=frac,
-                          shuffle=False).fit(X, y)
+    reg = OLLAWVRegressor(
+        C=C,
+        gamma=gamma,
+        epsilon=eps,
+        margin=margin,
+        margin_mode=mode,
+        max_iter_frac=frac,
+        shuffle=False,
+    ).fit(X, y)
     M = margin * C if mode == "scaled" else margin
     cap = len(y) if frac is None else math.ceil(frac * len(y))
     sv, alpha, b = reference_fit(X, y, C, gamma, eps + M, cap)
     np.testing.assert_array_equal(reg.support_, sv)
     np.testing.assert_allclose(reg.dual_coef_, alpha, rtol=1e-15)
     np.testing.assert_allclose(reg.intercept_, b, rtol=1e-12)
-    np.testing.assert_allclose(reg.predict(X), rbf(X, X[sv], gamma) @ alpha + b, rtol=1e-10, atol=1e-12)
+    np.testing.assert_allclose(
+        reg.predict(X), rbf(X, X[sv], gamma) @ alpha + b, rtol=1e-10, atol=1e-12
+    )
 
 
 def test_invariants(wave):
@@ -73,10 +86,16 @@ def test_invariants(wave):
     reg = OLLAWVRegressor(C=0.7, gamma=10.0, epsilon=0.05, random_state=1).fit(X, y)
     T = reg.fit_info_["iterations"]
     t = np.arange(1, T + 1)
-    np.testing.assert_allclose(np.abs(reg.dual_coef_), 2.0 * 0.7 / np.sqrt(t), rtol=1e-15)  # |alpha_t| = eta_t C
-    assert len(np.unique(reg.support_)) == T == reg.n_support_[0] == len(reg.support_vectors_)  # no SV twice
+    np.testing.assert_allclose(
+        np.abs(reg.dual_coef_), 2.0 * 0.7 / np.sqrt(t), rtol=1e-15
+    )  # |alpha_t| = eta_t C
+    assert (
+        len(np.unique(reg.support_)) == T == reg.n_support_[0] == len(reg.support_vectors_)
+    )  # no SV twice
     assert T <= reg.fit_info_["max_iter"] == math.ceil(0.5 * len(y))
-    np.testing.assert_allclose(reg.intercept_, reg.dual_coef_.sum() / len(y), rtol=1e-12)  # b = sum beta alpha / n
+    np.testing.assert_allclose(
+        reg.intercept_, reg.dual_coef_.sum() / len(y), rtol=1e-12
+    )  # b = sum beta alpha / n
     assert reg.fit_info_["stop_reason"] in ("margin", "max_iter")
     if reg.fit_info_["stop_reason"] == "margin":
         assert reg.fit_info_["max_residual"] <= 0.05
@@ -85,27 +104,37 @@ def test_invariants(wave):
     assert np.sign(reg.dual_coef_[0]) == np.sign(y[reg.support_[0]])
     assert OLLAWVRegressor(use_bias=False).fit(X, y).intercept_ == 0.0
     inv_t = OLLAWVRegressor(eta="inv_t", eta_scale=1.0, gamma=10.0).fit(X, y)
-    np.testing.assert_allclose(np.abs(inv_t.dual_coef_), 1.0 / np.arange(1, inv_t.n_support_[0] + 1), rtol=1e-15)
+    np.testing.assert_allclose(
+        np.abs(inv_t.dual_coef_), 1.0 / np.arange(1, inv_t.n_support_[0] + 1), rtol=1e-15
+    )
 
 
 def test_unit_equivariance_not_c_invariance(wave):
     X, y = wave
-    base = OLLAWVRegressor(C=0.5, gamma=10.0, epsilon=0.05, margin=0.1, margin_mode="scaled", random_state=0).fit(X, y)
+    base = OLLAWVRegressor(
+        C=0.5, gamma=10.0, epsilon=0.05, margin=0.1, margin_mode="scaled", random_state=0
+    ).fit(X, y)
     # y, C, epsilon scaled by 4 (exact in floating point): same SVs, coefficients and outputs x 4
-    big = OLLAWVRegressor(C=2.0, gamma=10.0, epsilon=0.2, margin=0.1, margin_mode="scaled", random_state=0).fit(X, 4 * y)
+    big = OLLAWVRegressor(
+        C=2.0, gamma=10.0, epsilon=0.2, margin=0.1, margin_mode="scaled", random_state=0
+    ).fit(X, 4 * y)
     np.testing.assert_array_equal(big.support_, base.support_)
     np.testing.assert_allclose(big.dual_coef_, 4 * base.dual_coef_, rtol=1e-15)
     np.testing.assert_allclose(big.predict(X), 4 * base.predict(X), rtol=1e-12, atol=1e-12)
     # ... but C alone changes the model, whatever margin_mode (y is not scaled by C)
-    other = OLLAWVRegressor(C=2.0, gamma=10.0, epsilon=0.05, margin=0.1, margin_mode="scaled", random_state=0).fit(X, y)
+    other = OLLAWVRegressor(
+        C=2.0, gamma=10.0, epsilon=0.05, margin=0.1, margin_mode="scaled", random_state=0
+    ).fit(X, y)
     assert not np.array_equal(other.support_[: base.n_support_[0]], base.support_)
 
 
 def test_nested_tubes(wave):
     """epsilon + M only decides where the (threshold-independent) sequence stops: a prefix."""
     X, y = wave
-    fits = [OLLAWVRegressor(gamma=10.0, epsilon=e, max_iter_frac=None, random_state=0).fit(X, y)
-            for e in (0.0, 0.1, 0.3, 0.6)]
+    fits = [
+        OLLAWVRegressor(gamma=10.0, epsilon=e, max_iter_frac=None, random_state=0).fit(X, y)
+        for e in (0.0, 0.1, 0.3, 0.6)
+    ]
     for small, large in zip(fits, fits[1:]):
         T = large.n_support_[0]
         assert T <= small.n_support_[0]
@@ -135,7 +164,9 @@ def test_deterministic(wave):
     np.testing.assert_array_equal(a.predict(X), b.predict(X))
 
 
-@pytest.mark.filterwarnings("ignore::sklearn.exceptions.SkipTestWarning")  # array-API check: NumPy only
+@pytest.mark.filterwarnings(
+    "ignore::sklearn.exceptions.SkipTestWarning"
+)  # array-API check: NumPy only
 def test_check_estimator():
     results = check_estimator(OLLAWVRegressor(), on_fail=None)
     assert not [r["check_name"] for r in results if r["status"] == "failed"]
@@ -168,4 +199,6 @@ def test_solver_config_is_valid():
     path = Path(__file__).resolve().parents[2] / "conf" / "solver" / "ollawv_regressor.yaml"
     spec = SolverSpec.from_config(yaml.safe_load(path.read_text()))
     spec.validate()
-    assert isinstance(spec.build(random_state=0).regressor, OLLAWVRegressor) and spec.tasks == ("regression",)
+    assert isinstance(spec.build(random_state=0).regressor, OLLAWVRegressor) and spec.tasks == (
+        "regression",
+    )

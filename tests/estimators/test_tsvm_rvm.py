@@ -44,8 +44,11 @@ def gaussian_kernel(A, B, gamma):
 
 def dual_I(K, Yj, a):
     """sum a - 1/2 sum_ij a_i a_j Y_i Y_j K_ij, written out."""
-    return float(a.sum() - 0.5 * sum(a[i] * a[j] * Yj[i] * Yj[j] * K[i, j]
-                                     for i in range(len(a)) for j in range(len(a))))
+    return float(
+        a.sum()
+        - 0.5
+        * sum(a[i] * a[j] * Yj[i] * Yj[j] * K[i, j] for i in range(len(a)) for j in range(len(a)))
+    )
 
 
 @pytest.fixture(scope="module")
@@ -93,8 +96,12 @@ def test_literal_mode_is_adversarial(clusters):
         clf = EvoTSVMClassifier(gamma=GAMMA, y_mode="literal", random_state=seed).fit(X, y)
         order, Yj = joint(clf, y)
         a, Ko = clf.alpha_[order], K[np.ix_(order, order)]
-        Y_cluster = np.concatenate([Yj[:2], np.where(truth[clf.unlabeled_indices_] == 1, 1.0, -1.0)])
-        assert dual_I(Ko, Yj, a) > dual_I(Ko, Y_cluster, a) + 1.0  # its labelling beats the cluster one
+        Y_cluster = np.concatenate(
+            [Yj[:2], np.where(truth[clf.unlabeled_indices_] == 1, 1.0, -1.0)]
+        )
+        assert (
+            dual_I(Ko, Yj, a) > dual_I(Ko, Y_cluster, a) + 1.0
+        )  # its labelling beats the cluster one
         assert np.mean(clf.unlabeled_labels_ == truth[clf.unlabeled_indices_]) < 0.75
 
 
@@ -112,11 +119,20 @@ def test_minmax_is_the_exact_min_over_labellings(clusters):
 
     def inner_max(Y):
         Q = np.outer(Y, Y) * K
-        r = minimize(lambda a: 0.5 * a @ Q @ a - a.sum(), np.zeros(len(Y)), jac=lambda a: Q @ a - 1.0,
-                     bounds=list(zip(np.zeros(len(Y)), ub)), method="L-BFGS-B", options={"ftol": 1e-14, "gtol": 1e-11})
+        r = minimize(
+            lambda a: 0.5 * a @ Q @ a - a.sum(),
+            np.zeros(len(Y)),
+            jac=lambda a: Q @ a - 1.0,
+            bounds=list(zip(np.zeros(len(Y)), ub)),
+            method="L-BFGS-B",
+            options={"ftol": 1e-14, "gtol": 1e-11},
+        )
         return -r.fun
 
-    values = {bits: inner_max(np.concatenate([Yj[:2], bits])) for bits in itertools.product((-1.0, 1.0), repeat=n_u)}
+    values = {
+        bits: inner_max(np.concatenate([Yj[:2], bits]))
+        for bits in itertools.product((-1.0, 1.0), repeat=n_u)
+    }
     best = min(values, key=values.get)
     np.testing.assert_array_equal(Yj[2:], best)
     np.testing.assert_array_equal(clf.unlabeled_labels_, [1, 1, 0, 0])  # the clusters
@@ -128,7 +144,9 @@ def test_minmax_is_the_exact_min_over_labellings(clusters):
 
 def test_minmax_search_above_the_exhaustive_limit(clusters):
     X, y, truth = clusters
-    clf = EvoTSVMClassifier(gamma=GAMMA, y_mode="minmax", minmax_exhaustive=3, max_gen=30, random_state=0).fit(X, y)
+    clf = EvoTSVMClassifier(
+        gamma=GAMMA, y_mode="minmax", minmax_exhaustive=3, max_gen=30, random_state=0
+    ).fit(X, y)
     assert clf.fit_info_["stop_reason"] in ("patience", "max_gen")
     assert clf.fit_info_["evaluations"] < 2 ** (2 * M - 2)
     np.testing.assert_array_equal(clf.transduction_, truth)
@@ -148,7 +166,9 @@ def test_objective_box_and_decision_function(clusters, mode):
     assert clf.fit_info_["objective"] == pytest.approx(tsvm_objective(Ko, Yj, a)[0], rel=1e-12)
     assert clf.fit_info_["history"][-1] == pytest.approx(clf.fit_info_["objective"], rel=1e-9)
     lab = y != -1
-    assert np.all(clf.alpha_ >= 0) and np.all(clf.alpha_[lab] <= C) and np.all(clf.alpha_[~lab] <= C_u)
+    assert (
+        np.all(clf.alpha_ >= 0) and np.all(clf.alpha_[lab] <= C) and np.all(clf.alpha_[~lab] <= C_u)
+    )
     # f(x) = sum_i alpha_i y_i K(x, x_i) + sum_k alpha*_k y*_k K(x, x*_k) + b, b by mySVM's rule
     s = Ko @ (a * Yj)
     ub = np.where(np.arange(len(a)) < lab.sum(), C, C_u)
@@ -186,13 +206,17 @@ def test_same_seed_same_model(clusters):
 # --- MO-T-SVM -------------------------------------------------------------------------------------------
 
 
-@pytest.fixture(scope="module", params=[("self_label", "rm"), ("literal", "rm"), ("self_label", "pymoo")],
-                ids=["self_label-rm", "literal-rm", "self_label-pymoo"])
+@pytest.fixture(
+    scope="module",
+    params=[("self_label", "rm"), ("literal", "rm"), ("self_label", "pymoo")],
+    ids=["self_label-rm", "literal-rm", "self_label-pymoo"],
+)
 def mo_fitted(request, clusters):
     X, y, _ = clusters
     mode, engine = request.param
-    return MOTSVMClassifier(gamma=GAMMA, y_mode=mode, engine=engine, pop_size=30, max_gen=300,
-                            random_state=0).fit(X, y)
+    return MOTSVMClassifier(
+        gamma=GAMMA, y_mode=mode, engine=engine, pop_size=30, max_gen=300, random_state=0
+    ).fit(X, y)
 
 
 def test_mo_front_objectives_and_members(mo_fitted, clusters):
@@ -226,11 +250,16 @@ def test_mo_front_objectives_and_members(mo_fitted, clusters):
 def test_mo_self_label_front_contains_the_cluster_labelling(clusters):
     X, y, truth = clusters
     clf = MOTSVMClassifier(gamma=GAMMA, pop_size=30, max_gen=300, random_state=0).fit(X, y)
-    assert max(np.mean(clf.member(i).transduction_ == truth) for i in range(len(clf.pareto_front_))) == 1.0
+    assert (
+        max(np.mean(clf.member(i).transduction_ == truth) for i in range(len(clf.pareto_front_)))
+        == 1.0
+    )
 
 
 def test_pareto_edges_by_hand():
-    F = np.array([[3.0, 0.0, 0.0], [0.0, 3.0, 0.0], [0.0, 0.0, 3.0], [1.0, 1.0, 1.0], [2.0, 2.0, -1.0]])
+    F = np.array(
+        [[3.0, 0.0, 0.0], [0.0, 3.0, 0.0], [0.0, 0.0, 3.0], [1.0, 1.0, 1.0], [2.0, 2.0, -1.0]]
+    )
     edges = pareto_edges(F)
     assert edges[(0, 1)].tolist() == [0, 1, 4]
     assert edges[(0, 2)].tolist() == [0, 2, 3]
@@ -243,7 +272,9 @@ def test_clustering_from_the_pareto_front():
     rng = np.random.RandomState(0)
     X = np.vstack([rng.randn(12, 2) * 0.5 + [0, 2], rng.randn(12, 2) * 0.5 - [0, 2]])
     truth = np.repeat([1, 0], 12)
-    res = pareto_clustering(X, kernel="linear", pop_size=30, max_gen=400, random_state=0, min_cluster_size=4)
+    res = pareto_clustering(
+        X, kernel="linear", pop_size=30, max_gen=400, random_state=0, min_cluster_size=4
+    )
     assert res.estimator.classes_.tolist() == [0, 1] and res.estimator.fit_info_["n_labeled"] == 0
     assert res.labels.shape == (len(res.members), len(X)) and res.chosen is not None
     labels = res.labels[res.chosen]
@@ -318,7 +349,9 @@ def test_rvm_sparse_and_accurate(separable):
     Xt, yt = make_blobs(200, centers=[[-3, 0], [3, 0]], cluster_std=1.0, random_state=1)
     assert clf.score(Xt, np.where(yt == 1, "pos", "neg")) >= 0.98
     assert 1 <= len(clf.relevance_) <= 10  # few relevance vectors out of 120 points ...
-    assert len(clf.relevance_) < SVC(gamma=0.01).fit(X, y).n_support_.sum()  # ... fewer than SVC's SVs
+    assert (
+        len(clf.relevance_) < SVC(gamma=0.01).fit(X, y).n_support_.sum()
+    )  # ... fewer than SVC's SVs
     assert clf.fit_info_["n_relevance"] == len(clf.relevance_) == len(clf.coef_) == len(clf.alpha_)
     np.testing.assert_array_equal(clf.relevance_vectors_, X[clf.relevance_])
     f = gaussian_kernel(Xt, X[clf.relevance_], 0.01) @ clf.coef_ + clf.intercept_
@@ -372,8 +405,17 @@ def test_rvm_bad_input(params, y, message):
         RVMClassifier(**params).fit(X, y)
 
 
-@pytest.mark.parametrize("check", [check_estimators_dtypes, check_fit2d_predict1d, check_estimators_fit_returns_self,
-                                   check_n_features_in, check_estimators_pickle], ids=lambda c: c.__name__)
+@pytest.mark.parametrize(
+    "check",
+    [
+        check_estimators_dtypes,
+        check_fit2d_predict1d,
+        check_estimators_fit_returns_self,
+        check_n_features_in,
+        check_estimators_pickle,
+    ],
+    ids=lambda c: c.__name__,
+)
 def test_rvm_sklearn_essentials(check):
     check("RVMClassifier", RVMClassifier(max_iter=50))
 
@@ -381,8 +423,10 @@ def test_rvm_sklearn_essentials(check):
 # --- configs ---------------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("name, cls", [("tsvm_evo", EvoTSVMClassifier), ("tsvm_mo", MOTSVMClassifier),
-                                       ("rvm", RVMClassifier)])
+@pytest.mark.parametrize(
+    "name, cls",
+    [("tsvm_evo", EvoTSVMClassifier), ("tsvm_mo", MOTSVMClassifier), ("rvm", RVMClassifier)],
+)
 def test_solver_config_is_valid(name, cls):
     import yaml
 

@@ -27,7 +27,9 @@ from svmlab.solvers import SolverSpec
 
 ROOT = Path(__file__).resolve().parents[2]
 
-requires_weka = pytest.mark.skipif(not weka_available(), reason="Java or weka.jar is absent (`make weka`)")
+requires_weka = pytest.mark.skipif(
+    not weka_available(), reason="Java or weka.jar is absent (`make weka`)"
+)
 
 
 @pytest.fixture(scope="module")
@@ -42,10 +44,17 @@ def split():
 # ARFF writing
 # ------------------------------------------------------------------------------------------
 
+
 def test_arff_round_trips_through_the_mi_arff_reader(tmp_path):
     rng = np.random.default_rng(0)
-    bags = [rng.normal(size=(m, 3)) * 10.0 ** rng.integers(-8, 9, size=(m, 3)) for m in (1, 4, 7, 2)]
-    bags[0][0] = [0.1 + 0.2, -1.2345678901234567e-300, 5e300]  # full double precision, tiny and huge
+    bags = [
+        rng.normal(size=(m, 3)) * 10.0 ** rng.integers(-8, 9, size=(m, 3)) for m in (1, 4, 7, 2)
+    ]
+    bags[0][0] = [
+        0.1 + 0.2,
+        -1.2345678901234567e-300,
+        5e300,
+    ]  # full double precision, tiny and huge
     bags[2][1, 1] = -0.0
     labels, weights = ["0", "1", "1", "0"], [1.0, 2.5, 40.0, 0.125]
     ids = ["b0", "b1", "b2", "b3", "t0", "t1"]
@@ -79,18 +88,28 @@ def test_arff_writer_rejects_bad_names_and_labels(tmp_path):
     with pytest.raises(ValueError, match="not one of"):
         write_mi_arff(tmp_path / "x.arff", [np.ones((1, 1))], ["2"], bag_ids=["b0"])
     with pytest.raises(ValueError, match="declared_ids"):
-        write_mi_arff(tmp_path / "x.arff", [np.ones((1, 1))], ["0"], bag_ids=["b0"], declared_ids=["b1"])
+        write_mi_arff(
+            tmp_path / "x.arff", [np.ones((1, 1))], ["0"], bag_ids=["b0"], declared_ids=["b1"]
+        )
 
 
 # ------------------------------------------------------------------------------------------
 # options and Weka's output
 # ------------------------------------------------------------------------------------------
 
+
 def test_option_parsing():
     assert parse_options("") == [] and parse_options(None) == []
     assert parse_options('-C 10 -K "weka.classifiers.mi.supportVector.MIRBFKernel -G 0.5"') == [
-        "-C", "10", "-K", "weka.classifiers.mi.supportVector.MIRBFKernel -G 0.5"]
-    assert parse_options(["-W", "weka.classifiers.trees.J48"]) == ["-W", "weka.classifiers.trees.J48"]
+        "-C",
+        "10",
+        "-K",
+        "weka.classifiers.mi.supportVector.MIRBFKernel -G 0.5",
+    ]
+    assert parse_options(["-W", "weka.classifiers.trees.J48"]) == [
+        "-W",
+        "weka.classifiers.trees.J48",
+    ]
     # after "--" the options belong to the base classifier and are passed through unchecked
     assert parse_options("-W weka.classifiers.functions.SMO -- -C 2 -x 3")[-2:] == ["-x", "3"]
     for reserved in ("-t x.arff", "-T y.arff", "-p 0", "-x 10", "-d model", "-no-cv"):
@@ -128,6 +147,7 @@ def test_prediction_parsing():
 # missing Java / jar, bad input (no JVM needed)
 # ------------------------------------------------------------------------------------------
 
+
 def test_missing_jar_names_the_make_target(tmp_path, monkeypatch, split):
     bags, y, _, _ = split
     missing = tmp_path / "no-weka.jar"
@@ -161,8 +181,10 @@ def test_bad_input_is_rejected_before_weka_runs(tmp_path, split):
         model.predict([np.zeros((2, 5))])
 
 
-@pytest.mark.parametrize("name, classname", [("weka_mismo", "MISMO"), ("weka_misvm", "MISVM"),
-                                             ("weka_simplemi", "SimpleMI")])
+@pytest.mark.parametrize(
+    "name, classname",
+    [("weka_mismo", "MISMO"), ("weka_misvm", "MISVM"), ("weka_simplemi", "SimpleMI")],
+)
 def test_solver_configs(name, classname):
     cfg = yaml.safe_load((ROOT / "conf" / "solver" / f"{name}.yaml").read_text())
     spec = SolverSpec.from_config(cfg)
@@ -176,11 +198,18 @@ def test_solver_configs(name, classname):
 # real Weka runs (skipped without Java / weka.jar)
 # ------------------------------------------------------------------------------------------
 
+
 @requires_weka
-@pytest.mark.parametrize("classname, options", [
-    ("weka.classifiers.mi.SimpleMI", "-W weka.classifiers.trees.J48"),
-    ("weka.classifiers.mi.MISMO", '-C 10 -K "weka.classifiers.mi.supportVector.MIRBFKernel -G 0.5"'),
-])
+@pytest.mark.parametrize(
+    "classname, options",
+    [
+        ("weka.classifiers.mi.SimpleMI", "-W weka.classifiers.trees.J48"),
+        (
+            "weka.classifiers.mi.MISMO",
+            '-C 10 -K "weka.classifiers.mi.supportVector.MIRBFKernel -G 0.5"',
+        ),
+    ],
+)
 def test_real_weka_beats_majority(classname, options, split):
     bags_tr, y_tr, bags_te, y_te = split
     model = WekaMIClassifier(classname, options, timeout=120).fit(bags_tr, y_tr)
@@ -202,7 +231,9 @@ def test_real_weka_beats_majority(classname, options, split):
 def test_real_weka_failure_and_timeout(split):
     bags_tr, y_tr, bags_te, _ = split
     model = WekaMIClassifier("weka.classifiers.mi.MISMO", "-Q 3").fit(bags_tr, y_tr)
-    with pytest.raises(RuntimeError, match="(?s)Weka run of weka.classifiers.mi.MISMO.*Illegal options: -Q 3"):
+    with pytest.raises(
+        RuntimeError, match="(?s)Weka run of weka.classifiers.mi.MISMO.*Illegal options: -Q 3"
+    ):
         model.predict(bags_te)
     model = WekaMIClassifier("weka.classifiers.mi.NoSuchClassifier").fit(bags_tr, y_tr)
     with pytest.raises(RuntimeError, match="(?s)stderr.*NoSuchClassifier"):
@@ -232,13 +263,17 @@ def test_musk1_weka_mismo_ten_fold():
     from svmlab.evaluation.protocols import make_splits
 
     ds = load_dataset("musk1")
-    splits = make_splits({"kind": "bag_stratified_kfold", "n_splits": 10}, ds.task, ds.y, 0, "musk1")
+    splits = make_splits(
+        {"kind": "bag_stratified_kfold", "n_splits": 10}, ds.task, ds.y, 0, "musk1"
+    )
     pred = np.empty_like(ds.y)
     for s in splits:
         model = WekaMIClassifier("weka.classifiers.mi.MISMO", timeout=300)
         model.fit([ds.bags[i] for i in s.train], ds.y[s.train])
         pred[s.test] = model.predict([ds.bags[i] for i in s.test])
     accuracy = float(np.mean(pred == ds.y))
-    print(f"musk1 Weka MISMO (defaults) pooled 10-fold accuracy {accuracy:.4f} (paper {PAPER_MUSK1_MISMO})")
+    print(
+        f"musk1 Weka MISMO (defaults) pooled 10-fold accuracy {accuracy:.4f} (paper {PAPER_MUSK1_MISMO})"
+    )
     assert accuracy == pytest.approx(MEASURED_MUSK1_MISMO, abs=0.03)
     assert accuracy == pytest.approx(PAPER_MUSK1_MISMO, abs=0.05)

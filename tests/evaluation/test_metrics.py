@@ -68,7 +68,13 @@ def test_directions_and_tasks():
     assert "f1_macro" in metrics_for_task("multiclass")
     assert "precision_pos" not in metrics_for_task("multiclass")
     assert set(metrics_for_task("multitarget")) == {
-        "acc", "mse_mean", "mse_sum", "armse", "arrmse", "arrmse_test"}
+        "acc",
+        "mse_mean",
+        "mse_sum",
+        "armse",
+        "arrmse",
+        "arrmse_test",
+    }
     assert set(metrics_for_task("regression")) >= {"rmse", "mae", "r2", "mse"}
     assert not get_metric("roc_auc").poolable and get_metric("kappa").poolable
 
@@ -89,7 +95,11 @@ def test_compute_metrics_returns_exactly_the_task_metrics():
 
 def test_pool_mirsvm_musk1():
     # Split the pooled counts over three "folds" to exercise the summation.
-    folds = [_binary_matrix(20, 0, 3, 15), _binary_matrix(16, 1, 2, 12), _binary_matrix(10, 0, 3, 10)]
+    folds = [
+        _binary_matrix(20, 0, 3, 15),
+        _binary_matrix(16, 1, 2, 12),
+        _binary_matrix(10, 0, 3, 10),
+    ]
     out = pool_confusion("multi_instance", [json.dumps(C.tolist()) for C in folds], ["0", "1"])
     assert (out["tp"], out["fn"], out["fp"], out["tn"]) == (46, 1, 8, 37)
     assert out["accuracy"] == pytest.approx(0.9022, abs=5e-5)
@@ -99,7 +109,8 @@ def test_pool_mirsvm_musk1():
     assert out["kappa"] == pytest.approx(0.8036, abs=5e-5)
     assert out["balanced_accuracy"] == pytest.approx(out["auc_bal"])
     assert set(out) == {m for m in metrics_for_task("multi_instance") if METRICS[m].poolable} | set(
-        COUNT_COLUMNS)
+        COUNT_COLUMNS
+    )
 
 
 def test_pool_mirsvm_webmining():
@@ -131,10 +142,15 @@ def test_compute_and_pool_agree():
     folds = [(rng.integers(0, 2, 30), rng.integers(0, 2, 30)) for _ in range(5)]
     rows = [compute_metrics("binary", y, p, classes=[0, 1]) for y, p in folds]
     pooled = pool_confusion("binary", [r["confusion"] for r in rows], rows[0]["classes"])
-    whole = compute_metrics("binary", np.concatenate([f[0] for f in folds]),
-                            np.concatenate([f[1] for f in folds]))
+    whole = compute_metrics(
+        "binary", np.concatenate([f[0] for f in folds]), np.concatenate([f[1] for f in folds])
+    )
     for name, value in pooled.items():
-        assert whole[name] == pytest.approx(value) if isinstance(value, float) else whole[name] == value
+        assert (
+            whole[name] == pytest.approx(value)
+            if isinstance(value, float)
+            else whole[name] == value
+        )
     assert sum(r["tp"] for r in rows) == pooled["tp"]
 
 
@@ -163,7 +179,9 @@ def test_binary_agrees_with_sklearn(seed):
     assert out["mcc"] == pytest.approx(skm.matthews_corrcoef(y, p))
     assert out["roc_auc"] == pytest.approx(skm.roc_auc_score(y, s))
     for suffix, label in (("pos", 1), ("neg", 0)):
-        assert out[f"precision_{suffix}"] == pytest.approx(skm.precision_score(y, p, pos_label=label))
+        assert out[f"precision_{suffix}"] == pytest.approx(
+            skm.precision_score(y, p, pos_label=label)
+        )
         assert out[f"recall_{suffix}"] == pytest.approx(skm.recall_score(y, p, pos_label=label))
         assert out[f"f1_{suffix}"] == pytest.approx(skm.f1_score(y, p, pos_label=label))
     assert out["auc_bal"] == pytest.approx(out["balanced_accuracy"])
@@ -213,7 +231,9 @@ def test_roc_auc_score_conventions():
     assert compute_metrics("binary", y, s > 0.5, scores=s)["roc_auc"] == pytest.approx(ref)
     assert compute_metrics("binary", y, s > 0.5, scores=proba)["roc_auc"] == pytest.approx(ref)
     # ROC AUC does not depend on which class is called positive.
-    assert compute_metrics("binary", y, s > 0.5, scores=s, pos_label=0)["roc_auc"] == pytest.approx(ref)
+    assert compute_metrics("binary", y, s > 0.5, scores=s, pos_label=0)["roc_auc"] == pytest.approx(
+        ref
+    )
 
 
 def test_regression_agrees_with_sklearn():
@@ -264,7 +284,9 @@ def test_recall_nan_when_class_absent_from_fold():
 
 def test_roc_auc_nan_without_scores_or_with_one_class():
     y = np.array([1, 1, 1])
-    assert math.isnan(compute_metrics("binary", y, y, scores=[0.1, 0.2, 0.3], classes=[0, 1])["roc_auc"])
+    assert math.isnan(
+        compute_metrics("binary", y, y, scores=[0.1, 0.2, 0.3], classes=[0, 1])["roc_auc"]
+    )
     y = np.array([0, 1, 1])
     assert math.isnan(compute_metrics("binary", y, y)["roc_auc"])
 
@@ -302,7 +324,9 @@ def test_prbep():
     s_tie = np.array([0.9, 0.5, 0.5, 0.1, 0.5, 0.3])  # 0.5 tie straddles the cut
     assert compute_metrics("binary", y, s_tie > 0.5, scores=s_tie)["prbep"] == pytest.approx(1 / 3)
     # pos_label = 0 ranks by the negated scores: top-3 of -s are 0.1, 0.2, 0.3 -> 2 negatives
-    assert compute_metrics("binary", y, s > 0.5, scores=s, pos_label=0)["prbep"] == pytest.approx(2 / 3)
+    assert compute_metrics("binary", y, s > 0.5, scores=s, pos_label=0)["prbep"] == pytest.approx(
+        2 / 3
+    )
 
 
 # --- multitarget ---------------------------------------------------------------------------
@@ -318,7 +342,7 @@ def test_multitarget_hand_computed():
     # target 2 (row 2 missing): errors -1, 0, 2 -> SSE 5, MSE 5/3; test mean 14/3 -> SST 56/3;
     #          train mean 5 -> 9 + 1 + 9 = 19
     mse = np.array([0.5, 5 / 3])
-    r1 = np.corrcoef([1, 2, 3, 4], [1, 3, 2, 4])[0, 1]   # 0.8
+    r1 = np.corrcoef([1, 2, 3, 4], [1, 3, 2, 4])[0, 1]  # 0.8
     r2 = np.corrcoef([2, 4, 8], [3, 4, 6])[0, 1]
     assert r1 == pytest.approx(0.8)
     assert out["acc"] == pytest.approx((r1 + r2) / 2)
@@ -340,7 +364,9 @@ def test_multitarget_without_y_train_and_relation_on_random_data():
     per = [skm.mean_squared_error(Y[:, j], P[:, j]) for j in range(5)]
     assert out["mse_mean"] == pytest.approx(skm.mean_squared_error(Y, P))
     assert out["armse"] == pytest.approx(np.mean(np.sqrt(per)))
-    assert out["acc"] == pytest.approx(np.mean([np.corrcoef(Y[:, j], P[:, j])[0, 1] for j in range(5)]))
+    assert out["acc"] == pytest.approx(
+        np.mean([np.corrcoef(Y[:, j], P[:, j])[0, 1] for j in range(5)])
+    )
 
 
 def test_multitarget_skips_target_without_observations():

@@ -14,7 +14,9 @@ def test_zscore_uses_training_statistics_only():
     train = _ds([[0.0, 1.0], [2.0, 1.0]], y=[0, 1])
     test = _ds([[4.0, 3.0]], y=[1])
     pre = Preprocessor("zscore").fit(train)
-    assert np.allclose(pre.transform(train).X, [[-1, 0], [1, 0]])  # constant column: centred, scale 1
+    assert np.allclose(
+        pre.transform(train).X, [[-1, 0], [1, 0]]
+    )  # constant column: centred, scale 1
     assert np.allclose(pre.transform(test).X, [[3, 2]])
 
 

@@ -55,18 +55,28 @@ def test_repeats_differ_and_holdout_sizes():
     splits = make_splits(rep, "binary", y, seed=0, dataset="d")
     assert len(splits) == 10 and {s.repeat for s in splits} == set(range(5))
     assert not np.array_equal(splits[0].test, splits[2].test)
-    ho = make_splits({"name": "h", "kind": "holdout", "test_size": 0.3}, "binary", y, seed=0, dataset="d")
+    ho = make_splits(
+        {"name": "h", "kind": "holdout", "test_size": 0.3}, "binary", y, seed=0, dataset="d"
+    )
     assert len(ho) == 1 and len(ho[0].test) == 30
 
 
 def test_regression_kfold_and_incompatibilities():
     y = np.arange(25.0)
-    splits = make_splits({"name": "k", "kind": "kfold", "n_splits": 5}, "regression", y, seed=0, dataset="d")
+    splits = make_splits(
+        {"name": "k", "kind": "kfold", "n_splits": 5}, "regression", y, seed=0, dataset="d"
+    )
     assert sorted(np.concatenate([s.test for s in splits])) == list(range(25))
     with pytest.raises(ConfigError, match="stratifies on class labels"):
-        check_protocol({"name": "stratified10", "kind": "stratified_kfold", "n_splits": 10}, "regression", "slump")
+        check_protocol(
+            {"name": "stratified10", "kind": "stratified_kfold", "n_splits": 10},
+            "regression",
+            "slump",
+        )
     with pytest.raises(ConfigError, match="splits bags"):
-        check_protocol({"name": "b", "kind": "bag_stratified_kfold", "n_splits": 10}, "binary", "iris")
+        check_protocol(
+            {"name": "b", "kind": "bag_stratified_kfold", "n_splits": 10}, "binary", "iris"
+        )
     with pytest.raises(ConfigError, match="unknown kind"):
         check_protocol({"name": "x", "kind": "loo"}, "binary", "iris")
     with pytest.raises(ConfigError, match="n_splits"):
@@ -76,7 +86,10 @@ def test_regression_kfold_and_incompatibilities():
 def test_stream_chunks_cover_in_order():
     chunks = stream_chunks(2500, {"chunk_size": 1000})
     assert chunks == [(0, 1000), (1000, 2000), (2000, 2500)]
-    assert stream_chunks(2500, {"chunk_size": 1000, "max_samples": 1500}) == [(0, 1000), (1000, 1500)]
+    assert stream_chunks(2500, {"chunk_size": 1000, "max_samples": 1500}) == [
+        (0, 1000),
+        (1000, 1500),
+    ]
 
 
 def test_bag_level_folds_never_split_a_bag():

@@ -6,8 +6,13 @@ BASE = {
     "name": "t",
     "seed": 0,
     "dataset": {"name": "iris", "params": {}},
-    "solver": {"name": "knn", "_target_": "sklearn.neighbors.KNeighborsClassifier", "tasks": ["binary", "multiclass"],
-               "n_neighbors": 5, "grid": {"n_neighbors": [1, 5]}},
+    "solver": {
+        "name": "knn",
+        "_target_": "sklearn.neighbors.KNeighborsClassifier",
+        "tasks": ["binary", "multiclass"],
+        "n_neighbors": 5,
+        "grid": {"n_neighbors": [1, 5]},
+    },
     "datasets": {},
     "solvers": {},
     "protocol": {"name": "cv5", "kind": "auto_kfold", "n_splits": 5, "n_repeats": 1},
@@ -30,4 +35,3 @@ def make_cfg():
         return cfg
 
     return make
-

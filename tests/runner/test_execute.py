@@ -9,7 +9,6 @@ from svmlab.runner.plan import build_plan
 from svmlab.runner.store import consolidate, prepare_run_dir
 
 
-
 def solver(name, target, **params):
     return {"name": name, "_target_": target, "tasks": ["binary", "multiclass"], **params}
 
@@ -26,15 +25,38 @@ def test_rows_have_the_contract_columns(make_cfg, tmp_path):
     plan, summary, df = _run(make_cfg(), tmp_path)
     assert summary.ok == 5 and summary.n_failed == 0
     assert len(df) == 5 and set(df["fold"]) == set(range(5))
-    for col in ("experiment", "run_id", "dataset", "solver", "solver_params", "chosen_params", "protocol", "repeat",
-                "fold", "seed", "accuracy", "kappa", "confusion", "fit_time", "predict_time", "tune_time",
-                "model_size", "status", "error", "prov_svmlab", "prov_python", "prov_scikit_learn", "prov_host"):
+    for col in (
+        "experiment",
+        "run_id",
+        "dataset",
+        "solver",
+        "solver_params",
+        "chosen_params",
+        "protocol",
+        "repeat",
+        "fold",
+        "seed",
+        "accuracy",
+        "kappa",
+        "confusion",
+        "fit_time",
+        "predict_time",
+        "tune_time",
+        "model_size",
+        "status",
+        "error",
+        "prov_svmlab",
+        "prov_python",
+        "prov_scikit_learn",
+        "prov_host",
+    ):
         assert col in df.columns, col
     assert (df["status"] == "ok").all() and (df["accuracy"] > 0.8).all()
     assert json.loads(df["chosen_params"][0])["n_neighbors"] in (1, 5)
     assert df["tune_time"].gt(0).all()
     # pooled confusion matrices cover every test sample once
     import numpy as np
+
     total = sum(np.array(json.loads(c)) for c in df["confusion"])
     assert total.sum() == 150
 
@@ -69,8 +91,11 @@ def test_failures_become_rows_and_are_retried(make_cfg, tmp_path):
 
 def test_timeout_becomes_a_timeout_row(make_cfg, tmp_path):
     slow = solver("slow", "svmlab.testing.SleepClassifier", seconds=5.0)
-    cfg = make_cfg(solver=slow, protocol={"name": "h", "kind": "holdout", "test_size": 0.3, "n_repeats": 1},
-                   runner__task_timeout=0.5)
+    cfg = make_cfg(
+        solver=slow,
+        protocol={"name": "h", "kind": "holdout", "test_size": 0.3, "n_repeats": 1},
+        runner__task_timeout=0.5,
+    )
     _, summary, df = _run(cfg, tmp_path)
     assert summary.n_failed == 1
     assert df["status"].tolist() == ["timeout"]
@@ -81,7 +106,9 @@ def test_timeout_becomes_a_timeout_row(make_cfg, tmp_path):
 def test_parallel_loky_matches_sequential(make_cfg, tmp_path):
     cols = ["fold", "accuracy", "chosen_params"]
     _, _, seq = _run(make_cfg(), tmp_path / "seq")
-    _, summary, par = _run(make_cfg(runner={"backend": "loky", "n_jobs": 2, "progress": False}), tmp_path / "par")
+    _, summary, par = _run(
+        make_cfg(runner={"backend": "loky", "n_jobs": 2, "progress": False}), tmp_path / "par"
+    )
     assert summary.ok == 5
     pd.testing.assert_frame_equal(seq[cols], par[cols])
     assert par["prov_host"].nunique() == 1
@@ -115,10 +142,14 @@ def test_blas_limit_sets_one_thread(limit):
 
     if (os.cpu_count() or 1) < 2:
         pytest.skip("needs a machine with several cores to tell 1 thread from the default")
-    code = ("from svmlab.runner.task import _blas_limit\nfrom svmlab.testing import BlasProbeClassifier\n"
-            f"with _blas_limit({limit}):\n    print(BlasProbeClassifier().fit([[0], [1]], [0, 1]).fit_info_['max_threads'])")
+    code = (
+        "from svmlab.runner.task import _blas_limit\nfrom svmlab.testing import BlasProbeClassifier\n"
+        f"with _blas_limit({limit}):\n    print(BlasProbeClassifier().fit([[0], [1]], [0, 1]).fit_info_['max_threads'])"
+    )
     env = {k: v for k, v in os.environ.items() if not k.endswith("_NUM_THREADS")}
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True).stdout
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True
+    ).stdout
     assert (int(out) == 1) is limit
 
 
@@ -133,8 +164,10 @@ def test_parallel_workers_use_one_blas_thread(make_cfg, tmp_path):
 @pytest.mark.slow
 def test_a_dying_worker_becomes_an_error_row_and_the_rest_runs(make_cfg, tmp_path):
     crash = solver("crash", "svmlab.testing.CrashClassifier")
-    cfg = make_cfg(solvers={"k": make_cfg()["solver"], "c": crash},
-                   runner={"backend": "loky", "n_jobs": 2, "progress": False})
+    cfg = make_cfg(
+        solvers={"k": make_cfg()["solver"], "c": crash},
+        runner={"backend": "loky", "n_jobs": 2, "progress": False},
+    )
     _, summary, df = _run(cfg, tmp_path)
     assert summary.ok == 5 and summary.n_failed == 5
     crashed = df[df["solver"] == "crash"]
@@ -148,8 +181,11 @@ def test_timeouts_are_enforced_in_workers(make_cfg, tmp_path, backend):
     if backend == "dask":
         pytest.importorskip("dask.distributed")
     slow = solver("slow", "svmlab.testing.SleepClassifier", seconds=20.0)
-    cfg = make_cfg(solver=slow, protocol={"name": "h", "kind": "holdout", "test_size": 0.3, "n_repeats": 2},
-                   runner={"backend": backend, "n_jobs": 2, "progress": False, "task_timeout": 0.5})
+    cfg = make_cfg(
+        solver=slow,
+        protocol={"name": "h", "kind": "holdout", "test_size": 0.3, "n_repeats": 2},
+        runner={"backend": backend, "n_jobs": 2, "progress": False, "task_timeout": 0.5},
+    )
     _, summary, df = _run(cfg, tmp_path)
     assert summary.n_failed == 2
     assert df["status"].tolist() == ["timeout", "timeout"]

@@ -6,8 +6,13 @@ from svmlab.runner.plan import build_plan
 
 
 def test_plan_expands_datasets_solvers_folds(make_cfg, tmp_path):
-    cfg = make_cfg(datasets={"a": {"name": "iris"}, "b": {"name": "wine"}},
-                   solvers={"k": make_cfg()["solver"], "s": {"name": "svc", "_target_": "sklearn.svm.SVC", "tasks": ["multiclass"]}})
+    cfg = make_cfg(
+        datasets={"a": {"name": "iris"}, "b": {"name": "wine"}},
+        solvers={
+            "k": make_cfg()["solver"],
+            "s": {"name": "svc", "_target_": "sklearn.svm.SVC", "tasks": ["multiclass"]},
+        },
+    )
     plan = build_plan(cfg, str(tmp_path), "r")
     assert len(plan.tasks) == 2 * 2 * 5
     assert len({t.key for t in plan.tasks}) == 20
@@ -16,38 +21,81 @@ def test_plan_expands_datasets_solvers_folds(make_cfg, tmp_path):
 
 
 def test_null_entries_drop_members_of_an_experiment(make_cfg, tmp_path):
-    cfg = make_cfg(datasets={"a": {"name": "iris"}, "b": None}, solvers={"k": make_cfg()["solver"], "s": None})
+    cfg = make_cfg(
+        datasets={"a": {"name": "iris"}, "b": None}, solvers={"k": make_cfg()["solver"], "s": None}
+    )
     plan = build_plan(cfg, str(tmp_path), "r")
     assert plan.datasets == {"iris": "multiclass"} and len(plan.tasks) == 5
 
 
 def test_dataset_solver_params_go_to_the_solvers_that_take_them(make_cfg, tmp_path):
-    svc = {"name": "svc", "_target_": "sklearn.svm.SVC", "tasks": ["multiclass"], "grid": {"C": [1.0, 10.0], "gamma": [0.1, 1.0]}}
-    cfg = make_cfg(datasets={"a": {"name": "iris", "solver_params": {"gamma": 0.5}}, "b": {"name": "wine"}},
-                   solvers={"k": make_cfg()["solver"], "s": svc})
+    svc = {
+        "name": "svc",
+        "_target_": "sklearn.svm.SVC",
+        "tasks": ["multiclass"],
+        "grid": {"C": [1.0, 10.0], "gamma": [0.1, 1.0]},
+    }
+    cfg = make_cfg(
+        datasets={"a": {"name": "iris", "solver_params": {"gamma": 0.5}}, "b": {"name": "wine"}},
+        solvers={"k": make_cfg()["solver"], "s": svc},
+    )
     plan = build_plan(cfg, str(tmp_path), "r")
     by = {(t.dataset, t.solver["name"]): t.solver for t in plan.tasks}
     assert by[("iris", "svc")]["gamma"] == 0.5 and by[("iris", "svc")]["grid"] == {"C": [1.0, 10.0]}
     assert "gamma" not in by[("wine", "svc")] and by[("wine", "svc")]["grid"]["gamma"] == [0.1, 1.0]
     assert "gamma" not in by[("iris", "knn")]  # k-NN has no gamma: unchanged
-    other = build_plan(make_cfg(datasets={"a": {"name": "iris", "solver_params": {"gamma": 2.0}}, "b": {"name": "wine"}},
-                                solvers={"k": make_cfg()["solver"], "s": svc}), str(tmp_path), "r")
+    other = build_plan(
+        make_cfg(
+            datasets={
+                "a": {"name": "iris", "solver_params": {"gamma": 2.0}},
+                "b": {"name": "wine"},
+            },
+            solvers={"k": make_cfg()["solver"], "s": svc},
+        ),
+        str(tmp_path),
+        "r",
+    )
     assert other.identity["fingerprint"] != plan.identity["fingerprint"]
-    twice = build_plan(make_cfg(datasets={"a": {"name": "iris", "solver_params": {"gamma": 0.5}},
-                                          "b": {"name": "iris", "params": {}, "solver_params": {"gamma": 2.0}}},
-                                solvers={"s": svc}), str(tmp_path), "r")
-    assert sorted({t.solver["gamma"] for t in twice.tasks}) == [0.5, 2.0]  # per entry, not per dataset name
+    twice = build_plan(
+        make_cfg(
+            datasets={
+                "a": {"name": "iris", "solver_params": {"gamma": 0.5}},
+                "b": {"name": "iris", "params": {}, "solver_params": {"gamma": 2.0}},
+            },
+            solvers={"s": svc},
+        ),
+        str(tmp_path),
+        "r",
+    )
+    assert sorted({t.solver["gamma"] for t in twice.tasks}) == [
+        0.5,
+        2.0,
+    ]  # per entry, not per dataset name
     with pytest.raises(ConfigError, match="solver_params \\['gama'\\] are parameters of none"):
-        build_plan(make_cfg(datasets={"a": {"name": "iris", "solver_params": {"gama": 0.5}}}, solvers={"s": svc}),
-                   str(tmp_path), "r")
+        build_plan(
+            make_cfg(
+                datasets={"a": {"name": "iris", "solver_params": {"gama": 0.5}}}, solvers={"s": svc}
+            ),
+            str(tmp_path),
+            "r",
+        )
     with pytest.raises(ConfigError, match="do not suit solver 'svc'"):
-        build_plan(make_cfg(datasets={"a": {"name": "iris", "solver_params": {"gamma": -1.0}}}, solvers={"s": svc}),
-                   str(tmp_path), "r")
+        build_plan(
+            make_cfg(
+                datasets={"a": {"name": "iris", "solver_params": {"gamma": -1.0}}},
+                solvers={"s": svc},
+            ),
+            str(tmp_path),
+            "r",
+        )
 
 
 def test_incompatible_pairs_are_skipped_and_reported(make_cfg, tmp_path):
     svr = {"name": "svr", "_target_": "sklearn.svm.SVR", "tasks": ["regression"]}
-    cfg = make_cfg(datasets={"a": {"name": "iris"}, "b": {"name": "diabetes"}}, solvers={"k": make_cfg()["solver"], "r": svr})
+    cfg = make_cfg(
+        datasets={"a": {"name": "iris"}, "b": {"name": "diabetes"}},
+        solvers={"k": make_cfg()["solver"], "r": svr},
+    )
     plan = build_plan(cfg, str(tmp_path), "r")
     assert {(d, s) for d, s, _ in plan.skipped_pairs} == {("iris", "svr"), ("diabetes", "knn")}
     with pytest.raises(ConfigError, match="svr.*handles regression"):
@@ -66,8 +114,15 @@ def test_unknown_names_list_valid_choices(make_cfg, tmp_path):
     with pytest.raises(ConfigError, match="tuning.mode"):
         build_plan(make_cfg(tuning__mode="inner"), str(tmp_path), "r")
     with pytest.raises(ConfigError, match="stratifies"):
-        build_plan(make_cfg(dataset={"name": "diabetes"}, protocol={"name": "s", "kind": "stratified_kfold", "n_splits": 5},
-                            solver={"name": "svr", "_target_": "sklearn.svm.SVR", "tasks": ["regression"]}), str(tmp_path), "r")
+        build_plan(
+            make_cfg(
+                dataset={"name": "diabetes"},
+                protocol={"name": "s", "kind": "stratified_kfold", "n_splits": 5},
+                solver={"name": "svr", "_target_": "sklearn.svm.SVR", "tasks": ["regression"]},
+            ),
+            str(tmp_path),
+            "r",
+        )
 
 
 def test_explicit_parameters_leave_the_grid(make_cfg, tmp_path):
@@ -75,8 +130,10 @@ def test_explicit_parameters_leave_the_grid(make_cfg, tmp_path):
     assert plan.tasks[0].solver["grid"] == {}
     # through an experiment entry that interpolates the primary solver
     cfg = make_cfg()
-    cfg["solvers"] = {"main": dict(cfg["solver"]), "svc": {"name": "svc", "_target_": "sklearn.svm.SVC",
-                                                           "grid": {"C": [1, 10]}}}
+    cfg["solvers"] = {
+        "main": dict(cfg["solver"]),
+        "svc": {"name": "svc", "_target_": "sklearn.svm.SVC", "grid": {"C": [1, 10]}},
+    }
     plan = build_plan(cfg, str(tmp_path), "r", fixed_params=["n_neighbors"])
     grids = {t.solver["name"]: t.solver["grid"] for t in plan.tasks}
     assert grids == {"knn": {}, "svc": {"C": [1, 10]}}
@@ -84,20 +141,36 @@ def test_explicit_parameters_leave_the_grid(make_cfg, tmp_path):
 
 def test_primary_solver_override_without_effect_is_an_error(make_cfg, tmp_path):
     cfg = make_cfg(solvers={"svc": {"name": "svc", "_target_": "sklearn.svm.SVC"}})
-    with pytest.raises(ConfigError, match=r"solver.n_neighbors=... has no effect.*solvers.<key>.n_neighbors"):
+    with pytest.raises(
+        ConfigError, match=r"solver.n_neighbors=... has no effect.*solvers.<key>.n_neighbors"
+    ):
         build_plan(cfg, str(tmp_path), "r", fixed_params=["n_neighbors"])
 
 
-@pytest.mark.parametrize("change, message", [
-    ({"tuning__scoring": "rmse"}, "tuning.scoring='rmse' does not apply to dataset 'iris'"),
-    ({"summary_metric": "acuracy"}, "unknown metric 'acuracy'"),
-    ({"runner__backend": "ray"}, "runner.backend='ray' is not valid"),
-    ({"runner__n_jobs": 0}, "runner.n_jobs must be a non-zero integer"),
-    ({"dataset": {"name": "moons", "params": {"n_samples": "abc"}}}, "dataset 'moons': invalid params"),
-    ({"dataset": {"name": "moons", "params": {"n_samples": 4}}}, "cannot split dataset 'moons'"),
-    ({"dataset": {"name": "drifting_stream", "params": {"n_samples": 800}},
-      "protocol": {"name": "p", "kind": "prequential", "chunk_size": 1000}}, "fewer than 2 chunks"),
-])
+@pytest.mark.parametrize(
+    "change, message",
+    [
+        ({"tuning__scoring": "rmse"}, "tuning.scoring='rmse' does not apply to dataset 'iris'"),
+        ({"summary_metric": "acuracy"}, "unknown metric 'acuracy'"),
+        ({"runner__backend": "ray"}, "runner.backend='ray' is not valid"),
+        ({"runner__n_jobs": 0}, "runner.n_jobs must be a non-zero integer"),
+        (
+            {"dataset": {"name": "moons", "params": {"n_samples": "abc"}}},
+            "dataset 'moons': invalid params",
+        ),
+        (
+            {"dataset": {"name": "moons", "params": {"n_samples": 4}}},
+            "cannot split dataset 'moons'",
+        ),
+        (
+            {
+                "dataset": {"name": "drifting_stream", "params": {"n_samples": 800}},
+                "protocol": {"name": "p", "kind": "prequential", "chunk_size": 1000},
+            },
+            "fewer than 2 chunks",
+        ),
+    ],
+)
 def test_settings_checked_before_compute(make_cfg, tmp_path, change, message):
     cfg = make_cfg(**change)
     if cfg["dataset"]["name"] == "drifting_stream":
@@ -107,8 +180,8 @@ def test_settings_checked_before_compute(make_cfg, tmp_path, change, message):
 
 
 def test_missing_values_rejected_before_compute(make_cfg, tmp_path, monkeypatch):
-    from svmlab.data.dataset import Dataset
     import svmlab.runner.plan as plan_mod
+    from svmlab.data.dataset import Dataset
 
     X = np.random.default_rng(0).normal(size=(20, 2))
     X[3, 1] = np.nan
@@ -117,4 +190,6 @@ def test_missing_values_rejected_before_compute(make_cfg, tmp_path, monkeypatch)
     svc = {"name": "svc", "_target_": "sklearn.svm.SVC", "tasks": ["binary"]}
     with pytest.raises(DataError, match="1 missing or infinite input values.*preprocessing.impute"):
         build_plan(make_cfg(solver=svc), str(tmp_path), "r")
-    build_plan(make_cfg(solver=svc, preprocessing={"X": "zscore", "impute": "mean"}), str(tmp_path), "r")
+    build_plan(
+        make_cfg(solver=svc, preprocessing={"X": "zscore", "impute": "mean"}), str(tmp_path), "r"
+    )

@@ -85,8 +85,7 @@ def _bars(fig):
             gid = patch.get_gid() or ""
             if gid.startswith("rank-bar:"):
                 _, category, name = gid.split(":", 2)
-                out[name] = (category, patch.get_facecolor(), patch.get_width(),
-                             patch.get_height())
+                out[name] = (category, patch.get_facecolor(), patch.get_width(), patch.get_height())
     return out
 
 
@@ -124,7 +123,13 @@ def test_vertical_rank_bars_and_given_axes(tmp_path):
     fig = rank_bars(MTR_ACC, "SVRCC", MTR_CD, orientation="vertical")
     bars = _bars(fig)
     assert {n for n, (cat, *_rest) in bars.items() if cat == "worse"} == {
-        "MORF", "ST", "MTS", "MTSC", "RC", "ERC"}
+        "MORF",
+        "ST",
+        "MTS",
+        "MTSC",
+        "RC",
+        "ERC",
+    }
     assert math.isclose(bars["MORF"][3], MTR_ACC["MORF"])  # bar height = rank
     save_figure(fig, tmp_path / "v", formats=("png",))
 
@@ -188,8 +193,13 @@ def test_band_spans_control_to_control_plus_cd():
 def test_classification_with_a_control_that_is_not_best():
     ranks = {"A": 1.3, "B": 3.7, "C": 2.5, "D": 3.1, "E": 4.9}
     cats = classify_against_control(ranks, "B", 1.0)
-    assert cats == {"A": "better", "B": "control", "C": "better", "D": "not_significant",
-                    "E": "worse"}
+    assert cats == {
+        "A": "better",
+        "B": "control",
+        "C": "better",
+        "D": "not_significant",
+        "E": "worse",
+    }
     # a difference equal to cd is not significant, despite rounding
     assert classify_against_control({"X": 0.1 + 0.2, "Y": 1.3}, "X", 1.0)["Y"] == "not_significant"
     bars = _bars(rank_bars(ranks, "B", 1.0))
@@ -267,8 +277,9 @@ def _overlaps(fig):
     ]
 
 
-@pytest.mark.parametrize("ranks, control, cd", [(MTR_ACC, "SVRCC", MTR_CD),
-                                                 (LONG_15, next(iter(LONG_15)), 3.1)])
+@pytest.mark.parametrize(
+    "ranks, control, cd", [(MTR_ACC, "SVRCC", MTR_CD), (LONG_15, next(iter(LONG_15)), 3.1)]
+)
 def test_no_overlapping_labels(ranks, control, cd):
     assert _overlaps(cd_diagram(ranks, cd, title="title")) == []
     assert _overlaps(rank_bars(ranks, control, cd, alpha=0.05, title="title")) == []
@@ -277,8 +288,11 @@ def test_no_overlapping_labels(ranks, control, cd):
 def test_cd_longer_than_axis_and_tiny_inputs(tmp_path):
     save_figure(cd_diagram({"A": 1.3, "B": 1.7, "C": 2.5}, 9.0), tmp_path / "big", formats=["png"])
     save_figure(cd_diagram({"A": 1.0}, 0.5), tmp_path / "one", formats=["png"])
-    save_figure(cd_diagram({"A": 1.0, "B": 2.0}, 0.0, lower_is_better_label=None),
-                tmp_path / "zero", formats=["png"])
+    save_figure(
+        cd_diagram({"A": 1.0, "B": 2.0}, 0.0, lower_is_better_label=None),
+        tmp_path / "zero",
+        formats=["png"],
+    )
     save_figure(rank_bars({"A": 1.0}, "A", 0.0), tmp_path / "bar1", formats=["png"])
 
 

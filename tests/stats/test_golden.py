@@ -36,7 +36,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from decimal import ROUND_DOWN, ROUND_HALF_UP, Decimal
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 import numpy as np
@@ -53,22 +53,54 @@ from svmlab.stats.tables import results_section
 from svmlab.stats.wilcoxon import exact_p, rank_sum, signed_rank
 
 MTR = ("mtr_acc", "mtr_mse", "mtr_armse", "mtr_arrmse", "mtr_time")
-MIL_TESTED = ("mil_accuracy", "mil_precision", "mil_recall", "mil_kappa", "mil_auc")  # with 1xN tests
+MIL_TESTED = (
+    "mil_accuracy",
+    "mil_precision",
+    "mil_recall",
+    "mil_kappa",
+    "mil_auc",
+)  # with 1xN tests
 MIL = MIL_TESTED + ("mil_time",)
 OLLAWV = ("ollawv_accuracy", "ollawv_runtime", "ollawv_sv", "ollawv_nonsvm_accuracy")
 HYDR_DIST = tuple(f"hydrmi_distances_p{p}" for p in (10, 20, 30, 40, 50, 60))
 HYDR_MW = ("hydrmi_elephant", "hydrmi_tiger", "hydrmi_fox", "hydrmi_musk1", "hydrmi_musk2")
-EVOSVM = ("evosvm_t33_error", "evosvm_t34_c1_error", "evosvm_t34_c01_error", "evosvm_t34_c001_error",
-          "evosvm_t42_error")
-LSSVM = ("lssvm_t7_acc", "lssvm_t11_rmse", "lssvm_t12_r2", "lssvm_t13_norm", "lssvm_t16_rmse", "lssvm_t16_r2",
-         "lssvm_t19_acc", "lssvm_t19_norm")
-MIL_REFERENCE = {"mil_accuracy": "Accuracy", "mil_precision": "Precision", "mil_recall": "Recall",
-                 "mil_kappa": "Kappa", "mil_auc": "AUC", "mil_time": "Time"}
-MTR_REFERENCE = {"mtr_acc": "aCC", "mtr_mse": "MSE", "mtr_armse": "ARMSE", "mtr_arrmse": "ARRMSE", "mtr_time": "Time"}
+EVOSVM = (
+    "evosvm_t33_error",
+    "evosvm_t34_c1_error",
+    "evosvm_t34_c01_error",
+    "evosvm_t34_c001_error",
+    "evosvm_t42_error",
+)
+LSSVM = (
+    "lssvm_t7_acc",
+    "lssvm_t11_rmse",
+    "lssvm_t12_r2",
+    "lssvm_t13_norm",
+    "lssvm_t16_rmse",
+    "lssvm_t16_r2",
+    "lssvm_t19_acc",
+    "lssvm_t19_norm",
+)
+MIL_REFERENCE = {
+    "mil_accuracy": "Accuracy",
+    "mil_precision": "Precision",
+    "mil_recall": "Recall",
+    "mil_kappa": "Kappa",
+    "mil_auc": "AUC",
+    "mil_time": "Time",
+}
+MTR_REFERENCE = {
+    "mtr_acc": "aCC",
+    "mtr_mse": "MSE",
+    "mtr_armse": "ARMSE",
+    "mtr_arrmse": "ARRMSE",
+    "mtr_time": "Time",
+}
 UNDERFLOW = 1e-6  # a p printed as 0.0 ("0.0000") is below this
 
 
 # --- printed numbers ----------------------------------------------------------------------------------
+
 
 def _dec(x) -> Decimal:
     return Decimal(repr(float(x)))
@@ -102,7 +134,7 @@ def literal_sig(printed) -> int:
 
 def at_decimals(value, printed, decimals: int) -> bool:
     """``value`` rounds to ``printed`` at ``decimals`` places (either direction of a tie)."""
-    return abs(float(value) - float(printed)) <= 0.5 * 10.0 ** -decimals * (1 + 1e-9)
+    return abs(float(value) - float(printed)) <= 0.5 * 10.0**-decimals * (1 + 1e-9)
 
 
 def as_printed(value, printed) -> bool:
@@ -124,7 +156,8 @@ def dec_of(meta: dict, key: str) -> int:
 
 # --- fixtures and comparisons ---------------------------------------------------------------------------
 
-@lru_cache(maxsize=None)
+
+@cache
 def fx(fid: str) -> tuple[pd.DataFrame, dict]:
     return load(fid)
 
@@ -152,7 +185,11 @@ def options(fid: str) -> dict:
     Demsar's zero rule) and are deliberately not passed, so that the defaults are tested too.
     """
     m = meta(fid)
-    kw = dict(control=m.get("control"), alpha=m.get("holm_alpha") or 0.05, bd_alpha=m.get("bd_alpha") or 0.05)
+    kw = dict(
+        control=m.get("control"),
+        alpha=m.get("holm_alpha") or 0.05,
+        bd_alpha=m.get("bd_alpha") or 0.05,
+    )
     if m["conventions"]["friedman_tie_correction"]:
         kw["tie_correction"] = True
     if fid in HYDR_MW:
@@ -162,7 +199,7 @@ def options(fid: str) -> dict:
     return kw
 
 
-@lru_cache(maxsize=None)
+@cache
 def cmp(fid: str, **overrides):
     kw = options(fid)
     kw.update(overrides)
@@ -177,11 +214,13 @@ def data_file(rel: str) -> Path:
     pytest.skip(f"SVMLAB_DATA_DIR is unset or has no reference/{rel}")
 
 
-@lru_cache(maxsize=None)
+@cache
 def mil_reference(fid: str) -> pd.DataFrame:
     ref = pd.read_csv(data_file(f"mil/{MIL_REFERENCE[fid]}.csv"), index_col=0)
     ref.index = ref.index.astype(str)
-    assert list(ref.columns) == list(table(fid).columns) and list(ref.index) == list(table(fid).index)
+    assert list(ref.columns) == list(table(fid).columns) and list(ref.index) == list(
+        table(fid).index
+    )
     return ref.astype(float)
 
 
@@ -219,6 +258,7 @@ def oriented(fid: str, a: str, b: str) -> np.ndarray:
 
 # --- the known misprints: the only expected exceptions ----------------------------------------------------
 
+
 @dataclass(frozen=True)
 class Misprint:
     reason: str
@@ -231,12 +271,19 @@ def _each(quantity: str, methods) -> tuple:
 
 
 MIL_BAGGING = "Bagging column = row-permuted copy of TLC; the published Bagging statistics were computed from it"
-MIL_RANKS = ("MI rank rows reproduce from the 4-decimal table only to +-1/30 (ties created by rounding); "
-             "the unrounded reference CSVs reproduce them exactly")
+MIL_RANKS = (
+    "MI rank rows reproduce from the 4-decimal table only to +-1/30 (ties created by rounding); "
+    "the unrounded reference CSVs reproduce them exactly"
+)
 # methods whose table-computed average rank deviates from the printed one (by half a rank on one dataset)
-MIL_RANK_DEVIATIONS = {"mil_accuracy": ("MIRSVM", "Stacking"), "mil_precision": ("MIRSVM", "miGraph"),
-                       "mil_recall": (), "mil_kappa": ("MIRSVM", "miGraph"), "mil_auc": ("MIRSVM", "miGraph"),
-                       "mil_time": ()}
+MIL_RANK_DEVIATIONS = {
+    "mil_accuracy": ("MIRSVM", "Stacking"),
+    "mil_precision": ("MIRSVM", "miGraph"),
+    "mil_recall": (),
+    "mil_kappa": ("MIRSVM", "miGraph"),
+    "mil_auc": ("MIRSVM", "miGraph"),
+    "mil_time": (),
+}
 USPS = "row label printed 'ups' in Table 5.3; the fixture uses 'usps'"
 TWO_LINES = "Table 5.3's 'Average Ranks' row holds two lines: the column mean, then the Friedman average rank"
 CITATION_KNN = "Weka zero-range NaN artefact: citationKNN accuracy 0.500, real printed values, kept"
@@ -245,118 +292,178 @@ EXPECTED_EXCEPTIONS: dict[tuple, Misprint] = {
     # MTR (Melki 2018 Ch. 3; KEEL output)
     ("mtr_acc", "holm_threshold", "ST, ERC", ""): Misprint(
         "ST and ERC tie exactly (141.5/24); the table gives the stricter Holm threshold to the later column ERC, "
-        "the stable column-order rule to ST: either order is accepted", _each("holm_threshold", ("ST", "ERC"))),
+        "the stable column-order rule to ST: either order is accepted",
+        _each("holm_threshold", ("ST", "ERC")),
+    ),
     ("mtr_acc", "wilcoxon.p", "ERCC", ""): Misprint(
-        "exact p 0.042489 printed 4.3E-2 by KEEL's double rounding (plain rounding: 4.2E-2)", kind="double"),
+        "exact p 0.042489 printed 4.3E-2 by KEEL's double rounding (plain rounding: 4.2E-2)",
+        kind="double",
+    ),
     ("mtr_mse", "value", "SVRCC", "Puma32H"): Misprint(
         "Puma32H/SVRCC: MSE 5.1306 vs aRMSE 0.9331 gives MSE/aRMSE^2 = 5.89 < 6 targets, impossible; one cell is "
-        "a typo, kept as printed"),
+        "a typo, kept as printed"
+    ),
     ("mtr_mse", "z_p", "SVRRC", ""): Misprint(
-        "z-test p 0.50450 printed 5.1E-1 by double rounding (plain: 5.0E-1)", kind="double"),
+        "z-test p 0.50450 printed 5.1E-1 by double rounding (plain: 5.0E-1)", kind="double"
+    ),
     ("mtr_mse", "wilcoxon (tie note)", "RC", ""): Misprint(
-        "R+/R- 263/37 reproduce only from float64 differences; 4-decimal-rounded ones tie and give 263.5/36.5"),
+        "R+/R- 263/37 reproduce only from float64 differences; 4-decimal-rounded ones tie and give 263.5/36.5"
+    ),
     ("mtr_armse", "z_p", "MTS", ""): Misprint(
         "exponent slip: z-test p printed 1.8E-5, computed 1.8E-4 (the Holm thresholds confirm 1.8E-4)",
-        (("z_p", "MTS"),)),
+        (("z_p", "MTS"),),
+    ),
     ("mtr_armse", "value", "SVRCC", "Puma32H"): Misprint(
-        "Puma32H/SVRCC aRMSE 0.9331 inconsistent with the MSE cell (see mtr_mse), kept as printed"),
+        "Puma32H/SVRCC aRMSE 0.9331 inconsistent with the MSE cell (see mtr_mse), kept as printed"
+    ),
     ("mtr_armse", "z_p", "ERCC", ""): Misprint(
-        "z-test p 0.0081484 printed 8.2E-3 by double rounding (plain: 8.1E-3)", kind="double"),
+        "z-test p 0.0081484 printed 8.2E-3 by double rounding (plain: 8.1E-3)", kind="double"
+    ),
     ("mtr_armse", "wilcoxon (tie note)", "SVRRC", ""): Misprint(
-        "R+/R- 284/16 reproduce only from float64 differences; rounded ones give 284.5/15.5"),
+        "R+/R- 284/16 reproduce only from float64 differences; rounded ones give 284.5/15.5"
+    ),
     ("mtr_arrmse", "z_p", "MTS", ""): Misprint(
-        "exponent slip: z-test p printed 3.2E-3, computed 3.2E-4", (("z_p", "MTS"),)),
+        "exponent slip: z-test p printed 3.2E-3, computed 3.2E-4", (("z_p", "MTS"),)
+    ),
     ("mtr_arrmse", "z_p", "MTSC", ""): Misprint(
-        "exponent slip: z-test p printed 1.1E-3, computed 1.1E-4", (("z_p", "MTSC"),)),
+        "exponent slip: z-test p printed 1.1E-3, computed 1.1E-4", (("z_p", "MTSC"),)
+    ),
     ("mtr_arrmse", "text_claim", None, "ours best on 16 of 24, c"): Misprint(
-        "text says SVR family best on 16 of 24, competitors on 6; the bold count gives 17 / 7"),
+        "text says SVR family best on 16 of 24, competitors on 6; the bold count gives 17 / 7"
+    ),
     ("mtr_arrmse", "wilcoxon (tie note)", "SVRRC", ""): Misprint(
-        "R+/R- 222.5/77.5 reproduce only from float64 differences; rounded ones give 223/77"),
+        "R+/R- 222.5/77.5 reproduce only from float64 differences; rounded ones give 223/77"
+    ),
     ("mtr_time", "z_p", "MTS", ""): Misprint(
-        "typo: z = (6.0000 - 1.8750)/sqrt(110/144) = 4.72 gives p = 2.4E-6, printed 2.0E-6", (("z_p", "MTS"),)),
+        "typo: z = (6.0000 - 1.8750)/sqrt(110/144) = 4.72 gives p = 2.4E-6, printed 2.0E-6",
+        (("z_p", "MTS"),),
+    ),
     ("mtr_time", "average_ranks", "all", ""): Misprint(
-        "Table 3.11 prints the rank row with 2 decimals (rounding, not an error); exact values in recomputed"),
+        "Table 3.11 prints the rank row with 2 decimals (rounding, not an error); exact values in recomputed"
+    ),
     ("mtr_time", "table_header", None, ""): Misprint(
-        "chapter Table 3.12 header reads 'SVRCC vs.'; the control is SVR (best rank)"),
+        "chapter Table 3.12 header reads 'SVRCC vs.'; the control is SVR (best rank)"
+    ),
     ("mtr_time", "text_claim", None, "Nemenyi and Holm: SVRCC "): Misprint(
-        "text: Holm rejects 8 of 9 with p <= 1.6E-2; step-down Holm rejects 6 (ST p = 0.036 > 0.0167)"),
+        "text: Holm rejects 8 of 9 with p <= 1.6E-2; step-down Holm rejects 6 (ST p = 0.036 > 0.0167)"
+    ),
     ("mtr_time", "text_claim", None, "SVR significantly better"): Misprint(
-        "text: Wilcoxon p < 0.01 against all; MORF, ST and RC have p > 0.01"),
+        "text: Wilcoxon p < 0.01 against all; MORF, ST and RC have p > 0.01"
+    ),
     ("mtr_time", "text_claim", None, "faster on 16 of 24"): Misprint(
-        "text: SVR fastest on 16 of 24; the table gives 12"),
+        "text: SVR fastest on 16 of 24; the table gives 12"
+    ),
     ("mtr_time", "wilcoxon.p", "MORF", ""): Misprint(
-        "exact p 0.031482 printed 3.2E-2 by double rounding (plain: 3.1E-2)", kind="double"),
+        "exact p 0.031482 printed 3.2E-2 by double rounding (plain: 3.1E-2)", kind="double"
+    ),
     # MIL (Melki 2018 Ch. 4)
     ("mil_accuracy", "column", "Bagging", ""): Misprint(MIL_BAGGING),
     ("mil_accuracy", "average_ranks", "several", ""): Misprint(
-        MIL_RANKS, _each("average_ranks", MIL_RANK_DEVIATIONS["mil_accuracy"])),
+        MIL_RANKS, _each("average_ranks", MIL_RANK_DEVIATIONS["mil_accuracy"])
+    ),
     ("mil_accuracy", "text_claim", "MISMO", "Holm's procedure rejects"): Misprint(
-        "text: Holm rejects p <= 0.01 and lists MISMO; its z-test p is 0.017 > 0.01 (threshold 0.0100)"),
+        "text: Holm rejects p <= 0.01 and lists MISMO; its z-test p is 0.017 > 0.01 (threshold 0.0100)"
+    ),
     ("mil_accuracy", "wilcoxon (rounding)", "Stacking", ""): Misprint(
         "the 4-decimal table creates a zero difference (92/13, n = 14); the reference CSV gives the printed 104/16",
-        _each("wilcoxon_r", ("Stacking",)) + _each("wilcoxon_p", ("Stacking",)), kind="rounding"),
+        _each("wilcoxon_r", ("Stacking",)) + _each("wilcoxon_p", ("Stacking",)),
+        kind="rounding",
+    ),
     ("mil_precision", "column", "Bagging", ""): Misprint(MIL_BAGGING),
     ("mil_precision", "average_ranks", "several", ""): Misprint(
-        MIL_RANKS, _each("average_ranks", MIL_RANK_DEVIATIONS["mil_precision"])),
+        MIL_RANKS, _each("average_ranks", MIL_RANK_DEVIATIONS["mil_precision"])
+    ),
     ("mil_precision", "value", "MIRSVM", "westEast"): Misprint(
         "MIRSVM westEast precision 8/11 printed truncated as 0.7272; with 0.7273 (a tie with miGraph) the printed "
-        "rank row reproduces exactly"),
+        "rank row reproduces exactly"
+    ),
     ("mil_precision", "wilcoxon (rounding)", "miGraph", ""): Misprint(
         "the 4-decimal table gives 66/39 (n = 14); the reference CSV gives the printed 75/45",
-        _each("wilcoxon_r", ("miGraph",)) + _each("wilcoxon_p", ("miGraph",)), kind="rounding"),
+        _each("wilcoxon_r", ("miGraph",)) + _each("wilcoxon_p", ("miGraph",)),
+        kind="rounding",
+    ),
     ("mil_precision", "wilcoxon.p (printing)", "MISVM", ""): Misprint(
-        "exact p 0.803955 printed 0.8039 (truncated)", (("wilcoxon_p", "MISVM"),), kind="truncated"),
+        "exact p 0.803955 printed 0.8039 (truncated)", (("wilcoxon_p", "MISVM"),), kind="truncated"
+    ),
     ("mil_recall", "column", "Bagging", ""): Misprint(MIL_BAGGING),
     ("mil_recall", "average_ranks", "several", ""): Misprint(MIL_RANKS),
     ("mil_recall", "holm_threshold", "Bagging", ""): Misprint(
-        "the journal table lacks the Bagging Holm value; the chapter's 0.0250 is used"),
+        "the journal table lacks the Bagging Holm value; the chapter's 0.0250 is used"
+    ),
     ("mil_recall", "wilcoxon", "SimpleMI", ""): Misprint(
         "R+ + R- = 105 (Demsar's rule drops the one zero difference, n = 14); exact p 0.6698, printed 0.6603",
-        (("wilcoxon_p", "SimpleMI"),), kind="p"),
+        (("wilcoxon_p", "SimpleMI"),),
+        kind="p",
+    ),
     ("mil_recall", "wilcoxon", "Stacking", ""): Misprint(
         "R+ + R- = 105 (n = 14, one zero difference dropped); exact p 0.5830, printed 0.5721",
-        (("wilcoxon_p", "Stacking"),), kind="p"),
+        (("wilcoxon_p", "Stacking"),),
+        kind="p",
+    ),
     ("mil_recall", "wilcoxon.p (printing)", "MIBoost", ""): Misprint(
-        "exact p 0.207764 printed 0.2077 (truncated)", (("wilcoxon_p", "MIBoost"),), kind="truncated"),
+        "exact p 0.207764 printed 0.2077 (truncated)",
+        (("wilcoxon_p", "MIBoost"),),
+        kind="truncated",
+    ),
     ("mil_recall", "wilcoxon.p (printing)", "MIWrapper", ""): Misprint(
-        "exact p 0.207764 printed 0.2077 (truncated)", (("wilcoxon_p", "MIWrapper"),), kind="truncated"),
+        "exact p 0.207764 printed 0.2077 (truncated)",
+        (("wilcoxon_p", "MIWrapper"),),
+        kind="truncated",
+    ),
     ("mil_kappa", "column", "Bagging", ""): Misprint(MIL_BAGGING),
     ("mil_kappa", "average_ranks", "several", ""): Misprint(
-        MIL_RANKS, _each("average_ranks", MIL_RANK_DEVIATIONS["mil_kappa"])),
+        MIL_RANKS, _each("average_ranks", MIL_RANK_DEVIATIONS["mil_kappa"])
+    ),
     ("mil_kappa", "wilcoxon", "miGraph", ""): Misprint(
-        "R+ + R- = 105: n = 14 by Demsar's odd-zero rule (zsplit would keep 15); p = exact p(13.5, n = 14)"),
+        "R+ + R- = 105: n = 14 by Demsar's odd-zero rule (zsplit would keep 15); p = exact p(13.5, n = 14)"
+    ),
     ("mil_kappa", "wilcoxon (rounding)", "miGraph", ""): Misprint(
         "the 4-decimal table has two zero differences (104/16, n = 15); the reference CSV gives the printed 91.5/13.5",
-        _each("wilcoxon_r", ("miGraph",)) + _each("wilcoxon_p", ("miGraph",)), kind="rounding"),
+        _each("wilcoxon_r", ("miGraph",)) + _each("wilcoxon_p", ("miGraph",)),
+        kind="rounding",
+    ),
     ("mil_kappa", "wilcoxon.p (printing)", "Bagging", ""): Misprint(
-        "exact p 0.207764 printed 0.2077 (truncated)", (("wilcoxon_p", "Bagging"),), kind="truncated"),
+        "exact p 0.207764 printed 0.2077 (truncated)",
+        (("wilcoxon_p", "Bagging"),),
+        kind="truncated",
+    ),
     ("mil_auc", "column", "Bagging", ""): Misprint(MIL_BAGGING),
     ("mil_auc", "average_ranks", "several", ""): Misprint(
-        MIL_RANKS, _each("average_ranks", MIL_RANK_DEVIATIONS["mil_auc"])),
+        MIL_RANKS, _each("average_ranks", MIL_RANK_DEVIATIONS["mil_auc"])
+    ),
     ("mil_auc", "wilcoxon", "miGraph", ""): Misprint(
-        "R+ + R- = 105: n = 14 by Demsar's odd-zero rule; p = exact p(15, n = 14)"),
+        "R+ + R- = 105: n = 14 by Demsar's odd-zero rule; p = exact p(15, n = 14)"
+    ),
     ("mil_auc", "wilcoxon (rounding)", "miGraph", ""): Misprint(
         "the 4-decimal table gives 100.5/19.5 (n = 15); the reference CSV gives the printed 90/15",
-        _each("wilcoxon_r", ("miGraph",)) + _each("wilcoxon_p", ("miGraph",)), kind="rounding"),
+        _each("wilcoxon_r", ("miGraph",)) + _each("wilcoxon_p", ("miGraph",)),
+        kind="rounding",
+    ),
     ("mil_auc", "wilcoxon.p (printing)", "TLC", ""): Misprint(
-        "exact p 0.25238 printed 0.2523 (truncated)", (("wilcoxon_p", "TLC"),), kind="truncated"),
+        "exact p 0.25238 printed 0.2523 (truncated)", (("wilcoxon_p", "TLC"),), kind="truncated"
+    ),
     ("mil_time", "column", "Bagging", ""): Misprint(MIL_BAGGING),
     ("mil_time", "average_ranks", "several", ""): Misprint(MIL_RANKS),
     ("mil_time", "value", "MIDD", "eastWest"): Misprint(
-        "journal prints 2171 (OCR slip); the chapter's 217.1 is the value the column average needs"),
+        "journal prints 2171 (OCR slip); the chapter's 217.1 is the value the column average needs"
+    ),
     ("mil_time", "average_ranks", "all", ""): Misprint(
-        "Table 4.13 prints the time ranks with 1 decimal; Table 4.14 prints them with 4"),
+        "Table 4.13 prints the time ranks with 1 decimal; Table 4.14 prints them with 4"
+    ),
     ("mil_meta_rank", "column", "Bagging", ""): Misprint(MIL_BAGGING),
     # OLLAWV (Melki 2018 Ch. 5)
     ("ollawv_accuracy", "average_ranks", "all", ""): Misprint(
         "printed accuracy ranks are inverted (lower accuracy ranked better): printed = 4 - correct",
-        _each("average_ranks", ("OLLAWV", "NNISDA", "MNSVM"))),
+        _each("average_ranks", ("OLLAWV", "NNISDA", "MNSVM")),
+    ),
     ("ollawv_accuracy", "text_claim", None, "Iman-Davenport indicates"): Misprint(
-        "text: Iman-Davenport significant with p = 0.2397 for accuracy; p = 0.24 is not significant"),
+        "text: Iman-Davenport significant with p = 0.2397 for accuracy; p = 0.24 is not significant"
+    ),
     ("ollawv_accuracy", "dataset_name", None, "usps"): Misprint(USPS),
     ("ollawv_accuracy", "summary_row_label", None, ""): Misprint(TWO_LINES),
     ("ollawv_runtime", "average_ranks", "MNSVM", ""): Misprint(
-        "66/23 = 2.86957 printed truncated as 2.869", (("average_ranks", "MNSVM"),)),
+        "66/23 = 2.86957 printed truncated as 2.869", (("average_ranks", "MNSVM"),)
+    ),
     ("ollawv_runtime", "dataset_name", None, "usps"): Misprint(USPS),
     ("ollawv_runtime", "summary_row_label", None, ""): Misprint(TWO_LINES),
     ("ollawv_sv", "dataset_name", None, "usps"): Misprint(USPS),
@@ -364,43 +471,62 @@ EXPECTED_EXCEPTIONS: dict[tuple, Misprint] = {
     ("ollawv_nonsvm_accuracy", "average_ranks", "all", ""): Misprint(
         "printed ranks (and CD 1.391) are over N = 24 datasets but only 23 rows are printed; appending the "
         "missing row's ranks (1, 2, 4, 3, 6, 5) reproduces them",
-        _each("average_ranks", ("OLLAWV", "k-NN", "J48", "JRip", "NaiveBayes", "Logistic"))),
+        _each("average_ranks", ("OLLAWV", "k-NN", "J48", "JRip", "NaiveBayes", "Logistic")),
+    ),
     ("ollawv_nonsvm_accuracy", "average_ranks", "J48", ""): Misprint(
-        "97/24 = 4.04167 printed truncated as 4.041"),
+        "97/24 = 4.04167 printed truncated as 4.041"
+    ),
     ("ollawv_nonsvm_accuracy", "column_average_std", "NaiveBayes", ""): Misprint(
-        "mean of the per-dataset SDs is 3.574, printed 3.58", (("column_average_std", "NaiveBayes"),)),
+        "mean of the per-dataset SDs is 3.574, printed 3.58",
+        (("column_average_std", "NaiveBayes"),),
+    ),
     ("ollawv_nonsvm_accuracy", "bold", "JRip", "vote"): Misprint(
-        "JRip ties OLLAWV at 96.54 on vote but is not bold (ties are averaged in the ranks)"),
+        "JRip ties OLLAWV at 96.54 on vote but is not bold (ties are averaged in the ranks)"
+    ),
     # HyDR-MI
     ("hydrmi_distances_p10", "friedman.chi2", None, ""): Misprint(
         "printed chi2 10.091 needs one half-rank swap between max and adapted in one block; the table gives 9.801",
-        (("friedman_chi2", None), ("iman_davenport_F", None), ("bd_threshold", None))),
+        (("friedman_chi2", None), ("iman_davenport_F", None), ("bd_threshold", None)),
+    ),
     ("hydrmi_distances_p30", "value", "avg", "Musk1 | MISimple (PART)"): Misprint(
-        "0.73 is the only Musk1 value that is no multiple of 1/90 (probably 0.733); the printed chi2 needs 0.73"),
+        "0.73 is the only Musk1 value that is no multiple of 1/90 (probably 0.733); the printed chi2 needs 0.73"
+    ),
     ("hydrmi_distances_p50", "value", "all", ""): Misprint(CITATION_KNN),
     ("hydrmi_distances_p60", "value", "all", ""): Misprint(CITATION_KNN),
     ("hydrmi_elephant", "value", "ReliefF-MI/Full", "citationKNN"): Misprint(CITATION_KNN),
     ("hydrmi_tiger", "mann_whitney.W", "ReliefF-MI", ""): Misprint(
         "printed W 196.0 / z -3.485 is a typo: the rank sum is 196.5 (z -3.481), as the printed mean rank "
-        "11.56 = 196.5/17 confirms", (("mann_whitney_W", "ReliefF-MI"), ("mann_whitney_z", "ReliefF-MI"))),
+        "11.56 = 196.5/17 confirms",
+        (("mann_whitney_W", "ReliefF-MI"), ("mann_whitney_z", "ReliefF-MI")),
+    ),
     ("hydrmi_tiger", "value", "Full", "citationKNN"): Misprint(CITATION_KNN),
     ("hydrmi_fox", "value", "Full", "citationKNN"): Misprint(CITATION_KNN),
     ("hydrmi_musk1", "mean_rank", "ReliefF-MI", ""): Misprint(
-        "printed mean rank 12.85 (12.85 + 22.18 != 35); 218/17 = 12.82", (("mean_rank_other", "ReliefF-MI"),)),
+        "printed mean rank 12.85 (12.85 + 22.18 != 35); 218/17 = 12.82",
+        (("mean_rank_other", "ReliefF-MI"),),
+    ),
     ("hydrmi_musk1", "value", "HyDR-MI", "MIEMDD"): Misprint(
-        "0.848 is no multiple of 1/450 (5 seeds x 90 bags), kept as printed"),
+        "0.848 is no multiple of 1/450 (5 seeds x 90 bags), kept as printed"
+    ),
     ("hydrmi_musk2", "value", "HyDR-MI", ""): Misprint(
-        "all HyDR-MI values are multiples of 0.01 although 5-seed means; flagged, kept"),
+        "all HyDR-MI values are multiples of 0.01 although 5-seed means; flagged, kept"
+    ),
     # EvoSVM, LSSVM/MLM (no published statistics; data notes)
     ("evosvm_t33_error", "value", "all", "Lawsuit"): Misprint(
-        "the Lawsuit rows are suspect, kept as printed (the derived targets include them)"),
+        "the Lawsuit rows are suspect, kept as printed (the derived targets include them)"
+    ),
     ("lssvm_t11_rmse", "std", "all", "DAI, DEL"): Misprint(
-        "'0.0*' = tiny but non-zero SD; the RMSE means are 0.00 for all six methods (all tied)"),
+        "'0.0*' = tiny but non-zero SD; the RMSE means are 0.00 for all six methods (all tied)"
+    ),
     ("lssvm_t11_rmse", "value", "several", ""): Misprint(
-        "OCR cells without decimal point restored ('2224007' -> 2.22 +- 0.07, '354+£052' -> 3.54 +- 0.52)"),
-    ("lssvm_t12_r2", "value", "LW-MLM-2", "WRE"): Misprint("OCR '0444+003' restored as 0.44 +- 0.03"),
+        "OCR cells without decimal point restored ('2224007' -> 2.22 +- 0.07, '354+£052' -> 3.54 +- 0.52)"
+    ),
+    ("lssvm_t12_r2", "value", "LW-MLM-2", "WRE"): Misprint(
+        "OCR '0444+003' restored as 0.44 +- 0.03"
+    ),
     ("lssvm_t13_norm", "std", "RANK-MLM, LW-MLM-1/2/3", "CON"): Misprint(
-        "'0.0*' SDs; the NORM means are 0.00 for the four regularised methods (tied)"),
+        "'0.0*' SDs; the NORM means are 0.00 for the four regularised methods (tied)"
+    ),
     ("lssvm_t19_norm", "value", "Rank-MLM", "ION"): Misprint("OCR '0304' restored as 0.30 +- 0.00"),
 }
 
@@ -414,14 +540,19 @@ def misprint_key(fid: str, entry: dict) -> tuple:
 
 def excused(fid: str, quantity: str, method=None, *, kinds=None) -> bool:
     """Whether a listed misprint leaves this cell to its own check (optionally: of these kinds only)."""
-    return any(key[0] == fid and (quantity, method) in mp.excuses and (kinds is None or mp.kind in kinds)
-               for key, mp in EXPECTED_EXCEPTIONS.items())
+    return any(
+        key[0] == fid and (quantity, method) in mp.excuses and (kinds is None or mp.kind in kinds)
+        for key, mp in EXPECTED_EXCEPTIONS.items()
+    )
 
 
 def listed(fid: str, quantity: str, kind: str) -> set:
     """Methods of the misprints of one kind listed for a fixture and quantity."""
-    return {key[2] for key, mp in EXPECTED_EXCEPTIONS.items() if key[0] == fid and key[1] == quantity
-            and mp.kind == kind}
+    return {
+        key[2]
+        for key, mp in EXPECTED_EXCEPTIONS.items()
+        if key[0] == fid and key[1] == quantity and mp.kind == kind
+    }
 
 
 CHECKS: dict[tuple, Callable] = {}
@@ -433,6 +564,7 @@ def check(*keys):
             assert key in EXPECTED_EXCEPTIONS, key
             CHECKS[key] = fn
         return fn
+
     return register
 
 
@@ -442,13 +574,21 @@ def test_fixture_families_cover_all_ids():
 
 
 def test_misprint_registry_matches_fixtures():
-    listed_in_fixtures = {misprint_key(fid, e) for fid in ALL_IDS for e in meta(fid).get("misprints") or []}
-    assert listed_in_fixtures - set(EXPECTED_EXCEPTIONS) == set(), "misprints listed in a fixture, not named here"
-    assert set(EXPECTED_EXCEPTIONS) - listed_in_fixtures == set(), "misprints named here, not listed in a fixture"
+    listed_in_fixtures = {
+        misprint_key(fid, e) for fid in ALL_IDS for e in meta(fid).get("misprints") or []
+    }
+    assert listed_in_fixtures - set(EXPECTED_EXCEPTIONS) == set(), (
+        "misprints listed in a fixture, not named here"
+    )
+    assert set(EXPECTED_EXCEPTIONS) - listed_in_fixtures == set(), (
+        "misprints named here, not listed in a fixture"
+    )
     assert set(CHECKS) == set(EXPECTED_EXCEPTIONS), "every named misprint needs a check"
 
 
-@pytest.mark.parametrize("key", sorted(EXPECTED_EXCEPTIONS, key=str), ids=lambda k: "/".join(str(x) for x in k))
+@pytest.mark.parametrize(
+    "key", sorted(EXPECTED_EXCEPTIONS, key=str), ids=lambda k: "/".join(str(x) for x in k)
+)
 def test_misprint(key):
     entry = next(e for e in meta(key[0])["misprints"] if misprint_key(key[0], e) == key)
     CHECKS[key](key[0], entry)
@@ -456,11 +596,15 @@ def test_misprint(key):
 
 # --- MTR: Melki 2018 Tables 3.3-3.12 (10 methods x 24 datasets, KEEL output) ---------------------------------
 
+
 @pytest.mark.parametrize("fid", MTR)
 def test_mtr_average_ranks_and_column_average(fid):
     c, m, pub = cmp(fid), meta(fid), published(fid)
     for method, printed in pub["average_ranks"].items():
-        assert at_decimals(c.average_ranks[method], printed, dec_of(m, "average_ranks")), (method, printed)
+        assert at_decimals(c.average_ranks[method], printed, dec_of(m, "average_ranks")), (
+            method,
+            printed,
+        )
     for method, exact in (recomputed(fid).get("average_ranks") or {}).items():
         assert at_decimals(c.average_ranks[method], exact, 4), (method, exact)
     tol = 0.5 * 10.0 ** -dec_of(m, "values") + 0.5 * 10.0 ** -dec_of(m, "column_average")
@@ -475,27 +619,40 @@ def test_mtr_friedman_iman_davenport(fid):
     assert not o.tie_correction and (o.n_datasets, o.n_methods) == (24, 10)
     pid = published(fid)["iman_davenport"]
     assert (o.F_df1, o.F_df2) == (pid["df1"], pid["df2"]) == (9, 207)
-    assert as_printed(o.F, pid["F"]), (o.F, pid["F"])  # the text prints "7.6" for aRMSE, 2 decimals elsewhere
+    assert as_printed(o.F, pid["F"]), (
+        o.F,
+        pid["F"],
+    )  # the text prints "7.6" for aRMSE, 2 decimals elsewhere
     if pid["p"] == 0:
         assert o.F_p < UNDERFLOW
     else:
         assert at_sig(o.F_p, pid["p"], 2), (o.F_p, pid["p"])
     rid = recomputed(fid)["iman_davenport"]
     assert as_printed(o.F, rid["F"]) and at_sig(o.F_p, rid["p"]), (o.F, o.F_p, rid)
-    keel_csv = recomputed(fid)["iman_davenport_authors_keel_csv"]  # KEEL prints F with 6 decimals, p truncated
-    assert at_decimals(o.F, keel_csv["F"], 6) and round_sig(o.F_p, 3, ROUND_DOWN) == keel_csv["p"], (o, keel_csv)
+    keel_csv = recomputed(fid)[
+        "iman_davenport_authors_keel_csv"
+    ]  # KEEL prints F with 6 decimals, p truncated
+    assert (
+        at_decimals(o.F, keel_csv["F"], 6) and round_sig(o.F_p, 3, ROUND_DOWN) == keel_csv["p"]
+    ), (o, keel_csv)
 
 
 @pytest.mark.parametrize("fid", MTR)
 def test_mtr_bonferroni_dunn(fid):
     c, m, pub = cmp(fid), meta(fid), published(fid)
     claims = pub["derived_claims"]
-    assert compare(table(fid), m["direction"]).control == m["control"]  # control = best average rank
+    assert (
+        compare(table(fid), m["direction"]).control == m["control"]
+    )  # control = best average rank
     assert at_decimals(c.bd_cd, pub["cd"], dec_of(m, "cd")), c.bd_cd
     # the threshold is the sum of the two printed (4-decimal) numbers
-    assert at_decimals(round_dec(c.average_ranks[c.control], 4) + round_dec(c.bd_cd, 4), claims["bd_threshold"], 4)
+    assert at_decimals(
+        round_dec(c.average_ranks[c.control], 4) + round_dec(c.bd_cd, 4), claims["bd_threshold"], 4
+    )
     assert c.beyond_cd == claims["bd_worse_than_control"]
-    assert len(c.beyond_cd) == claims["bd_worse_count"] == claims["text_claims"]["bd_significant_of_9"]
+    assert (
+        len(c.beyond_cd) == claims["bd_worse_count"] == claims["text_claims"]["bd_significant_of_9"]
+    )
 
 
 @pytest.mark.parametrize("fid", MTR)
@@ -506,7 +663,10 @@ def test_mtr_wilcoxon_signed_rank(fid):
     for method, printed in pub.items():
         row = t.loc[method]
         assert row["wilcoxon_n"] == 24 and row["wilcoxon_r_plus"] + row["wilcoxon_r_minus"] == 300
-        assert (row["wilcoxon_r_plus"], row["wilcoxon_r_minus"]) == (printed["r_plus"], printed["r_minus"]), method
+        assert (row["wilcoxon_r_plus"], row["wilcoxon_r_minus"]) == (
+            printed["r_plus"],
+            printed["r_minus"],
+        ), method
         assert keel(row["wilcoxon_p"]) == printed["p"], (method, row["wilcoxon_p"], printed["p"])
         if round_sig(row["wilcoxon_p"], 2) != printed["p"]:
             plain_differs.add(method)
@@ -537,7 +697,10 @@ def test_mtr_holm_thresholds(fid):
     t = c.control_table
     for method, printed in pub["holm_threshold"].items():
         if not excused(fid, "holm_threshold", method):
-            assert keel(t.at[method, "holm_threshold"]) == printed, (method, t.at[method, "holm_threshold"])
+            assert keel(t.at[method, "holm_threshold"]) == printed, (
+                method,
+                t.at[method, "holm_threshold"],
+            )
     assert sorted(keel(x) for x in t["holm_threshold"]) == sorted(pub["holm_threshold"].values())
     text = pub["derived_claims"]["text_claims"]
     if "holm_significant_of_9" in text:
@@ -550,7 +713,9 @@ def test_mtr_best_counts(fid):
     text = published(fid)["derived_claims"]["text_claims"]
     assert best[meta(fid)["control"]].sum() == text["best_count_control"]
     if "best_count_svr_family_of_24" in text:
-        assert best[["SVR", "SVRRC", "SVRCC"]].any(axis=1).sum() == text["best_count_svr_family_of_24"]
+        assert (
+            best[["SVR", "SVRRC", "SVRCC"]].any(axis=1).sum() == text["best_count_svr_family_of_24"]
+        )
 
 
 @check(("mtr_acc", "holm_threshold", "ST, ERC", ""))
@@ -579,23 +744,36 @@ def _(fid, e):
     assert mse / armse**2 < 6
 
 
-TIE_NOTE_ROUNDED = {("mtr_mse", "RC"): (263.5, 36.5), ("mtr_armse", "SVRRC"): (284.5, 15.5),
-                    ("mtr_arrmse", "SVRRC"): (223.0, 77.0)}
+TIE_NOTE_ROUNDED = {
+    ("mtr_mse", "RC"): (263.5, 36.5),
+    ("mtr_armse", "SVRRC"): (284.5, 15.5),
+    ("mtr_arrmse", "SVRRC"): (223.0, 77.0),
+}
 
 
 @check(*[k for k in EXPECTED_EXCEPTIONS if k[1] == "wilcoxon (tie note)"])
 def _(fid, e):
     method, control = e["method"], meta(fid)["control"]
     r = cmp(fid).control_table.loc[method]
-    assert (r["wilcoxon_r_plus"], r["wilcoxon_r_minus"]) == (e["printed"]["r_plus"], e["printed"]["r_minus"])
+    assert (r["wilcoxon_r_plus"], r["wilcoxon_r_minus"]) == (
+        e["printed"]["r_plus"],
+        e["printed"]["r_minus"],
+    )
     d = np.round(oriented(fid, control, method), 4)
     rounded = signed_rank(d, np.zeros_like(d), "max")
-    assert (rounded.r_plus, rounded.r_minus) == TIE_NOTE_ROUNDED[(fid, method)] != (r["wilcoxon_r_plus"],
-                                                                                   r["wilcoxon_r_minus"])
+    assert (
+        (rounded.r_plus, rounded.r_minus)
+        == TIE_NOTE_ROUNDED[(fid, method)]
+        != (r["wilcoxon_r_plus"], r["wilcoxon_r_minus"])
+    )
 
 
-@check(("mtr_armse", "z_p", "MTS", ""), ("mtr_arrmse", "z_p", "MTS", ""), ("mtr_arrmse", "z_p", "MTSC", ""),
-       ("mtr_time", "z_p", "MTS", ""))
+@check(
+    ("mtr_armse", "z_p", "MTS", ""),
+    ("mtr_arrmse", "z_p", "MTS", ""),
+    ("mtr_arrmse", "z_p", "MTSC", ""),
+    ("mtr_time", "z_p", "MTS", ""),
+)
 def _(fid, e):
     t = cmp(fid).control_table
     method = e["method"]
@@ -619,7 +797,10 @@ def _(fid, e):
     ours = best[["SVR", "SVRRC", "SVRCC"]].any(axis=1).sum()
     theirs = best.drop(columns=["SVR", "SVRRC", "SVRCC"]).any(axis=1).sum()
     text = published(fid)["derived_claims"]["text_claims"]
-    assert (ours, theirs) != (text["best_count_svr_family_of_24_text"], text["best_count_competitors_text"])
+    assert (ours, theirs) != (
+        text["best_count_svr_family_of_24_text"],
+        text["best_count_competitors_text"],
+    )
     assert (ours, theirs) == (17, 7)
 
 
@@ -636,7 +817,9 @@ def _(fid, e):
 def _(fid, e):
     c = compare(table(fid), "min")
     assert c.control == "SVR" == meta(fid)["control"]
-    assert set(published(fid)["z_p"]) == set(meta(fid)["methods"]) - {"SVR"}  # the rows are "SVR vs."
+    assert set(published(fid)["z_p"]) == set(meta(fid)["methods"]) - {
+        "SVR"
+    }  # the rows are "SVR vs."
 
 
 @check(("mtr_time", "text_claim", None, "Nemenyi and Holm: SVRCC "))
@@ -668,10 +851,14 @@ def test_mtr_reference_keel_output(fid):
     path = data_file(f"mtr/NewResults_-_{MTR_REFERENCE[fid]}.csv")
     ref = read_table(path)
     c = compare(ref, meta(fid)["direction"], **options(fid))
-    for method, exact in (recomputed(fid).get("average_ranks") or published(fid)["average_ranks"]).items():
+    for method, exact in (
+        recomputed(fid).get("average_ranks") or published(fid)["average_ranks"]
+    ).items():
         assert at_decimals(c.average_ranks[method], exact, 4), method
     text = path.read_text()
-    df1, df2, F = re.search(r"with (\d+) and (\d+) degrees of freedom\)?: ([0-9.]+)\.", text).groups()
+    df1, df2, F = re.search(
+        r"with (\d+) and (\d+) degrees of freedom\)?: ([0-9.]+)\.", text
+    ).groups()
     p = float(re.search(r"Daveport Test: ([0-9.Ee+-]+)", text).group(1))
     o = cmp(fid).omnibus
     assert (o.F_df1, o.F_df2) == (int(df1), int(df2))
@@ -681,6 +868,7 @@ def test_mtr_reference_keel_output(fid):
 
 
 # --- MIL: Melki 2018 Tables 4.3-4.14 (12 methods x 15 datasets) -------------------------------------------
+
 
 @pytest.mark.parametrize("fid", MIL)
 def test_mil_average_ranks_and_column_average(fid):
@@ -705,7 +893,11 @@ def test_mil_iman_davenport(fid):
     """Not printed in the paper: the spec's values, recomputed from the published rank row (df 11, 154)."""
     rid = recomputed(fid)["iman_davenport"]
     o = from_average_ranks(ranks_as_printed(fid), 15)
-    assert (o.F_df1, o.F_df2) == (rid["df1"], rid["df2"]) == (cmp(fid).omnibus.F_df1, cmp(fid).omnibus.F_df2)
+    assert (
+        (o.F_df1, o.F_df2)
+        == (rid["df1"], rid["df2"])
+        == (cmp(fid).omnibus.F_df1, cmp(fid).omnibus.F_df2)
+    )
     assert as_printed(o.F, rid["F"]) and at_sig(o.F_p, rid["p"]), (o.F, o.F_p, rid)
 
 
@@ -719,11 +911,16 @@ def test_mil_bonferroni_dunn(fid):
     if "bd_worse_than_control" in claims:
         assert c.beyond_cd == claims["bd_worse_than_control"]
         assert len(c.beyond_cd) == claims["bd_worse_count"]
-        threshold = ranks_as_printed(fid)["MIRSVM"] + round_dec(c.bd_cd, 4)  # printed rank + printed CD
+        threshold = ranks_as_printed(fid)["MIRSVM"] + round_dec(
+            c.bd_cd, 4
+        )  # printed rank + printed CD
         assert as_printed(threshold, claims["bd_threshold"]), threshold
         if "bd_threshold_text" in claims.get("text_claims", {}):
             assert as_printed(threshold, claims["text_claims"]["bd_threshold_text"])
-    if fid in ("mil_precision", "mil_recall"):  # "no significant differences for precision and recall"
+    if fid in (
+        "mil_precision",
+        "mil_recall",
+    ):  # "no significant differences for precision and recall"
         o = from_average_ranks(ranks_as_printed(fid), 15)
         assert o.F_p > 0.05 and c.beyond_cd == [] and not c.control_table["holm_reject"].any()
 
@@ -737,10 +934,16 @@ def test_mil_wilcoxon_signed_rank(fid):
         n = row["wilcoxon_n"]
         assert row["wilcoxon_r_plus"] + row["wilcoxon_r_minus"] == n * (n + 1) / 2
         if not excused(fid, "wilcoxon_r", method):
-            assert (row["wilcoxon_r_plus"], row["wilcoxon_r_minus"]) == (printed["r_plus"], printed["r_minus"]), \
-                method
+            assert (row["wilcoxon_r_plus"], row["wilcoxon_r_minus"]) == (
+                printed["r_plus"],
+                printed["r_minus"],
+            ), method
         if not excused(fid, "wilcoxon_p", method):
-            assert round_dec(row["wilcoxon_p"], 4) == printed["p"], (method, row["wilcoxon_p"], printed["p"])
+            assert round_dec(row["wilcoxon_p"], 4) == printed["p"], (
+                method,
+                row["wilcoxon_p"],
+                printed["p"],
+            )
 
 
 @pytest.mark.parametrize("fid", MIL_TESTED)
@@ -762,21 +965,34 @@ def test_mil_accuracy_text_claims():
     assert (t["MIRSVM"] > t["MISVM"]).all() == text["beats_MISVM_on_all_15"]
     avg = column_averages(c)
     assert as_printed(100 * avg["MIRSVM"], text["abstract_average_accuracy_pct"])
-    assert as_printed(100 * (avg["MIRSVM"] - avg.drop("MIRSVM").max()), text["abstract_margin_over_best_comparator_pts"])
+    assert as_printed(
+        100 * (avg["MIRSVM"] - avg.drop("MIRSVM").max()),
+        text["abstract_margin_over_best_comparator_pts"],
+    )
 
 
 def test_mil_meta_rank_table_4_14():
     fid = "mil_meta_rank"
     rows, pub = table(fid), published(fid)
     for metric, source in zip(rows.index, MIL):
-        assert dict(rows.loc[metric]) == dict(ranks_as_printed(source)), metric  # Table 4.14 = the rank rows
+        assert dict(rows.loc[metric]) == dict(ranks_as_printed(source)), (
+            metric
+        )  # Table 4.14 = the rank rows
     meta_ = meta_rank(rows)
     for method, value in pub["average_ranks"].items():  # the 'Rank' row
         assert at_decimals(meta_.at["rank", method], value, 4), method
     for method, value in pub["column_average"].items():  # the 'Average' row, of 4-decimal ranks
         assert abs(meta_.at["average", method] - value) <= 1e-4, method
-    assert rank_table(rows, "min")["MIRSVM"].tolist() == pub["derived_claims"]["meta_rank_MIRSVM_positions"]
-    assert list(meta_.loc["rank"].sort_values().index[:4]) == ["MIRSVM", "miGraph", "Bagging", "TLC"]
+    assert (
+        rank_table(rows, "min")["MIRSVM"].tolist()
+        == pub["derived_claims"]["meta_rank_MIRSVM_positions"]
+    )
+    assert list(meta_.loc["rank"].sort_values().index[:4]) == [
+        "MIRSVM",
+        "miGraph",
+        "Bagging",
+        "TLC",
+    ]
     rec = recomputed(fid)
     c = cmp(fid)  # Friedman over the 6 metrics as datasets
     assert (c.omnibus.n_datasets, c.control) == (rec["friedman_over_meta_ranks"]["N"], "MIRSVM")
@@ -789,9 +1005,11 @@ def test_mil_meta_rank_table_4_14():
 @check(*[k for k in EXPECTED_EXCEPTIONS if k[1] == "column" and k[2] == "Bagging"])
 def _(fid, e):
     perm = e["permutation_bagging_row_equals_tlc_row"]
-    for source in (MIL if fid == "mil_meta_rank" else (fid,)):
+    for source in MIL if fid == "mil_meta_rank" else (fid,):
         t = table(source)
-        assert all(t.at[ds, "Bagging"] == t.at[tlc_ds, "TLC"] for ds, tlc_ds in perm.items()), source
+        assert all(t.at[ds, "Bagging"] == t.at[tlc_ds, "TLC"] for ds, tlc_ds in perm.items()), (
+            source
+        )
         assert not t["Bagging"].equals(t["TLC"])
         assert sorted(t["Bagging"]) == sorted(t["TLC"])
         avg = published(source)["column_average"]
@@ -839,12 +1057,16 @@ def _(fid, e):
 @check(("mil_precision", "value", "MIRSVM", "westEast"))
 def _(fid, e):
     t = table(fid)
-    assert t.at["westEast", "MIRSVM"] == e["printed"] and t.at["westEast", "miGraph"] == e["correct"]
+    assert (
+        t.at["westEast", "MIRSVM"] == e["printed"] and t.at["westEast", "miGraph"] == e["correct"]
+    )
     fixed = t.copy()
     fixed.at["westEast", "MIRSVM"] = e["correct"]
     ranks = compare(fixed, "max", **options(fid)).average_ranks
     assert all(at_decimals(ranks[m], v, 4) for m, v in ranks_as_printed(fid).items())
-    assert not all(at_decimals(cmp(fid).average_ranks[m], v, 4) for m, v in ranks_as_printed(fid).items())
+    assert not all(
+        at_decimals(cmp(fid).average_ranks[m], v, 4) for m, v in ranks_as_printed(fid).items()
+    )
 
 
 @check(*[k for k, mp in EXPECTED_EXCEPTIONS.items() if mp.kind == "truncated"])
@@ -865,7 +1087,10 @@ def _(fid, e):
 def _(fid, e):
     method = e["method"]
     r = cmp(fid).control_table.loc[method]
-    assert (r["wilcoxon_r_plus"], r["wilcoxon_r_minus"]) == (e["printed"]["r_plus"], e["printed"]["r_minus"])
+    assert (r["wilcoxon_r_plus"], r["wilcoxon_r_minus"]) == (
+        e["printed"]["r_plus"],
+        e["printed"]["r_minus"],
+    )
     assert r["wilcoxon_n"] == e["correct"]["n"] == 14
     z = signed_rank(table(fid)["MIRSVM"], table(fid)[method], "max", zero_method="zsplit")
     assert z.n == 15 and z.r_plus + z.r_minus == 120  # zsplit keeps the zero difference
@@ -919,20 +1144,34 @@ def test_mil_reference_reproduces_every_published_value(fid):
     t = c.control_table
     for method, printed in pub["wilcoxon"].items():
         row = t.loc[method]
-        assert (row["wilcoxon_r_plus"], row["wilcoxon_r_minus"]) == (printed["r_plus"], printed["r_minus"]), method
+        assert (row["wilcoxon_r_plus"], row["wilcoxon_r_minus"]) == (
+            printed["r_plus"],
+            printed["r_minus"],
+        ), method
         if not excused(fid, "wilcoxon_p", method, kinds=("truncated", "p")):
             assert round_dec(row["wilcoxon_p"], 4) == printed["p"], (method, row["wilcoxon_p"])
-        if printed["r_plus"] + printed["r_minus"] == 105:  # the n = 14 rows: one zero difference ignored
+        if (
+            printed["r_plus"] + printed["r_minus"] == 105
+        ):  # the n = 14 rows: one zero difference ignored
             assert row["wilcoxon_n"] == 14
-            z = signed_rank(mil_reference(fid)["MIRSVM"], mil_reference(fid)[method], "max", zero_method="zsplit")
+            z = signed_rank(
+                mil_reference(fid)["MIRSVM"],
+                mil_reference(fid)[method],
+                "max",
+                zero_method="zsplit",
+            )
             assert z.r_plus + z.r_minus == 120
         assert round_dec(t.at[method, "holm_threshold"], 4) == pub["holm_threshold"][method]
 
 
 @pytest.mark.data
 def test_mil_meta_rank_from_reference():
-    ranks = pd.DataFrame({metric: mil_reference_cmp(fid).average_ranks.map(lambda r: round_dec(r, 4))
-                          for metric, fid in zip(table("mil_meta_rank").index, MIL)}).T
+    ranks = pd.DataFrame(
+        {
+            metric: mil_reference_cmp(fid).average_ranks.map(lambda r: round_dec(r, 4))
+            for metric, fid in zip(table("mil_meta_rank").index, MIL)
+        }
+    ).T
     meta_ = meta_rank(ranks)
     for method, value in published("mil_meta_rank")["average_ranks"].items():
         assert at_decimals(meta_.at["rank", method], value, 4), method
@@ -940,7 +1179,12 @@ def test_mil_meta_rank_from_reference():
 
 # --- OLLAWV: Melki 2018 Tables 5.3 and 5.5 ----------------------------------------------------------------
 
-OLLAWV_VALUE_UNIT = {"ollawv_accuracy": 0.01, "ollawv_runtime": 1.0, "ollawv_sv": 0.01, "ollawv_nonsvm_accuracy": 0.01}
+OLLAWV_VALUE_UNIT = {
+    "ollawv_accuracy": 0.01,
+    "ollawv_runtime": 1.0,
+    "ollawv_sv": 0.01,
+    "ollawv_nonsvm_accuracy": 0.01,
+}
 
 
 def ollawv_recomputed(fid: str, name: str):
@@ -993,13 +1237,19 @@ def test_ollawv_friedman_iman_davenport_cd(fid):
         assert as_printed(q_table * rank_se(6, 24), rec["cd_N24"])
         assert as_printed(bonferroni_dunn_cd(6, 24, 0.05), pub["cd"])
     else:
-        assert as_printed(c.bd_cd, pub["cd"]) and as_printed(q_table * rank_se(k, 23), recomputed(fid)["cd"])
+        assert as_printed(c.bd_cd, pub["cd"]) and as_printed(
+            q_table * rank_se(k, 23), recomputed(fid)["cd"]
+        )
 
 
 # Spec recomputations (not published values) that the spec computed from rounded intermediates.
 SPEC_SLIPS = {
-    ("ollawv_sv", "holm_z.z", "NNISDA"): "exact z = 5.16047 (5.160); the spec's 5.161 = (2.609 - 1.087)/sqrt(12/138), "
-                                         "from the 3-decimal printed ranks",
+    (
+        "ollawv_sv",
+        "holm_z.z",
+        "NNISDA",
+    ): "exact z = 5.16047 (5.160); the spec's 5.161 = (2.609 - 1.087)/sqrt(12/138), "
+    "from the 3-decimal printed ranks",
 }
 
 
@@ -1008,8 +1258,12 @@ def test_ollawv_holm_z_test(fid):
     t = cmp(fid).control_table
     for method, value in ollawv_recomputed(fid, "holm_z").items():
         if (fid, "holm_z.z", method) in SPEC_SLIPS:
-            from_printed = control_comparison(pd.Series(published(fid)["average_ranks"]), 23, "OLLAWV")
-            assert not as_printed(t.at[method, "z"], value["z"]) and as_printed(from_printed.at[method, "z"], value["z"])
+            from_printed = control_comparison(
+                pd.Series(published(fid)["average_ranks"]), 23, "OLLAWV"
+            )
+            assert not as_printed(t.at[method, "z"], value["z"]) and as_printed(
+                from_printed.at[method, "z"], value["z"]
+            )
         else:
             assert as_printed(t.at[method, "z"], value["z"]), method
         assert at_sig(t.at[method, "p"], value["p"]), (method, t.at[method, "p"])
@@ -1025,13 +1279,21 @@ def test_ollawv_wilcoxon_as_recomputed(fid):
         d = oriented(fid, "OLLAWV", method)
         nonzero = np.abs(d[d != 0])
         exact = len(np.unique(nonzero)) == len(nonzero) == len(d)
-        r = signed_rank(table(fid)["OLLAWV"], table(fid)[method], meta(fid)["direction"], zero_method="wilcox",
-                        exact_max_n=50 if exact else 0)
+        r = signed_rank(
+            table(fid)["OLLAWV"],
+            table(fid)[method],
+            meta(fid)["direction"],
+            zero_method="wilcox",
+            exact_max_n=50 if exact else 0,
+        )
         # the spec's R+ is the rank sum where OLLAWV's value is LARGER (not: better)
         larger = (r.r_plus, r.r_minus) if meta(fid)["direction"] == "max" else (r.r_minus, r.r_plus)
         assert larger == (value["r_plus"], value["r_minus"]), method
         assert r.n == len(d) - value.get("zero_differences", 0)
-        assert (t.at[method, "wilcoxon_r_plus"], t.at[method, "wilcoxon_r_minus"]) == (r.r_plus, r.r_minus)
+        assert (t.at[method, "wilcoxon_r_plus"], t.at[method, "wilcoxon_r_minus"]) == (
+            r.r_plus,
+            r.r_minus,
+        )
         assert at_sig(r.p, value["p"]), (method, r.p, value["p"])
 
 
@@ -1048,11 +1310,15 @@ def test_ollawv_derived_claims(fid):
         assert c.omnibus.F_p > 0.05
         assert compare(table(fid), "max").beyond_cd == []
         assert c.average_ranks.idxmax() == "OLLAWV"
-        assert as_printed(c.average_ranks["OLLAWV"] - c.average_ranks.min(), 0.50) and c.bd_cd > 0.50
+        assert (
+            as_printed(c.average_ranks["OLLAWV"] - c.average_ranks.min(), 0.50) and c.bd_cd > 0.50
+        )
     if fid == "ollawv_nonsvm_accuracy":
         assert c.average_ranks.idxmin() == "OLLAWV" and claims["ollawv_ranks_first"]
         assert c.beyond_cd == claims["significantly_worse_than_control_text"]
-        assert [m for m in c.control_table.index if m not in c.beyond_cd] == claims["not_significant_text"]
+        assert [m for m in c.control_table.index if m not in c.beyond_cd] == claims[
+            "not_significant_text"
+        ]
     avg = column_averages(c)
     ratios = {"ollawv_runtime": (1.94, 1.68), "ollawv_sv": (1.74, 1.71)}.get(fid)
     if ratios:  # "about 2 times faster" / "1.7 times smaller": ratios of the column means
@@ -1084,8 +1350,13 @@ def _(fid, e):
 def _(fid, e):
     c, pub = cmp(fid), published(fid)
     avg = column_averages(c)
-    assert all(abs(avg[m] - v) <= 0.5 * OLLAWV_VALUE_UNIT[fid] + 0.5 for m, v in pub["column_average"].items())
-    assert abs(sum(pub["average_ranks"].values()) - 6) <= 0.002  # line 2: ranks of 3 methods sum to 6
+    assert all(
+        abs(avg[m] - v) <= 0.5 * OLLAWV_VALUE_UNIT[fid] + 0.5
+        for m, v in pub["column_average"].items()
+    )
+    assert (
+        abs(sum(pub["average_ranks"].values()) - 6) <= 0.002
+    )  # line 2: ranks of 3 methods sum to 6
 
 
 @check(("ollawv_runtime", "average_ranks", "MNSVM", ""))
@@ -1098,7 +1369,9 @@ def _(fid, e):
 def _nonsvm_with_24th_row() -> pd.DataFrame:
     t = table("ollawv_nonsvm_accuracy")
     missing = recomputed("ollawv_nonsvm_accuracy")["missing_24th_row_ranks"]
-    extra = pd.DataFrame([{m: 100.0 - rank for m, rank in missing.items()}], index=["(24th dataset)"])
+    extra = pd.DataFrame(
+        [{m: 100.0 - rank for m, rank in missing.items()}], index=["(24th dataset)"]
+    )
     return pd.concat([t, extra[t.columns]])
 
 
@@ -1140,17 +1413,28 @@ def _(fid, e):
 
 # --- HyDR-MI: Tables 2-6 (Friedman over four distances) and 7-13 (Mann-Whitney) ------------------------------
 
+
 @pytest.mark.parametrize("fid", HYDR_DIST)
 def test_hydrmi_distances_friedman(fid):
     c, pub, rec = cmp(fid), published(fid)["friedman"], recomputed(fid)
     o = c.omnibus
-    assert not o.tie_correction and o.chi2_df == pub["df"] == 3 and (o.n_datasets, o.n_methods) == (85, 4)
+    assert (
+        not o.tie_correction
+        and o.chi2_df == pub["df"] == 3
+        and (o.n_datasets, o.n_methods) == (85, 4)
+    )
     if not excused(fid, "friedman_chi2"):
         assert at_decimals(o.chi2, pub["chi2"], 3), o.chi2
     assert at_decimals(o.chi2, rec["friedman_uncorrected"], 3)
     assert at_decimals(chi2_dist.ppf(0.95, 3), pub["critical"], 3)
-    assert (pub["conclusion"] == "Reject null hypothesis") == (o.chi2 > pub["critical"]) == (o.chi2_p < 0.05)
-    tied = cmp(fid, tie_correction=True).omnibus  # the tie-corrected chi2 (scipy's) is not the published one
+    assert (
+        (pub["conclusion"] == "Reject null hypothesis")
+        == (o.chi2 > pub["critical"])
+        == (o.chi2_p < 0.05)
+    )
+    tied = cmp(
+        fid, tie_correction=True
+    ).omnibus  # the tie-corrected chi2 (scipy's) is not the published one
     assert at_decimals(tied.chi2, rec["friedman_tie_corrected"], 3)
     assert not at_decimals(tied.chi2, pub["chi2"], 3)
     for method, value in rec["average_ranks"].items():
@@ -1165,7 +1449,9 @@ def test_hydrmi_distances_p10_bonferroni_dunn():
     c, claims, rec = cmp(fid), published(fid)["derived_claims"], recomputed(fid)
     assert c.control == claims["lowest_rank"] == c.average_ranks.idxmin()
     assert at_decimals(c.bd_cd, rec["cd"], 4)
-    threshold = round_dec(c.average_ranks[c.control], 4) + round_dec(c.bd_cd, 4)  # sum of the 4-decimal numbers
+    threshold = round_dec(c.average_ranks[c.control], 4) + round_dec(
+        c.bd_cd, 4
+    )  # sum of the 4-decimal numbers
     assert at_decimals(threshold, rec["bd_threshold_from_table"], 4)
     assert c.beyond_cd == claims["significantly_worse_than_adapted"]
     assert [m for m in c.control_table.index if m not in c.beyond_cd] == claims["not_significant"]
@@ -1174,15 +1460,21 @@ def test_hydrmi_distances_p10_bonferroni_dunn():
 @check(("hydrmi_distances_p10", "friedman.chi2", None, ""))
 def _(fid, e):
     c, rec, claims = cmp(fid), recomputed(fid), published(fid)["derived_claims"]
-    assert not at_decimals(c.omnibus.chi2, e["printed"], 3) and at_decimals(c.omnibus.chi2, e["correct"], 3)
+    assert not at_decimals(c.omnibus.chi2, e["printed"], 3) and at_decimals(
+        c.omnibus.chi2, e["correct"], 3
+    )
     ranks = c.ranks.copy()  # one block where max and adapted tie, ranked apart instead
     block = ranks.index[ranks["max"] == ranks["adapted"]][0]
     ranks.loc[block, "max"] += 0.5
     ranks.loc[block, "adapted"] -= 0.5
     paper = friedman(ranks)
     assert at_decimals(paper.chi2, e["printed"], 3)
-    assert all(at_decimals(ranks[m].mean(), v, 4) for m, v in rec["paper_implied_average_ranks"].items())
-    assert at_decimals(paper.F, rec["iman_davenport"]["F"], 3)  # the spec's F, from the printed chi2
+    assert all(
+        at_decimals(ranks[m].mean(), v, 4) for m, v in rec["paper_implied_average_ranks"].items()
+    )
+    assert at_decimals(
+        paper.F, rec["iman_davenport"]["F"], 3
+    )  # the spec's F, from the printed chi2
     threshold = ranks["adapted"].mean() + c.bd_cd  # Fig. 4's line: 2.67997, printed truncated
     assert round_dec(threshold, 3) != claims["bd_threshold"]
     assert round_dec(threshold, 3, ROUND_DOWN) == claims["bd_threshold"]
@@ -1197,12 +1489,20 @@ def _(fid, e):
     assert at_decimals(cmp(fid).omnibus.chi2, published(fid)["friedman"]["chi2"], 3)
     fixed = t.copy()
     fixed.at[cell] = 0.733
-    assert not at_decimals(compare(fixed, "max").omnibus.chi2, published(fid)["friedman"]["chi2"], 3)
+    assert not at_decimals(
+        compare(fixed, "max").omnibus.chi2, published(fid)["friedman"]["chi2"], 3
+    )
 
 
 CITATION_KNN_CELLS = {  # citationKNN blocks printed 0.500 (zero-range NaN artefact)
-    "hydrmi_distances_p50": {"Elephant": ("min", "max", "avg", "adapted"), "Tiger": ("min",), "Fox": ("min",)},
-    "hydrmi_distances_p60": {ds: ("min", "max", "avg", "adapted") for ds in ("Elephant", "Tiger", "Fox")},
+    "hydrmi_distances_p50": {
+        "Elephant": ("min", "max", "avg", "adapted"),
+        "Tiger": ("min",),
+        "Fox": ("min",),
+    },
+    "hydrmi_distances_p60": {
+        ds: ("min", "max", "avg", "adapted") for ds in ("Elephant", "Tiger", "Fox")
+    },
 }
 
 
@@ -1210,14 +1510,21 @@ CITATION_KNN_CELLS = {  # citationKNN blocks printed 0.500 (zero-range NaN artef
 def _(fid, e):
     t = table(fid)
     blocks = t.loc[[f"{ds} | citationKNN" for ds in ("Tiger", "Fox", "Elephant", "Musk1", "Musk2")]]
-    is_half = {(row.split(" | ")[0], m) for row in blocks.index for m in t.columns if blocks.at[row, m] == 0.5}
+    is_half = {
+        (row.split(" | ")[0], m)
+        for row in blocks.index
+        for m in t.columns
+        if blocks.at[row, m] == 0.5
+    }
     assert is_half == {(ds, m) for ds, ms in CITATION_KNN_CELLS[fid].items() for m in ms}
 
 
 @check(*[k for k in EXPECTED_EXCEPTIONS if k[0] in HYDR_MW and k[3] == "citationKNN"])
 def _(fid, e):
     row = table(fid).loc["citationKNN"]
-    assert set(row.index[row == 0.5]) == set(e["method"].split("/"))  # Elephant: both; Tiger, Fox: Full only
+    assert set(row.index[row == 0.5]) == set(
+        e["method"].split("/")
+    )  # Elephant: both; Tiger, Fox: Full only
 
 
 @pytest.mark.parametrize("fid", HYDR_MW)
@@ -1228,7 +1535,11 @@ def test_hydrmi_mann_whitney(fid):
     assert c.wilcoxon == "rank_sum" and c.control == "HyDR-MI"
     for other, printed in pub["mann_whitney"].items():
         r = rank_sum(table(fid)["HyDR-MI"], table(fid)[other])
-        assert r.W == t.at[other, "ranksum_W"] and r.z == t.at[other, "ranksum_z"] and r.p == t.at[other, "wilcoxon_p"]
+        assert (
+            r.W == t.at[other, "ranksum_W"]
+            and r.z == t.at[other, "ranksum_z"]
+            and r.p == t.at[other, "wilcoxon_p"]
+        )
         if not excused(fid, "mann_whitney_W", other):
             assert r.W == printed["W"], (other, r.W)
         if not excused(fid, "mann_whitney_z", other):
@@ -1242,7 +1553,10 @@ def test_hydrmi_mann_whitney(fid):
         assert at_decimals(17 * r.mean_rank_a, exact["sum_ranks_HyDR-MI"], 6)
         assert as_printed(r.z, exact["z"]) and as_printed(r.p, exact["p"]), (other, r.z, r.p)
     for alpha in (0.05, 0.01):
-        assert list(t.index[t["wilcoxon_p"] < alpha]) == pub["derived_claims"][f"significant_at_{alpha}"]
+        assert (
+            list(t.index[t["wilcoxon_p"] < alpha])
+            == pub["derived_claims"][f"significant_at_{alpha}"]
+        )
     avg = column_averages(c)
     for method, value in zip(rec["column_average_order"], rec["column_average"]):
         assert at_decimals(avg[method], value, 4), method
@@ -1268,9 +1582,14 @@ def _(fid, e):
 @check(("hydrmi_musk1", "mean_rank", "ReliefF-MI", ""))
 def _(fid, e):
     r = rank_sum(table(fid)["HyDR-MI"], table(fid)["ReliefF-MI"])
-    assert not at_decimals(r.mean_rank_b, e["printed"], 2) and at_decimals(r.mean_rank_b, e["correct"], 2)
-    assert r.mean_rank_a + r.mean_rank_b == 35 != e["printed"] + published(fid)["mann_whitney"]["ReliefF-MI"][
-        "mean_rank_HyDR-MI"]
+    assert not at_decimals(r.mean_rank_b, e["printed"], 2) and at_decimals(
+        r.mean_rank_b, e["correct"], 2
+    )
+    assert (
+        r.mean_rank_a + r.mean_rank_b
+        == 35
+        != e["printed"] + published(fid)["mann_whitney"]["ReliefF-MI"]["mean_rank_HyDR-MI"]
+    )
 
 
 @check(("hydrmi_musk1", "value", "HyDR-MI", "MIEMDD"))
@@ -1286,6 +1605,7 @@ def _(fid, e):
 
 
 # --- EvoSVM and LSSVM/MLM: no published statistics; the specs' derived targets ------------------------------
+
 
 @pytest.mark.parametrize("fid", EVOSVM + LSSVM)
 def test_derived_rank_targets(fid):
@@ -1332,7 +1652,11 @@ def test_lssvm_norm_figure_16_groups():
     c = cmp("lssvm_t13_norm")
     assert c.control == "RANK-MLM"
     limit = c.average_ranks["RANK-MLM"] + c.nemenyi_cd
-    assert set(c.average_ranks.index[c.average_ranks > limit]) == {"RANDOM-MLM", "LW-MLM-2", "FULL-MLM"}
+    assert set(c.average_ranks.index[c.average_ranks > limit]) == {
+        "RANDOM-MLM",
+        "LW-MLM-2",
+        "FULL-MLM",
+    }
     assert set(c.beyond_cd) == {"RANDOM-MLM", "LW-MLM-2", "FULL-MLM"}
 
 
@@ -1343,23 +1667,39 @@ def _(fid, e):
     assert not all(as_printed(without[m], v) for m, v in recomputed(fid)["average_ranks"].items())
 
 
-@check(("lssvm_t11_rmse", "std", "all", "DAI, DEL"), ("lssvm_t13_norm", "std", "RANK-MLM, LW-MLM-1/2/3", "CON"))
+@check(
+    ("lssvm_t11_rmse", "std", "all", "DAI, DEL"),
+    ("lssvm_t13_norm", "std", "RANK-MLM, LW-MLM-1/2/3", "CON"),
+)
 def _(fid, e):
     dataset = e["dataset"].split(", ")
-    methods = list(table(fid).columns) if e["method"] == "all" else ["RANK-MLM", "LW-MLM-1", "LW-MLM-2", "LW-MLM-3"]
+    methods = (
+        list(table(fid).columns)
+        if e["method"] == "all"
+        else ["RANK-MLM", "LW-MLM-1", "LW-MLM-2", "LW-MLM-3"]
+    )
     stds = published(fid)["per_dataset_std"]
     ranks = cmp(fid).ranks
     for ds in dataset:
         assert all(stds[ds][m] == "0.0*" and table(fid).at[ds, m] == 0 for m in methods)
-        assert ranks.loc[ds, methods].nunique() == 1 and ranks.at[ds, methods[0]] == ranks.loc[ds].min()
+        assert (
+            ranks.loc[ds, methods].nunique() == 1
+            and ranks.at[ds, methods[0]] == ranks.loc[ds].min()
+        )
 
 
-OCR_CELLS = {"lssvm_t11_rmse": [("ABA", "LW-MLM-2", 2.22, 0.07), ("BTH", "LW-MLM-1", 3.54, 0.52)],
-             "lssvm_t12_r2": [("WRE", "LW-MLM-2", 0.44, 0.03)], "lssvm_t19_norm": [("ION", "Rank-MLM", 0.30, None)]}
+OCR_CELLS = {
+    "lssvm_t11_rmse": [("ABA", "LW-MLM-2", 2.22, 0.07), ("BTH", "LW-MLM-1", 3.54, 0.52)],
+    "lssvm_t12_r2": [("WRE", "LW-MLM-2", 0.44, 0.03)],
+    "lssvm_t19_norm": [("ION", "Rank-MLM", 0.30, None)],
+}
 
 
-@check(("lssvm_t11_rmse", "value", "several", ""), ("lssvm_t12_r2", "value", "LW-MLM-2", "WRE"),
-       ("lssvm_t19_norm", "value", "Rank-MLM", "ION"))
+@check(
+    ("lssvm_t11_rmse", "value", "several", ""),
+    ("lssvm_t12_r2", "value", "LW-MLM-2", "WRE"),
+    ("lssvm_t19_norm", "value", "Rank-MLM", "ION"),
+)
 def _(fid, e):
     stds = published(fid).get("per_dataset_std") or {}
     for dataset, method, value, std in OCR_CELLS[fid]:
@@ -1369,6 +1709,7 @@ def _(fid, e):
 
 
 # --- every fixture: the fixture author's Friedman line (informative) ----------------------------------------
+
 
 @pytest.mark.parametrize("fid", ALL_IDS)
 def test_fixture_sanity_friedman_line(fid):

@@ -6,15 +6,24 @@ from scipy import stats as sps
 from svmlab.errors import StatsInputError, UnknownNameError
 from svmlab.stats import compare
 from svmlab.stats.omnibus import friedman
-from svmlab.stats.posthoc import adjust, bonferroni_dunn_cd, holm_rejections, holm_thresholds, nemenyi_cd
+from svmlab.stats.posthoc import (
+    adjust,
+    bonferroni_dunn_cd,
+    holm_rejections,
+    holm_thresholds,
+    nemenyi_cd,
+)
 from svmlab.stats.ranks import meta_rank, rank_table
 from svmlab.stats.wilcoxon import exact_p, rank_sum, signed_rank
 
 
 def _random_table(seed=0, N=12, k=5):
     rng = np.random.default_rng(seed)
-    return pd.DataFrame(rng.normal(size=(N, k)) + np.arange(k) * 0.3,
-                        index=[f"d{i}" for i in range(N)], columns=[f"m{j}" for j in range(k)])
+    return pd.DataFrame(
+        rng.normal(size=(N, k)) + np.arange(k) * 0.3,
+        index=[f"d{i}" for i in range(N)],
+        columns=[f"m{j}" for j in range(k)],
+    )
 
 
 def test_ranks_average_ties_and_follow_direction():
@@ -35,12 +44,21 @@ def test_friedman_matches_scipy_with_tie_correction():
 def test_critical_differences_of_the_papers():
     assert bonferroni_dunn_cd(10, 24, 0.05) == pytest.approx(2.4236, abs=5e-5)  # MTR, printed
     assert bonferroni_dunn_cd(12, 15, 0.10) == pytest.approx(3.4344, abs=5e-5)  # MIL, spec §6.3
-    assert bonferroni_dunn_cd(4, 85, 0.05) == pytest.approx(0.4741, abs=5e-5)   # HyDR-MI
+    assert bonferroni_dunn_cd(4, 85, 0.05) == pytest.approx(0.4741, abs=5e-5)  # HyDR-MI
     assert nemenyi_cd(4, 85, 0.05) == pytest.approx(2.569 * np.sqrt(4 * 5 / (6 * 85)), abs=2e-3)
 
 
-@pytest.mark.parametrize("t, n, p", [(3, 24, 6.0e-7), (33.5, 24, 4.0e-4), (77.5, 24, 3.8e-2), (78.5, 24, 4.1e-2),
-                                     (21.5, 15, 0.0279), (13.5, 14, 0.0121)])
+@pytest.mark.parametrize(
+    "t, n, p",
+    [
+        (3, 24, 6.0e-7),
+        (33.5, 24, 4.0e-4),
+        (77.5, 24, 3.8e-2),
+        (78.5, 24, 4.1e-2),
+        (21.5, 15, 0.0279),
+        (13.5, 14, 0.0121),
+    ],
+)
 def test_exact_wilcoxon_reproduces_the_published_p(t, n, p):
     digits = -int(np.floor(np.log10(p))) + 1
     assert round(exact_p(t, n), digits) == pytest.approx(p, abs=10 ** -(digits + 1) * 5)
@@ -75,14 +93,18 @@ def test_rank_sum_matches_scipy():
     r = rank_sum(a, b)
     ref = sps.mannwhitneyu(a, b, alternative="two-sided", method="asymptotic", use_continuity=False)
     assert r.p == pytest.approx(ref.pvalue) and r.U == ref.statistic
-    assert r.W == pytest.approx(min(sps.rankdata(np.r_[a, b])[:17].sum(), sps.rankdata(np.r_[a, b])[17:].sum()))
+    assert r.W == pytest.approx(
+        min(sps.rankdata(np.r_[a, b])[:17].sum(), sps.rankdata(np.r_[a, b])[17:].sum())
+    )
 
 
 def test_adjustments_agree_with_statsmodels_and_are_monotone():
     multitest = pytest.importorskip("statsmodels.stats.multitest")
     p = np.array([0.01, 0.04, 0.03, 0.005, 0.2, 0.04])
     assert np.allclose(adjust(p, "holm"), multitest.multipletests(p, method="holm")[1])
-    assert np.allclose(adjust(p, "hochberg"), multitest.multipletests(p, method="simes-hochberg")[1])
+    assert np.allclose(
+        adjust(p, "hochberg"), multitest.multipletests(p, method="simes-hochberg")[1]
+    )
     assert np.allclose(adjust(p, "bonferroni"), multitest.multipletests(p, method="bonferroni")[1])
     order = np.argsort(p, kind="stable")
     for method in ("holm", "hochberg", "finner"):
@@ -109,7 +131,9 @@ def test_compare_defaults_to_the_best_rank_and_fills_the_control_table():
     cmp = compare(_random_table(), "min")
     assert cmp.control == "m0"
     assert list(cmp.control_table.index) == ["m1", "m2", "m3", "m4"]
-    assert {"wilcoxon_r_plus", "wilcoxon_p", "z", "p", "holm_threshold", "holm", "finner"} <= set(cmp.control_table)
+    assert {"wilcoxon_r_plus", "wilcoxon_p", "z", "p", "holm_threshold", "holm", "finner"} <= set(
+        cmp.control_table
+    )
     assert all(cmp.average_ranks[m] > cmp.average_ranks["m0"] + cmp.bd_cd for m in cmp.beyond_cd)
     pw = cmp.pairwise()
     assert set(pw) == {"p", "nemenyi", "holm", "shaffer"} and pw["nemenyi"].shape == (5, 5)
@@ -117,19 +141,37 @@ def test_compare_defaults_to_the_best_rank_and_fills_the_control_table():
 
 def test_meta_rank_of_the_mil_study():
     # MIRSVM's positions 1, 1, 2, 1, 1, 2 over six metrics -> 1.3333 (spec §6.6)
-    ranks = pd.DataFrame({"A": [1, 1, 2, 1, 1, 2], "B": [2, 3, 1, 2, 2, 1], "C": [3, 2, 3, 3, 3, 3]}, dtype=float)
+    ranks = pd.DataFrame(
+        {"A": [1, 1, 2, 1, 1, 2], "B": [2, 3, 1, 2, 2, 1], "C": [3, 2, 3, 3, 3, 3]}, dtype=float
+    )
     assert meta_rank(ranks).loc["rank", "A"] == pytest.approx(1 + 1 / 3)
 
 
 @pytest.mark.parametrize(
     "table, kwargs, message",
     [
-        (pd.DataFrame({"a": ["0.5", "x"], "b": ["0.4", "0.3"]}, index=["d1", "d2"]), {}, "non-numeric value 'x' for dataset 'd2', method 'a'"),
-        (pd.DataFrame({"a": [0.5, 0.2], "b": [np.nan, np.nan]}, index=["d1", "d2"]), {}, "method\\(s\\) b have no values"),
+        (
+            pd.DataFrame({"a": ["0.5", "x"], "b": ["0.4", "0.3"]}, index=["d1", "d2"]),
+            {},
+            "non-numeric value 'x' for dataset 'd2', method 'a'",
+        ),
+        (
+            pd.DataFrame({"a": [0.5, 0.2], "b": [np.nan, np.nan]}, index=["d1", "d2"]),
+            {},
+            "method\\(s\\) b have no values",
+        ),
         (pd.DataFrame({"a": [0.5, 0.2]}, index=["d1", "d2"]), {}, "at least 2 methods"),
         (pd.DataFrame({"a": [0.5], "b": [0.2]}, index=["d1"]), {}, "at least 2 datasets"),
-        (pd.DataFrame({"a": [0.5, np.nan, 0.1], "b": [0.2, 0.1, 0.3]}, index=["d1", "d2", "d3"]), {}, "1 missing cell\\(s\\): d2/a"),
-        (pd.DataFrame({"a": [0.5, 0.2], "b": [0.2, 0.1]}, index=["d1", "d2"]), {"control": "c"}, "unknown method 'c'"),
+        (
+            pd.DataFrame({"a": [0.5, np.nan, 0.1], "b": [0.2, 0.1, 0.3]}, index=["d1", "d2", "d3"]),
+            {},
+            "1 missing cell\\(s\\): d2/a",
+        ),
+        (
+            pd.DataFrame({"a": [0.5, 0.2], "b": [0.2, 0.1]}, index=["d1", "d2"]),
+            {"control": "c"},
+            "unknown method 'c'",
+        ),
     ],
 )
 def test_bad_tables_give_one_clear_error(table, kwargs, message):
@@ -138,6 +180,8 @@ def test_bad_tables_give_one_clear_error(table, kwargs, message):
 
 
 def test_missing_cells_can_drop_datasets():
-    t = pd.DataFrame({"a": [0.5, np.nan, 0.1, 0.3], "b": [0.2, 0.1, 0.3, 0.2]}, index=["d1", "d2", "d3", "d4"])
+    t = pd.DataFrame(
+        {"a": [0.5, np.nan, 0.1, 0.3], "b": [0.2, 0.1, 0.3, 0.2]}, index=["d1", "d2", "d3", "d4"]
+    )
     cmp = compare(t, "max", missing="drop")
     assert cmp.dropped_datasets == ["d2"] and cmp.n_datasets == 3

@@ -10,8 +10,11 @@ from svmlab.stats import compare
 from svmlab.stats.posthoc import adjust
 from svmlab.stats.ranks import rank_table
 
-tables = st.integers(2, 8).flatmap(lambda k: st.integers(2, 15).flatmap(
-    lambda N: arrays(np.float64, (N, k), elements=st.integers(0, 20).map(float))))
+tables = st.integers(2, 8).flatmap(
+    lambda k: st.integers(2, 15).flatmap(
+        lambda N: arrays(np.float64, (N, k), elements=st.integers(0, 20).map(float))
+    )
+)
 
 
 @settings(max_examples=60, deadline=None)
@@ -27,7 +30,9 @@ def test_rank_rows_sum_to_k_k1_over_2(values):
 @given(tables, st.randoms())
 def test_results_do_not_depend_on_column_order(values, rnd):
     N, k = values.shape
-    df = pd.DataFrame(values, columns=[f"m{j}" for j in range(k)], index=[f"d{i}" for i in range(N)])
+    df = pd.DataFrame(
+        values, columns=[f"m{j}" for j in range(k)], index=[f"d{i}" for i in range(N)]
+    )
     cols = list(df.columns)
     rnd.shuffle(cols)
     a, b = compare(df, "max", control="m0"), compare(df[cols], "max", control="m0")

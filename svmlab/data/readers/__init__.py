@@ -59,4 +59,14 @@ def read_file(path, format: str, **options):
     return reader(path, **options)
 
 
-__all__ = ["READERS", "read_arff", "read_csv", "read_file", "read_keel", "read_libsvm", "read_mat", "read_mi_arff", "read_mil_csv"]
+__all__ = [
+    "READERS",
+    "read_arff",
+    "read_csv",
+    "read_file",
+    "read_keel",
+    "read_libsvm",
+    "read_mat",
+    "read_mi_arff",
+    "read_mil_csv",
+]

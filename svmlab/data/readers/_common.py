@@ -72,7 +72,10 @@ def clean_labels(values, path, *, lines=None, what="label") -> np.ndarray:
         return numbers.astype(np.int64) if np.all(numbers == np.round(numbers)) else numbers
     arr = arr.astype(object)
     strings = np.array([v.strip() if isinstance(v, str) else v for v in arr], dtype=object)
-    missing = np.array([v is None or v == "" or (isinstance(v, float) and np.isnan(v)) for v in strings], dtype=bool)
+    missing = np.array(
+        [v is None or v == "" or (isinstance(v, float) and np.isnan(v)) for v in strings],
+        dtype=bool,
+    )
     if missing.any():
         _missing_error(path, missing, lines, what)
     try:

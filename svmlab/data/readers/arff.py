@@ -44,13 +44,20 @@ def read_arff(path, *, n_targets=None, label=None, task=None, name=None) -> Data
         doc = liac_arff.loads(text, encode_nominal=True)
     except liac_arff.ArffException as exc:
         line = getattr(exc, "line", None)
-        message = re.sub(r",? (?:at|in) line \d+[.:]?", "", str(exc)).strip()  # the line is reported separately
-        raise DataFormatError(path, f"invalid ARFF: {message}", line=line if line and line > 0 else None) from exc
+        message = re.sub(
+            r",? (?:at|in) line \d+[.:]?", "", str(exc)
+        ).strip()  # the line is reported separately
+        raise DataFormatError(
+            path, f"invalid ARFF: {message}", line=line if line and line > 0 else None
+        ) from exc
     attributes = doc["attributes"]
     names = [a for a, _ in attributes]
     for attr_name, kind in attributes:
         if isinstance(kind, str) and kind.upper() not in _NUMERIC:
-            raise DataFormatError(path, f"attribute {attr_name!r} has type {kind}; only numeric and nominal attributes are supported")
+            raise DataFormatError(
+                path,
+                f"attribute {attr_name!r} has type {kind}; only numeric and nominal attributes are supported",
+            )
     try:
         data = np.array(doc["data"], dtype=np.float64).reshape(len(doc["data"]), len(attributes))
     except ValueError as exc:  # ragged rows
@@ -62,10 +69,19 @@ def read_arff(path, *, n_targets=None, label=None, task=None, name=None) -> Data
     if n_targets:
         k = int(n_targets)
         if not 0 < k < len(names):
-            raise DataFormatError(path, f"cannot take the last {k} of {len(names)} attributes as targets")
+            raise DataFormatError(
+                path, f"cannot take the last {k} of {len(names)} attributes as targets"
+            )
         meta["nominal_levels"] = {a: lv for a, lv in levels.items() if a in names[:-k]}
-        return Dataset(name=name, task="multitarget", X=data[:, :-k], Y=data[:, -k:],
-                       feature_names=tuple(names[:-k]), target_names=tuple(names[-k:]), meta=meta)
+        return Dataset(
+            name=name,
+            task="multitarget",
+            X=data[:, :-k],
+            Y=data[:, -k:],
+            feature_names=tuple(names[:-k]),
+            target_names=tuple(names[-k:]),
+            meta=meta,
+        )
 
     col = len(names) - 1 if label is None else _index(path, names, label)
     features = [j for j in range(len(names)) if j != col]
@@ -73,15 +89,23 @@ def read_arff(path, *, n_targets=None, label=None, task=None, name=None) -> Data
     if names[col] in levels:
         if np.isnan(codes).any():
             line = _data_lines(text)[int(np.argmax(np.isnan(codes)))]
-            raise DataFormatError(path, f"missing class value ('?') for attribute {names[col]!r}", line=line)
+            raise DataFormatError(
+                path, f"missing class value ('?') for attribute {names[col]!r}", line=line
+            )
         y = clean_labels(np.asarray(levels[names[col]], dtype=object)[codes.astype(np.int64)], path)
     else:
         y = clean_labels(codes, path, lines=_data_lines(text))
     meta["label_column"] = names[col]
     meta["class_levels"] = levels.get(names[col])
     meta["nominal_levels"] = {names[j]: levels[names[j]] for j in features if names[j] in levels}
-    return Dataset(name=name, task=task or classification_task(y), X=data[:, features], y=y,
-                   feature_names=tuple(names[j] for j in features), meta=meta)
+    return Dataset(
+        name=name,
+        task=task or classification_task(y),
+        X=data[:, features],
+        y=y,
+        feature_names=tuple(names[j] for j in features),
+        meta=meta,
+    )
 
 
 def _index(path, names, attr):

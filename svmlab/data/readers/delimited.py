@@ -64,7 +64,9 @@ def _check_field_counts(path, lines, numbers, *, quoted: bool):
     expected = counts[0]
     for count, number in zip(counts, numbers):
         if count != expected:
-            raise DataFormatError(path, f"expected {expected} comma-separated fields, found {count}", line=number)
+            raise DataFormatError(
+                path, f"expected {expected} comma-separated fields, found {count}", line=number
+            )
 
 
 def column_as_float(column: pd.Series, path, lines, *, name) -> tuple[np.ndarray, list[str] | None]:
@@ -94,7 +96,11 @@ def column_as_float(column: pd.Series, path, lines, *, name) -> tuple[np.ndarray
         return parsed.to_numpy(dtype=np.float64, na_value=np.nan), None
     if 2 * n_numeric >= n_present:
         row = int(np.argmax((present & ~numeric).to_numpy()))
-        raise DataFormatError(path, f"column {name!r}: non-numeric value {text.iloc[row]!r} in a numeric column", line=int(lines[row]))
+        raise DataFormatError(
+            path,
+            f"column {name!r}: non-numeric value {text.iloc[row]!r} in a numeric column",
+            line=int(lines[row]),
+        )
     codes, levels = encode_levels(text.tolist())
     return codes, levels
 
@@ -159,7 +165,12 @@ def read_csv(path, *, label=None, drop_columns=(), task=None, name=None) -> Data
         y, _ = column_as_float(frame[label], path, lines, name=label)
     else:
         y = clean_labels(frame[label].to_numpy(), path, lines=lines)
-    meta = {"format": "csv", "label_column": label, "dropped_columns": list(drop_columns), "nominal_levels": levels}
+    meta = {
+        "format": "csv",
+        "label_column": label,
+        "dropped_columns": list(drop_columns),
+        "nominal_levels": levels,
+    }
     return _single_target(path, name, task, X, y, features, meta)
 
 
@@ -190,7 +201,9 @@ def read_mil_csv(path, *, name=None) -> Dataset:
     """
     frame, lines = read_table(path, header=False)
     if frame.shape[1] < 3:
-        raise DataFormatError(path, "a multi-instance CSV row needs a bag label, a bag id and features")
+        raise DataFormatError(
+            path, "a multi-instance CSV row needs a bag label, a bag id and features"
+        )
     bag_ids, bag_names = pd.factorize(frame[1], sort=False)
     if (bag_ids < 0).any():
         raise DataFormatError(path, "missing bag id", line=int(lines[np.argmax(bag_ids < 0)]))
@@ -201,11 +214,17 @@ def read_mil_csv(path, *, name=None) -> Dataset:
     if clash.any():
         row = int(np.argmax(clash))
         bag = str(bag_names[bag_ids[row]])
-        raise DataFormatError(path, f"an instance of bag {bag!r} has label {labels[row].item()!r}, the bag's first "
-                              f"instance {bag_labels[bag_ids[row]].item()!r}", line=int(lines[row]))
+        raise DataFormatError(
+            path,
+            f"an instance of bag {bag!r} has label {labels[row].item()!r}, the bag's first "
+            f"instance {bag_labels[bag_ids[row]].item()!r}",
+            line=int(lines[row]),
+        )
     X, levels = frame_to_X(frame, list(range(2, frame.shape[1])), path, lines)
     if levels:
-        raise DataFormatError(path, f"non-numeric feature column(s) {sorted(levels)} in a multi-instance CSV")
+        raise DataFormatError(
+            path, f"non-numeric feature column(s) {sorted(levels)} in a multi-instance CSV"
+        )
     return Dataset(
         name=name or stem(path),
         task="multi_instance",

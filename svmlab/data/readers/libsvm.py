@@ -35,7 +35,9 @@ def read_libsvm(path, *, n_features=None, zero_based=False, task=None, name=None
     """
     data = read_bytes(path)
     try:
-        X, y = load_svmlight_file(io.BytesIO(data), n_features=n_features, zero_based=zero_based, dtype=np.float64)
+        X, y = load_svmlight_file(
+            io.BytesIO(data), n_features=n_features, zero_based=zero_based, dtype=np.float64
+        )
     except ValueError as exc:
         line, reason = _first_bad_line(data, zero_based)
         raise DataFormatError(path, reason or f"invalid LIBSVM data: {exc}", line=line) from exc
@@ -62,7 +64,10 @@ def _first_bad_line(data: bytes, zero_based: bool):
             return number, f"invalid label {tokens[0]!r}"
         for token in tokens[1:]:
             if not _valid_pair(token, lowest):
-                return number, f"invalid feature {token!r} (expected index:value with index >= {lowest})"
+                return (
+                    number,
+                    f"invalid feature {token!r} (expected index:value with index >= {lowest})",
+                )
     return None, None
 
 

@@ -50,7 +50,13 @@ def read_mat(
         raise ValueError("data_vars, label_vars and split_names must have the same length")
     try:
         content = scipy.io.loadmat(io.BytesIO(read_bytes(path)))
-    except (ValueError, TypeError, OSError, NotImplementedError, scipy.io.matlab.MatReadError) as exc:
+    except (
+        ValueError,
+        TypeError,
+        OSError,
+        NotImplementedError,
+        scipy.io.matlab.MatReadError,
+    ) as exc:
         raise DataFormatError(path, f"not a readable MATLAB file: {exc}") from exc
     present = sorted(k for k in content if not k.startswith("__"))
     Xs, ys, split, start = [], [], {}, 0
@@ -60,10 +66,17 @@ def read_mat(
                 raise DataFormatError(path, f"no variable {var!r}; variables: {', '.join(present)}")
         X = np.asarray(content[data_var], dtype=np.float64)
         y = np.asarray(content[label_var]).ravel()
-        columns = samples_as_columns if samples_as_columns is not None else (X.shape[0] != len(y) and X.shape[1] == len(y))
+        columns = (
+            samples_as_columns
+            if samples_as_columns is not None
+            else (X.shape[0] != len(y) and X.shape[1] == len(y))
+        )
         X = X.T if columns else X
         if X.ndim != 2 or X.shape[0] != len(y):
-            raise DataFormatError(path, f"{data_var!r} has shape {content[data_var].shape} but {label_var!r} has {len(y)} labels")
+            raise DataFormatError(
+                path,
+                f"{data_var!r} has shape {content[data_var].shape} but {label_var!r} has {len(y)} labels",
+            )
         Xs.append(X)
         ys.append(y)
         split[split_name] = np.arange(start, start + len(y))

@@ -55,14 +55,21 @@ def read_mi_arff(path, *, name=None) -> Dataset:
             continue
         bag_name, body, label, weight = _split_bag_line(path, line, number)
         if class_levels is not None and label not in class_levels:
-            raise DataFormatError(path, f"class value {label!r} is not one of {class_levels}", line=number)
+            raise DataFormatError(
+                path, f"class value {label!r} is not one of {class_levels}", line=number
+            )
         bags.append(_parse_instances(path, body, inner, n_features, bag_name, number))
         bag_names.append(bag_name)
         labels.append(label)
         weights.append(weight)
     if not bags:
         raise DataFormatError(path, "the file has no bags")
-    meta = {"format": "mi-arff", "bag_names": bag_names, "bag_attribute": top[0], "label_column": top[2]}
+    meta = {
+        "format": "mi-arff",
+        "bag_names": bag_names,
+        "bag_attribute": top[0],
+        "label_column": top[2],
+    }
     if any(w is not None for w in weights):
         meta["bag_weights"] = np.array([1.0 if w is None else w for w in weights])
     return Dataset(
@@ -87,17 +94,30 @@ def _parse_header(path, lines):
             continue
         if low.startswith("@end"):
             if block is None:
-                raise DataFormatError(path, "@end without an open relational attribute", line=number)
+                raise DataFormatError(
+                    path, "@end without an open relational attribute", line=number
+                )
             block = None
             continue
         if low.startswith("@data"):
             if block is not None:
-                raise DataFormatError(path, f"relational attribute {block!r} is not closed by '@end {block}'", line=number)
+                raise DataFormatError(
+                    path,
+                    f"relational attribute {block!r} is not closed by '@end {block}'",
+                    line=number,
+                )
             if len(top) != 3 or top[1][1] != "relational":
-                raise DataFormatError(path, "expected three top-level attributes: bag id, a relational attribute, class",
-                                      line=number)
+                raise DataFormatError(
+                    path,
+                    "expected three top-level attributes: bag id, a relational attribute, class",
+                    line=number,
+                )
             if not inner:
-                raise DataFormatError(path, f"the relational attribute {top[1][0]!r} declares no features", line=number)
+                raise DataFormatError(
+                    path,
+                    f"the relational attribute {top[1][0]!r} declares no features",
+                    line=number,
+                )
             return [a for a, _ in top], inner, top[2][1], number + 1
         m = _ATTRIBUTE.match(line)
         if not m:
@@ -106,7 +126,9 @@ def _parse_header(path, lines):
         if block is not None:
             levels = _levels(kind)
             if levels is None and kind.lower() not in _NUMERIC:
-                raise DataFormatError(path, f"instance attribute {attr!r} has unsupported type {kind!r}", line=number)
+                raise DataFormatError(
+                    path, f"instance attribute {attr!r} has unsupported type {kind!r}", line=number
+                )
             inner.append((attr, levels))
         elif kind.lower() == "relational":
             block = attr
@@ -130,7 +152,7 @@ def _split_bag_line(path, line, number):
         end = line.find(line[0], 1)
         if end < 0:
             raise DataFormatError(path, "unterminated quoted bag id", line=number)
-        bag_name, rest = line[1:end], line[end + 1:].lstrip()
+        bag_name, rest = line[1:end], line[end + 1 :].lstrip()
         if not rest.startswith(","):
             raise DataFormatError(path, "expected ',' after the bag id", line=number)
         rest = rest[1:]
@@ -140,13 +162,17 @@ def _split_bag_line(path, line, number):
             raise DataFormatError(path, "expected 'bagid,<quoted instances>,label'", line=number)
     bag_name, rest = bag_name.strip(), rest.lstrip()
     if not rest or rest[0] not in "'\"":
-        raise DataFormatError(path, f"bag {bag_name!r}: the instances must be quoted with ' or \"", line=number)
+        raise DataFormatError(
+            path, f"bag {bag_name!r}: the instances must be quoted with ' or \"", line=number
+        )
     end = rest.find(rest[0], 1)
     if end < 0:
         raise DataFormatError(path, f"bag {bag_name!r}: unterminated quote", line=number)
-    body, tail = rest[1:end], rest[end + 1:].strip()
+    body, tail = rest[1:end], rest[end + 1 :].strip()
     if not tail.startswith(","):
-        raise DataFormatError(path, f"bag {bag_name!r}: expected ',label' after the instances", line=number)
+        raise DataFormatError(
+            path, f"bag {bag_name!r}: expected ',label' after the instances", line=number
+        )
     tail, weight = tail[1:].strip(), None
     m = _WEIGHT.match(tail)
     if m:
@@ -154,10 +180,16 @@ def _split_bag_line(path, line, number):
         try:
             weight = float(m.group(2))
         except ValueError:
-            raise DataFormatError(path, f"bag {bag_name!r}: invalid instance weight {{{m.group(2)}}}", line=number) from None
+            raise DataFormatError(
+                path, f"bag {bag_name!r}: invalid instance weight {{{m.group(2)}}}", line=number
+            ) from None
     label = tail.strip().strip("'\"")
     if not label or "," in label:
-        raise DataFormatError(path, f"bag {bag_name!r}: expected one class value after the instances, got {tail!r}", line=number)
+        raise DataFormatError(
+            path,
+            f"bag {bag_name!r}: expected one class value after the instances, got {tail!r}",
+            line=number,
+        )
     return bag_name, body, label, weight
 
 
@@ -170,7 +202,11 @@ def _parse_instances(path, body, inner, n_features, bag_name, number):
         if fields == [""]:
             continue
         if len(fields) != n_features:
-            raise DataFormatError(path, f"bag {bag_name!r}, instance {k}: expected {n_features} values, found {len(fields)}", line=number)
+            raise DataFormatError(
+                path,
+                f"bag {bag_name!r}, instance {k}: expected {n_features} values, found {len(fields)}",
+                line=number,
+            )
         rows.append(fields)
     if not rows:
         raise DataFormatError(path, f"bag {bag_name!r} has no instances", line=number)
@@ -191,10 +227,17 @@ def _cell(path, value, attr, levels, bag_name, k, number):
     if levels is not None:
         value = value.strip("'\"")
         if value not in levels:
-            raise DataFormatError(path, f"bag {bag_name!r}, instance {k}: {value!r} is not a level of {attr!r}", line=number)
+            raise DataFormatError(
+                path,
+                f"bag {bag_name!r}, instance {k}: {value!r} is not a level of {attr!r}",
+                line=number,
+            )
         return float(levels.index(value))
     try:
         return float(value)
     except ValueError:
-        raise DataFormatError(path, f"bag {bag_name!r}, instance {k}: non-numeric value {value!r} for numeric attribute {attr!r}",
-                              line=number) from None
+        raise DataFormatError(
+            path,
+            f"bag {bag_name!r}, instance {k}: non-numeric value {value!r} for numeric attribute {attr!r}",
+            line=number,
+        ) from None

@@ -15,7 +15,13 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 from threadpoolctl import threadpool_limits
 
 from svmlab.estimators.evo._fitness import DualFitness, posthoc_bias
-from svmlab.kernels import get_kernel, kernel_diagonal, kernel_expansion, kernel_matrix, kernel_names
+from svmlab.kernels import (
+    get_kernel,
+    kernel_diagonal,
+    kernel_expansion,
+    kernel_matrix,
+    kernel_names,
+)
 
 # constructor parameters that belong to the kernel; None means "the kernel's default"
 KERNEL_PARAMS = ("gamma", "degree", "kappa", "delta", "sigma", "sigma1", "sigma2", "sigma3", "c")
@@ -152,7 +158,9 @@ class BaseDualEvolution(KernelParamsMixin, KernelExpansionMixin, ClassifierMixin
         params = self._kernel_params()
 
         t0 = time.perf_counter()
-        if isinstance(self.C, str):  # "auto": SVMlight's heuristic C = n / sum_i K_ii (spec §1.1 item 5)
+        if isinstance(
+            self.C, str
+        ):  # "auto": SVMlight's heuristic C = n / sum_i K_ii (spec §1.1 item 5)
             trace = float(kernel_diagonal(self.kernel, X, **params).sum())
             if not (np.isfinite(trace) and trace > 0):
                 raise ValueError(
@@ -202,7 +210,11 @@ class BaseDualEvolution(KernelParamsMixin, KernelExpansionMixin, ClassifierMixin
             "n_sv": int(sv.sum()),
             "n_free_sv": int(free.sum()),
             "n_bounded_sv": int(np.sum(alpha >= C - self._is_zero)),
-            **{k: v for k, v in info.items() if k not in ("generations", "evaluations", "stop_reason", "history")},
+            **{
+                k: v
+                for k, v in info.items()
+                if k not in ("generations", "evaluations", "stop_reason", "history")
+            },
             "kernel_seconds": float(kernel_seconds),
             "optimize_seconds": float(optimize_seconds),
             "seconds": float(time.perf_counter() - t_start),
@@ -213,4 +225,3 @@ class BaseDualEvolution(KernelParamsMixin, KernelExpansionMixin, ClassifierMixin
     @abstractmethod
     def _optimize(self, fitness: DualFitness, rng) -> tuple[np.ndarray, dict]:
         """Best ``alpha`` found and ``{"generations", "evaluations", "stop_reason", "history", ...}``."""
-

@@ -40,7 +40,9 @@ def binary_targets(y, name: str) -> tuple[np.ndarray, np.ndarray]:
     return classes, np.where(idx == 1, 1.0, -1.0)
 
 
-def split_unlabeled(y, name: str, *, allow_no_labels: bool = False, allow_no_unlabeled: bool = False):
+def split_unlabeled(
+    y, name: str, *, allow_no_labels: bool = False, allow_no_unlabeled: bool = False
+):
     """Split semi-supervised targets: rows with ``y == -1`` are unlabeled.
 
     Returns ``(classes, labeled_mask, Y_labeled)`` with ``Y_labeled`` in {-1, +1}. The labeled
@@ -50,7 +52,11 @@ def split_unlabeled(y, name: str, *, allow_no_labels: bool = False, allow_no_unl
     y = np.asarray(y)
     if y.dtype.kind in "fc" and not np.isfinite(y).all():
         raise ValueError(f"{name}: y contains NaN or infinity; mark unlabeled rows with -1")
-    unl = np.asarray(y == UNLABELED, dtype=bool) if y.dtype.kind in "iufcbO" else np.zeros(len(y), dtype=bool)
+    unl = (
+        np.asarray(y == UNLABELED, dtype=bool)
+        if y.dtype.kind in "iufcbO"
+        else np.zeros(len(y), dtype=bool)
+    )
     if not unl.any() and not allow_no_unlabeled:
         raise ValueError(
             f"{name} is transductive: it needs unlabeled rows, marked y = -1 (scikit-learn's "
@@ -60,7 +66,9 @@ def split_unlabeled(y, name: str, *, allow_no_labels: bool = False, allow_no_unl
     if not lab.any():
         if allow_no_labels:
             return np.array([0, 1]), lab, np.empty(0)
-        raise ValueError(f"{name} needs labeled rows of both classes; every row of y is -1 (unlabeled)")
+        raise ValueError(
+            f"{name} needs labeled rows of both classes; every row of y is -1 (unlabeled)"
+        )
     classes, Y = binary_targets(y[lab], name)
     return classes, lab, Y
 

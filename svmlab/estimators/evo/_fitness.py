@@ -104,7 +104,7 @@ class DualFitness:
         self.q_diag = np.ascontiguousarray(np.diag(Q), dtype=np.float64)
 
     @classmethod
-    def from_kernel(cls, K: np.ndarray, y: np.ndarray, C: float) -> "DualFitness":
+    def from_kernel(cls, K: np.ndarray, y: np.ndarray, C: float) -> DualFitness:
         """Turn ``K`` into ``Q = (y y^T) * K`` **in place** and wrap it."""
         y = np.asarray(y, dtype=np.float64)
         K *= y[:, None]
@@ -154,12 +154,21 @@ class DualFitness:
         ``Q alpha`` of the rows of ``A``. Returns a boolean per row: did it change?
         """
         return _sparse_mutate(
-            A, G, F, self.Q, np.asarray(rows, dtype=np.intp), np.asarray(genes, dtype=np.intp),
-            np.asarray(u, dtype=np.float64), self.C, bool(hybrid),
+            A,
+            G,
+            F,
+            self.Q,
+            np.asarray(rows, dtype=np.intp),
+            np.asarray(genes, dtype=np.intp),
+            np.asarray(u, dtype=np.float64),
+            self.C,
+            bool(hybrid),
         )
 
 
-def posthoc_bias(s: np.ndarray, y: np.ndarray, alpha: np.ndarray, C: float, is_zero: float) -> float:
+def posthoc_bias(
+    s: np.ndarray, y: np.ndarray, alpha: np.ndarray, C: float, is_zero: float
+) -> float:
     """The bias computed after optimising with ``b = 0`` (spec §1.1 item 3, mySVM's rule).
 
     ``b`` is the mean of ``y_i - s_i``, with ``s_i = sum_j alpha_j y_j K(x_j, x_i)``, over the

@@ -169,7 +169,11 @@ def _run_rm(problem, mu, max_gen, p_cx, normalize, rng):
         children, base = uniform_crossover(A, p_cx, rng)
         if len(children):
             Fc, auxc = problem.derive(children, base, A, aux)
-            A, F, aux = np.concatenate([A, children]), np.concatenate([F, Fc]), np.concatenate([aux, auxc])
+            A, F, aux = (
+                np.concatenate([A, children]),
+                np.concatenate([F, Fc]),
+                np.concatenate([aux, auxc]),
+            )
             evaluations += len(children)
         M, Fm, auxm = problem.mutate(A, aux, rng)
         if len(M):
@@ -191,7 +195,9 @@ def _run_pymoo(problem, mu, max_gen, p_cx, rng):
 
     class _Problem(Problem):
         def __init__(self):
-            super().__init__(n_var=problem.n_var, n_obj=problem.n_obj, xl=problem.lower, xu=problem.upper)
+            super().__init__(
+                n_var=problem.n_var, n_obj=problem.n_obj, xl=problem.lower, xu=problem.upper
+            )
 
         def _evaluate(self, X, out, *args, **kwargs):
             F, _ = problem.evaluate(X)  # may rewrite derived genes (self-labelling) in X
@@ -227,14 +233,22 @@ def _run_pymoo(problem, mu, max_gen, p_cx, rng):
         eliminate_duplicates=False,
     )
     # pymoo counts the initial population as generation 1
-    res = minimize(_Problem(), algorithm, ("n_gen", max_gen + 1), seed=int(rng.randint(2**31 - 1)), verbose=False)
+    res = minimize(
+        _Problem(),
+        algorithm,
+        ("n_gen", max_gen + 1),
+        seed=int(rng.randint(2**31 - 1)),
+        verbose=False,
+    )
     X = np.array(res.pop.get("X"), dtype=np.float64)
     if problem.derives_genes:
         problem.evaluate(X)  # the derived genes the last evaluation used
     return X, counter["evaluations"]
 
 
-def run_nsga2(problem, *, mu: int, max_gen: int, p_cx: float, engine: str, crowding: str, rng) -> tuple[np.ndarray, int]:
+def run_nsga2(
+    problem, *, mu: int, max_gen: int, p_cx: float, engine: str, crowding: str, rng
+) -> tuple[np.ndarray, int]:
     """Run NSGA-II; returns the final population (``mu`` rows, not yet sorted) and the
     number of evaluated individuals."""
     if engine == "rm":

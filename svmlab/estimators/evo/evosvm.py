@@ -270,7 +270,13 @@ class EvoSVMClassifier(BaseDualEvolution):
                 parents = np.unique(rows)
                 M, Gm, Fm = A[parents], G[parents], F[parents].copy()  # fancy indexing copies
                 changed = fitness.mutate_sparse(
-                    M, Gm, Fm, np.searchsorted(parents, rows), genes, u, hybrid=self.mutation == "hybrid"
+                    M,
+                    Gm,
+                    Fm,
+                    np.searchsorted(parents, rows),
+                    genes,
+                    u,
+                    hybrid=self.mutation == "hybrid",
                 )
                 M, Gm, Fm = M[changed], Gm[changed], Fm[changed]
 
@@ -296,7 +302,12 @@ class EvoSVMClassifier(BaseDualEvolution):
                 stop = "patience"
                 break
 
-        info = {"generations": generation, "evaluations": int(evaluations), "stop_reason": stop, "history": history}
+        info = {
+            "generations": generation,
+            "evaluations": int(evaluations),
+            "stop_reason": stop,
+            "history": history,
+        }
         if gaussian:
             info["sigma_final"] = float(step)
             info["sigma_adaptations"] = int(rule.adaptations) if rule is not None else 0

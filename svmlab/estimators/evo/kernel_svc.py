@@ -73,8 +73,23 @@ class KernelSVC(KernelParamsMixin, ClassifierMixin, BaseEstimator):
         "max_iter": [Interval(Integral, -1, None, closed="left")],
     }
 
-    def __init__(self, C=1.0, kernel="rbf", gamma=None, degree=None, kappa=None, delta=None, sigma=None,
-                 sigma1=None, sigma2=None, sigma3=None, c=None, scale=False, tol=1e-3, max_iter=-1):
+    def __init__(
+        self,
+        C=1.0,
+        kernel="rbf",
+        gamma=None,
+        degree=None,
+        kappa=None,
+        delta=None,
+        sigma=None,
+        sigma1=None,
+        sigma2=None,
+        sigma3=None,
+        c=None,
+        scale=False,
+        tol=1e-3,
+        max_iter=-1,
+    ):
         self.C = C
         self.kernel = kernel
         self.gamma = gamma
@@ -108,15 +123,19 @@ class KernelSVC(KernelParamsMixin, ClassifierMixin, BaseEstimator):
         check_classification_targets(y)
         self.classes_, y_idx = np.unique(y, return_inverse=True)
         if len(self.classes_) != 2:
-            raise ValueError(f"Only binary classification is supported. KernelSVC needs exactly 2 classes in y, "
-                             f"got {len(self.classes_)}")
+            raise ValueError(
+                f"Only binary classification is supported. KernelSVC needs exactly 2 classes in y, "
+                f"got {len(self.classes_)}"
+            )
         params = self._kernel_params()
         self.scaler_ = StandardScaler().fit(X) if self.scale else None
         Z = self.scaler_.transform(X) if self.scale else X
         if isinstance(self.C, str):  # "auto"
             trace = float(kernel_diagonal(self.kernel, Z, **params).sum())
             if not (np.isfinite(trace) and trace > 0):
-                raise ValueError(f"C='auto' is n / trace(K), but the {self.kernel} kernel's trace is {trace!r}")
+                raise ValueError(
+                    f"C='auto' is n / trace(K), but the {self.kernel} kernel's trace is {trace!r}"
+                )
             C = Z.shape[0] / trace
         else:
             C = float(self.C)
@@ -159,8 +178,14 @@ class KernelSVC(KernelParamsMixin, ClassifierMixin, BaseEstimator):
         check_is_fitted(self)
         X = validate_data(self, X, dtype=np.float64, reset=False)
         Z = self.scaler_.transform(X) if self.scaler_ is not None else X
-        return kernel_expansion(self.kernel, Z, self.support_vectors_, self.dual_coef_[0], self.intercept_[0],
-                                **self._kernel_kwargs)
+        return kernel_expansion(
+            self.kernel,
+            Z,
+            self.support_vectors_,
+            self.dual_coef_[0],
+            self.intercept_[0],
+            **self._kernel_kwargs,
+        )
 
     def predict(self, X):
         """``classes_[1]`` where ``f(x) > 0``, else ``classes_[0]`` (LIBSVM's rule).

@@ -360,8 +360,13 @@ class MOEvoSVMClassifier(KernelParamsMixin, ClassifierMixin, BaseEstimator):
         t0 = time.perf_counter()
         with threadpool_limits(limits=1, user_api="blas"):
             A, evaluations = run_nsga2(
-                problem, mu=int(self.pop_size), max_gen=int(self.max_gen), p_cx=float(self.p_cx),
-                engine=self.engine, crowding=self.crowding, rng=rng,
+                problem,
+                mu=int(self.pop_size),
+                max_gen=int(self.max_gen),
+                p_cx=float(self.p_cx),
+                engine=self.engine,
+                crowding=self.crowding,
+                rng=rng,
             )
             A, F = final_front(problem, A)
         optimize_seconds = time.perf_counter() - t0
@@ -407,7 +412,9 @@ class MOEvoSVMClassifier(KernelParamsMixin, ClassifierMixin, BaseEstimator):
             "objective_names": list(OBJECTIVE_NAMES[: F.shape[1]]),
             "objectives": [float(v) for v in self.pareto_front_[self.selected_]],
             "train_error": float(self.pareto_train_error_[self.selected_]),
-            "holdout_error": None if hold_err is None else float(self.pareto_holdout_error_[self.selected_]),
+            "holdout_error": None
+            if hold_err is None
+            else float(self.pareto_holdout_error_[self.selected_]),
             "n_fit": int(len(fit_idx)),
             "n_holdout": int(len(hold_idx)),
             "n_sv": int(np.sum(a > 0)),
@@ -424,7 +431,9 @@ class MOEvoSVMClassifier(KernelParamsMixin, ClassifierMixin, BaseEstimator):
                     "counter": i,
                     **{nm: float(v) for nm, v in zip(names, self.pareto_front_[i])},
                     "train_err": float(self.pareto_train_error_[i]),
-                    "holdout_err": None if hold_err is None else float(self.pareto_holdout_error_[i]),
+                    "holdout_err": None
+                    if hold_err is None
+                    else float(self.pareto_holdout_error_[i]),
                     "n_sv": int(np.sum(self.pareto_alpha_[i] > 0)),
                     "selected": i == self.selected_,
                 }
@@ -455,7 +464,7 @@ class MOEvoSVMClassifier(KernelParamsMixin, ClassifierMixin, BaseEstimator):
             raise IndexError(f"member must be an integer in [-{m}, {m}), got {member!r}")
         return int(member) % m
 
-    def member(self, i: int) -> "MOEvoSVMClassifier":
+    def member(self, i: int) -> MOEvoSVMClassifier:
         """A fitted copy whose model is Pareto member ``i`` (``selected_ = i``).
 
         The Pareto arrays are shared with ``self``; ``predict``, ``decision_function`` and
@@ -499,7 +508,12 @@ class MOEvoSVMClassifier(KernelParamsMixin, ClassifierMixin, BaseEstimator):
         a = self.pareto_alpha_[i]
         sv = a > 0
         return kernel_expansion(
-            self.kernel, X, self._X_fit[sv], (a * self._Y_fit)[sv], self.pareto_intercept_[i], **self._kernel_kwargs
+            self.kernel,
+            X,
+            self._X_fit[sv],
+            (a * self._Y_fit)[sv],
+            self.pareto_intercept_[i],
+            **self._kernel_kwargs,
         )
 
     def predict(self, X, member=None):

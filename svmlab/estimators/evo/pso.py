@@ -212,7 +212,10 @@ class PsoSVMClassifier(BaseDualEvolution):
                 break
 
         info = {
-            "generations": generation, "evaluations": int(evaluations), "stop_reason": stop, "history": history,
+            "generations": generation,
+            "evaluations": int(evaluations),
+            "stop_reason": stop,
+            "history": history,
             "inertia_final": float(w),
         }
         return gbest, info

@@ -43,8 +43,9 @@ def _posterior(PtP, Ptt, act, alpha, beta):
     return Sigma, mu, logdet_H
 
 
-def sparse_bayesian_regression(Phi, t, *, max_iter=1000, tol=1e-3, alpha_threshold=1e9, alpha_init=None,
-                               noise_init=None):
+def sparse_bayesian_regression(
+    Phi, t, *, max_iter=1000, tol=1e-3, alpha_threshold=1e9, alpha_init=None, noise_init=None
+):
     """Tipping's sparse Bayesian regression by re-estimation (JMLR 2001, §2-3).
 
     Model ``t = Phi w + e``, ``e ~ N(0, sigma^2 I)``, prior ``w_i ~ N(0, 1/alpha_i)``. Each
@@ -99,11 +100,23 @@ def sparse_bayesian_regression(Phi, t, *, max_iter=1000, tol=1e-3, alpha_thresho
     resid = t - Phi[:, act] @ mu
     # log p(t) = -1/2 [N log 2 pi - N log beta - sum log alpha + log|H| + beta ||r||^2 + mu^T A mu]
     log_evidence = -0.5 * (
-        N * np.log(2 * np.pi) - N * np.log(beta) - np.sum(np.log(alpha)) + logdet_H
-        + beta * float(resid @ resid) + float(mu @ (alpha * mu))
+        N * np.log(2 * np.pi)
+        - N * np.log(beta)
+        - np.sum(np.log(alpha))
+        + logdet_H
+        + beta * float(resid @ resid)
+        + float(mu @ (alpha * mu))
     )
-    return {"active": act, "mu": mu, "Sigma": Sigma, "alpha": alpha, "beta": float(beta), "n_iter": n_iter,
-            "converged": converged, "log_evidence": float(log_evidence)}
+    return {
+        "active": act,
+        "mu": mu,
+        "Sigma": Sigma,
+        "alpha": alpha,
+        "beta": float(beta),
+        "n_iter": n_iter,
+        "converged": converged,
+        "log_evidence": float(log_evidence),
+    }
 
 
 class RVMClassifier(KernelParamsMixin, KernelExpansionMixin, ClassifierMixin, BaseEstimator):
@@ -262,8 +275,13 @@ class RVMClassifier(KernelParamsMixin, KernelExpansionMixin, ClassifierMixin, Ba
         # hand-offs (12x on a busy 2-core machine); parallelise over folds instead
         with threadpool_limits(limits=1, user_api="blas"):
             res = sparse_bayesian_regression(
-                Phi, t, max_iter=self.max_iter, tol=self.tol, alpha_threshold=self.alpha_threshold,
-                alpha_init=self.alpha_init, noise_init=self.noise_init,
+                Phi,
+                t,
+                max_iter=self.max_iter,
+                tol=self.tol,
+                alpha_threshold=self.alpha_threshold,
+                alpha_init=self.alpha_init,
+                noise_init=self.noise_init,
             )
         act, mu = res["active"], res["mu"]
         offset = 1 if self.fit_intercept else 0
@@ -294,4 +312,3 @@ class RVMClassifier(KernelParamsMixin, KernelExpansionMixin, ClassifierMixin, Ba
 
     def _expansion(self):
         return self.relevance_vectors_, self.coef_, self.intercept_
-

@@ -70,7 +70,12 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 from threadpoolctl import threadpool_limits
 
 from svmlab.estimators.evo._base import KernelExpansionMixin
-from svmlab.estimators.evo._common import KERNEL_CONSTRAINTS, KernelParamsMixin, box_dual_ascent, split_unlabeled
+from svmlab.estimators.evo._common import (
+    KERNEL_CONSTRAINTS,
+    KernelParamsMixin,
+    box_dual_ascent,
+    split_unlabeled,
+)
 from svmlab.estimators.evo._fitness import improves, posthoc_bias
 from svmlab.estimators.evo._nsga2 import final_front, non_dominated, run_nsga2
 from svmlab.estimators.evo._operators import (
@@ -125,10 +130,12 @@ class _Core:
         self.L = self.N + n_u
         self.ub = ub
         self.y_mode = y_mode
-        self.k_diag_u = np.ascontiguousarray(np.diag(K)[self.n:])
+        self.k_diag_u = np.ascontiguousarray(np.diag(K)[self.n :])
 
     def joint_labels(self, A):
-        return np.concatenate([np.broadcast_to(self.y_lab, (A.shape[0], self.n)), A[:, self.N:]], axis=1)
+        return np.concatenate(
+            [np.broadcast_to(self.y_lab, (A.shape[0], self.n)), A[:, self.N :]], axis=1
+        )
 
     def relabel(self, A):
         """``y*_k := sign(g_k)`` in place, ``g_k`` without the point's own term (a zero keeps the label)."""
@@ -150,7 +157,7 @@ class _Core:
         a = np.zeros((P, self.N)) if init == "zeros" else rng.random_sample((P, self.N)) * self.ub
         ys = np.where(rng.random_sample((P, self.n_u)) < 0.5, -1.0, 1.0)
         if self.y_mode == "self_label" and self.n:
-            g = (a[:, : self.n] * self.y_lab) @ self.K[: self.n, self.n:]
+            g = (a[:, : self.n] * self.y_lab) @ self.K[: self.n, self.n :]
             ys = np.where(g > 0, 1.0, np.where(g < 0, -1.0, ys))
         return np.concatenate([a, ys], axis=1)
 
@@ -396,7 +403,7 @@ class EvoTSVMClassifier(_TransductiveBase):
                 g, info = self._minmax(core, rng)
             else:
                 g, info = self._evolve(core, rng)
-        a, ys = g[: core.N], g[core.N:]
+        a, ys = g[: core.N], g[core.N :]
         Yj = np.concatenate([Y, ys])
         b = _bias(K, Yj, a, ub, self._is_zero)
         self._kernel_kwargs = params
@@ -422,7 +429,11 @@ class EvoTSVMClassifier(_TransductiveBase):
             "C_u": float(self.C_u),
             "kernel": self.kernel,
             "kernel_params": {k: float(v) for k, v in params.items()},
-            **{k: v for k, v in info.items() if k not in ("generations", "evaluations", "stop_reason", "history")},
+            **{
+                k: v
+                for k, v in info.items()
+                if k not in ("generations", "evaluations", "stop_reason", "history")
+            },
             "kernel_seconds": float(kernel_seconds),
             "seconds": float(time.perf_counter() - t_start),
             "history": info["history"],
@@ -454,7 +465,10 @@ class EvoTSVMClassifier(_TransductiveBase):
                 A, F = A[win], F[win]
             children, _ = uniform_crossover(A, self.p_cx, rng)
             if len(children):
-                A, F = np.concatenate([A, children]), np.concatenate([F, self._evaluate(core, children)])
+                A, F = (
+                    np.concatenate([A, children]),
+                    np.concatenate([F, self._evaluate(core, children)]),
+                )
             M = A.copy()
             M[:, :N] = gaussian_mutation(A[:, :N], step, core.ub, rng)
             core.flip_labels(M, rng)
@@ -475,8 +489,13 @@ class EvoTSVMClassifier(_TransductiveBase):
             if self.patience is not None and stale > self.patience:
                 stop = "patience"
                 break
-        info = {"generations": generation, "evaluations": int(evaluations), "stop_reason": stop, "history": history,
-                "sigma_frac_final": float(np.max(step) / np.max(core.ub))}
+        info = {
+            "generations": generation,
+            "evaluations": int(evaluations),
+            "stop_reason": stop,
+            "history": history,
+            "sigma_frac_final": float(np.max(step) / np.max(core.ub)),
+        }
         return best_A, info
 
     # minmax: outer search over y*, exact inner maximum ---------------------------------------------
@@ -542,8 +561,13 @@ class EvoTSVMClassifier(_TransductiveBase):
                     break
             best_ys = best_S
         W, a = cache[(best_ys > 0).tobytes()]
-        info = {"generations": generations, "evaluations": len(cache), "stop_reason": stop, "history": history,
-                "inner_objective": float(W)}
+        info = {
+            "generations": generations,
+            "evaluations": len(cache),
+            "stop_reason": stop,
+            "history": history,
+            "inner_objective": float(W),
+        }
         return np.concatenate([a, best_ys]), info
 
 
@@ -569,7 +593,9 @@ class _TransductiveProblem:
         c = self.core
         quad = c.quad(A, derive)
         a = A[:, : c.N]
-        F = np.column_stack([a.sum(axis=1) - 0.5 * quad, a[:, : c.n].sum(axis=1), a[:, c.n:].sum(axis=1)])
+        F = np.column_stack(
+            [a.sum(axis=1) - 0.5 * quad, a[:, : c.n].sum(axis=1), a[:, c.n :].sum(axis=1)]
+        )
         return F, np.empty((len(A), 0))
 
     def derive(self, children, base, A, aux):
@@ -726,7 +752,9 @@ class MOTSVMClassifier(_TransductiveBase):
         self : object
         """
         t_start = time.perf_counter()
-        X, classes, lab, Y, order, Xo, K, params, kernel_seconds = _prepare(self, X, y, allow_no_labels=True)
+        X, classes, lab, Y, order, Xo, K, params, kernel_seconds = _prepare(
+            self, X, y, allow_no_labels=True
+        )
         self.classes_ = classes
         n, n_u = len(Y), int((~lab).sum())
         U = float(self.alpha_max)
@@ -736,8 +764,13 @@ class MOTSVMClassifier(_TransductiveBase):
         t0 = time.perf_counter()
         with threadpool_limits(limits=1, user_api="blas"):
             A, evaluations = run_nsga2(
-                problem, mu=int(self.pop_size), max_gen=int(self.max_gen), p_cx=float(self.p_cx),
-                engine=self.engine, crowding=self.crowding, rng=rng,
+                problem,
+                mu=int(self.pop_size),
+                max_gen=int(self.max_gen),
+                p_cx=float(self.p_cx),
+                engine=self.engine,
+                crowding=self.crowding,
+                rng=rng,
             )
             A, F = final_front(problem, A)
         optimize_seconds = time.perf_counter() - t0
@@ -746,14 +779,23 @@ class MOTSVMClassifier(_TransductiveBase):
         Yj_all = core.joint_labels(A)
         V = A[:, : core.N] * Yj_all
         S = V @ K  # S[p, i] = sum_j a_pj Y_pj K(x_j, x_i)
-        b = np.array([posthoc_bias(S[p], Yj_all[p], A[p, : core.N], core.ub, self._is_zero) for p in range(len(A))])
+        b = np.array(
+            [
+                posthoc_bias(S[p], Yj_all[p], A[p, : core.N], core.ub, self._is_zero)
+                for p in range(len(A))
+            ]
+        )
         # labeled training error of every member; the chosen one: fewest errors, then largest (I)
-        lab_err = np.mean(np.where(S[:, :n] + b[:, None] >= 0, 1.0, -1.0) != Y, axis=1) if n else np.zeros(len(A))
+        lab_err = (
+            np.mean(np.where(S[:, :n] + b[:, None] >= 0, 1.0, -1.0) != Y, axis=1)
+            if n
+            else np.zeros(len(A))
+        )
         alpha = np.empty((len(A), len(order)))
         alpha[:, order] = A[:, : core.N]
         self.pareto_front_ = F
         self.pareto_alpha_ = alpha
-        self.pareto_unlabeled_labels_ = A[:, core.N:].astype(np.int8)
+        self.pareto_unlabeled_labels_ = A[:, core.N :].astype(np.int8)
         self.pareto_intercept_ = b
         self.pareto_train_error_ = lab_err
         self.selected_ = int(np.argmin(lab_err))  # first minimum = largest (I) among them
@@ -781,8 +823,12 @@ class MOTSVMClassifier(_TransductiveBase):
             "optimize_seconds": float(optimize_seconds),
             "seconds": float(time.perf_counter() - t_start),
             "front": [
-                {"obj_I": float(f[0]), "obj_II": float(f[1]), "obj_III": float(f[2]),
-                 "n_unlabeled_positive": int(np.sum(s > 0))}
+                {
+                    "obj_I": float(f[0]),
+                    "obj_II": float(f[1]),
+                    "obj_III": float(f[2]),
+                    "n_unlabeled_positive": int(np.sum(s > 0)),
+                }
                 for f, s in zip(F, self.pareto_unlabeled_labels_)
             ],
         }
@@ -801,7 +847,7 @@ class MOTSVMClassifier(_TransductiveBase):
         self.transduction_[lab] = self._y_train[lab]
         self.transduction_[self.unlabeled_indices_] = self.predict(self._X_u)
 
-    def member(self, i: int) -> "MOTSVMClassifier":
+    def member(self, i: int) -> MOTSVMClassifier:
         """A fitted copy whose model is Pareto member ``i``."""
         check_is_fitted(self)
         m = len(self.pareto_front_)
@@ -825,7 +871,9 @@ def pareto_edges(F) -> dict[tuple[int, int], np.ndarray]:
     ``(1, 2)`` the "overfitted clustering" (§1.9).
     """
     F = np.asarray(F, dtype=np.float64)
-    return {(i, j): non_dominated(F[:, [i, j]]) for i, j in itertools.combinations(range(F.shape[1]), 2)}
+    return {
+        (i, j): non_dominated(F[:, [i, j]]) for i, j in itertools.combinations(range(F.shape[1]), 2)
+    }
 
 
 @dataclass
@@ -891,7 +939,9 @@ def pareto_clustering(X, *, min_cluster_size: int = 1, **params) -> ParetoCluste
     labels[:, est.unlabeled_indices_] = (est.pareto_unlabeled_labels_[edge] > 0).astype(np.intp)
     sizes = labels.sum(axis=1)
     smaller = np.minimum(sizes, X.shape[0] - sizes)
-    agreement = np.array([np.mean(est.member(int(i)).predict(X) == lab) for i, lab in zip(edge, labels)])
+    agreement = np.array(
+        [np.mean(est.member(int(i)).predict(X) == lab) for i, lab in zip(edge, labels)]
+    )
     ok = np.flatnonzero(smaller >= min_cluster_size)
     chosen = None
     if len(ok):  # most self-consistent, then largest margin, then first

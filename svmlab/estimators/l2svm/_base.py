@@ -16,12 +16,11 @@ and a dict of solver information.
 from __future__ import annotations
 
 import math
-from abc import ABCMeta, abstractmethod
 import numbers
 import warnings
+from abc import ABCMeta, abstractmethod
 
 import numpy as np
-
 from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.metrics.pairwise import rbf_kernel
@@ -32,8 +31,10 @@ from sklearn.utils.validation import check_is_fitted
 try:  # scikit-learn >= 1.6
     from sklearn.utils.validation import validate_data as _validate_data
 except ImportError:  # pragma: no cover - older scikit-learn
+
     def _validate_data(estimator, *args, **kwargs):
         return estimator._validate_data(*args, **kwargs)
+
 
 from numba import njit
 
@@ -98,7 +99,9 @@ def inactive_indices(active, m, n):
 
 
 @njit(cache=True, nogil=True)
-def reconstruct(out, base, sign, w, rows, X, sq, y, gamma, bias, buf, slot_of, idx_of, stamp, state):
+def reconstruct(
+    out, base, sign, w, rows, X, sq, y, gamma, bias, buf, slot_of, idx_of, stamp, state
+):
     """out[j] = base + sign * sum_i w_i Q0_ij for j in ``rows`` (samples with w_j = 0).
 
     Brings the gradient of shrunk samples up to date from the columns of the support vectors.
@@ -152,8 +155,18 @@ class KernelCache:
 
     def args(self):
         """The positional arguments of :func:`get_column` after ``i``."""
-        return (self.X, self.sq, self.y, self.gamma, self.bias, self.buf,
-                self.slot_of, self.idx_of, self.stamp, self.state)
+        return (
+            self.X,
+            self.sq,
+            self.y,
+            self.gamma,
+            self.bias,
+            self.buf,
+            self.slot_of,
+            self.idx_of,
+            self.stamp,
+            self.state,
+        )
 
     @property
     def columns_computed(self) -> int:
@@ -222,17 +235,27 @@ class L2SVMBase(ClassifierMixin, BaseEstimator, metaclass=ABCMeta):
         for a, b in pairs:
             rows = np.flatnonzero((y_idx == a) | (y_idx == b))
             yb = np.where(y_idx[rows] == a, 1.0, -1.0)
-            alpha, intercept, info = self._solve_binary(np.ascontiguousarray(X[rows]), yb, self._gamma)
+            alpha, intercept, info = self._solve_binary(
+                np.ascontiguousarray(X[rows]), yb, self._gamma
+            )
             sv = alpha > 0
             sv_rows.append(rows[sv])
             coefs.append(alpha[sv] * yb[sv])
             intercepts.append(intercept)
-            infos.append({"classes": [_plain(self.classes_[a]), _plain(self.classes_[b])],
-                          "n_samples": len(rows), "n_support": int(sv.sum()), **info})
+            infos.append(
+                {
+                    "classes": [_plain(self.classes_[a]), _plain(self.classes_[b])],
+                    "n_samples": len(rows),
+                    "n_support": int(sv.sum()),
+                    **info,
+                }
+            )
 
         self.support_ = np.unique(np.concatenate(sv_rows))
         self.support_vectors_ = X[self.support_]
-        self.n_support_ = np.bincount(y_idx[self.support_], minlength=len(self.classes_)).astype(np.int32)
+        self.n_support_ = np.bincount(y_idx[self.support_], minlength=len(self.classes_)).astype(
+            np.int32
+        )
         self.pairs_ = np.asarray(pairs, dtype=np.intp)
         self.pair_support_ = sv_rows
         self.pair_dual_coef_ = coefs
@@ -291,9 +314,9 @@ class L2SVMBase(ClassifierMixin, BaseEstimator, metaclass=ABCMeta):
         out = np.empty((X.shape[0], len(self.pairs_)))
         step = max(1, int(2**23 // max(1, len(self.support_))))  # ~64 MB kernel blocks
         for start in range(0, X.shape[0], step):
-            K = rbf_kernel(X[start:start + step], self.support_vectors_, gamma=self._gamma)
+            K = rbf_kernel(X[start : start + step], self.support_vectors_, gamma=self._gamma)
             for p, (cols, coef) in enumerate(zip(self._pair_sv, self.pair_dual_coef_)):
-                out[start:start + step, p] = K[:, cols] @ coef
+                out[start : start + step, p] = K[:, cols] @ coef
         out += self.intercept_
         return out
 

@@ -43,8 +43,23 @@ def _scan(g, u, y, two_hulls, active, m):
 
 
 @njit(cache=True, nogil=True)
-def mdm_solve(X, sq, y, gamma, bias, buf, slot_of, idx_of, stamp, state, inv_C, tol, max_iter, two_hulls,
-              shrinking):
+def mdm_solve(
+    X,
+    sq,
+    y,
+    gamma,
+    bias,
+    buf,
+    slot_of,
+    idx_of,
+    stamp,
+    state,
+    inv_C,
+    tol,
+    max_iter,
+    two_hulls,
+    shrinking,
+):
     """Mitchell-Dem'yanov-Malozemov iterations for min_u u^T Q u over one or two simplices.
 
     Q = y y^T (K + bias) + I/C, so u^T Q u = ||sum_i u_i y_i z_i||^2 for the points z_i of the
@@ -95,7 +110,9 @@ def mdm_solve(X, sq, y, gamma, bias, buf, slot_of, idx_of, stamp, state, inv_C, 
                 converged = True
                 break
             rows = inactive_indices(active, m, n)  # shrunk samples: rebuild g, then re-check
-            reconstruct(g, 0.0, 1.0, u, rows, X, sq, y, gamma, bias, buf, slot_of, idx_of, stamp, state)
+            reconstruct(
+                g, 0.0, 1.0, u, rows, X, sq, y, gamma, bias, buf, slot_of, idx_of, stamp, state
+            )
             active[:] = np.arange(n)
             m = n
             a0, b0, gap0, lam0, a1, b1, gap1, lam1 = _scan(g, u, y, two_hulls, active, m)
@@ -145,7 +162,9 @@ def mdm_solve(X, sq, y, gamma, bias, buf, slot_of, idx_of, stamp, state, inv_C, 
             if not unshrunk and m < n and near:  # unshrink once near the end
                 unshrunk = True
                 rows = inactive_indices(active, m, n)
-                reconstruct(g, 0.0, 1.0, u, rows, X, sq, y, gamma, bias, buf, slot_of, idx_of, stamp, state)
+                reconstruct(
+                    g, 0.0, 1.0, u, rows, X, sq, y, gamma, bias, buf, slot_of, idx_of, stamp, state
+                )
                 active[:] = np.arange(n)
                 m = n
                 a0, b0, gap0, lam0, a1, b1, gap1, lam1 = _scan(g, u, y, two_hulls, active, m)
@@ -281,8 +300,17 @@ class MNSVMClassifier(L2SVMBase):
         "formulation": [StrOptions({"min_norm", "two_hulls"})],
     }
 
-    def __init__(self, C=1.0, gamma=1.0, bias=1.0, formulation="min_norm", tol=1e-3, max_iter=None,
-                 shrinking=True, cache_size=500):
+    def __init__(
+        self,
+        C=1.0,
+        gamma=1.0,
+        bias=1.0,
+        formulation="min_norm",
+        tol=1e-3,
+        max_iter=None,
+        shrinking=True,
+        cache_size=500,
+    ):
         self.C = C
         self.gamma = gamma
         self.bias = bias
@@ -294,10 +322,17 @@ class MNSVMClassifier(L2SVMBase):
 
     def _solve_binary(self, X, y, gamma):
         two_hulls = self.formulation == "two_hulls"
-        bias = 0.0 if two_hulls else float(self.bias)  # a constant cancels when each class sums to 1
+        bias = (
+            0.0 if two_hulls else float(self.bias)
+        )  # a constant cancels when each class sums to 1
         cache = self._cache(X, y, gamma, bias)
         u, g, it, converged = mdm_solve(
-            *cache.args(), 1.0 / self.C, float(self.tol), self._max_iter(), two_hulls, bool(self.shrinking)
+            *cache.args(),
+            1.0 / self.C,
+            float(self.tol),
+            self._max_iter(),
+            two_hulls,
+            bool(self.shrinking),
         )
         if two_hulls:
             pos = y > 0

@@ -20,7 +20,9 @@ def _worst_violator(G, alpha, active, m):
 
 
 @njit(cache=True, nogil=True)
-def nnisda_solve(X, sq, y, gamma, bias, buf, slot_of, idx_of, stamp, state, inv_C, tol, max_iter, shrinking):
+def nnisda_solve(
+    X, sq, y, gamma, bias, buf, slot_of, idx_of, stamp, state, inv_C, tol, max_iter, shrinking
+):
     """Worst-violator coordinate descent on max_a sum(a) - a^T Q a / 2, a >= 0.
 
     Q = y y^T (K + bias) + I/C (spec ollawv.md §2.1). The gradient G = 1 - Q a is kept for the
@@ -47,7 +49,9 @@ def nnisda_solve(X, sq, y, gamma, bias, buf, slot_of, idx_of, stamp, state, inv_
                 converged = True
                 break
             rows = inactive_indices(active, m, n)  # shrunk samples: rebuild G, then re-check
-            reconstruct(G, 1.0, -1.0, alpha, rows, X, sq, y, gamma, bias, buf, slot_of, idx_of, stamp, state)
+            reconstruct(
+                G, 1.0, -1.0, alpha, rows, X, sq, y, gamma, bias, buf, slot_of, idx_of, stamp, state
+            )
             active[:] = np.arange(n)
             m = n
             v_max, i = _worst_violator(G, alpha, active, m)
@@ -78,7 +82,23 @@ def nnisda_solve(X, sq, y, gamma, bias, buf, slot_of, idx_of, stamp, state, inv_
             if not unshrunk and m < n and v_max <= 10.0 * tol:  # unshrink once near the end
                 unshrunk = True
                 rows = inactive_indices(active, m, n)
-                reconstruct(G, 1.0, -1.0, alpha, rows, X, sq, y, gamma, bias, buf, slot_of, idx_of, stamp, state)
+                reconstruct(
+                    G,
+                    1.0,
+                    -1.0,
+                    alpha,
+                    rows,
+                    X,
+                    sq,
+                    y,
+                    gamma,
+                    bias,
+                    buf,
+                    slot_of,
+                    idx_of,
+                    stamp,
+                    state,
+                )
                 active[:] = np.arange(n)
                 m = n
                 v_max, i = _worst_violator(G, alpha, active, m)
@@ -188,7 +208,9 @@ class NNISDAClassifier(L2SVMBase):
     array([15, 24, 24], dtype=int32)
     """
 
-    def __init__(self, C=1.0, gamma=1.0, bias=1.0, tol=1e-3, max_iter=None, shrinking=True, cache_size=500):
+    def __init__(
+        self, C=1.0, gamma=1.0, bias=1.0, tol=1e-3, max_iter=None, shrinking=True, cache_size=500
+    ):
         self.C = C
         self.gamma = gamma
         self.bias = bias

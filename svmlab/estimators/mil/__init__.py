@@ -27,8 +27,21 @@ from svmlab.estimators.mil.tlc import TLCBaggingClassifier, TLCClassifier, TLCSt
 from svmlab.estimators.mil.wrapper import MIWrapperClassifier
 
 __all__ = [
-    "CitationKNNClassifier", "DiverseDensityClassifier", "EMDDClassifier", "MIBoostClassifier",
-    "MIOptimalBallClassifier", "MIRSVMClassifier", "MISVMClassifier", "MIWrapperClassifier", "MiGraphClassifier",
-    "MiSVMClassifier", "SetKernelSVC", "SimpleMIClassifier", "TLCBaggingClassifier", "TLCClassifier",
-    "TLCStackingClassifier", "bag_max", "check_bags",
+    "CitationKNNClassifier",
+    "DiverseDensityClassifier",
+    "EMDDClassifier",
+    "MIBoostClassifier",
+    "MIOptimalBallClassifier",
+    "MIRSVMClassifier",
+    "MISVMClassifier",
+    "MIWrapperClassifier",
+    "MiGraphClassifier",
+    "MiSVMClassifier",
+    "SetKernelSVC",
+    "SimpleMIClassifier",
+    "TLCBaggingClassifier",
+    "TLCClassifier",
+    "TLCStackingClassifier",
+    "bag_max",
+    "check_bags",
 ]

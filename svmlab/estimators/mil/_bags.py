@@ -41,22 +41,30 @@ def check_bags(bags, n_features: int | None = None):
     try:
         bags = list(bags)
     except TypeError:
-        raise ValueError(f"bags must be a sequence of 2-D arrays (one per bag), got {type(bags).__name__}") from None
+        raise ValueError(
+            f"bags must be a sequence of 2-D arrays (one per bag), got {type(bags).__name__}"
+        ) from None
     if not bags:
         raise ValueError("bags is empty: at least one bag is required")
     arrays = []
     for i, bag in enumerate(bags):
         if hasattr(bag, "toarray"):
-            raise ValueError(f"bag {i} is a sparse matrix; the multi-instance estimators take dense bags")
+            raise ValueError(
+                f"bag {i} is a sparse matrix; the multi-instance estimators take dense bags"
+            )
         try:
             a = np.asarray(bag, dtype=np.float64)
         except (TypeError, ValueError) as exc:
             raise ValueError(f"bag {i} is not a numeric array: {exc}") from None
         if a.ndim != 2:
-            raise ValueError(f"bag {i} must be a 2-D array (instances x features), got shape {a.shape}")
+            raise ValueError(
+                f"bag {i} must be a 2-D array (instances x features), got shape {a.shape}"
+            )
         if a.shape[0] == 0:
             raise ValueError(f"bag {i} has zero instances; every bag needs at least one")
-        expected = n_features if n_features is not None else arrays[0].shape[1] if arrays else a.shape[1]
+        expected = (
+            n_features if n_features is not None else arrays[0].shape[1] if arrays else a.shape[1]
+        )
         if a.shape[1] != expected:
             what = "the model was fitted with" if n_features is not None else "bag 0 has"
             raise ValueError(f"bag {i} has {a.shape[1]} features, but {what} {expected}")
@@ -89,9 +97,14 @@ def check_bag_labels(y, n_bags: int, name: str):
     check_classification_targets(y)
     classes, y_idx = np.unique(y, return_inverse=True)
     if len(classes) != 2:
-        detail = (f"only one class, {classes[0]!r}" if len(classes) == 1
-                  else f"{len(classes)} classes {list(classes)}")
-        raise ValueError(f"{name} is a binary classifier and needs bags of exactly 2 classes; y has {detail}")
+        detail = (
+            f"only one class, {classes[0]!r}"
+            if len(classes) == 1
+            else f"{len(classes)} classes {list(classes)}"
+        )
+        raise ValueError(
+            f"{name} is a binary classifier and needs bags of exactly 2 classes; y has {detail}"
+        )
     return classes, y_idx.astype(np.intp)
 
 

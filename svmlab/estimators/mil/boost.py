@@ -47,6 +47,7 @@ __all__ = ["MIBoostClassifier"]
 
 def _step(W, s, max_step):
     """argmin_c>0 sum_I W_I exp(s_I c) with s_I = 2 e_I - 1 (derivative root; capped)."""
+
     def grad(c):
         return float(np.sum(W * s * np.exp(s * c)))
 
@@ -100,7 +101,9 @@ class MIBoostClassifier(ClassifierMixin, BaseEstimator):
         "random_state": ["random_state"],
     }
 
-    def __init__(self, estimator=None, n_estimators: int = 10, max_step: float = 10.0, random_state=None):
+    def __init__(
+        self, estimator=None, n_estimators: int = 10, max_step: float = 10.0, random_state=None
+    ):
         self.estimator = estimator
         self.n_estimators = n_estimators
         self.max_step = max_step
@@ -164,7 +167,11 @@ class MIBoostClassifier(ClassifierMixin, BaseEstimator):
         return self
 
     def _make(self):
-        return clone(self.estimator) if self.estimator is not None else DecisionTreeClassifier(max_depth=1)
+        return (
+            clone(self.estimator)
+            if self.estimator is not None
+            else DecisionTreeClassifier(max_depth=1)
+        )
 
     def decision_function(self, bags):
         """Bag score ``F(B) = sum_m c_m mean_x h_m(x)`` (positive means ``classes_[1]``); shape (n_bags,).

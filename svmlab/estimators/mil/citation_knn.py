@@ -113,11 +113,11 @@ def hausdorff_distances(XA, startsA, sizesA, XB, startsB, sizesB, rank: int = 1)
             h_ab = np.empty((j - i, nB))
             h_ba = np.empty((j - i, nB))
             for a in range(j - i):
-                block = to_bag_b[local[a]:local[a] + sizesA[i + a]]
+                block = to_bag_b[local[a] : local[a] + sizesA[i + a]]
                 k = min(rank, block.shape[0]) - 1
                 h_ab[a] = np.partition(block, k, axis=0)[k]
             for b in range(nB):
-                block = to_bag_a[:, startsB[b]:startsB[b] + sizesB[b]]
+                block = to_bag_a[:, startsB[b] : startsB[b] + sizesB[b]]
                 k = min(rank, block.shape[1]) - 1
                 h_ba[:, b] = np.partition(block, k, axis=1)[:, k]
             H[i:j] = np.maximum(h_ab, h_ba)
@@ -169,8 +169,13 @@ class CitationKNNClassifier(ClassifierMixin, BaseEstimator):
         "scaling": [StrOptions({"minmax", "standard", "none"})],
     }
 
-    def __init__(self, n_references: int = 1, n_citers: int = 1, hausdorff_rank: int = 1,
-                 scaling: str = "minmax"):
+    def __init__(
+        self,
+        n_references: int = 1,
+        n_citers: int = 1,
+        hausdorff_rank: int = 1,
+        scaling: str = "minmax",
+    ):
         self.n_references = n_references
         self.n_citers = n_citers
         self.hausdorff_rank = hausdorff_rank
@@ -218,7 +223,9 @@ class CitationKNNClassifier(ClassifierMixin, BaseEstimator):
         check_is_fitted(self)
         X, starts, sizes = check_bags(bags, n_features=self.n_features_in_)
         X = (X - self._offset) / self._scale
-        H = hausdorff_distances(X, starts, sizes, self._X, self._starts, self._sizes, self.hausdorff_rank)
+        H = hausdorff_distances(
+            X, starts, sizes, self._X, self._starts, self._sizes, self.hausdorff_rank
+        )
         R = min(self.n_references, H.shape[1])
         refs = np.argsort(H, axis=1, kind="stable")[:, :R]
         positive = (self._y[refs] == 1).sum(axis=1)

@@ -57,8 +57,8 @@ from svmlab.estimators.mil.citation_knn import _fit_scaler
 
 __all__ = ["DiverseDensityClassifier", "EMDDClassifier", "dd_negative_log_likelihood"]
 
-_MIN_DIST = 1e-12      # floor of the scaled squared distance (p <= 1 - 1e-12)
-_SMALL_LSE = -23.0     # below this log(sum_j p_j) the noisy-or uses log(1 - prod(1-p)) ~ log(sum p)
+_MIN_DIST = 1e-12  # floor of the scaled squared distance (p <= 1 - 1e-12)
+_SMALL_LSE = -23.0  # below this log(sum_j p_j) the noisy-or uses log(1 - prod(1-p)) ~ log(sum p)
 
 
 def _log1m_exp_neg(d):
@@ -81,14 +81,14 @@ def _noisy_or_log_probs(dist, starts):
     ``weights`` are, per instance, ``d log P(B+) / d dist`` (the gradient of the positive
     bag term with respect to the instance's distance, negated below where needed).
     """
-    log_neg_inst = _log1m_exp_neg(dist)                  # log(1 - p_j)
-    log_neg = np.add.reduceat(log_neg_inst, starts)      # log prod_j (1 - p_j)
+    log_neg_inst = _log1m_exp_neg(dist)  # log(1 - p_j)
+    log_neg = np.add.reduceat(log_neg_inst, starts)  # log prod_j (1 - p_j)
     m = np.maximum.reduceat(-dist, starts)
     sizes = np.diff(np.append(starts, len(dist)))
     bag_of = np.repeat(np.arange(len(starts)), sizes)
     ex = np.exp(-dist - m[bag_of])
     sum_ex = np.add.reduceat(ex, starts)
-    lse = m + np.log(sum_ex)                             # log sum_j p_j
+    lse = m + np.log(sum_ex)  # log sum_j p_j
     approx = lse < _SMALL_LSE
     minus_q = np.maximum(-log_neg, 1e-300)
     log_pos = np.where(approx, lse, np.log(-np.expm1(-minus_q)))
@@ -98,7 +98,7 @@ def _noisy_or_log_probs(dist, starts):
     soft = -ex / sum_ex[bag_of]
     dpos = np.where(approx[bag_of], soft, exact)
     with np.errstate(over="ignore", divide="ignore"):
-        dneg = 1.0 / np.expm1(dist)                      # d log(1 - p_j) / d dist_j
+        dneg = 1.0 / np.expm1(dist)  # d log(1 - p_j) / d dist_j
     return log_pos, log_neg, dpos, dneg, bag_of
 
 
@@ -124,8 +124,8 @@ def dd_negative_log_likelihood(params, X, starts, positive):
     dist, diff = _scaled_sq_dist(X, t, s)
     log_pos, log_neg, dpos, dneg, bag_of = _noisy_or_log_probs(dist, starts)
     value = -log_pos[positive].sum() - log_neg[~positive].sum()
-    g = np.where(positive[bag_of], -dpos, -dneg)         # d value / d dist_j
-    g = np.where(dist > _MIN_DIST, g, 0.0)               # the floor is flat
+    g = np.where(positive[bag_of], -dpos, -dneg)  # d value / d dist_j
+    g = np.where(dist > _MIN_DIST, g, 0.0)  # the floor is flat
     grad_t = -2.0 * s * s * (g @ diff)
     grad_s = 2.0 * s * (g @ (diff * diff))
     return float(value), np.concatenate([grad_t, grad_s])
@@ -210,6 +210,7 @@ class _DDBase(BagClassifierMixin, ClassifierMixin, BaseEstimator):
         p = 1.0 / (1.0 + np.exp(-np.clip(z, -700, 700)))
         return np.column_stack([1.0 - p, p])
 
+
 class DiverseDensityClassifier(_DDBase):
     """MIDD: noisy-or diverse density maximised by gradient ascent from positive instances.
 
@@ -245,8 +246,15 @@ class DiverseDensityClassifier(_DDBase):
 
     _name = "MIDD"
 
-    def __init__(self, max_starts: int | None = 50, max_iter: int = 200, tol: float = 1e-6,
-                 scaling: str = "standard", bag_rule: str = "noisy_or", random_state=None):
+    def __init__(
+        self,
+        max_starts: int | None = 50,
+        max_iter: int = 200,
+        tol: float = 1e-6,
+        scaling: str = "standard",
+        bag_rule: str = "noisy_or",
+        random_state=None,
+    ):
         self.max_starts = max_starts
         self.max_iter = max_iter
         self.tol = tol
@@ -276,18 +284,30 @@ class DiverseDensityClassifier(_DDBase):
         for row in candidates:
             x0 = np.concatenate([X[row], np.ones(d)])
             start_vals.append(dd_negative_log_likelihood(x0, X, starts, positive)[0])
-            res = minimize(dd_negative_log_likelihood, x0, args=(X, starts, positive), jac=True,
-                           method="L-BFGS-B", options={"maxiter": self.max_iter, "ftol": self.tol})
+            res = minimize(
+                dd_negative_log_likelihood,
+                x0,
+                args=(X, starts, positive),
+                jac=True,
+                method="L-BFGS-B",
+                options={"maxiter": self.max_iter, "ftol": self.tol},
+            )
             final_vals.append(float(res.fun))
             iters.append(int(res.nit))
             if res.fun < best_val:
                 best, best_val, best_start = res.x, float(res.fun), int(row)
-        self._finish(best, {
-            "n_starts": len(candidates), "start_values": np.array(start_vals),
-            "final_values": np.array(final_vals), "best_start": best_start,
-            "neg_log_dd": best_val, "optimizer_iterations": np.array(iters),
-            "seconds": time.perf_counter() - t0,
-        })
+        self._finish(
+            best,
+            {
+                "n_starts": len(candidates),
+                "start_values": np.array(start_vals),
+                "final_values": np.array(final_vals),
+                "best_start": best_start,
+                "neg_log_dd": best_val,
+                "optimizer_iterations": np.array(iters),
+                "seconds": time.perf_counter() - t0,
+            },
+        )
         return self
 
 
@@ -327,9 +347,16 @@ class EMDDClassifier(_DDBase):
         "max_em_iter": [Interval(Integral, 1, None, closed="left")],
     }
 
-    def __init__(self, max_starts: int | None = 50, max_iter: int = 200, max_em_iter: int = 20,
-                 tol: float = 1e-6, scaling: str = "standard", bag_rule: str = "max",
-                 random_state=None):
+    def __init__(
+        self,
+        max_starts: int | None = 50,
+        max_iter: int = 200,
+        max_em_iter: int = 20,
+        tol: float = 1e-6,
+        scaling: str = "standard",
+        bag_rule: str = "max",
+        random_state=None,
+    ):
         self.max_starts = max_starts
         self.max_iter = max_iter
         self.max_em_iter = max_em_iter
@@ -377,8 +404,14 @@ class EMDDClassifier(_DDBase):
             n_em = 0
             for _ in range(self.max_em_iter):
                 n_em += 1
-                res = minimize(_mlc_negative_log_likelihood, h, args=(X[sel], positive), jac=True,
-                               method="L-BFGS-B", options={"maxiter": self.max_iter, "ftol": self.tol})
+                res = minimize(
+                    _mlc_negative_log_likelihood,
+                    h,
+                    args=(X[sel], positive),
+                    jac=True,
+                    method="L-BFGS-B",
+                    options={"maxiter": self.max_iter, "ftol": self.tol},
+                )
                 new_val, new_sel = self._mlc(res.x, X, starts, positive)
                 if new_val >= val - self.tol * max(1.0, abs(val)):
                     if new_val < val:
@@ -392,10 +425,16 @@ class EMDDClassifier(_DDBase):
             em_iters.append(n_em)
             if val < best_val:
                 best, best_val, best_start = h, val, int(row)
-        self._finish(best, {
-            "n_starts": len(candidates), "start_values": np.array(start_vals),
-            "final_values": np.array(final_vals), "em_iterations": np.array(em_iters),
-            "best_start": best_start, "neg_log_likelihood": best_val,
-            "seconds": time.perf_counter() - t0,
-        })
+        self._finish(
+            best,
+            {
+                "n_starts": len(candidates),
+                "start_values": np.array(start_vals),
+                "final_values": np.array(final_vals),
+                "em_iterations": np.array(em_iters),
+                "best_start": best_start,
+                "neg_log_likelihood": best_val,
+                "seconds": time.perf_counter() - t0,
+            },
+        )
         return self

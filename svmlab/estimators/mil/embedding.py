@@ -42,9 +42,14 @@ __all__ = ["SimpleMIClassifier", "embed_bags"]
 # helpers shared by the MIL ensembles (embedding, wrapper, tlc, boost)
 # ------------------------------------------------------------------------------------------
 
+
 def _seed(estimator, rng):
     """Give every ``random_state`` parameter of ``estimator`` (nested ones too) a seed from ``rng``."""
-    keys = [k for k in estimator.get_params(deep=True) if k == "random_state" or k.endswith("__random_state")]
+    keys = [
+        k
+        for k in estimator.get_params(deep=True)
+        if k == "random_state" or k.endswith("__random_state")
+    ]
     if keys:
         estimator.set_params(**{k: int(rng.randint(np.iinfo(np.int32).max)) for k in keys})
     return estimator
@@ -57,12 +62,16 @@ def _fit_weighted(estimator, X, y, sample_weight, who: str):
     if isinstance(estimator, Pipeline):
         name, last = estimator.steps[-1]
         if not has_fit_parameter(last, "sample_weight"):
-            raise ValueError(f"{who}: the final step of the base pipeline ({type(last).__name__}) "
-                             "does not accept sample_weight, which this method needs")
+            raise ValueError(
+                f"{who}: the final step of the base pipeline ({type(last).__name__}) "
+                "does not accept sample_weight, which this method needs"
+            )
         return estimator.fit(X, y, **{f"{name}__sample_weight": sample_weight})
     if not has_fit_parameter(estimator, "sample_weight"):
-        raise ValueError(f"{who}: the base estimator {type(estimator).__name__} does not accept "
-                         "sample_weight, which this method needs")
+        raise ValueError(
+            f"{who}: the base estimator {type(estimator).__name__} does not accept "
+            "sample_weight, which this method needs"
+        )
     return estimator.fit(X, y, sample_weight=sample_weight)
 
 
@@ -89,12 +98,14 @@ def _estimator_has(name):
         if est is None:
             est = self.estimator if self.estimator is not None else self._default_estimator()
         return hasattr(est, name)
+
     return check
 
 
 # ------------------------------------------------------------------------------------------
 # SimpleMI
 # ------------------------------------------------------------------------------------------
+
 
 def embed_bags(bags, method: str = "mean", n_features: int | None = None):
     """One vector per bag.
@@ -116,7 +127,9 @@ def embed_bags(bags, method: str = "mean", n_features: int | None = None):
     if method == "mean":
         return np.add.reduceat(X, starts, axis=0) / sizes[:, None]
     if method == "minmax":
-        return np.hstack([np.minimum.reduceat(X, starts, axis=0), np.maximum.reduceat(X, starts, axis=0)])
+        return np.hstack(
+            [np.minimum.reduceat(X, starts, axis=0), np.maximum.reduceat(X, starts, axis=0)]
+        )
     raise ValueError(f"method must be 'mean' or 'minmax', got {method!r}")
 
 

@@ -61,13 +61,13 @@ def migraph_instance_weights(X, starts, sizes, epsilon: float | None = None) -> 
     for s, m in zip(starts, sizes):
         if m < 2:
             continue
-        B = X[s: s + m]
+        B = X[s : s + m]
         D = np.sqrt(np.maximum(squared_euclidean(B, B), 0.0))
         np.fill_diagonal(D, 0.0)
         eps = D[~np.eye(m, dtype=bool)].mean() if epsilon is None else float(epsilon)
         adj = D < eps
         np.fill_diagonal(adj, True)
-        w[s: s + m] = 1.0 / adj.sum(axis=1)
+        w[s : s + m] = 1.0 / adj.sum(axis=1)
     return w
 
 
@@ -113,8 +113,14 @@ class MiGraphClassifier(_BagKernelSVC):
     }
     _name = "miGraph"
 
-    def __init__(self, C: float = 1.0, sigma: float = 1.0, gamma: float | None = None,
-                 epsilon: float | None = None, tol: float = 1e-3):
+    def __init__(
+        self,
+        C: float = 1.0,
+        sigma: float = 1.0,
+        gamma: float | None = None,
+        epsilon: float | None = None,
+        tol: float = 1e-3,
+    ):
         super().__init__(C=C, sigma=sigma, gamma=gamma, tol=tol)
         self.epsilon = epsilon
 

@@ -269,7 +269,9 @@ class MIRSVMClassifier(MaxInstanceMixin, ClassifierMixin, BaseEstimator):
             v = (alpha * Y)[sv]
             hinge = np.maximum(0.0, 1.0 - Y * bag_max(out, starts))
             mi_objective.append(float(0.5 * v @ K[np.ix_(sv, sv)] @ v + box * hinge.sum()))
-            if lowest == 0 or mi_objective[-1] < mi_objective[lowest - 1] - 1e-4 * abs(mi_objective[lowest - 1]):
+            if lowest == 0 or mi_objective[-1] < mi_objective[lowest - 1] - 1e-4 * abs(
+                mi_objective[lowest - 1]
+            ):
                 lowest = len(mi_objective)  # a lower objective (by more than 1e-4 relative,
                 # above the QP tolerance, so that solvers agree on near-ties: keep the first)
             if self.keep == "last" or lowest == len(mi_objective):
@@ -353,8 +355,16 @@ class MIRSVMClassifier(MaxInstanceMixin, ClassifierMixin, BaseEstimator):
         np.minimum(alpha, box, out=alpha)
         v = alpha * Y
         obj = float(0.5 * v @ (K @ v) - alpha.sum())
-        return DualSolution(alpha, float(svc.intercept_[0]), obj, 0.0, int(svc.n_iter_[0]), True, "libsvm",
-                            time.perf_counter() - t0)
+        return DualSolution(
+            alpha,
+            float(svc.intercept_[0]),
+            obj,
+            0.0,
+            int(svc.n_iter_[0]),
+            True,
+            "libsvm",
+            time.perf_counter() - t0,
+        )
 
     def _bias(self, K, Y, alpha, sv, box) -> float:
         """Eq. 4.13 (or Alg. 4.1 line 12 with ``bias_form="gram"``)."""
@@ -373,5 +383,6 @@ class MIRSVMClassifier(MaxInstanceMixin, ClassifierMixin, BaseEstimator):
 
     def _instance_scores(self, X):
         """``f(x) = sum_I alpha_I Y_I K(x_{s_I}, x) + b`` (Eq. 4.12) of stacked instances."""
-        return rbf_expansion(X, self.support_vectors_, self.dual_coef_, self.intercept_, self._gamma)
-
+        return rbf_expansion(
+            X, self.support_vectors_, self.dual_coef_, self.intercept_, self._gamma
+        )

@@ -114,7 +114,9 @@ class _InstanceSVMBase(MaxInstanceMixin, ClassifierMixin, BaseEstimator):
         return float(self.gamma) if self.gamma is not None else gamma_from_sigma(self.sigma)
 
     def _use_libsvm(self, n_examples: int) -> bool:
-        return self.solver == "libsvm" or (self.solver == "auto" and n_examples > self.max_kernel_size)
+        return self.solver == "libsvm" or (
+            self.solver == "auto" and n_examples > self.max_kernel_size
+        )
 
     def _train(self, Z, yz, gamma, K, previous):
         """One SVM on examples ``Z`` with labels ``yz`` (+-1).
@@ -123,11 +125,15 @@ class _InstanceSVMBase(MaxInstanceMixin, ClassifierMixin, BaseEstimator):
         ``K`` is the precomputed kernel (SMO path) or ``None`` (LIBSVM path).
         """
         if K is not None:
-            sol = solve_svm_dual(K, yz, float(self.C), warm_start=previous, tol=self.tol, method="smo")
+            sol = solve_svm_dual(
+                K, yz, float(self.C), warm_start=previous, tol=self.tol, method="smo"
+            )
             return sol.alpha, float(sol.intercept), sol, int(sol.n_iter), bool(sol.converged)
         from sklearn.svm import SVC
 
-        svc = SVC(kernel="rbf", gamma=gamma, C=float(self.C), tol=self.tol, cache_size=500).fit(Z, yz)
+        svc = SVC(kernel="rbf", gamma=gamma, C=float(self.C), tol=self.tol, cache_size=500).fit(
+            Z, yz
+        )
         alpha = np.zeros(len(yz))
         alpha[svc.support_] = np.abs(svc.dual_coef_[0])
         return alpha, float(svc.intercept_[0]), None, int(svc.n_iter_[0]), True
@@ -144,7 +150,10 @@ class _InstanceSVMBase(MaxInstanceMixin, ClassifierMixin, BaseEstimator):
     # -- prediction ------------------------------------------------------------------------
 
     def _instance_scores(self, X):
-        return rbf_expansion(X, self.support_vectors_, self.dual_coef_, self.intercept_, self._gamma)
+        return rbf_expansion(
+            X, self.support_vectors_, self.dual_coef_, self.intercept_, self._gamma
+        )
+
 
 _PARAMS_DOC = """
     Parameters
@@ -276,8 +285,10 @@ class MISVMClassifier(_InstanceSVMBase):
                 K[rows_idx, :] = rows
                 K[:, rows_idx] = rows.T
         if stop == "max_iter":
-            warnings.warn(f"MI-SVM: the witnesses still changed after max_iter={self.max_iter} iterations",
-                          ConvergenceWarning)
+            warnings.warn(
+                f"MI-SVM: the witnesses still changed after max_iter={self.max_iter} iterations",
+                ConvergenceWarning,
+            )
         self._store_model(Z, yz, alpha, b, gamma)
         w = np.full(len(sizes), -1, dtype=np.intp)
         w[pos_bags] = new - p_starts
@@ -396,8 +407,10 @@ class MiSVMClassifier(_InstanceSVMBase):
             seen.add(key)
             labels = new
         if stop == "max_iter":
-            warnings.warn(f"mi-SVM: the instance labels still changed after max_iter={self.max_iter} iterations",
-                          ConvergenceWarning)
+            warnings.warn(
+                f"mi-SVM: the instance labels still changed after max_iter={self.max_iter} iterations",
+                ConvergenceWarning,
+            )
         self._store_model(X, labels, alpha, b, gamma)
         self.instance_labels_ = labels.astype(np.int8)
         self.n_iter_ = len(changed_per_iter)

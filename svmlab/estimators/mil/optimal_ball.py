@@ -94,7 +94,9 @@ class MIOptimalBallClassifier(BagClassifierMixin, ClassifierMixin, BaseEstimator
         else:
             w = np.asarray(sample_weight, dtype=np.float64).ravel()
             if w.shape != (n,) or not np.all(np.isfinite(w)) or np.any(w < 0) or w.sum() <= 0:
-                raise ValueError("sample_weight must hold one finite non-negative weight per bag, not all zero")
+                raise ValueError(
+                    "sample_weight must hold one finite non-negative weight per bag, not all zero"
+                )
             w = w / w.sum()
         self.n_features_in_ = X.shape[1]
         self._offset, self._scale = _fit_scaler(X, self.scaling)
@@ -108,7 +110,7 @@ class MIOptimalBallClassifier(BagClassifierMixin, ClassifierMixin, BaseEstimator
         best = (-np.inf, -1, np.nan, 0)  # (accuracy, centre row, radius, bags inside)
         rows_per_block = max(1, _BLOCK_ELEMENTS // Xs.shape[0])
         for b0 in range(0, len(candidates), rows_per_block):
-            rows = candidates[b0:b0 + rows_per_block]
+            rows = candidates[b0 : b0 + rows_per_block]
             D = np.sqrt(np.minimum.reduceat(cdist(Xs[rows], Xs, "sqeuclidean"), starts, axis=1))
             order = np.argsort(D, axis=1, kind="stable")
             Ds = np.take_along_axis(D, order, axis=1)
@@ -120,7 +122,7 @@ class MIOptimalBallClassifier(BagClassifierMixin, ClassifierMixin, BaseEstimator
             acc = np.where(valid, acc, -np.inf)
             k = np.argmax(acc, axis=1)  # first maximum = smallest radius
             a = acc[np.arange(len(rows)), k]
-            c = int(np.argmax(a))       # first centre on ties
+            c = int(np.argmax(a))  # first centre on ties
             if a[c] > best[0] + 1e-12:
                 kk = k[c]
                 inner = Ds[c, kk]
@@ -130,8 +132,11 @@ class MIOptimalBallClassifier(BagClassifierMixin, ClassifierMixin, BaseEstimator
         self._center_scaled = Xs[best[1]].copy()
         self.center_ = X[best[1]].copy()
         self.fit_info_ = {
-            "n_candidates": int(len(candidates)), "center_row": best[1], "train_accuracy": best[0],
-            "n_inside": best[3], "seconds": time.perf_counter() - t0,
+            "n_candidates": int(len(candidates)),
+            "center_row": best[1],
+            "train_accuracy": best[0],
+            "n_inside": best[3],
+            "seconds": time.perf_counter() - t0,
         }
         return self
 

@@ -100,8 +100,8 @@ def _self_kernel(X, starts, sizes, w, gamma) -> np.ndarray:
     """Diagonal ``k(X_I, X_I)`` of the weighted bag kernel, one bag at a time."""
     diag = np.empty(len(starts))
     for i, (s, m) in enumerate(zip(starts, sizes)):
-        B = X[s: s + m]
-        wb = w[s: s + m]
+        B = X[s : s + m]
+        wb = w[s : s + m]
         diag[i] = wb @ rbf(B, B, gamma) @ wb
     return diag
 
@@ -121,7 +121,9 @@ class _BagKernelSVC(BagClassifierMixin, ClassifierMixin, BaseEstimator, metaclas
     }
     _name = "bag-kernel SVM"
 
-    def __init__(self, C: float = 1.0, sigma: float = 1.0, gamma: float | None = None, tol: float = 1e-3):
+    def __init__(
+        self, C: float = 1.0, sigma: float = 1.0, gamma: float | None = None, tol: float = 1e-3
+    ):
         self.C = C
         self.sigma = sigma
         self.gamma = gamma
@@ -191,7 +193,9 @@ class _BagKernelSVC(BagClassifierMixin, ClassifierMixin, BaseEstimator, metaclas
         self.n_features_in_ = X.shape[1]
         self._gamma = float(self.gamma) if self.gamma is not None else gamma_from_sigma(self.sigma)
         X, starts, sizes, w, stat = self._prepare_stacked(X, starts, sizes)
-        K = self._normalise(weighted_bag_kernel(X, starts, w, X, starts, w, self._gamma), stat, stat)
+        K = self._normalise(
+            weighted_bag_kernel(X, starts, w, X, starts, w, self._gamma), stat, stat
+        )
         K = 0.5 * (K + K.T)  # exact symmetry for the QP
         kernel_seconds = time.perf_counter() - t0
         sol = solve_svm_dual(K, Y, float(self.C), tol=self.tol, method="smo")
@@ -239,9 +243,13 @@ class _BagKernelSVC(BagClassifierMixin, ClassifierMixin, BaseEstimator, metaclas
         X, s, _, w, a = self._prepare(bags, self.n_features_in_)
         if self.model_size_ == 0:
             return np.full(len(s), self.intercept_)
-        K = self._normalise(weighted_bag_kernel(X, s, w, self._sv_X, self._sv_starts, self._sv_w, self._gamma),
-                            a, self._sv_stat)
+        K = self._normalise(
+            weighted_bag_kernel(X, s, w, self._sv_X, self._sv_starts, self._sv_w, self._gamma),
+            a,
+            self._sv_stat,
+        )
         return K @ self.dual_coef_ + self.intercept_
+
 
 class SetKernelSVC(_BagKernelSVC):
     """SVM with the normalised set kernel of Gärtner et al. (2002): the MISMO comparator.

@@ -60,7 +60,9 @@ def _bag_indicator(sizes):
     """Sparse (n_bags, n_instances) matrix with a 1 where the instance belongs to the bag."""
     n_inst = int(np.sum(sizes))
     rows = np.repeat(np.arange(len(sizes)), sizes)
-    return sparse.csr_matrix((np.ones(n_inst), (rows, np.arange(n_inst))), shape=(len(sizes), n_inst))
+    return sparse.csr_matrix(
+        (np.ones(n_inst), (rows, np.arange(n_inst))), shape=(len(sizes), n_inst)
+    )
 
 
 class TLCClassifier(ClassifierMixin, BaseEstimator):
@@ -105,8 +107,14 @@ class TLCClassifier(ClassifierMixin, BaseEstimator):
         "random_state": ["random_state"],
     }
 
-    def __init__(self, tree=None, estimator=None, nodes: str = "all", counts: str = "absolute",
-                 random_state=None):
+    def __init__(
+        self,
+        tree=None,
+        estimator=None,
+        nodes: str = "all",
+        counts: str = "absolute",
+        random_state=None,
+    ):
         self.tree = tree
         self.estimator = estimator
         self.nodes = nodes
@@ -115,12 +123,15 @@ class TLCClassifier(ClassifierMixin, BaseEstimator):
 
     def _bag_vectors(self, X, sizes):
         if self.nodes == "all":
-            indicator = self.tree_.decision_path(X)  # (n_instances, n_nodes), 1 on the root-to-leaf path
+            indicator = self.tree_.decision_path(
+                X
+            )  # (n_instances, n_nodes), 1 on the root-to-leaf path
         else:
             leaf = self.tree_.apply(X)
             n_nodes = self.tree_.tree_.node_count
-            indicator = sparse.csr_matrix((np.ones(len(leaf)), (np.arange(len(leaf)), leaf)),
-                                          shape=(len(leaf), n_nodes))
+            indicator = sparse.csr_matrix(
+                (np.ones(len(leaf)), (np.arange(len(leaf)), leaf)), shape=(len(leaf), n_nodes)
+            )
         V = np.asarray((_bag_indicator(sizes) @ indicator).todense())[:, self.regions_]
         if self.counts == "relative":
             V = V / sizes[:, None]
@@ -151,8 +162,11 @@ class TLCClassifier(ClassifierMixin, BaseEstimator):
         self.classes_, y_idx = check_bag_labels(y, len(sizes), "TLC")
         self.n_features_in_ = X.shape[1]
         rng = check_random_state(self.random_state)
-        tree = clone(self.tree) if self.tree is not None else DecisionTreeClassifier(
-            criterion="entropy", min_samples_leaf=2)
+        tree = (
+            clone(self.tree)
+            if self.tree is not None
+            else DecisionTreeClassifier(criterion="entropy", min_samples_leaf=2)
+        )
         _seed(tree, rng)
         # weights 1/|B| rescaled to mean 1 so min_samples/min_weight thresholds keep their meaning
         w = instance_weights(sizes, "bag") * (X.shape[0] / len(sizes))
@@ -161,8 +175,11 @@ class TLCClassifier(ClassifierMixin, BaseEstimator):
         leaves = np.flatnonzero(t.children_left == -1)
         self.regions_ = np.arange(t.node_count) if self.nodes == "all" else leaves
         V = self._bag_vectors(X, sizes)
-        est = clone(self.estimator) if self.estimator is not None else GradientBoostingClassifier(
-            n_estimators=10, max_depth=1, learning_rate=1.0)
+        est = (
+            clone(self.estimator)
+            if self.estimator is not None
+            else GradientBoostingClassifier(n_estimators=10, max_depth=1, learning_rate=1.0)
+        )
         _seed(est, rng)
         self.estimator_ = est.fit(V, y_idx)
         self.fit_info_ = {
@@ -201,6 +218,7 @@ class TLCClassifier(ClassifierMixin, BaseEstimator):
 # Bagging over bags
 # ------------------------------------------------------------------------------------------
 
+
 class TLCBaggingClassifier(ClassifierMixin, BaseEstimator):
     """Bagging of a multi-instance classifier over bootstrap resamples of the training bags.
 
@@ -235,7 +253,9 @@ class TLCBaggingClassifier(ClassifierMixin, BaseEstimator):
         "random_state": ["random_state"],
     }
 
-    def __init__(self, estimator=None, n_estimators: int = 10, max_samples: float = 1.0, random_state=None):
+    def __init__(
+        self, estimator=None, n_estimators: int = 10, max_samples: float = 1.0, random_state=None
+    ):
         self.estimator = estimator
         self.n_estimators = n_estimators
         self.max_samples = max_samples
@@ -258,7 +278,7 @@ class TLCBaggingClassifier(ClassifierMixin, BaseEstimator):
         X, starts, sizes = check_bags(bags)
         self.classes_, y_idx = check_bag_labels(y, len(sizes), "Bagging")
         self.n_features_in_ = X.shape[1]
-        bag_list = [X[s:s + k] for s, k in zip(starts, sizes)]
+        bag_list = [X[s : s + k] for s, k in zip(starts, sizes)]
         n = len(sizes)
         m = max(2, int(round(self.max_samples * n)))
         rng = check_random_state(self.random_state)
@@ -271,7 +291,9 @@ class TLCBaggingClassifier(ClassifierMixin, BaseEstimator):
                     break
                 redraws += 1
             else:
-                raise ValueError("Bagging: could not draw a bootstrap resample holding both classes")
+                raise ValueError(
+                    "Bagging: could not draw a bootstrap resample holding both classes"
+                )
             member = clone(self.estimator) if self.estimator is not None else TLCClassifier()
             _seed(member, rng)
             member.fit([bag_list[i] for i in idx], y_idx[idx])
@@ -290,7 +312,7 @@ class TLCBaggingClassifier(ClassifierMixin, BaseEstimator):
         """Average of the members' class probabilities, shape (n_bags, 2)."""
         check_is_fitted(self)
         X, starts, sizes = check_bags(bags, self.n_features_in_)
-        bag_list = [X[s:s + k] for s, k in zip(starts, sizes)]
+        bag_list = [X[s : s + k] for s, k in zip(starts, sizes)]
         p = np.mean([m.predict_proba(bag_list)[:, 1] for m in self.estimators_], axis=0)
         return np.column_stack([1.0 - p, p])
 
@@ -303,14 +325,19 @@ class TLCBaggingClassifier(ClassifierMixin, BaseEstimator):
         return self.classes_[(self.predict_proba(bags)[:, 1] > 0.5).astype(np.intp)]
 
 
-def make_tlc_bagging(n_estimators: int = 10, random_state=None, **tlc_params) -> TLCBaggingClassifier:
+def make_tlc_bagging(
+    n_estimators: int = 10, random_state=None, **tlc_params
+) -> TLCBaggingClassifier:
     """The paper's "Bagging" comparator: :class:`TLCBaggingClassifier` over ``TLCClassifier(**tlc_params)``."""
-    return TLCBaggingClassifier(TLCClassifier(**tlc_params), n_estimators=n_estimators, random_state=random_state)
+    return TLCBaggingClassifier(
+        TLCClassifier(**tlc_params), n_estimators=n_estimators, random_state=random_state
+    )
 
 
 # ------------------------------------------------------------------------------------------
 # Stacking
 # ------------------------------------------------------------------------------------------
+
 
 class TLCStackingClassifier(ClassifierMixin, BaseEstimator):
     """Stacking of multi-instance classifiers (default TLC + SimpleMI) with a bag-level meta learner.
@@ -374,7 +401,7 @@ class TLCStackingClassifier(ClassifierMixin, BaseEstimator):
         X, starts, sizes = check_bags(bags)
         self.classes_, y_idx = check_bag_labels(y, len(sizes), "Stacking")
         self.n_features_in_ = X.shape[1]
-        bag_list = [X[s:s + k] for s, k in zip(starts, sizes)]
+        bag_list = [X[s : s + k] for s, k in zip(starts, sizes)]
         members = self._members()
         if not members:
             raise ValueError("Stacking needs at least one member in estimators")
@@ -382,14 +409,20 @@ class TLCStackingClassifier(ClassifierMixin, BaseEstimator):
         n_folds = int(min(self.cv, np.bincount(y_idx).min()))
         if n_folds < 2:
             raise ValueError("Stacking needs at least 2 bags of each class for its internal CV")
-        folds = StratifiedKFold(n_folds, shuffle=True, random_state=int(rng.randint(np.iinfo(np.int32).max)))
+        folds = StratifiedKFold(
+            n_folds, shuffle=True, random_state=int(rng.randint(np.iinfo(np.int32).max))
+        )
         meta = np.zeros((len(sizes), len(members)))
         for train, test in folds.split(np.zeros(len(sizes)), y_idx):
             for j, (_, est) in enumerate(members):
                 m = _seed(clone(est), rng).fit([bag_list[i] for i in train], y_idx[train])
                 meta[test, j] = _positive_score(m, [bag_list[i] for i in test])
         self.estimators_ = [_seed(clone(est), rng).fit(bag_list, y_idx) for _, est in members]
-        final = clone(self.final_estimator) if self.final_estimator is not None else LogisticRegression()
+        final = (
+            clone(self.final_estimator)
+            if self.final_estimator is not None
+            else LogisticRegression()
+        )
         _seed(final, rng)
         self.final_estimator_ = final.fit(meta, y_idx)
         self.fit_info_ = {
@@ -405,7 +438,7 @@ class TLCStackingClassifier(ClassifierMixin, BaseEstimator):
         """Meta features: every member's score of ``classes_[1]``, shape (n_bags, n_members)."""
         check_is_fitted(self)
         X, starts, sizes = check_bags(bags, self.n_features_in_)
-        bag_list = [X[s:s + k] for s, k in zip(starts, sizes)]
+        bag_list = [X[s : s + k] for s, k in zip(starts, sizes)]
         return np.column_stack([_positive_score(m, bag_list) for m in self.estimators_])
 
     def predict_proba(self, bags):
@@ -419,4 +452,6 @@ class TLCStackingClassifier(ClassifierMixin, BaseEstimator):
 
     def predict(self, bags):
         """Meta learner's labels mapped to ``classes_``."""
-        return self.classes_[np.asarray(self.final_estimator_.predict(self.transform(bags)), dtype=np.intp)]
+        return self.classes_[
+            np.asarray(self.final_estimator_.predict(self.transform(bags)), dtype=np.intp)
+        ]

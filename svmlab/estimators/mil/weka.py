@@ -70,16 +70,32 @@ __all__ = [
 
 DEFAULT_WEKA_JAR = "/usr/share/java/weka.jar"
 WEKA_JAR_ENV = "SVMLAB_WEKA_JAR"
-_INSTALL_HINT = ("install it with `make weka` (runs `apt-get install -y weka default-jre-headless`, needs root), "
-                 f"or point ${WEKA_JAR_ENV} at an existing weka.jar")
+_INSTALL_HINT = (
+    "install it with `make weka` (runs `apt-get install -y weka default-jre-headless`, needs root), "
+    f"or point ${WEKA_JAR_ENV} at an existing weka.jar"
+)
 
 # Evaluation options that the adapter sets itself; they may not appear in ``options``.
 _RESERVED = {
-    "-t": "training file", "-T": "test file", "-p": "prediction output", "-distribution": "prediction output",
-    "-x": "cross-validation", "-no-cv": "cross-validation", "-split-percentage": "percentage split",
-    "-preserve-order": "percentage split", "-c": "class index", "-l": "model input", "-d": "model output",
-    "-classifications": "prediction output", "-h": "help", "-help": "help", "-synopsis": "help", "-info": "help",
-    "-threshold-file": "threshold output", "-threshold-label": "threshold output", "-r": "margin output",
+    "-t": "training file",
+    "-T": "test file",
+    "-p": "prediction output",
+    "-distribution": "prediction output",
+    "-x": "cross-validation",
+    "-no-cv": "cross-validation",
+    "-split-percentage": "percentage split",
+    "-preserve-order": "percentage split",
+    "-c": "class index",
+    "-l": "model input",
+    "-d": "model output",
+    "-classifications": "prediction output",
+    "-h": "help",
+    "-help": "help",
+    "-synopsis": "help",
+    "-info": "help",
+    "-threshold-file": "threshold output",
+    "-threshold-label": "threshold output",
+    "-r": "margin output",
 }
 
 
@@ -90,6 +106,7 @@ class WekaNotAvailableError(RuntimeError):
 # ------------------------------------------------------------------------------------------
 # locating java and weka.jar
 # ------------------------------------------------------------------------------------------
+
 
 def find_weka_jar(weka_jar=None) -> Path:
     """The Weka jar: ``weka_jar``, else ``$SVMLAB_WEKA_JAR``, else ``/usr/share/java/weka.jar``.
@@ -122,8 +139,9 @@ def find_java(java: str = "java") -> str:
     """
     found = shutil.which(java)
     if found is None:
-        raise WekaNotAvailableError(f"Java runtime not found (java={java!r} is not an executable on PATH); "
-                                    f"{_INSTALL_HINT}")
+        raise WekaNotAvailableError(
+            f"Java runtime not found (java={java!r} is not an executable on PATH); {_INSTALL_HINT}"
+        )
     return found
 
 
@@ -140,6 +158,7 @@ def weka_available(weka_jar=None, java: str = "java") -> bool:
 # ------------------------------------------------------------------------------------------
 # options
 # ------------------------------------------------------------------------------------------
+
 
 def parse_options(options) -> list[str]:
     """Split a Weka command-line option string into arguments.
@@ -167,15 +186,21 @@ def parse_options(options) -> list[str]:
         args = list(options)
         bad = [a for a in args if not isinstance(a, str)]
         if bad:
-            raise ValueError(f"Weka options must be strings; got {bad[0]!r} ({type(bad[0]).__name__})")
+            raise ValueError(
+                f"Weka options must be strings; got {bad[0]!r} ({type(bad[0]).__name__})"
+            )
     else:
-        raise ValueError(f"options must be a string or a list of strings, got {type(options).__name__}")
+        raise ValueError(
+            f"options must be a string or a list of strings, got {type(options).__name__}"
+        )
     for arg in args:
         if arg == "--":
             break
         if arg in _RESERVED:
-            raise ValueError(f"Weka option {arg} ({_RESERVED[arg]}) is set by WekaMIClassifier itself "
-                             "and cannot be passed in options")
+            raise ValueError(
+                f"Weka option {arg} ({_RESERVED[arg]}) is set by WekaMIClassifier itself "
+                "and cannot be passed in options"
+            )
     return args
 
 
@@ -183,13 +208,24 @@ def parse_options(options) -> list[str]:
 # ARFF writing and prediction parsing
 # ------------------------------------------------------------------------------------------
 
+
 def _row(values) -> str:
     # repr of a Python float is the shortest string that reads back to the same double
     return ",".join(map(repr, values))
 
 
-def write_mi_arff(path, bags, labels, *, bag_ids, declared_ids=None, class_levels=("0", "1"), weights=None,
-                  relation: str = "svmlab", n_features: int | None = None) -> None:
+def write_mi_arff(
+    path,
+    bags,
+    labels,
+    *,
+    bag_ids,
+    declared_ids=None,
+    class_levels=("0", "1"),
+    weights=None,
+    relation: str = "svmlab",
+    n_features: int | None = None,
+) -> None:
     """Write bags as a Weka relational multi-instance ARFF file.
 
     Layout: a nominal bag id, ``@attribute bag relational`` with numeric features ``f1..fd``,
@@ -222,13 +258,18 @@ def write_mi_arff(path, bags, labels, *, bag_ids, declared_ids=None, class_level
     levels = [str(c) for c in class_levels]
     for s in (*declared, *levels, relation):
         if not s or any(c in s for c in ",'\"{}% \t\n\\"):
-            raise ValueError(f"{s!r} cannot be written unquoted to ARFF (bag id, class value or relation name)")
+            raise ValueError(
+                f"{s!r} cannot be written unquoted to ARFF (bag id, class value or relation name)"
+            )
     missing = set(map(str, bag_ids)) - set(declared)
     if missing:
         raise ValueError(f"bag ids {sorted(missing)[:3]} are not among declared_ids")
-    lines = [f"@relation {relation}", "",
-             f"@attribute bag_id {{{','.join(declared)}}}",
-             "@attribute bag relational"]
+    lines = [
+        f"@relation {relation}",
+        "",
+        f"@attribute bag_id {{{','.join(declared)}}}",
+        "@attribute bag relational",
+    ]
     lines += [f"  @attribute f{j + 1} numeric" for j in range(n_features)]
     lines += ["@end bag", f"@attribute class {{{','.join(levels)}}}", "", "@data"]
     for i, bag in enumerate(bags):
@@ -271,9 +312,11 @@ def parse_predictions(text: str, n_bags: int, n_classes: int = 2):
     try:
         head = next(k for k, line in enumerate(lines) if line.split()[:2] == ["inst#", "actual"])
     except StopIteration:
-        raise ValueError("Weka printed no predictions table ('inst#  actual  predicted ...')") from None
+        raise ValueError(
+            "Weka printed no predictions table ('inst#  actual  predicted ...')"
+        ) from None
     pred, proba = [], []
-    for line in lines[head + 1:]:
+    for line in lines[head + 1 :]:
         tokens = line.split()
         if not tokens:
             continue
@@ -284,9 +327,13 @@ def parse_predictions(text: str, n_bags: int, n_classes: int = 2):
         try:
             dist = np.array([float(v.lstrip("*")) for v in tokens[-1].split(",")])
         except ValueError:
-            raise ValueError(f"cannot read the class distribution in Weka's line {line!r}") from None
+            raise ValueError(
+                f"cannot read the class distribution in Weka's line {line!r}"
+            ) from None
         if dist.shape != (n_classes,):
-            raise ValueError(f"expected {n_classes} class probabilities, Weka printed {tokens[-1]!r}")
+            raise ValueError(
+                f"expected {n_classes} class probabilities, Weka printed {tokens[-1]!r}"
+            )
         total = dist.sum()
         dist = dist / total if total > 0 else np.full(n_classes, 1.0 / n_classes)
         label = tokens[2]
@@ -303,6 +350,7 @@ def parse_predictions(text: str, n_bags: int, n_classes: int = 2):
 # ------------------------------------------------------------------------------------------
 # the estimator
 # ------------------------------------------------------------------------------------------
+
 
 class WekaMIClassifier(ClassifierMixin, BaseEstimator):
     """A Weka multi-instance classifier run through a subprocess (lazy: Weka trains at predict time).
@@ -347,8 +395,15 @@ class WekaMIClassifier(ClassifierMixin, BaseEstimator):
         "jvm_options": [str],
     }
 
-    def __init__(self, classname: str = "weka.classifiers.mi.MISMO", options="", weka_jar=None,
-                 java: str = "java", timeout: float | None = None, jvm_options: str = ""):
+    def __init__(
+        self,
+        classname: str = "weka.classifiers.mi.MISMO",
+        options="",
+        weka_jar=None,
+        java: str = "java",
+        timeout: float | None = None,
+        jvm_options: str = "",
+    ):
         self.classname = classname
         self.options = options
         self.weka_jar = weka_jar
@@ -389,14 +444,20 @@ class WekaMIClassifier(ClassifierMixin, BaseEstimator):
         if sample_weight is not None:
             sample_weight = np.asarray(sample_weight, dtype=np.float64).ravel()
             if sample_weight.shape != (len(sizes),):
-                raise ValueError(f"sample_weight has {sample_weight.size} values for {len(sizes)} bags")
+                raise ValueError(
+                    f"sample_weight has {sample_weight.size} values for {len(sizes)} bags"
+                )
             if not np.all(np.isfinite(sample_weight)) or np.any(sample_weight < 0):
                 raise ValueError("sample_weight must be finite and non-negative")
         self.n_features_in_ = X.shape[1]
         self._train = (X, starts, sizes, y_idx, sample_weight)
         self._cache = None
-        self.fit_info_ = {"n_bags": int(len(sizes)), "n_instances": int(X.shape[0]),
-                          "classname": self.classname, "lazy": True}
+        self.fit_info_ = {
+            "n_bags": int(len(sizes)),
+            "n_instances": int(X.shape[0]),
+            "classname": self.classname,
+            "lazy": True,
+        }
         return self
 
     # -- running Weka --------------------------------------------------------------------------
@@ -404,7 +465,9 @@ class WekaMIClassifier(ClassifierMixin, BaseEstimator):
         """Predicted class indices and distributions of ``bags`` (cached for the last test set)."""
         check_is_fitted(self)
         Xt, st, szt = check_bags(bags, self.n_features_in_)
-        settings = repr((self.classname, self.options, str(self.weka_jar), self.java, self.jvm_options))
+        settings = repr(
+            (self.classname, self.options, str(self.weka_jar), self.java, self.jvm_options)
+        )
         digest = hashlib.sha256(Xt.tobytes() + szt.tobytes() + settings.encode()).hexdigest()
         if self._cache is not None and self._cache[0] == digest:
             return self._cache[1], self._cache[2]
@@ -418,19 +481,52 @@ class WekaMIClassifier(ClassifierMixin, BaseEstimator):
             train_path, test_path = Path(tmp) / "train.arff", Path(tmp) / "test.arff"
             d = self.n_features_in_
             n_train = len(train_bags)
-            write_mi_arff(train_path, train_bags, [levels[k] for k in y_idx], bag_ids=ids[:n_train],
-                          declared_ids=ids, class_levels=levels, weights=weights, relation="svmlab", n_features=d)
-            write_mi_arff(test_path, test_bags, [None] * len(test_bags), bag_ids=ids[n_train:],
-                          declared_ids=ids, class_levels=levels, relation="svmlab", n_features=d)
-            command = [java, *shlex.split(self.jvm_options), "-cp", str(jar), self.classname,
-                       "-t", str(train_path), "-T", str(test_path), "-p", "0", "-distribution",
-                       *parse_options(self.options)]
+            write_mi_arff(
+                train_path,
+                train_bags,
+                [levels[k] for k in y_idx],
+                bag_ids=ids[:n_train],
+                declared_ids=ids,
+                class_levels=levels,
+                weights=weights,
+                relation="svmlab",
+                n_features=d,
+            )
+            write_mi_arff(
+                test_path,
+                test_bags,
+                [None] * len(test_bags),
+                bag_ids=ids[n_train:],
+                declared_ids=ids,
+                class_levels=levels,
+                relation="svmlab",
+                n_features=d,
+            )
+            command = [
+                java,
+                *shlex.split(self.jvm_options),
+                "-cp",
+                str(jar),
+                self.classname,
+                "-t",
+                str(train_path),
+                "-T",
+                str(test_path),
+                "-p",
+                "0",
+                "-distribution",
+                *parse_options(self.options),
+            ]
             t0 = time.perf_counter()
             try:
-                proc = subprocess.run(command, capture_output=True, text=True, timeout=self.timeout, cwd=tmp)
+                proc = subprocess.run(
+                    command, capture_output=True, text=True, timeout=self.timeout, cwd=tmp
+                )
             except subprocess.TimeoutExpired:
-                raise RuntimeError(f"Weka ({self.classname}) did not finish within {self.timeout} s; "
-                                   f"command: {shlex.join(command)}") from None
+                raise RuntimeError(
+                    f"Weka ({self.classname}) did not finish within {self.timeout} s; "
+                    f"command: {shlex.join(command)}"
+                ) from None
             except OSError as exc:
                 raise RuntimeError(f"cannot start Java ({java}): {exc}") from None
             seconds = time.perf_counter() - t0
@@ -479,8 +575,10 @@ def _failure_message(classname, options, proc, exc) -> str:
     if len(lines) > 25:
         stderr = "\n".join(lines[:25]) + f"\n... ({len(lines) - 25} more lines)"
     stdout_tail = "\n".join((proc.stdout or "").strip().splitlines()[-10:])
-    msg = (f"Weka run of {classname} with options {options!r} failed (exit code {proc.returncode}): {exc}.\n"
-           f"Weka's stderr:\n{stderr or '(empty)'}")
+    msg = (
+        f"Weka run of {classname} with options {options!r} failed (exit code {proc.returncode}): {exc}.\n"
+        f"Weka's stderr:\n{stderr or '(empty)'}"
+    )
     if stdout_tail:
         msg += f"\nLast lines of Weka's stdout:\n{stdout_tail}"
     return msg

@@ -85,7 +85,9 @@ class MIWrapperClassifier(ClassifierMixin, BaseEstimator):
         "random_state": ["random_state"],
     }
 
-    def __init__(self, estimator=None, method: str = "arithmetic", weighting: str = "bag", random_state=None):
+    def __init__(
+        self, estimator=None, method: str = "arithmetic", weighting: str = "bag", random_state=None
+    ):
         self.estimator = estimator
         self.method = method
         self.weighting = weighting

@@ -66,7 +66,9 @@ class MultiTargetRegressorBase(RegressorMixin, BaseEstimator):
                 "pass Y of shape (n_samples, n_targets)"
             )
         X = validate_data(self, X, dtype=np.float64, reset=True)
-        Y = check_array(Y, dtype=np.float64, ensure_2d=False, ensure_all_finite="allow-nan", input_name="Y")
+        Y = check_array(
+            Y, dtype=np.float64, ensure_2d=False, ensure_all_finite="allow-nan", input_name="Y"
+        )
         if Y.ndim != 2 or Y.shape[1] < 2:
             shape = Y.shape
             raise ValueError(
@@ -74,10 +76,14 @@ class MultiTargetRegressorBase(RegressorMixin, BaseEstimator):
                 f"got shape {shape}. Use a single-target regressor for one target."
             )
         if Y.shape[0] != X.shape[0]:
-            raise ValueError(f"X and Y have different numbers of rows: {X.shape[0]} and {Y.shape[0]}")
+            raise ValueError(
+                f"X and Y have different numbers of rows: {X.shape[0]} and {Y.shape[0]}"
+            )
         empty = np.flatnonzero(np.isnan(Y).all(axis=0))
         if empty.size:
-            raise ValueError(f"Y column(s) {empty.tolist()} have no observed value (all NaN); drop them")
+            raise ValueError(
+                f"Y column(s) {empty.tolist()} have no observed value (all NaN); drop them"
+            )
         return X, Y
 
     def _validate_predict_X(self, X):

@@ -137,8 +137,16 @@ class RC(_BaggedTreesMixin, ChainEnsembleBase):
         "order": ["array-like", None],
     }
 
-    def __init__(self, estimator=None, n_estimators=100, order=None, train_inputs="true", oof_folds=10,
-                 n_jobs=None, random_state=None):
+    def __init__(
+        self,
+        estimator=None,
+        n_estimators=100,
+        order=None,
+        train_inputs="true",
+        oof_folds=10,
+        n_jobs=None,
+        random_state=None,
+    ):
         self.estimator = estimator
         self.n_estimators = n_estimators
         self.order = order
@@ -195,8 +203,16 @@ class ERC(_BaggedTreesMixin, ChainEnsembleBase):
         "n_chains": [Interval(Integral, 1, None, closed="left")],
     }
 
-    def __init__(self, estimator=None, n_estimators=100, n_chains=10, train_inputs="true", oof_folds=10,
-                 n_jobs=None, random_state=None):
+    def __init__(
+        self,
+        estimator=None,
+        n_estimators=100,
+        n_chains=10,
+        train_inputs="true",
+        oof_folds=10,
+        n_jobs=None,
+        random_state=None,
+    ):
         self.estimator = estimator
         self.n_estimators = n_estimators
         self.n_chains = n_chains
@@ -237,10 +253,25 @@ class ERCC(ERC):
     As :class:`ERC`.
     """
 
-    def __init__(self, estimator=None, n_estimators=100, n_chains=10, train_inputs="oof", oof_folds=10,
-                 n_jobs=None, random_state=None):
-        super().__init__(estimator=estimator, n_estimators=n_estimators, n_chains=n_chains,
-                         train_inputs=train_inputs, oof_folds=oof_folds, n_jobs=n_jobs, random_state=random_state)
+    def __init__(
+        self,
+        estimator=None,
+        n_estimators=100,
+        n_chains=10,
+        train_inputs="oof",
+        oof_folds=10,
+        n_jobs=None,
+        random_state=None,
+    ):
+        super().__init__(
+            estimator=estimator,
+            n_estimators=n_estimators,
+            n_chains=n_chains,
+            train_inputs=train_inputs,
+            oof_folds=oof_folds,
+            n_jobs=n_jobs,
+            random_state=random_state,
+        )
 
 
 class MORF(MultiTargetRegressorBase):
@@ -274,14 +305,25 @@ class MORF(MultiTargetRegressorBase):
 
     _parameter_constraints: dict = {
         "n_estimators": [Interval(Integral, 1, None, closed="left")],
-        "max_features": [StrOptions({"log2+1", "sqrt", "log2"}), Interval(Integral, 1, None, closed="left"),
-                         Interval(Real, 0.0, 1.0, closed="right"), None],
+        "max_features": [
+            StrOptions({"log2+1", "sqrt", "log2"}),
+            Interval(Integral, 1, None, closed="left"),
+            Interval(Real, 0.0, 1.0, closed="right"),
+            None,
+        ],
         "min_samples_leaf": [Interval(Integral, 1, None, closed="left")],
         "n_jobs": [Integral, None],
         "random_state": ["random_state"],
     }
 
-    def __init__(self, n_estimators=100, max_features="log2+1", min_samples_leaf=1, n_jobs=None, random_state=None):
+    def __init__(
+        self,
+        n_estimators=100,
+        max_features="log2+1",
+        min_samples_leaf=1,
+        n_jobs=None,
+        random_state=None,
+    ):
         self.n_estimators = n_estimators
         self.max_features = max_features
         self.min_samples_leaf = min_samples_leaf

@@ -21,9 +21,8 @@ that target's training mean; under ``"oof"``/``"insample"`` every row has a pred
 
 from __future__ import annotations
 
-from abc import ABCMeta, abstractmethod
-
 import time
+from abc import ABCMeta, abstractmethod
 from dataclasses import dataclass, field
 from functools import partial
 from numbers import Integral
@@ -83,7 +82,9 @@ class ChainModel:
         return out
 
 
-def fit_chain(X, Y, order, fit_link, *, train_inputs: str = "true", oof_folds: int = 10, seed: int = 0) -> ChainModel:
+def fit_chain(
+    X, Y, order, fit_link, *, train_inputs: str = "true", oof_folds: int = 10, seed: int = 0
+) -> ChainModel:
     """Train the links of one chain.
 
     Parameters
@@ -104,7 +105,9 @@ def fit_chain(X, Y, order, fit_link, *, train_inputs: str = "true", oof_folds: i
         Every link's seeds (tuning folds, estimator, out-of-fold folds) derive from it.
     """
     if train_inputs not in TRAIN_INPUTS:
-        raise ValueError(f"train_inputs must be one of {', '.join(TRAIN_INPUTS)}; got {train_inputs!r}")
+        raise ValueError(
+            f"train_inputs must be one of {', '.join(TRAIN_INPUTS)}; got {train_inputs!r}"
+        )
     n, d = X.shape
     m = len(order)
     fill = target_means(Y)
@@ -127,7 +130,9 @@ def fit_chain(X, Y, order, fit_link, *, train_inputs: str = "true", oof_folds: i
         elif train_inputs == "insample":
             column = np.asarray(fit.model.predict(inputs), dtype=np.float64).ravel()
         else:
-            column = out_of_fold_predict(fit.model, inputs, y, n_folds=oof_folds, seed=derive_seed(seed, "oof", j))
+            column = out_of_fold_predict(
+                fit.model, inputs, y, n_folds=oof_folds, seed=derive_seed(seed, "oof", j)
+            )
         elapsed = time.perf_counter() - t0
         chain.chain_input_seconds += elapsed
         chain.fit_seconds += elapsed
@@ -183,12 +188,23 @@ class ChainEnsembleBase(MultiTargetRegressorBase, metaclass=ABCMeta):
         """
         X, Y = self._validate_fit_data(X, Y)
         base = self._base_seed()
-        orders = np.asarray(self._chain_orders(Y, np.random.RandomState(self._seed(base, "orders"))), dtype=np.int64)
+        orders = np.asarray(
+            self._chain_orders(Y, np.random.RandomState(self._seed(base, "orders"))), dtype=np.int64
+        )
         grid, inner_cv = self._tuning()
-        fit_link = partial(fit_tuned, self._link_template(), param_grid=grid, inner_cv=inner_cv, n_jobs=self.n_jobs)
+        fit_link = partial(
+            fit_tuned, self._link_template(), param_grid=grid, inner_cv=inner_cv, n_jobs=self.n_jobs
+        )
         chains = [
-            fit_chain(X, Y, order, fit_link, train_inputs=self.train_inputs, oof_folds=self.oof_folds,
-                      seed=self._seed(base, "chain", c))
+            fit_chain(
+                X,
+                Y,
+                order,
+                fit_link,
+                train_inputs=self.train_inputs,
+                oof_folds=self.oof_folds,
+                seed=self._seed(base, "chain", c),
+            )
             for c, order in enumerate(orders)
         ]
         self.chains_ = chains

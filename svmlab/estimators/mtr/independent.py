@@ -16,7 +16,15 @@ __all__ = ["IndependentTargetsBase", "fit_per_target"]
 def fit_per_target(template, X, Y, *, param_grid, inner_cv, n_jobs, seed_of):
     """``fit_tuned`` on every column of ``Y`` (its observed rows); ``seed_of(t)`` seeds target ``t``."""
     return [
-        fit_tuned(template, X, Y[:, t], param_grid=param_grid, inner_cv=inner_cv, n_jobs=n_jobs, seed=seed_of(t))
+        fit_tuned(
+            template,
+            X,
+            Y[:, t],
+            param_grid=param_grid,
+            inner_cv=inner_cv,
+            n_jobs=n_jobs,
+            seed=seed_of(t),
+        )
         for t in range(Y.shape[1])
     ]
 
@@ -53,8 +61,15 @@ class IndependentTargetsBase(MultiTargetRegressorBase, metaclass=ABCMeta):
         X, Y = self._validate_fit_data(X, Y)
         base = self._base_seed()
         grid, inner_cv = self._tuning()
-        fits = fit_per_target(self._link_template(), X, Y, param_grid=grid, inner_cv=inner_cv, n_jobs=self.n_jobs,
-                              seed_of=lambda t: self._seed(base, "target", t))
+        fits = fit_per_target(
+            self._link_template(),
+            X,
+            Y,
+            param_grid=grid,
+            inner_cv=inner_cv,
+            n_jobs=self.n_jobs,
+            seed_of=lambda t: self._seed(base, "target", t),
+        )
         self.estimators_ = [f.model for f in fits]
         self.best_params_ = [f.params for f in fits]
         self.fit_info_ = {
@@ -78,4 +93,6 @@ class IndependentTargetsBase(MultiTargetRegressorBase, metaclass=ABCMeta):
         Y_pred : ndarray of shape (n_samples, n_targets)
         """
         X = self._validate_predict_X(X)
-        return np.column_stack([np.asarray(est.predict(X), dtype=np.float64).ravel() for est in self.estimators_])
+        return np.column_stack(
+            [np.asarray(est.predict(X), dtype=np.float64).ravel() for est in self.estimators_]
+        )

@@ -63,19 +63,34 @@ class _StackingBase(_BaggedTreesMixin, MultiTargetRegressorBase):
         base = self._base_seed()
         template = self._link_template()
         m = Y.shape[1]
-        stage1 = fit_per_target(template, X, Y, param_grid=None, inner_cv=None, n_jobs=None,
-                                seed_of=lambda t: self._seed(base, "stage1", t))
+        stage1 = fit_per_target(
+            template,
+            X,
+            Y,
+            param_grid=None,
+            inner_cv=None,
+            n_jobs=None,
+            seed_of=lambda t: self._seed(base, "stage1", t),
+        )
         t0 = time.perf_counter()
         if self._out_of_fold:
-            P = np.column_stack([
-                out_of_fold_predict(f.model, X, Y[:, t], n_folds=self.oof_folds, seed=self._seed(base, "oof", t))
-                for t, f in enumerate(stage1)
-            ])
+            P = np.column_stack(
+                [
+                    out_of_fold_predict(
+                        f.model, X, Y[:, t], n_folds=self.oof_folds, seed=self._seed(base, "oof", t)
+                    )
+                    for t, f in enumerate(stage1)
+                ]
+            )
         else:
-            P = np.column_stack([np.asarray(f.model.predict(X), dtype=np.float64).ravel() for f in stage1])
+            P = np.column_stack(
+                [np.asarray(f.model.predict(X), dtype=np.float64).ravel() for f in stage1]
+            )
         meta_seconds = time.perf_counter() - t0
         stage2 = [
-            fit_tuned(template, self._stage2_inputs(X, P, t), Y[:, t], seed=self._seed(base, "stage2", t))
+            fit_tuned(
+                template, self._stage2_inputs(X, P, t), Y[:, t], seed=self._seed(base, "stage2", t)
+            )
             for t in range(m)
         ]
         self.stage1_estimators_ = [f.model for f in stage1]
@@ -101,11 +116,15 @@ class _StackingBase(_BaggedTreesMixin, MultiTargetRegressorBase):
         Y_pred : ndarray of shape (n_samples, n_targets)
         """
         X = self._validate_predict_X(X)
-        P = np.column_stack([np.asarray(e.predict(X), dtype=np.float64).ravel() for e in self.stage1_estimators_])
-        return np.column_stack([
-            np.asarray(e.predict(self._stage2_inputs(X, P, t)), dtype=np.float64).ravel()
-            for t, e in enumerate(self.stage2_estimators_)
-        ])
+        P = np.column_stack(
+            [np.asarray(e.predict(X), dtype=np.float64).ravel() for e in self.stage1_estimators_]
+        )
+        return np.column_stack(
+            [
+                np.asarray(e.predict(self._stage2_inputs(X, P, t)), dtype=np.float64).ravel()
+                for t, e in enumerate(self.stage2_estimators_)
+            ]
+        )
 
 
 class MTS(_StackingBase):
@@ -136,7 +155,9 @@ class MTS(_StackingBase):
 
     _parameter_constraints: dict = {**_BAGGING_CONSTRAINTS, "exclude_own": ["boolean"]}
 
-    def __init__(self, estimator=None, n_estimators=100, exclude_own=False, n_jobs=None, random_state=None):
+    def __init__(
+        self, estimator=None, n_estimators=100, exclude_own=False, n_jobs=None, random_state=None
+    ):
         self.estimator = estimator
         self.n_estimators = n_estimators
         self.exclude_own = exclude_own
@@ -177,8 +198,15 @@ class MTSC(_StackingBase):
         "oof_folds": [Interval(Integral, 2, None, closed="left")],
     }
 
-    def __init__(self, estimator=None, n_estimators=100, exclude_own=False, oof_folds=10, n_jobs=None,
-                 random_state=None):
+    def __init__(
+        self,
+        estimator=None,
+        n_estimators=100,
+        exclude_own=False,
+        oof_folds=10,
+        n_jobs=None,
+        random_state=None,
+    ):
         self.estimator = estimator
         self.n_estimators = n_estimators
         self.exclude_own = exclude_own

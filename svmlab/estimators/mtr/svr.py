@@ -86,7 +86,9 @@ class SingleTargetSVR(_TunedSVRMixin, IndependentTargetsBase):
 
     _parameter_constraints: dict = dict(_TUNING_CONSTRAINTS)
 
-    def __init__(self, estimator=None, param_grid="paper", inner_cv=10, n_jobs=None, random_state=None):
+    def __init__(
+        self, estimator=None, param_grid="paper", inner_cv=10, n_jobs=None, random_state=None
+    ):
         self.estimator = estimator
         self.param_grid = param_grid
         self.inner_cv = inner_cv
@@ -147,8 +149,17 @@ class SVRRC(_TunedSVRMixin, ChainEnsembleBase):
         "max_chains": [Interval(Integral, 1, None, closed="left")],
     }
 
-    def __init__(self, estimator=None, param_grid="paper", inner_cv=10, max_chains=10, train_inputs="true",
-                 oof_folds=10, n_jobs=None, random_state=None):
+    def __init__(
+        self,
+        estimator=None,
+        param_grid="paper",
+        inner_cv=10,
+        max_chains=10,
+        train_inputs="true",
+        oof_folds=10,
+        n_jobs=None,
+        random_state=None,
+    ):
         self.estimator = estimator
         self.param_grid = param_grid
         self.inner_cv = inner_cv
@@ -217,8 +228,18 @@ class SVRCC(_TunedSVRMixin, ChainEnsembleBase):
         "order": ["array-like", None],
     }
 
-    def __init__(self, estimator=None, param_grid="paper", inner_cv=10, corr="signed", order=None,
-                 train_inputs="true", oof_folds=10, n_jobs=None, random_state=None):
+    def __init__(
+        self,
+        estimator=None,
+        param_grid="paper",
+        inner_cv=10,
+        corr="signed",
+        order=None,
+        train_inputs="true",
+        oof_folds=10,
+        n_jobs=None,
+        random_state=None,
+    ):
         self.estimator = estimator
         self.param_grid = param_grid
         self.inner_cv = inner_cv

@@ -13,8 +13,8 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-from sklearn.base import clone
 from joblib import Parallel, delayed
+from sklearn.base import clone
 from sklearn.model_selection import KFold, ParameterGrid
 
 from svmlab.seeding import derive_seed
@@ -51,7 +51,10 @@ def resolve_param_grid(param_grid):
     if isinstance(param_grid, str):
         return {k: list(v) for k, v in _NAMED_GRIDS[param_grid].items()}
     if isinstance(param_grid, dict):
-        return {k: list(v) if isinstance(v, (list, tuple, np.ndarray)) else [v] for k, v in param_grid.items()}
+        return {
+            k: list(v) if isinstance(v, (list, tuple, np.ndarray)) else [v]
+            for k, v in param_grid.items()
+        }
     return [resolve_param_grid(dict(g)) for g in param_grid]
 
 
@@ -109,7 +112,9 @@ def _cv_rmse(template, params: dict, Z, y, folds) -> float:
     errors = []
     for train, test in folds:
         model.fit(Z[train], y[train])
-        errors.append(float(np.sqrt(np.mean((np.asarray(model.predict(Z[test])).ravel() - y[test]) ** 2))))
+        errors.append(
+            float(np.sqrt(np.mean((np.asarray(model.predict(Z[test])).ravel() - y[test]) ** 2)))
+        )
     return float(np.mean(errors))
 
 
@@ -125,7 +130,9 @@ def _grid_search(template, param_grid, Z, y, n_folds: int, seed: int, n_jobs) ->
     if n_jobs in (None, 1) or len(points) == 1:
         scores = [_cv_rmse(template, p, Z, y, folds) for p in points]
     else:
-        scores = Parallel(n_jobs=n_jobs)(delayed(_cv_rmse)(template, p, Z, y, folds) for p in points)
+        scores = Parallel(n_jobs=n_jobs)(
+            delayed(_cv_rmse)(template, p, Z, y, folds) for p in points
+        )
     return {k: _plain(v) for k, v in points[int(np.argmin(scores))].items()}
 
 
@@ -164,7 +171,9 @@ def fit_tuned(estimator, Z, y, *, param_grid=None, inner_cv=None, n_jobs=None, s
     n_folds = min(int(inner_cv or 0), len(y))
     if param_grid and n_folds >= 2:
         t0 = time.perf_counter()
-        params = _grid_search(template, param_grid, Z, y, n_folds, derive_seed(seed, "inner_cv"), n_jobs)
+        params = _grid_search(
+            template, param_grid, Z, y, n_folds, derive_seed(seed, "inner_cv"), n_jobs
+        )
         tune_seconds = time.perf_counter() - t0
         template.set_params(**params)
     t0 = time.perf_counter()

@@ -164,7 +164,9 @@ def worst_violator_regress(X, y, C, gamma, tol, max_iter, beta, inv_t, eta_scale
         t += 1
         eta = eta_scale / t if inv_t else eta_scale / math.sqrt(t)
         r = y[wv] - o[wv]
-        lam = eta * C if r > 0 else -eta * C  # alpha_wv = eta_t C sign(r): sub-gradient of |r|_eps, P = 0
+        lam = (
+            eta * C if r > 0 else -eta * C
+        )  # alpha_wv = eta_t C sign(r): sub-gradient of |r|_eps, P = 0
         B = lam * beta / n
         sv[t - 1] = wv
         alpha[t - 1] = lam

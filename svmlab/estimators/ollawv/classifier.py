@@ -254,7 +254,9 @@ class OLLAWVClassifier(ClassifierMixin, BaseEstimator):
             )
         single = self.classes_[counts < 2]
         if single.size:
-            raise ValueError(f"class {single.tolist()[0]!r} has a single sample; OLLAWV needs at least 2 per class")
+            raise ValueError(
+                f"class {single.tolist()[0]!r} has a single sample; OLLAWV needs at least 2 per class"
+            )
 
         rng = check_random_state(self.random_state)
         n = X.shape[0]
@@ -273,9 +275,17 @@ class OLLAWVClassifier(ClassifierMixin, BaseEstimator):
             idx = np.flatnonzero(np.isin(y_idx, (a, b)))
             n_pair = idx.size
             y_pair = np.where(y_idx[idx] == a, 1.0, -1.0)
-            cap = n_pair if self.max_iter_frac is None else min(n_pair, math.ceil(self.max_iter_frac * n_pair))
+            cap = (
+                n_pair
+                if self.max_iter_frac is None
+                else min(n_pair, math.ceil(self.max_iter_frac * n_pair))
+            )
             # first violator: the pair's earliest sample in the (shuffled) training order, or a random one
-            first = int(np.argmin(rank[idx])) if self.init_violator == "first" else int(rng.randint(n_pair))
+            first = (
+                int(np.argmin(rank[idx]))
+                if self.init_violator == "first"
+                else int(rng.randint(n_pair))
+            )
             sv, alpha, bias, stop = worst_violator_fit(
                 np.ascontiguousarray(X[idx]),
                 y_pair,
@@ -299,7 +309,9 @@ class OLLAWVClassifier(ClassifierMixin, BaseEstimator):
         distinct = np.unique(np.concatenate(sv_order))
         self.support_ = distinct[np.lexsort((distinct, y_idx[distinct]))]
         self.support_vectors_ = X[self.support_]
-        self.n_support_ = np.bincount(y_idx[self.support_], minlength=len(self.classes_)).astype(np.int32)
+        self.n_support_ = np.bincount(y_idx[self.support_], minlength=len(self.classes_)).astype(
+            np.int32
+        )
         self.support_fraction_ = float(self.support_.size / n)
         row = np.empty(n, dtype=np.intp)
         row[self.support_] = np.arange(self.support_.size)

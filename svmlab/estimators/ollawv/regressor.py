@@ -212,7 +212,9 @@ class OLLAWVRegressor(RegressorMixin, BaseEstimator):
         """
         X, y = validate_data(self, X, y, dtype=np.float64, order="C", y_numeric=True)
         n = X.shape[0]
-        order = check_random_state(self.random_state).permutation(n) if self.shuffle else np.arange(n)
+        order = (
+            check_random_state(self.random_state).permutation(n) if self.shuffle else np.arange(n)
+        )
         cap = n if self.max_iter_frac is None else min(n, math.ceil(self.max_iter_frac * n))
         M = self.margin * self.C if self.margin_mode == "scaled" else self.margin
         sv, alpha, bias, stop, worst = worst_violator_regress(

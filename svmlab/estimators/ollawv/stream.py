@@ -209,11 +209,15 @@ class DSOLLAWVClassifier(ClassifierMixin, BaseEstimator):
             self.n_chunks_seen_ = self.n_samples_seen_ = 0
             self.fit_info_ = {"trained": [], "tuned_on_chunk": None, "iterations": []}
         elif classes is not None and not np.array_equal(np.unique(classes), self.classes_):
-            raise ValueError(f"classes={np.unique(classes).tolist()} differs from the first call's {self.classes_.tolist()}")
+            raise ValueError(
+                f"classes={np.unique(classes).tolist()} differs from the first call's {self.classes_.tolist()}"
+            )
         new = np.setdiff1d(y, self.classes_)
         if new.size:
             if self._fixed_classes:
-                raise ValueError(f"labels {new.tolist()} are not in classes {self.classes_.tolist()}")
+                raise ValueError(
+                    f"labels {new.tolist()} are not in classes {self.classes_.tolist()}"
+                )
             self.classes_ = np.union1d(self.classes_, new)
         for label, count in zip(*np.unique(y, return_counts=True)):
             self._seen[label] = self._seen.get(label, 0) + int(count)
@@ -221,7 +225,9 @@ class DSOLLAWVClassifier(ClassifierMixin, BaseEstimator):
         self._window.append((X, y))
         Xw = np.concatenate([c[0] for c in self._window])
         yw = np.concatenate([c[1] for c in self._window])
-        seed = int(self._rng.randint(np.iinfo(np.int32).max))  # drawn every chunk: reproducible streams
+        seed = int(
+            self._rng.randint(np.iinfo(np.int32).max)
+        )  # drawn every chunk: reproducible streams
         scaler = StandardScaler().fit(Xw) if self.standardize else None
         Xt = scaler.transform(Xw) if scaler is not None else Xw
         Xt, yt = _trainable(Xt, yw)
@@ -238,13 +244,23 @@ class DSOLLAWVClassifier(ClassifierMixin, BaseEstimator):
         self.n_samples_seen_ += len(y)
         self.n_support_ = np.zeros(len(self.classes_), dtype=np.int32)
         if self.model_ is not None:
-            self.n_support_[np.searchsorted(self.classes_, self.model_.classes_)] = self.model_.n_support_
+            self.n_support_[np.searchsorted(self.classes_, self.model_.classes_)] = (
+                self.model_.n_support_
+            )
         return self
 
     def _ollawv(self, gamma, margin, seed):
         return OLLAWVClassifier(
-            C=1.0, gamma=gamma, margin=margin, margin_mode="absolute", max_iter_frac=self.max_iter_frac,
-            use_bias=self.use_bias, eta=self.eta, eta_scale=self.eta_scale, shuffle=True, random_state=seed,
+            C=1.0,
+            gamma=gamma,
+            margin=margin,
+            margin_mode="absolute",
+            max_iter_frac=self.max_iter_frac,
+            use_bias=self.use_bias,
+            eta=self.eta,
+            eta_scale=self.eta_scale,
+            shuffle=True,
+            random_state=seed,
         )
 
     def _tune(self, X, y, seed):
