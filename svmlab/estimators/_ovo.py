@@ -1,6 +1,7 @@
 """One-vs-one decomposition shared by the SVM families (OLLAWV, the L2-SVM baselines).
 
-The convention is the OLLAWV study's (spec ollawv.md §1.4 item 6): classes are ordered by
+The convention is the OLLAWV study's (Melki (2018), Sec. 5.3.1, as settled by the author's
+code; see docs/decisions/ollawv.md, "One-vs-one pair order and vote ties"): classes are ordered by
 size, largest first (ties to the lower class index), and in every pair (a, b) the earlier,
 larger class a is the +1 side. Each binary model votes for a when its output o(x) > 0 and
 for b otherwise; the prediction is the class with most votes, ties going to the class with

@@ -5,7 +5,9 @@
   solved by Mitchell-Dem'yanov-Malozemov (MDM) iterations.
 
 Both use the RBF kernel, one-vs-one multiclass with OLLAWV's pair order and voting, and a
-kernel-column cache instead of an n x n matrix (spec ollawv.md §2.1).
+kernel-column cache instead of an n x n matrix. Neither algorithm is described in the
+dissertation (Melki (2018), Sec. 5.3.1 only names them); see docs/decisions/ollawv.md,
+"NNISDA and MNSVM reconstructions".
 """
 
 from svmlab.estimators.l2svm.mnsvm import MNSVMClassifier

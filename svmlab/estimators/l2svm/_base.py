@@ -4,7 +4,8 @@
   kernel ``y_i y_j (K(x_i, x_j) + bias)`` are computed on demand and kept in a
   least-recently-used buffer of ``cache_size`` MB, so no n x n matrix is needed for large n;
 * :class:`L2SVMBase`, the scikit-learn estimator shell: input validation, the one-vs-one
-  decomposition with OLLAWV's pair order and voting rule (spec ollawv.md §1.4 item 6),
+  decomposition with OLLAWV's pair order and voting rule (docs/decisions/ollawv.md,
+  "One-vs-one pair order and vote ties"),
   decision values computed once over the union of support vectors, ``support_`` /
   ``n_support_`` counting distinct training samples, and ``fit_info_``.
 
@@ -228,7 +229,8 @@ class L2SVMBase(ClassifierMixin, BaseEstimator, metaclass=ABCMeta):
             )
         self._gamma = self._effective_gamma(X)
 
-        # spec §1.4 item 6: classes sorted by size (descending, ties to the lower class index);
+        # OLLAWV's one-vs-one convention (docs/decisions/ollawv.md, "One-vs-one pair order and
+        # vote ties"): classes sorted by size (descending, ties to the lower class index);
         # in pair (a, b) the earlier, larger class a is +1; each model sees only its two classes.
         pairs = ovo_pairs(counts)
         sv_rows, coefs, intercepts, infos = [], [], [], []
@@ -349,7 +351,8 @@ class L2SVMBase(ClassifierMixin, BaseEstimator, metaclass=ABCMeta):
         """Predict class labels by one-vs-one majority vote.
 
         Vote ties go to the class with the larger sum of signed decision values, then to the
-        lowest class index (spec §1.4 item 6). With two classes this is sign(o(x)), zero going
+        lowest class index (docs/decisions/ollawv.md, "One-vs-one pair order and vote ties").
+        With two classes this is sign(o(x)), zero going
         to the smaller class.
 
         Parameters

@@ -186,8 +186,9 @@ class MNSVMClassifier(L2SVMBase):
 
     **Reconstructed**: the dissertation (Melki 2018) gives no algorithmic details beyond
     "a geometric L2-SVM using the minimal-enclosing-ball / convex-hull connection" (Strack 2013)
-    and its results (Table 5.3); the thesis is not available. This implementation follows spec
-    ollawv.md §2.1: the soft-margin L2-SVM is a hard-margin SVM in the feature space of
+    and its results (Table 5.3); the thesis is not available. This implementation is svmlab's
+    reconstruction (docs/decisions/ollawv.md, "NNISDA and MNSVM reconstructions"): the
+    soft-margin L2-SVM is a hard-margin SVM in the feature space of
     K~ = K + bias + I/C, whose dual is the minimal-norm point of the convex hull of the signed
     points y_i z_i::
 
@@ -210,7 +211,8 @@ class MNSVMClassifier(L2SVMBase):
     (gap / rho <= tol, with gap the difference of the two selected (Q u) values; 2 gap / rho
     for two hulls). GSVM's "adjmn" criterion and its random candidate sampling (600 draws) are
     not reproduced: every step scans all samples, so the solver is exact and deterministic.
-    Multiclass data are split one-vs-one as in OLLAWV (spec §1.4 item 6).
+    Multiclass data are split one-vs-one as in OLLAWV (docs/decisions/ollawv.md, "One-vs-one
+    pair order and vote ties").
 
     Parameters
     ----------
@@ -222,7 +224,8 @@ class MNSVMClassifier(L2SVMBase):
         Constant added to the kernel (the diagonal is 1 + bias + 1/C, as in GSVM); the model's
         bias is bias * sum_i a_i y_i. 0 gives a model without bias. Ignored for two hulls.
     formulation : {"min_norm", "two_hulls"}, default="min_norm"
-        The single-hull minimal-norm problem (spec §2.1) or the two-hull nearest-point problem.
+        The single-hull minimal-norm problem (svmlab's default reading) or the two-hull
+        nearest-point problem.
     tol : float, default=1e-3
         Largest KKT violation of the equivalent L2-SVM dual at termination.
     max_iter : int or None, default=None

@@ -25,7 +25,8 @@ def nnisda_solve(
 ):
     """Worst-violator coordinate descent on max_a sum(a) - a^T Q a / 2, a >= 0.
 
-    Q = y y^T (K + bias) + I/C (spec ollawv.md §2.1). The gradient G = 1 - Q a is kept for the
+    Q = y y^T (K + bias) + I/C (docs/decisions/ollawv.md, "NNISDA and MNSVM reconstructions").
+    The gradient G = 1 - Q a is kept for the
     active samples; one step updates the worst KKT violator exactly and refreshes G with its
     column. Shrinking (as in LIBSVM) drops samples with a = 0 whose G is below minus the
     current largest violation; their G is rebuilt before convergence is declared.
@@ -118,7 +119,8 @@ class NNISDAClassifier(L2SVMBase):
     **Reconstructed**: the dissertation (Melki 2018) gives no algorithmic details beyond
     "NNISDA solves the L2-SVM by coordinate descent, inspired by ISDA" and its results
     (Table 5.3); the original (Zivic 2016; Kecman & Zivic 2014) is not available. This
-    implementation follows spec ollawv.md §2.1: the bias is absorbed into the kernel, so the
+    implementation is svmlab's reconstruction (docs/decisions/ollawv.md, "NNISDA and MNSVM
+    reconstructions"): the bias is absorbed into the kernel, so the
     dual has no equality constraint, only alpha >= 0::
 
         max_a  sum_i a_i - 1/2 sum_ij a_i a_j Q_ij,   Q_ij = y_i y_j (K_ij + bias) + delta_ij / C
@@ -127,7 +129,8 @@ class NNISDAClassifier(L2SVMBase):
     g_i = 1 - (Q a)_i (for a_i = 0 only g_i > 0 counts; ties to the lowest index), sets
     a_i <- max(0, a_i + g_i / Q_ii) and updates g with column i, until the largest violation
     is at most ``tol``. The model is o(x) = sum_i a_i y_i (K(x, x_i) + bias). Multiclass data
-    are split one-vs-one as in OLLAWV (spec §1.4 item 6).
+    are split one-vs-one as in OLLAWV (docs/decisions/ollawv.md, "One-vs-one pair order and
+    vote ties").
 
     Parameters
     ----------
@@ -141,7 +144,7 @@ class NNISDAClassifier(L2SVMBase):
         Constant added to the kernel: the regularised bias b = bias * sum_i a_i y_i (primal
         term b^2 / (2 bias)). 0 trains a model without bias.
     tol : float, default=1e-3
-        Stop when the largest KKT violation is at most ``tol`` (spec: epsilon = 1e-3).
+        Stop when the largest KKT violation is at most ``tol`` (svmlab's default 1e-3).
     max_iter : int or None, default=None
         Cap on coordinate updates per binary problem (None: no cap). Reaching it issues a
         ConvergenceWarning.
@@ -181,7 +184,7 @@ class NNISDAClassifier(L2SVMBase):
 
     Notes
     -----
-    As spec §2.1 reads NNISDA, the bias is absorbed into the kernel (``bias=1``): that removes
+    In svmlab's reading of NNISDA, the bias is absorbed into the kernel (``bias=1``): that removes
     the equality constraint sum_i a_i y_i = 0, so single-variable updates stay feasible;
     ``bias=0`` drops the bias. The solver is deterministic (no ``random_state``). Memory is
     O(n d) plus the column cache; no n x n matrix is held when it does not fit in

@@ -1,5 +1,6 @@
 """The OLLAWV training loops, compiled with numba: the binary classifier (Algorithm 5.1) and
-the epsilon-insensitive regression variant (beyond the paper, spec §1.10).
+the epsilon-insensitive regression variant (beyond the paper: Melki (2018), Ch. 8, item 1;
+see docs/decisions/ollawv.md, "OLLAWV for regression").
 
 One call trains one model. The loop is sequential by nature (each worst violator
 depends on every previous update), so it runs single-threaded; parallelism belongs to the

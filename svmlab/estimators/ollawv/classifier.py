@@ -86,7 +86,8 @@ class OLLAWVClassifier(ClassifierMixin, BaseEstimator):
     shuffle : bool, default=True
         Shuffle the training order once (with ``random_state``), as the author's code does at
         load time; it decides which sample is the first violator. Arg-min ties still go to
-        the lowest original index (spec §1.4 item 3). With ``shuffle=False`` the first
+        the lowest original index (docs/decisions/ollawv.md, "First violator, training order
+        and ties"). With ``shuffle=False`` the first
         violator is the first sample of ``X``.
     random_state : int, RandomState instance or None, default=None
         Seeds the shuffle and the random initial violator. The algorithm is otherwise
@@ -134,7 +135,8 @@ class OLLAWVClassifier(ClassifierMixin, BaseEstimator):
 
     Notes
     -----
-    **Algorithm** (Alg. 5.1, with the readings of spec §1.4). For a binary problem with
+    **Algorithm** (Melki (2018), Sec. 5.2, Alg. 5.1, with the readings recorded in
+    docs/decisions/ollawv.md). For a binary problem with
     labels ``y`` in {-1, +1}: ``o = 0``, ``b = 0``, ``wv`` = first sample. Iteration
     ``t = 1, 2, ...``: ``Lambda = eta_t * C * y_wv``; ``alpha_wv = Lambda`` (Eq. 5.7);
     ``B = beta * Lambda / n`` and ``b += B`` (Eq. 5.8); ``o_j += Lambda * K(x_j, x_wv) + B``
@@ -271,7 +273,8 @@ class OLLAWVClassifier(ClassifierMixin, BaseEstimator):
         rank[order] = np.arange(n)
         for a, b in pairs:
             # The pair's samples stay in their original order, so arg-min ties go to the lowest
-            # original index (spec §1.4 item 3); the shuffled order only picks the first violator.
+            # original index (docs/decisions/ollawv.md, "First violator, training order and
+            # ties"); the shuffled order only picks the first violator.
             idx = np.flatnonzero(np.isin(y_idx, (a, b)))
             n_pair = idx.size
             y_pair = np.where(y_idx[idx] == a, 1.0, -1.0)

@@ -20,8 +20,9 @@ __all__ = ["OLLAWVRegressor"]
 class OLLAWVRegressor(RegressorMixin, BaseEstimator):
     """OLLAWV for regression: update only the worst epsilon-insensitive violator, once each.
 
-    **Beyond the paper.** The dissertation lists this as future work (Ch. 8, item 1; spec
-    ollawv.md §1.10) and gives no algorithm; this is svmlab's derivation (see Notes), with
+    **Beyond the paper.** The dissertation lists this as future work (Melki (2018), Ch. 8,
+    item 1) and gives no algorithm; this is svmlab's derivation (see Notes and
+    docs/decisions/ollawv.md, "OLLAWV for regression"), with
     no published numbers to compare against.
 
     Every iteration picks the not-yet-selected sample with the largest absolute residual

@@ -19,7 +19,9 @@ from svmlab.estimators.ollawv.classifier import OLLAWVClassifier
 
 __all__ = ["DSOLLAWVClassifier"]
 
-#: The (gamma, margin) grid the author's stream code searches on the first chunk (spec §1.9).
+#: The (gamma, margin) grid the author's stream code (github.com/melkiga/DataStreamOLLAWV)
+#: searches on the first chunk; see docs/decisions/ollawv.md, "DSOLLAWV (Ch. 6) is
+#: reconstructed".
 GAMMA_GRID = (0.001, 0.01, 0.1, 0.5, 1.0, 2.0, 4.0, 16.0)
 MARGIN_GRID = (0.0, 0.01, 0.1, 0.5)
 
@@ -28,8 +30,9 @@ class DSOLLAWVClassifier(ClassifierMixin, BaseEstimator):
     """DSOLLAWV: retrain an OLLAWV classifier from scratch on every chunk of a stream.
 
     **Reconstructed; no paper targets.** Chapter 6 of the dissertation ("OLLAWV for Batched
-    Data Streams") has headings only. This follows spec ollawv.md §1.9, i.e. the author's
-    public MOA code: the hyper-parameters ``(gamma, margin)`` are tuned once, by
+    Data Streams") has headings only. This follows the author's public MOA code
+    (github.com/melkiga/DataStreamOLLAWV; docs/decisions/ollawv.md, "DSOLLAWV (Ch. 6) is
+    reconstructed"): the hyper-parameters ``(gamma, margin)`` are tuned once, by
     stratified cross-validation on the first chunk a model is trained on; then every
     chunk replaces the model by a fresh one-vs-one OLLAWV trained on that chunk (on the
     latest ``window`` chunks, an svmlab option). As in the author's final version there is
@@ -50,7 +53,7 @@ class DSOLLAWVClassifier(ClassifierMixin, BaseEstimator):
         Choose ``(gamma, margin)`` by cross-validated accuracy on the first trained chunk
         (window), then keep them for the rest of the stream.
     gamma_grid, margin_grid : sequence of float
-        The tuning grid; defaults are the author's (spec §1.9).
+        The tuning grid; defaults are those of the author's MOA code.
     tune_folds : int, default=10
         Folds of the stratified cross-validation (fewer when the smallest class of the
         chunk has fewer samples).
