@@ -24,7 +24,7 @@ from threadpoolctl import threadpool_limits
 
 from svmlab.data.registry import load_dataset
 from svmlab.estimators.evo import EvoSVMClassifier, PsoSVMClassifier
-from svmlab.estimators.evo.kernel_svc import KernelSVC
+from svmlab.estimators.kernel_svc import KernelSVC
 
 
 def _make(variant: str, max_gen: int):

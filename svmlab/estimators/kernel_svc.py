@@ -18,11 +18,11 @@ import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context
 from sklearn.preprocessing import StandardScaler
 from sklearn.svm import SVC
-from sklearn.utils._param_validation import Interval
+from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from svmlab.estimators.evo._base import COMMON_CONSTRAINTS, KERNEL_PARAMS, KernelParamsMixin
+from svmlab.estimators._kernel_params import KERNEL_CONSTRAINTS, KernelParamsMixin
 from svmlab.kernels import kernel_diagonal, kernel_expansion, kernel_matrix
 
 __all__ = ["KernelSVC"]
@@ -67,7 +67,8 @@ class KernelSVC(KernelParamsMixin, ClassifierMixin, BaseEstimator):
     """
 
     _parameter_constraints: dict = {
-        **{k: COMMON_CONSTRAINTS[k] for k in ("C", "kernel", *KERNEL_PARAMS)},
+        "C": [Interval(Real, 0.0, None, closed="neither"), StrOptions({"auto"})],
+        **KERNEL_CONSTRAINTS,
         "scale": ["boolean"],
         "tol": [Interval(Real, 0.0, None, closed="neither")],
         "max_iter": [Interval(Integral, -1, None, closed="left")],

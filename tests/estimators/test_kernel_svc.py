@@ -6,7 +6,7 @@ from sklearn.datasets import make_classification
 from sklearn.preprocessing import StandardScaler
 from sklearn.svm import SVC
 
-from svmlab.estimators.evo import KernelSVC
+from svmlab.estimators.kernel_svc import KernelSVC
 from svmlab.kernels import kernel_matrix
 
 

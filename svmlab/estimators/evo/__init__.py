@@ -5,19 +5,19 @@ and MO-T-SVM (with clustering from the Pareto front); and the relevance vector m
 comparator. Spec: ``evosvm.md`` §1.1-1.9."""
 
 from svmlab.estimators.evo._fitness import DualFitness, posthoc_bias
+from svmlab.estimators.evo._transductive import tsvm_objective
+from svmlab.estimators.evo.evo_tsvm import EvoTSVMClassifier
 from svmlab.estimators.evo.evosvm import EvoSVMClassifier
-from svmlab.estimators.evo.kernel_svc import KernelSVC
+from svmlab.estimators.evo.mo_tsvm import MOTSVMClassifier
 from svmlab.estimators.evo.moevosvm import MOEvoSVMClassifier, mo_objectives
-from svmlab.estimators.evo.pso import PsoSVMClassifier
-from svmlab.estimators.evo.rvm import RVMClassifier, sparse_bayesian_regression
-from svmlab.estimators.evo.transductive import (
-    EvoTSVMClassifier,
-    MOTSVMClassifier,
+from svmlab.estimators.evo.pareto_clustering import (
     ParetoClustering,
     pareto_clustering,
     pareto_edges,
-    tsvm_objective,
 )
+from svmlab.estimators.evo.pso import PsoSVMClassifier
+from svmlab.estimators.evo.rvm import RVMClassifier, sparse_bayesian_regression
+from svmlab.estimators.kernel_svc import KernelSVC  # general (any svmlab kernel); re-exported
 
 __all__ = [
     "DualFitness",

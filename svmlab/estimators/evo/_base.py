@@ -1,4 +1,7 @@
-"""What EvoSVM and PsoSVM share: kernel, labels, ``C``, the post-hoc bias and prediction."""
+"""What the evolutionary SVMs share: the population-method base of EvoSVM and PsoSVM (kernel,
+labels, ``C``, the post-hoc bias), prediction from a kernel expansion, binary and
+semi-supervised targets (the ``y = -1`` convention of the transductive SVMs) and an exact
+box-constrained dual solver."""
 
 from __future__ import annotations
 
@@ -7,6 +10,7 @@ from abc import abstractmethod
 from numbers import Integral, Real
 
 import numpy as np
+from numba import njit
 from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context
 from sklearn.utils import check_random_state
 from sklearn.utils._param_validation import Interval, StrOptions
@@ -14,56 +18,19 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 from threadpoolctl import threadpool_limits
 
+from svmlab.estimators._kernel_params import KERNEL_CONSTRAINTS, KernelParamsMixin
 from svmlab.estimators.evo._fitness import DualFitness, posthoc_bias
-from svmlab.kernels import (
-    get_kernel,
-    kernel_diagonal,
-    kernel_expansion,
-    kernel_matrix,
-    kernel_names,
-)
-
-# constructor parameters that belong to the kernel; None means "the kernel's default"
-KERNEL_PARAMS = ("gamma", "degree", "kappa", "delta", "sigma", "sigma1", "sigma2", "sigma3", "c")
-
-_POSITIVE = Interval(Real, 0.0, None, closed="neither")
-_NONNEGATIVE = Interval(Real, 0.0, None, closed="left")
+from svmlab.kernels import kernel_diagonal, kernel_expansion, kernel_matrix
 
 COMMON_CONSTRAINTS: dict = {
-    "C": [_POSITIVE, StrOptions({"auto"})],
-    "kernel": [StrOptions(set(kernel_names()))],
-    "gamma": [_POSITIVE, None],
-    "degree": [_POSITIVE, None],
-    "kappa": [Real, None],
-    "delta": [Real, None],
-    "sigma": [_POSITIVE, None],
-    "sigma1": [_NONNEGATIVE, None],
-    "sigma2": [_NONNEGATIVE, None],
-    "sigma3": [_NONNEGATIVE, None],
-    "c": [Real, None],
+    "C": [Interval(Real, 0.0, None, closed="neither"), StrOptions({"auto"})],
+    **KERNEL_CONSTRAINTS,
     "pop_size": [Interval(Integral, 2, None, closed="left")],
     "max_gen": [Interval(Integral, 1, None, closed="left")],
     "patience": [Interval(Integral, 0, None, closed="left"), None],
     "init": [StrOptions({"uniform", "zeros"})],
     "random_state": ["random_state"],
 }
-
-
-class KernelParamsMixin:
-    """``kernel`` plus the parameters of :data:`KERNEL_PARAMS` as constructor arguments."""
-
-    def _kernel_params(self) -> dict:
-        """The kernel's validated parameters; an error for one the kernel does not have."""
-        spec = get_kernel(self.kernel)
-        given = {k: getattr(self, k) for k in KERNEL_PARAMS if getattr(self, k) is not None}
-        extra = [k for k in given if k not in spec.defaults]
-        if extra:
-            valid = ", ".join(spec.defaults) or "none"
-            raise ValueError(
-                f"{type(self).__name__}: {extra[0]}={given[extra[0]]!r} is not a parameter of the "
-                f"{spec.name} kernel (K = {spec.formula}); its parameters: {valid}. Leave the others unset (None)."
-            )
-        return spec.params(**given)
 
 
 class KernelExpansionMixin:
@@ -225,3 +192,105 @@ class BaseDualEvolution(KernelParamsMixin, KernelExpansionMixin, ClassifierMixin
     @abstractmethod
     def _optimize(self, fitness: DualFitness, rng) -> tuple[np.ndarray, dict]:
         """Best ``alpha`` found and ``{"generations", "evaluations", "stop_reason", "history", ...}``."""
+
+
+# -- targets: binary labels and the semi-supervised y = -1 convention --------------------------
+
+UNLABELED = -1  # scikit-learn's semi-supervised marker (LabelSpreading, SelfTrainingClassifier)
+
+
+def _class_error(name: str, classes) -> ValueError:
+    k = len(classes)
+    shown = ", ".join(map(repr, list(classes)[:5]))
+    return ValueError(
+        f"Only binary classification is supported. {name} needs exactly 2 classes in y, "
+        f"got {k} class{'es' if k != 1 else ''} ({shown}{', ...' if k > 5 else ''})"
+    )
+
+
+def binary_targets(y, name: str) -> tuple[np.ndarray, np.ndarray]:
+    """``classes_`` (2 labels, sorted) and ``Y`` in {-1, +1} (``classes_[1]`` is +1)."""
+    classes, idx = np.unique(y, return_inverse=True)
+    if len(classes) != 2:
+        raise _class_error(name, classes)
+    return classes, np.where(idx == 1, 1.0, -1.0)
+
+
+def split_unlabeled(
+    y, name: str, *, allow_no_labels: bool = False, allow_no_unlabeled: bool = False
+):
+    """Split semi-supervised targets: rows with ``y == -1`` are unlabeled.
+
+    Returns ``(classes, labeled_mask, Y_labeled)`` with ``Y_labeled`` in {-1, +1}. The labeled
+    rows must hold exactly two classes (other than -1); with ``allow_no_labels`` there may
+    be none at all (clustering), and then ``classes`` is ``[0, 1]``.
+    """
+    y = np.asarray(y)
+    if y.dtype.kind in "fc" and not np.isfinite(y).all():
+        raise ValueError(f"{name}: y contains NaN or infinity; mark unlabeled rows with -1")
+    unl = (
+        np.asarray(y == UNLABELED, dtype=bool)
+        if y.dtype.kind in "iufcbO"
+        else np.zeros(len(y), dtype=bool)
+    )
+    if not unl.any() and not allow_no_unlabeled:
+        raise ValueError(
+            f"{name} is transductive: it needs unlabeled rows, marked y = -1 (scikit-learn's "
+            f"semi-supervised convention), but every row of y is labeled"
+        )
+    lab = ~unl
+    if not lab.any():
+        if allow_no_labels:
+            return np.array([0, 1]), lab, np.empty(0)
+        raise ValueError(
+            f"{name} needs labeled rows of both classes; every row of y is -1 (unlabeled)"
+        )
+    classes, Y = binary_targets(y[lab], name)
+    return classes, lab, Y
+
+
+@njit(cache=True, nogil=True)
+def _coordinate_ascent(Q, ub, tol, max_sweeps):
+    n = Q.shape[0]
+    a = np.zeros(n)
+    g = np.zeros(n)  # Q a
+    sweeps = 0
+    for sweeps in range(1, max_sweeps + 1):
+        moved = 0.0
+        for i in range(n):
+            qii = Q[i, i]
+            if qii > 0.0:
+                new = a[i] + (1.0 - g[i]) / qii
+            else:  # flat or convex along this axis: the better end of the box
+                up = ub[i] - a[i]
+                down = -a[i]
+                gain_up = up * (1.0 - g[i]) - 0.5 * qii * up * up
+                gain_down = down * (1.0 - g[i]) - 0.5 * qii * down * down
+                new = ub[i] if gain_up > gain_down else 0.0
+            if new < 0.0:
+                new = 0.0
+            elif new > ub[i]:
+                new = ub[i]
+            d = new - a[i]
+            if d != 0.0:
+                for j in range(n):
+                    g[j] += d * Q[i, j]
+                a[i] = new
+                if abs(d) > moved:
+                    moved = abs(d)
+        if moved <= tol:
+            break
+    return a, g, sweeps
+
+
+def box_dual_ascent(Q: np.ndarray, ub: np.ndarray, tol: float = 1e-10, max_sweeps: int = 10_000):
+    """Maximise ``1^T a - 1/2 a^T Q a`` over the box ``0 <= a <= ub`` by exact coordinate ascent.
+
+    This is the b = 0 SVM dual (no equality constraint). For a positive semi-definite ``Q``
+    the problem is concave and the ascent converges to the global maximum; for an indefinite
+    one it stops at a coordinate-wise maximum. Returns ``(a, W, sweeps)``.
+    """
+    Q = np.ascontiguousarray(Q, dtype=np.float64)
+    ub = np.ascontiguousarray(np.broadcast_to(np.asarray(ub, dtype=np.float64), (Q.shape[0],)))
+    a, g, sweeps = _coordinate_ascent(Q, ub, float(tol), int(max_sweeps))
+    return a, float(a.sum() - 0.5 * a @ g), int(sweeps)

@@ -16,7 +16,8 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 from threadpoolctl import threadpool_limits
 
-from svmlab.estimators.evo._common import KERNEL_CONSTRAINTS, KernelParamsMixin, binary_targets
+from svmlab.estimators._kernel_params import KERNEL_CONSTRAINTS, KernelParamsMixin
+from svmlab.estimators.evo._base import binary_targets
 from svmlab.estimators.evo._fitness import DualFitness, posthoc_bias
 from svmlab.estimators.evo._nsga2 import final_front, holdout_choice, run_nsga2
 from svmlab.estimators.evo._operators import sparse_mutation_draws

@@ -15,8 +15,8 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import validate_data
 from threadpoolctl import threadpool_limits
 
-from svmlab.estimators.evo._base import KernelExpansionMixin
-from svmlab.estimators.evo._common import KERNEL_CONSTRAINTS, KernelParamsMixin, binary_targets
+from svmlab.estimators._kernel_params import KERNEL_CONSTRAINTS, KernelParamsMixin
+from svmlab.estimators.evo._base import KernelExpansionMixin, binary_targets
 from svmlab.kernels import kernel_matrix
 
 __all__ = ["RVMClassifier", "sparse_bayesian_regression"]
