@@ -1,4 +1,6 @@
-"""The Mulan comparators of the MTR study (spec §2.1), re-implemented on scikit-learn.
+"""The Mulan comparators of the MTR study (Melki (2018), Sec. 3.3), re-implemented on scikit-learn.
+
+See docs/decisions/mtr.md, "Mulan baselines re-implemented".
 
 The paper ran them in Mulan (Java, on Weka) with the settings of Spyromitros-Xioufis et al.
 (2016): every single-target model is a bagging of 100 regression trees (Weka ``REPTree``);

@@ -2,7 +2,8 @@
 
 A chain is a permutation ``C = (C_1, ..., C_m)`` of the target indices. Link ``j`` is a
 single-target model trained on ``[X, A_1, ..., A_{j-1}]`` to predict ``Y[:, C_j]``, where
-``A_k`` is the chain input for target ``C_k`` (spec §1.2):
+``A_k`` is the chain input for target ``C_k`` (Melki (2018), Alg. 3.2; docs/decisions/mtr.md,
+"Chain training inputs"):
 
 * ``train_inputs="true"`` (default, the paper and Mulan's RC/ERC): the true values of the
   previous targets (teacher forcing);
@@ -10,7 +11,8 @@ single-target model trained on ``[X, A_1, ..., A_{j-1}]`` to predict ``Y[:, C_j]
   (clones of link ``k`` with its selected parameters, each trained on the other folds);
 * ``"insample"``: link ``k``'s fitted predictions on its own training rows.
 
-At prediction time every link's prediction is appended for the next one (spec §1.3) and the
+At prediction time every link's prediction is appended for the next one (Melki et al. (2017),
+Alg. 4, in Melki (2018), App. A.2) and the
 outputs are put back in the original target order. An ensemble averages its chains per
 target.
 

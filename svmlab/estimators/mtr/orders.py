@@ -42,7 +42,7 @@ def correlation_order(Y: np.ndarray, corr: str = "signed") -> np.ndarray:
         Training targets (NaN = missing, see :func:`target_correlation`).
     corr : {"signed", "abs"}
         Sum the signed coefficients (the paper, as written) or their absolute values
-        (spec A-T6).
+        (docs/decisions/mtr.md, "Correlation order (SVRCC)").
 
     Returns
     -------

@@ -1,4 +1,4 @@
-"""Multi-target stacking baselines MTS (Mulan's SST) and MTSC (SSTC) (spec §2.1).
+"""Multi-target stacking baselines MTS (Mulan's SST) and MTSC (SSTC) (Melki (2018), Sec. 3.3).
 
 Stage 1 fits one model per target on ``X``. Stage 2 fits, for every target ``j``, a second
 model on ``[X, yhat_1, ..., yhat_m]``, the stage-1 estimates of the targets. MTS builds the

@@ -2,9 +2,11 @@
 
 Every single-target model (a target of :class:`SingleTargetSVR`, a link of a chain) gets its
 own ``(C, gamma, epsilon)``, chosen by a grid search with inner k-fold CV on its training
-rows minimising RMSE (spec §1.2, §4.1), then is refitted on all of them. The default grid is
-Eq. 3.3 (:data:`~svmlab.estimators.mtr.tuning.PAPER_GRID`, ``param_grid="paper"``);
-``"paper_gamma_base2"`` is the other reading of its gammas (spec A-T1).
+rows minimising RMSE (Melki (2018), Sec. 3.3; docs/decisions/mtr.md, "Per-model tuning"),
+then is refitted on all of them. The default grid is Eq. 3.3
+(:data:`~svmlab.estimators.mtr.tuning.PAPER_GRID`, ``param_grid="paper"``);
+``"paper_gamma_base2"`` is the other reading of its gammas (docs/decisions/mtr.md, "Gamma
+grid of Eq. 3.3").
 
 References
 ----------
@@ -56,7 +58,8 @@ class SingleTargetSVR(_TunedSVRMixin, IndependentTargetsBase):
     ----------
     estimator : regressor or None, default=None
         Base learner, cloned for every target; ``None`` means
-        ``sklearn.svm.SVR(kernel="rbf")`` (LIBSVM epsilon-SVR with a bias, spec A-T5). Any
+        ``sklearn.svm.SVR(kernel="rbf")`` (LIBSVM epsilon-SVR with a bias; docs/decisions/mtr.md,
+        "SVR bias"). Any
         single-target regressor works, e.g. :class:`svmlab.estimators.ollawv.OLLAWVRegressor`.
     param_grid : {"paper", "paper_gamma_base2"}, dict, list of dict or None, default="paper"
         Grid of ``estimator`` parameters searched for every target: Eq. 3.3's 72 points
@@ -99,7 +102,8 @@ class SingleTargetSVR(_TunedSVRMixin, IndependentTargetsBase):
 class SVRRC(_TunedSVRMixin, ChainEnsembleBase):
     """SVRRC (Alg. 3.3): an ensemble of SVR regressor chains over distinct random target orders.
 
-    With ``m!`` no larger than ``max_chains`` (``m <= 3`` for the default, spec A-T2) every
+    With ``m!`` no larger than ``max_chains`` (``m <= 3`` for the default; docs/decisions/mtr.md,
+    "Number of random chains (SVRRC)") every
     permutation of the targets is a chain; otherwise ``max_chains`` distinct random
     permutations drawn with ``random_state``. The chains are trained on the true values of
     the previous targets and predict by feeding predictions forward (see
@@ -178,7 +182,8 @@ class SVRCC(_TunedSVRMixin, ChainEnsembleBase):
 
     The chain orders the targets by decreasing column sum of the Pearson correlation matrix
     of the training targets (the diagonal included; stable sort, lower index first on ties);
-    ``corr="abs"`` sums absolute correlations instead (spec A-T6). An explicit ``order``
+    ``corr="abs"`` sums absolute correlations instead (docs/decisions/mtr.md, "Correlation
+    order (SVRCC)"). An explicit ``order``
     overrides it.
 
     Parameters

@@ -29,14 +29,15 @@ __all__ = [
     "seeded",
 ]
 
-#: The grid of Eq. 3.3 (72 points), with the exponents of gamma read as powers of ten (spec A-T1).
+#: The grid of Eq. 3.3 (Melki (2018), Sec. 3.3; 72 points), with the exponents of gamma read as
+#: powers of ten (docs/decisions/mtr.md, "Gamma grid of Eq. 3.3").
 PAPER_GRID = {
     "C": [1.0, 10.0, 100.0],
     "gamma": [1e-9, 1e-7, 1e-5, 1e-3, 1e-1, 1.0, 5.0, 10.0],
     "epsilon": [0.01, 0.1, 0.2],
 }
 
-#: The same grid with the small gammas read as powers of two (the other reading of A-T1).
+#: The same grid with the small gammas read as powers of two (the other reading of Eq. 3.3b).
 PAPER_GRID_GAMMA_BASE2 = {
     "C": [1.0, 10.0, 100.0],
     "gamma": [2.0**-9, 2.0**-7, 2.0**-5, 2.0**-3, 2.0**-1, 1.0, 5.0, 10.0],
