@@ -3,7 +3,8 @@
 
 * :class:`MIRSVMClassifier`: the Multi-Instance Representative SVM (Melki, Cano & Ventura
   2018; dissertation Ch. 4).
-* The comparators of the MIRSVM study (spec mtr_mirsvm.md §2.2), re-implemented:
+* The comparators of the MIRSVM study (Melki (2018), Sec. 4.3; docs/decisions/mil.md,
+  "Comparators re-implemented"), re-implemented:
   :class:`MISVMClassifier` / :class:`MiSVMClassifier` (Andrews et al.), :class:`SetKernelSVC`
   (the MISMO set kernel), :class:`MiGraphClassifier`, :class:`SimpleMIClassifier`,
   :class:`MIWrapperClassifier`, :class:`TLCClassifier` with :class:`TLCBaggingClassifier` and

@@ -1,13 +1,32 @@
-"""Shared helpers of the multi-instance estimators: validating and stacking bags."""
+"""The one helper module of the multi-instance estimators: validating and stacking bags and bag
+labels, per-bag reductions, bag prediction mixins, feature scaling, and the seeding and weighted
+fitting of base estimators used by the MIL ensembles (SimpleMI, MIWrapper, TLC, MIBoost).
+
+MIL estimator modules import shared code from here only, never from one another."""
 
 from __future__ import annotations
 
 import numpy as np
+from sklearn.pipeline import Pipeline
 from sklearn.utils import column_or_1d
 from sklearn.utils.multiclass import check_classification_targets
-from sklearn.utils.validation import check_is_fitted
+from sklearn.utils.validation import check_is_fitted, has_fit_parameter
 
-__all__ = ["check_bags", "check_bag_labels", "bag_max", "BagClassifierMixin", "MaxInstanceMixin"]
+__all__ = [
+    "BagClassifierMixin",
+    "MaxInstanceMixin",
+    "bag_argmax",
+    "bag_max",
+    "check_bag_labels",
+    "check_bags",
+    "check_binary_bags",
+    "feature_scaling",
+    "fit_weighted",
+    "instance_weights",
+    "positive_proba",
+    "positive_score",
+    "seed_estimator",
+]
 
 
 def check_bags(bags, n_features: int | None = None):
@@ -161,3 +180,102 @@ class MaxInstanceMixin(BagClassifierMixin):
         check_is_fitted(self)
         X, starts, _ = check_bags(bags, self.n_features_in_)
         return bag_max(self._instance_scores(X), starts)
+
+
+def seed_estimator(estimator, rng):
+    """Give every ``random_state`` parameter of ``estimator`` (nested ones too) a seed from ``rng``."""
+    keys = [
+        k
+        for k in estimator.get_params(deep=True)
+        if k == "random_state" or k.endswith("__random_state")
+    ]
+    if keys:
+        estimator.set_params(**{k: int(rng.randint(np.iinfo(np.int32).max)) for k in keys})
+    return estimator
+
+
+def fit_weighted(estimator, X, y, sample_weight, who: str):
+    """Fit with per-row weights (a :class:`~sklearn.pipeline.Pipeline` routes them to its last step)."""
+    if sample_weight is None:
+        return estimator.fit(X, y)
+    if isinstance(estimator, Pipeline):
+        name, last = estimator.steps[-1]
+        if not has_fit_parameter(last, "sample_weight"):
+            raise ValueError(
+                f"{who}: the final step of the base pipeline ({type(last).__name__}) "
+                "does not accept sample_weight, which this method needs"
+            )
+        return estimator.fit(X, y, **{f"{name}__sample_weight": sample_weight})
+    if not has_fit_parameter(estimator, "sample_weight"):
+        raise ValueError(
+            f"{who}: the base estimator {type(estimator).__name__} does not accept "
+            "sample_weight, which this method needs"
+        )
+    return estimator.fit(X, y, sample_weight=sample_weight)
+
+
+def positive_proba(estimator, X):
+    """Probability of class index 1 from a fitted classifier trained on labels {0, 1}."""
+    proba = estimator.predict_proba(X)
+    cols = list(estimator.classes_)
+    return proba[:, cols.index(1)] if 1 in cols else np.zeros(X.shape[0])
+
+
+def positive_score(estimator, X):
+    """A continuous score of class index 1: ``predict_proba`` when available, else ``decision_function``."""
+    if hasattr(estimator, "predict_proba"):
+        try:
+            return positive_proba(estimator, X)
+        except AttributeError:  # e.g. SVC(probability=False)
+            pass
+    return np.asarray(estimator.decision_function(X), dtype=float).ravel()
+
+
+def feature_scaling(X, kind: str):
+    """Per-feature ``(offset, scale)`` so that ``(X - offset) / scale`` is the scaled data.
+
+    ``"minmax"``: to [0, 1] (Weka's Normalize); ``"standard"``: zero mean, unit variance
+    (Weka's Standardize); ``"none"``: identity. Constant features get scale 1.
+    """
+    d = X.shape[1]
+    if kind == "none":
+        return np.zeros(d), np.ones(d)
+    if kind == "minmax":
+        offset = X.min(axis=0)
+        scale = X.max(axis=0) - offset
+    elif kind == "standard":
+        offset = X.mean(axis=0)
+        scale = X.std(axis=0)
+    else:  # pragma: no cover - guarded by parameter validation
+        raise ValueError(f"unknown scaling {kind!r}")
+    scale = np.where(scale > 0, scale, 1.0)
+    return offset, scale
+
+
+def check_binary_bags(name: str, bags, y):
+    """``check_bags`` plus the bag labels: returns ``X, starts, sizes, classes, Y (+-1)``."""
+    X, starts, sizes = check_bags(bags)
+    classes, y_idx = check_bag_labels(y, len(sizes), name)
+    return X, starts, sizes, classes, np.where(y_idx == 1, 1.0, -1.0)
+
+
+def bag_argmax(values, starts, sizes):
+    """Row of ``values`` holding each bag's maximum (the first one on ties)."""
+    bag_of = np.repeat(np.arange(len(starts)), sizes)
+    best = np.maximum.reduceat(values, starts)
+    hits = np.flatnonzero(values == best[bag_of])
+    _, first = np.unique(bag_of[hits], return_index=True)
+    return hits[first]
+
+
+def instance_weights(sizes, weighting: str = "bag"):
+    """Training weight of every instance, stacked bag after bag.
+
+    ``"bag"``: ``1 / |B|`` (each bag sums to 1, Frank & Xu). ``"none"``: 1 for every instance.
+    """
+    sizes = np.asarray(sizes, dtype=np.intp)
+    if weighting == "bag":
+        return np.repeat(1.0 / sizes, sizes)
+    if weighting == "none":
+        return np.ones(int(sizes.sum()))
+    raise ValueError(f"weighting must be 'bag' or 'none', got {weighting!r}")

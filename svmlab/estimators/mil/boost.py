@@ -18,7 +18,7 @@ The bag score is ``F(B) = sum_m c_m mean_{x in B} h_m(x)`` (``h_m`` in {-1, +1})
 positive when ``F(B) > 0`` and ``P(classes_[1] | B) = 1 / (1 + exp(-2 F(B)))``.
 
 Weka's ``weka.classifiers.mi.MIBoost`` (base DecisionStump, 10 iterations, no
-discretisation) is the paper's comparator (spec ``mtr_mirsvm.md`` §2.2). Its published
+discretisation) is the paper's comparator (Melki (2018), Sec. 4.3). Its published
 accuracies equal the majority-class rate on all 15 datasets; why is not known (the Weka
 run may have stopped at the first round or used ``ZeroR``).
 
@@ -39,8 +39,7 @@ from sklearn.utils import check_random_state
 from sklearn.utils._param_validation import HasMethods, Interval
 from sklearn.utils.validation import check_is_fitted
 
-from svmlab.estimators.mil._bags import check_bag_labels, check_bags
-from svmlab.estimators.mil.embedding import _fit_weighted, _seed
+from svmlab.estimators.mil._bags import check_bag_labels, check_bags, fit_weighted, seed_estimator
 
 __all__ = ["MIBoostClassifier"]
 
@@ -136,7 +135,7 @@ class MIBoostClassifier(ClassifierMixin, BaseEstimator):
         for _ in range(self.n_estimators):
             # instance weights W_I / |B_I|, rescaled to mean 1 (scale-free for the learner)
             w = np.repeat(W / sizes, sizes) * X.shape[0]
-            h = _fit_weighted(_seed(self._make(), rng), X, y_inst, w, "MIBoost")
+            h = fit_weighted(seed_estimator(self._make(), rng), X, y_inst, w, "MIBoost")
             wrong = (np.asarray(h.predict(X)) != y_inst).astype(float)
             e = np.add.reduceat(wrong, starts) / sizes
             err = float(np.sum(W * e))

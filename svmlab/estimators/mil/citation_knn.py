@@ -42,37 +42,11 @@ from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted
 
-from svmlab.estimators.mil._bags import check_bag_labels, check_bags
+from svmlab.estimators.mil._bags import check_bag_labels, check_bags, feature_scaling
 
 __all__ = ["CitationKNNClassifier", "hausdorff_distances"]
 
 _BLOCK_ELEMENTS = 4_000_000  # entries of one instance-distance block (32 MB in float64)
-
-
-# ------------------------------------------------------------------------------------------
-# helpers shared by the distance-based MI baselines
-# ------------------------------------------------------------------------------------------
-
-
-def _fit_scaler(X, kind: str):
-    """Per-feature ``(offset, scale)`` so that ``(X - offset) / scale`` is the scaled data.
-
-    ``"minmax"``: to [0, 1] (Weka's Normalize); ``"standard"``: zero mean, unit variance
-    (Weka's Standardize); ``"none"``: identity. Constant features get scale 1.
-    """
-    d = X.shape[1]
-    if kind == "none":
-        return np.zeros(d), np.ones(d)
-    if kind == "minmax":
-        offset = X.min(axis=0)
-        scale = X.max(axis=0) - offset
-    elif kind == "standard":
-        offset = X.mean(axis=0)
-        scale = X.std(axis=0)
-    else:  # pragma: no cover - guarded by parameter validation
-        raise ValueError(f"unknown scaling {kind!r}")
-    scale = np.where(scale > 0, scale, 1.0)
-    return offset, scale
 
 
 def hausdorff_distances(XA, startsA, sizesA, XB, startsB, sizesB, rank: int = 1):
@@ -200,7 +174,7 @@ class CitationKNNClassifier(ClassifierMixin, BaseEstimator):
         n = len(sizes)
         self.classes_, self._y = check_bag_labels(y, n, "CitationKNN")
         self.n_features_in_ = X.shape[1]
-        self._offset, self._scale = _fit_scaler(X, self.scaling)
+        self._offset, self._scale = feature_scaling(X, self.scaling)
         self._X = (X - self._offset) / self._scale
         self._starts, self._sizes = starts, sizes
         t0 = time.perf_counter()

@@ -52,8 +52,12 @@ from sklearn.utils import check_random_state
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted
 
-from svmlab.estimators.mil._bags import BagClassifierMixin, check_bag_labels, check_bags
-from svmlab.estimators.mil.citation_knn import _fit_scaler
+from svmlab.estimators.mil._bags import (
+    BagClassifierMixin,
+    check_bag_labels,
+    check_bags,
+    feature_scaling,
+)
 
 __all__ = ["DiverseDensityClassifier", "EMDDClassifier", "dd_negative_log_likelihood"]
 
@@ -166,7 +170,7 @@ class _DDBase(BagClassifierMixin, ClassifierMixin, BaseEstimator):
         X, starts, sizes = check_bags(bags)
         self.classes_, y01 = check_bag_labels(y, len(sizes), self._name)
         self.n_features_in_ = X.shape[1]
-        self._offset, self._scale = _fit_scaler(X, self.scaling)
+        self._offset, self._scale = feature_scaling(X, self.scaling)
         X = (X - self._offset) / self._scale
         positive = y01 == 1
         bag_of = np.repeat(np.arange(len(sizes)), sizes)

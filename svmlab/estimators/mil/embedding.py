@@ -1,7 +1,7 @@
 """SimpleMI: embed every bag as one feature vector, then use a single-instance classifier.
 
-Weka's ``weka.classifiers.mi.SimpleMI`` (the MIRSVM paper's "SimpleMI" column, spec
-``mtr_mirsvm.md`` §2.2) turns a bag into one instance and hands the result to any
+Weka's ``weka.classifiers.mi.SimpleMI`` (the MIRSVM paper's "SimpleMI" column, Melki (2018),
+Sec. 4.3) turns a bag into one instance and hands the result to any
 propositional learner. Two embeddings are offered:
 
 * ``method="mean"``: the per-feature arithmetic average of the bag's instances (Weka's
@@ -26,70 +26,15 @@ import time
 
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context, clone
-from sklearn.pipeline import Pipeline
 from sklearn.svm import SVC
 from sklearn.utils import check_random_state
 from sklearn.utils._param_validation import HasMethods, StrOptions
 from sklearn.utils.metaestimators import available_if
-from sklearn.utils.validation import check_is_fitted, has_fit_parameter
+from sklearn.utils.validation import check_is_fitted
 
-from svmlab.estimators.mil._bags import check_bag_labels, check_bags
+from svmlab.estimators.mil._bags import check_bag_labels, check_bags, positive_proba, seed_estimator
 
 __all__ = ["SimpleMIClassifier", "embed_bags"]
-
-
-# ------------------------------------------------------------------------------------------
-# helpers shared by the MIL ensembles (embedding, wrapper, tlc, boost)
-# ------------------------------------------------------------------------------------------
-
-
-def _seed(estimator, rng):
-    """Give every ``random_state`` parameter of ``estimator`` (nested ones too) a seed from ``rng``."""
-    keys = [
-        k
-        for k in estimator.get_params(deep=True)
-        if k == "random_state" or k.endswith("__random_state")
-    ]
-    if keys:
-        estimator.set_params(**{k: int(rng.randint(np.iinfo(np.int32).max)) for k in keys})
-    return estimator
-
-
-def _fit_weighted(estimator, X, y, sample_weight, who: str):
-    """Fit with per-row weights (a :class:`~sklearn.pipeline.Pipeline` routes them to its last step)."""
-    if sample_weight is None:
-        return estimator.fit(X, y)
-    if isinstance(estimator, Pipeline):
-        name, last = estimator.steps[-1]
-        if not has_fit_parameter(last, "sample_weight"):
-            raise ValueError(
-                f"{who}: the final step of the base pipeline ({type(last).__name__}) "
-                "does not accept sample_weight, which this method needs"
-            )
-        return estimator.fit(X, y, **{f"{name}__sample_weight": sample_weight})
-    if not has_fit_parameter(estimator, "sample_weight"):
-        raise ValueError(
-            f"{who}: the base estimator {type(estimator).__name__} does not accept "
-            "sample_weight, which this method needs"
-        )
-    return estimator.fit(X, y, sample_weight=sample_weight)
-
-
-def _positive_proba(estimator, X):
-    """Probability of class index 1 from a fitted classifier trained on labels {0, 1}."""
-    proba = estimator.predict_proba(X)
-    cols = list(estimator.classes_)
-    return proba[:, cols.index(1)] if 1 in cols else np.zeros(X.shape[0])
-
-
-def _positive_score(estimator, X):
-    """A continuous score of class index 1: ``predict_proba`` when available, else ``decision_function``."""
-    if hasattr(estimator, "predict_proba"):
-        try:
-            return _positive_proba(estimator, X)
-        except AttributeError:  # e.g. SVC(probability=False)
-            pass
-    return np.asarray(estimator.decision_function(X), dtype=float).ravel()
 
 
 def _estimator_has(name):
@@ -200,7 +145,7 @@ class SimpleMIClassifier(ClassifierMixin, BaseEstimator):
         self.n_features_in_ = X.shape[1]
         Z = embed_bags(bags, self.method, self.n_features_in_)
         est = clone(self.estimator) if self.estimator is not None else self._default_estimator()
-        _seed(est, check_random_state(self.random_state))
+        seed_estimator(est, check_random_state(self.random_state))
         self.estimator_ = est.fit(Z, y_idx)
         self.fit_info_ = {
             "n_bags": int(len(sizes)),
@@ -217,12 +162,12 @@ class SimpleMIClassifier(ClassifierMixin, BaseEstimator):
         Z = self.transform(bags)
         if hasattr(self.estimator_, "decision_function"):
             return np.asarray(self.estimator_.decision_function(Z), dtype=float).ravel()
-        return _positive_proba(self.estimator_, Z)
+        return positive_proba(self.estimator_, Z)
 
     @available_if(_estimator_has("predict_proba"))
     def predict_proba(self, bags):
         """Class probabilities per bag, columns ordered as ``classes_``; shape (n_bags, 2)."""
-        p = _positive_proba(self.estimator_, self.transform(bags))
+        p = positive_proba(self.estimator_, self.transform(bags))
         return np.column_stack([1.0 - p, p])
 
     def predict(self, bags):

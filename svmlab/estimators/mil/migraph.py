@@ -34,7 +34,7 @@ from numbers import Real
 import numpy as np
 from sklearn.utils._param_validation import Interval
 
-from svmlab.estimators.mil.set_kernel import _BagKernelSVC
+from svmlab.estimators.mil.set_kernel import BagKernelSVCBase
 from svmlab.kernels import squared_euclidean
 
 __all__ = ["MiGraphClassifier", "migraph_instance_weights"]
@@ -71,7 +71,7 @@ def migraph_instance_weights(X, starts, sizes, epsilon: float | None = None) -> 
     return w
 
 
-class MiGraphClassifier(_BagKernelSVC):
+class MiGraphClassifier(BagKernelSVCBase):
     """miGraph: an SVM on the epsilon-graph bag kernel of Zhou, Sun & Li (2009).
 
     Parameters
@@ -108,7 +108,7 @@ class MiGraphClassifier(_BagKernelSVC):
     """
 
     _parameter_constraints: dict = {
-        **_BagKernelSVC._parameter_constraints,
+        **BagKernelSVCBase._parameter_constraints,
         "epsilon": [Interval(Real, 0.0, None, closed="neither"), None],
     }
     _name = "miGraph"

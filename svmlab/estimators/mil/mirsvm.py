@@ -13,22 +13,20 @@ changing:
 A bag is predicted positive when its largest instance output is positive (the standard
 multi-instance assumption, Eq. 4.12).
 
-Readings of the source (spec ``mtr_mirsvm.md`` §1.7); the defaults follow the equations and
-prose, the literal pseudo-code is one switch away:
+Readings of the source (each explained in docs/decisions/mil.md under the quoted heading);
+the defaults follow the equations and prose, the literal pseudo-code is one switch away:
 
-==========  ================================  =========================================
-ambiguity   default                           literal variant (switch)
-==========  ================================  =========================================
-A-M1        box ``[0, C]``                    ``c_per_bag=True``: ``[0, C/n]`` (journal)
-A-M2        argmax of ``f(x)`` in every bag   ``selection="max_margin"``: argmax of
-                                              ``Y_I f(x)`` (Alg. 4.1 line 14; negative
-                                              bags then pick their most negative instance)
-A-M3        Eq. 4.13 kernel form              ``bias_form="gram"``: Alg. 4.1 line 12,
-                                              ``Y_sv - G_sv (alpha_sv * Y_sv)``
-A-M4        SVs for the bias: ``0<alpha<C``   ``bias_sv="all"``: ``0 < alpha <= C``
-            (none free: all ``alpha > 0``)    (journal; chapter figure text)
-A-M6        ``max_iter`` + cycle detection    (the paper has neither)
-==========  ================================  =========================================
+* "Box constraint": box ``[0, C]``; ``c_per_bag=True`` gives ``[0, C/n]`` (journal
+  Eqs. 5-6).
+* "Representative selection": argmax of ``f(x)`` in every bag; ``selection="max_margin"``
+  takes the argmax of ``Y_I f(x)`` (Alg. 4.1 line 14; negative bags then pick their most
+  negative instance).
+* "Bias formula": Eq. 4.13 in kernel form; ``bias_form="gram"`` is Alg. 4.1 line 12,
+  ``Y_sv - G_sv (alpha_sv * Y_sv)``.
+* "Support vectors used for the bias": ``0 < alpha < C`` (all ``alpha > 0`` if none is
+  free); ``bias_sv="all"`` uses ``0 < alpha <= C`` (journal; chapter figure text).
+* "Convergence, cycles and the iteration cap": ``max_iter`` plus cycle detection (the paper
+  has neither).
 
 References
 ----------
@@ -49,20 +47,17 @@ from sklearn.utils import check_random_state
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.extmath import row_norms
 
-from svmlab.estimators.mil._bags import MaxInstanceMixin, bag_max, check_bag_labels, check_bags
+from svmlab.estimators.mil._bags import (
+    MaxInstanceMixin,
+    bag_argmax,
+    bag_max,
+    check_bag_labels,
+    check_bags,
+)
 from svmlab.kernels import gamma_from_sigma, rbf, rbf_expansion
 from svmlab.qp import DualSolution, solve_svm_dual
 
 __all__ = ["MIRSVMClassifier"]
-
-
-def _bag_argmax(values, starts, sizes):
-    """Row of ``values`` holding each bag's maximum (the first one on ties)."""
-    bag_of = np.repeat(np.arange(len(starts)), sizes)
-    best = np.maximum.reduceat(values, starts)
-    hits = np.flatnonzero(values == best[bag_of])
-    _, first = np.unique(bag_of[hits], return_index=True)
-    return hits[first]
 
 
 class MIRSVMClassifier(MaxInstanceMixin, ClassifierMixin, BaseEstimator):
@@ -96,16 +91,19 @@ class MIRSVMClassifier(MaxInstanceMixin, ClassifierMixin, BaseEstimator):
         Representative rule. ``"max_output"``: argmax over the bag's instances of the
         decision value ``f(x)`` for every bag (Eqs. 4.3, 4.9 and the prose).
         ``"max_margin"``: argmax of ``Y_I f(x)``, the literal Alg. 4.1 line 14, which
-        makes negative bags choose their most negative instance (spec A-M2).
+        makes negative bags choose their most negative instance (docs/decisions/mil.md,
+        "Representative selection").
     bias_sv : {"free", "all"}, default="free"
         Support vectors averaged in the bias: free ones ``0 < alpha < C`` (chapter
         Alg. 4.1; all ``alpha > 0`` when none is free) or all ``0 < alpha <= C`` (journal
-        and the chapter's figure text) (spec A-M4).
+        and the chapter's figure text) (docs/decisions/mil.md, "Support vectors used for the
+        bias").
     bias_form : {"kernel", "gram"}, default="kernel"
         ``"kernel"``: Eq. 4.13, ``b = mean_{I in sv} (Y_I - sum_K alpha_K Y_K K(x_I, x_K))``
         with the sum over every support vector, so free SVs lie exactly on the margin.
         ``"gram"``: the literal Alg. 4.1 line 12, ``mean(Y_sv - G_sv (alpha_sv * Y_sv))``
-        with ``G = (Y Y^T) * K`` and the sum restricted to the same SV set (spec A-M3).
+        with ``G = (Y Y^T) * K`` and the sum restricted to the same SV set
+        (docs/decisions/mil.md, "Bias formula").
     keep : {"best", "last"}, default="best"
         Which iterate is returned when the loop stops without converging (a cycle or
         ``max_iter``). ``"best"``: the one with the smallest multi-instance objective
@@ -120,7 +118,7 @@ class MIRSVMClassifier(MaxInstanceMixin, ClassifierMixin, BaseEstimator):
         ``max_iter``, as the paper does.
     c_per_bag : bool, default=False
         Use the box ``[0, C / n]`` of the journal's Eqs. 5-6 instead of ``[0, C]``
-        (spec A-M1).
+        (docs/decisions/mil.md, "Box constraint").
     random_state : int, RandomState instance or None, default=None
         Seeds the random initial representatives.
 
@@ -157,7 +155,8 @@ class MIRSVMClassifier(MaxInstanceMixin, ClassifierMixin, BaseEstimator):
     Notes
     -----
     The representative set can revisit an earlier state; the loop then stops with
-    ``stop="cycle"`` (spec A-M6) and keeps the iterate chosen by ``keep``. Hitting ``max_iter`` raises a
+    ``stop="cycle"`` (docs/decisions/mil.md, "Convergence, cycles and the iteration cap") and
+    keeps the iterate chosen by ``keep``. Hitting ``max_iter`` raises a
     ``ConvergenceWarning``. ``sign(0)`` is read as negative.
     """
 
@@ -278,7 +277,7 @@ class MIRSVMClassifier(MaxInstanceMixin, ClassifierMixin, BaseEstimator):
                 best = (mi_objective[-1], len(mi_objective), S.copy(), alpha, sv, b, sol)
             if self.selection == "max_margin":  # Alg. 4.1 line 14 taken literally
                 out = out * np.repeat(Y, sizes)
-            S_new = _bag_argmax(out, starts, sizes)
+            S_new = bag_argmax(out, starts, sizes)
             kernel_seconds += time.perf_counter() - t0
             changed = np.flatnonzero(S_new != S)
             unchanged.append(int(n - len(changed)))

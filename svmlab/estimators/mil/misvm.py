@@ -47,7 +47,11 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.extmath import row_norms
 
-from svmlab.estimators.mil._bags import MaxInstanceMixin, check_bag_labels, check_bags
+from svmlab.estimators.mil._bags import (
+    MaxInstanceMixin,
+    bag_argmax,
+    check_binary_bags,
+)
 from svmlab.kernels import gamma_from_sigma, rbf, rbf_expansion
 from svmlab.qp import solve_svm_dual
 
@@ -55,24 +59,8 @@ __all__ = ["MISVMClassifier", "MiSVMClassifier"]
 
 
 # ------------------------------------------------------------------------------------------
-# helpers shared by the multi-instance SVM baselines
+# parameters and base class of MI-SVM and mi-SVM
 # ------------------------------------------------------------------------------------------
-
-
-def _check_binary_bags(name: str, bags, y):
-    """``check_bags`` plus the bag labels: returns ``X, starts, sizes, classes, Y (+-1)``."""
-    X, starts, sizes = check_bags(bags)
-    classes, y_idx = check_bag_labels(y, len(sizes), name)
-    return X, starts, sizes, classes, np.where(y_idx == 1, 1.0, -1.0)
-
-
-def _bag_argmax(values, starts, sizes):
-    """Row of ``values`` holding each bag's maximum (the first one on ties)."""
-    bag_of = np.repeat(np.arange(len(starts)), sizes)
-    best = np.maximum.reduceat(values, starts)
-    hits = np.flatnonzero(values == best[bag_of])
-    _, first = np.unique(bag_of[hits], return_index=True)
-    return hits[first]
 
 
 _COMMON_CONSTRAINTS: dict = {
@@ -233,7 +221,7 @@ class MISVMClassifier(_InstanceSVMBase):
         self : object
         """
         t_start = time.perf_counter()
-        X, starts, sizes, self.classes_, Y = _check_binary_bags(self._name, bags, y)
+        X, starts, sizes, self.classes_, Y = check_binary_bags(self._name, bags, y)
         self.n_features_in_ = X.shape[1]
         gamma = self._gamma_value()
         bag_of = np.repeat(np.arange(len(sizes)), sizes)
@@ -263,7 +251,7 @@ class MISVMClassifier(_InstanceSVMBase):
             converged_qp &= ok
             sv = alpha > 1e-8 * float(self.C)
             f = rbf_expansion(X[pos_rows], Z[sv], (alpha * yz)[sv], b, gamma)
-            new = _bag_argmax(f, p_starts, sizes[pos_bags])
+            new = bag_argmax(f, p_starts, sizes[pos_bags])
             changed = np.flatnonzero(new != witness)
             changed_per_iter.append(int(len(changed)))
             if len(changed) == 0:
@@ -358,7 +346,7 @@ class MiSVMClassifier(_InstanceSVMBase):
         self : object
         """
         t_start = time.perf_counter()
-        X, starts, sizes, self.classes_, Y = _check_binary_bags(self._name, bags, y)
+        X, starts, sizes, self.classes_, Y = check_binary_bags(self._name, bags, y)
         self.n_features_in_ = X.shape[1]
         gamma = self._gamma_value()
         bag_of = np.repeat(np.arange(len(sizes)), sizes)
@@ -389,7 +377,7 @@ class MiSVMClassifier(_InstanceSVMBase):
             new_pos = np.where(f > 0, 1.0, -1.0)
             has_pos = np.bincount(p_bag_of, weights=(new_pos > 0), minlength=len(pos_bags)) > 0
             if not has_pos.all():
-                best = _bag_argmax(f, p_starts, sizes[pos_bags])
+                best = bag_argmax(f, p_starts, sizes[pos_bags])
                 new_pos[best[~has_pos]] = 1.0
             new = labels.copy()
             new[pos_rows] = new_pos

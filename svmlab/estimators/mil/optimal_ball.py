@@ -35,8 +35,12 @@ from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context
 from sklearn.utils._param_validation import StrOptions
 from sklearn.utils.validation import check_is_fitted
 
-from svmlab.estimators.mil._bags import BagClassifierMixin, check_bag_labels, check_bags
-from svmlab.estimators.mil.citation_knn import _fit_scaler
+from svmlab.estimators.mil._bags import (
+    BagClassifierMixin,
+    check_bag_labels,
+    check_bags,
+    feature_scaling,
+)
 
 __all__ = ["MIOptimalBallClassifier"]
 
@@ -99,7 +103,7 @@ class MIOptimalBallClassifier(BagClassifierMixin, ClassifierMixin, BaseEstimator
                 )
             w = w / w.sum()
         self.n_features_in_ = X.shape[1]
-        self._offset, self._scale = _fit_scaler(X, self.scaling)
+        self._offset, self._scale = feature_scaling(X, self.scaling)
         Xs = (X - self._offset) / self._scale
         positive = y01 == 1
         bag_of = np.repeat(np.arange(n), sizes)

@@ -11,7 +11,7 @@ dual with a bias on the ``n_bags x n_bags`` bag kernel with :func:`svmlab.qp.sol
 The bag kernel is accumulated over blocks of instance rows: the instance-level kernel is
 never held as a whole.
 
-:class:`_BagKernelSVC` (shared with :class:`svmlab.estimators.mil.MiGraphClassifier`)
+:class:`BagKernelSVCBase` (shared with :class:`svmlab.estimators.mil.MiGraphClassifier`)
 implements the generic *weighted* bag kernel
 ``k(X, X') = sum_a sum_b w_a w'_b k(x_a, x'_b)`` followed by a normalisation.
 
@@ -40,12 +40,11 @@ from sklearn.utils._param_validation import Interval
 from sklearn.utils.extmath import row_norms
 from sklearn.utils.validation import check_is_fitted
 
-from svmlab.estimators.mil._bags import BagClassifierMixin, check_bags
-from svmlab.estimators.mil.misvm import _check_binary_bags
+from svmlab.estimators.mil._bags import BagClassifierMixin, check_bags, check_binary_bags
 from svmlab.kernels import gamma_from_sigma, rbf
 from svmlab.qp import solve_svm_dual
 
-__all__ = ["SetKernelSVC", "weighted_bag_kernel"]
+__all__ = ["BagKernelSVCBase", "SetKernelSVC", "weighted_bag_kernel"]
 
 _BLOCK_BYTES = 64 * 2**20
 
@@ -106,7 +105,7 @@ def _self_kernel(X, starts, sizes, w, gamma) -> np.ndarray:
     return diag
 
 
-class _BagKernelSVC(BagClassifierMixin, ClassifierMixin, BaseEstimator, metaclass=ABCMeta):
+class BagKernelSVCBase(BagClassifierMixin, ClassifierMixin, BaseEstimator, metaclass=ABCMeta):
     """A soft-margin SVM over bags with a weighted, normalised bag kernel.
 
     Subclasses define ``_instance_weights(X, starts, sizes) -> w`` and
@@ -189,7 +188,7 @@ class _BagKernelSVC(BagClassifierMixin, ClassifierMixin, BaseEstimator, metaclas
         self : object
         """
         t0 = time.perf_counter()
-        X, starts, sizes, self.classes_, Y = _check_binary_bags(self._name, bags, y)
+        X, starts, sizes, self.classes_, Y = check_binary_bags(self._name, bags, y)
         self.n_features_in_ = X.shape[1]
         self._gamma = float(self.gamma) if self.gamma is not None else gamma_from_sigma(self.sigma)
         X, starts, sizes, w, stat = self._prepare_stacked(X, starts, sizes)
@@ -251,7 +250,7 @@ class _BagKernelSVC(BagClassifierMixin, ClassifierMixin, BaseEstimator, metaclas
         return K @ self.dual_coef_ + self.intercept_
 
 
-class SetKernelSVC(_BagKernelSVC):
+class SetKernelSVC(BagKernelSVCBase):
     """SVM with the normalised set kernel of Gärtner et al. (2002): the MISMO comparator.
 
     ``k(X, X') = sum_{x, x'} exp(-||x - x'||^2 / (2 sigma^2))``, divided by

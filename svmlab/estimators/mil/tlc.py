@@ -1,6 +1,6 @@
 """TLC, the two-level classifier (Weidmann, Frank & Pfahringer 2003), and its Bagging and
-Stacking ensembles (the MIRSVM paper's "TLC", "Bagging" and "Stacking" columns, spec
-``mtr_mirsvm.md`` §2.2).
+Stacking ensembles (the MIRSVM paper's "TLC", "Bagging" and "Stacking" columns, Melki (2018),
+Sec. 4.3, Tables 4.3-4.14; see docs/decisions/mil.md, "Comparators re-implemented").
 
 Level 1 partitions the instance space: a decision tree is grown on the training instances,
 each labelled with its bag's label and weighted ``1/|B|`` so every bag carries the same total
@@ -19,9 +19,10 @@ Readings and substitutes (Weka's ``weka.classifiers.mi.TLC`` is the original):
   Weidmann et al. (their attribute-selection step is not reproduced);
 * :class:`TLCBaggingClassifier`: Weka ``Bagging`` defaults, 10 members, each trained on a
   bootstrap resample of the training *bags* (100 % size), probabilities averaged. The
-  published Bagging column is a row-permuted copy of the TLC column (spec §7.2), so it
+  published Bagging column is a row-permuted copy of the TLC column (in all six MIL tables),
+  so it
   cannot be matched;
-* :class:`TLCStackingClassifier`: level-0 members TLC and SimpleMI (the spec's reading),
+* :class:`TLCStackingClassifier`: level-0 members TLC and SimpleMI (svmlab's reading),
   level-1 learner a logistic regression on the members' out-of-fold scores of
   ``classes_[1]`` from an internal bag-stratified 10-fold CV (Weka ``Stacking``'s
   ``numFolds`` default); members are then refitted on all bags.
@@ -43,15 +44,16 @@ from sklearn.utils import check_random_state
 from sklearn.utils._param_validation import HasMethods, Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted
 
-from svmlab.estimators.mil._bags import check_bag_labels, check_bags
-from svmlab.estimators.mil.embedding import (
-    SimpleMIClassifier,
-    _fit_weighted,
-    _positive_proba,
-    _positive_score,
-    _seed,
+from svmlab.estimators.mil._bags import (
+    check_bag_labels,
+    check_bags,
+    fit_weighted,
+    instance_weights,
+    positive_proba,
+    positive_score,
+    seed_estimator,
 )
-from svmlab.estimators.mil.wrapper import instance_weights
+from svmlab.estimators.mil.embedding import SimpleMIClassifier
 
 __all__ = ["TLCClassifier", "TLCBaggingClassifier", "TLCStackingClassifier", "make_tlc_bagging"]
 
@@ -167,10 +169,10 @@ class TLCClassifier(ClassifierMixin, BaseEstimator):
             if self.tree is not None
             else DecisionTreeClassifier(criterion="entropy", min_samples_leaf=2)
         )
-        _seed(tree, rng)
+        seed_estimator(tree, rng)
         # weights 1/|B| rescaled to mean 1 so min_samples/min_weight thresholds keep their meaning
         w = instance_weights(sizes, "bag") * (X.shape[0] / len(sizes))
-        self.tree_ = _fit_weighted(tree, X, np.repeat(y_idx, sizes), w, "TLC")
+        self.tree_ = fit_weighted(tree, X, np.repeat(y_idx, sizes), w, "TLC")
         t = self.tree_.tree_
         leaves = np.flatnonzero(t.children_left == -1)
         self.regions_ = np.arange(t.node_count) if self.nodes == "all" else leaves
@@ -180,7 +182,7 @@ class TLCClassifier(ClassifierMixin, BaseEstimator):
             if self.estimator is not None
             else GradientBoostingClassifier(n_estimators=10, max_depth=1, learning_rate=1.0)
         )
-        _seed(est, rng)
+        seed_estimator(est, rng)
         self.estimator_ = est.fit(V, y_idx)
         self.fit_info_ = {
             "n_bags": int(len(sizes)),
@@ -196,7 +198,7 @@ class TLCClassifier(ClassifierMixin, BaseEstimator):
         """Bag class probabilities (columns ordered as ``classes_``), shape (n_bags, 2)."""
         V = self.transform(bags)
         if hasattr(self.estimator_, "predict_proba"):
-            p = _positive_proba(self.estimator_, V)
+            p = positive_proba(self.estimator_, V)
         else:
             p = np.asarray(self.estimator_.predict(V), dtype=float)
         return np.column_stack([1.0 - p, p])
@@ -295,7 +297,7 @@ class TLCBaggingClassifier(ClassifierMixin, BaseEstimator):
                     "Bagging: could not draw a bootstrap resample holding both classes"
                 )
             member = clone(self.estimator) if self.estimator is not None else TLCClassifier()
-            _seed(member, rng)
+            seed_estimator(member, rng)
             member.fit([bag_list[i] for i in idx], y_idx[idx])
             self.estimators_.append(member)
             self.estimators_samples_.append(idx)
@@ -415,15 +417,17 @@ class TLCStackingClassifier(ClassifierMixin, BaseEstimator):
         meta = np.zeros((len(sizes), len(members)))
         for train, test in folds.split(np.zeros(len(sizes)), y_idx):
             for j, (_, est) in enumerate(members):
-                m = _seed(clone(est), rng).fit([bag_list[i] for i in train], y_idx[train])
-                meta[test, j] = _positive_score(m, [bag_list[i] for i in test])
-        self.estimators_ = [_seed(clone(est), rng).fit(bag_list, y_idx) for _, est in members]
+                m = seed_estimator(clone(est), rng).fit([bag_list[i] for i in train], y_idx[train])
+                meta[test, j] = positive_score(m, [bag_list[i] for i in test])
+        self.estimators_ = [
+            seed_estimator(clone(est), rng).fit(bag_list, y_idx) for _, est in members
+        ]
         final = (
             clone(self.final_estimator)
             if self.final_estimator is not None
             else LogisticRegression()
         )
-        _seed(final, rng)
+        seed_estimator(final, rng)
         self.final_estimator_ = final.fit(meta, y_idx)
         self.fit_info_ = {
             "n_bags": int(len(sizes)),
@@ -439,11 +443,11 @@ class TLCStackingClassifier(ClassifierMixin, BaseEstimator):
         check_is_fitted(self)
         X, starts, sizes = check_bags(bags, self.n_features_in_)
         bag_list = [X[s : s + k] for s, k in zip(starts, sizes)]
-        return np.column_stack([_positive_score(m, bag_list) for m in self.estimators_])
+        return np.column_stack([positive_score(m, bag_list) for m in self.estimators_])
 
     def predict_proba(self, bags):
         """Meta learner's class probabilities, shape (n_bags, 2)."""
-        p = _positive_proba(self.final_estimator_, self.transform(bags))
+        p = positive_proba(self.final_estimator_, self.transform(bags))
         return np.column_stack([1.0 - p, p])
 
     def decision_function(self, bags):

@@ -1,6 +1,6 @@
 """Optional adapter: run the real Weka multi-instance classifiers (``weka.classifiers.mi.*``).
 
-The MIRSVM paper's comparators (spec ``mtr_mirsvm.md`` §2.2) were Weka classifiers. svmlab
+The MIRSVM paper's comparators (Melki (2018), Sec. 4.3) were Weka classifiers. svmlab
 re-implements them in Python; this module instead calls the original Java code so that a
 result can be set beside the paper's Weka numbers. :class:`WekaMIClassifier` writes the
 training and test bags to temporary Weka relational ARFF files and runs::

@@ -10,8 +10,8 @@ a bag's class probability is an aggregate of its instances' probabilities:
   over the two classes (equivalently, the bag log-odds is the mean instance log-odds);
 * ``"max"``: the largest instance probability of ``classes_[1]`` (the standard MI assumption).
 
-Weka's ``weka.classifiers.mi.MIWrapper`` is the paper's comparator (spec ``mtr_mirsvm.md``
-§2.2). The published MIWrapper accuracies equal the majority-class rate on all 15 datasets
+Weka's ``weka.classifiers.mi.MIWrapper`` is the paper's comparator (Melki (2018), Sec. 4.3).
+The published MIWrapper accuracies equal the majority-class rate on all 15 datasets
 (Weka's default base learner is ``ZeroR``); use ``estimator=DummyClassifier()`` to mimic them.
 
 Reference: E. Frank, X. Xu. Applying propositional learning algorithms to multi-instance
@@ -29,25 +29,18 @@ from sklearn.utils import check_random_state
 from sklearn.utils._param_validation import HasMethods, StrOptions
 from sklearn.utils.validation import check_is_fitted
 
-from svmlab.estimators.mil._bags import check_bag_labels, check_bags
-from svmlab.estimators.mil.embedding import _fit_weighted, _positive_proba, _seed
+from svmlab.estimators.mil._bags import (
+    check_bag_labels,
+    check_bags,
+    fit_weighted,
+    instance_weights,
+    positive_proba,
+    seed_estimator,
+)
 
 __all__ = ["MIWrapperClassifier", "instance_weights"]
 
 _EPS = 1e-12
-
-
-def instance_weights(sizes, weighting: str = "bag"):
-    """Training weight of every instance, stacked bag after bag.
-
-    ``"bag"``: ``1 / |B|`` (each bag sums to 1, Frank & Xu). ``"none"``: 1 for every instance.
-    """
-    sizes = np.asarray(sizes, dtype=np.intp)
-    if weighting == "bag":
-        return np.repeat(1.0 / sizes, sizes)
-    if weighting == "none":
-        return np.ones(int(sizes.sum()))
-    raise ValueError(f"weighting must be 'bag' or 'none', got {weighting!r}")
 
 
 class MIWrapperClassifier(ClassifierMixin, BaseEstimator):
@@ -113,8 +106,8 @@ class MIWrapperClassifier(ClassifierMixin, BaseEstimator):
         self.n_features_in_ = X.shape[1]
         w = instance_weights(sizes, self.weighting)
         est = clone(self.estimator) if self.estimator is not None else GaussianNB()
-        _seed(est, check_random_state(self.random_state))
-        self.estimator_ = _fit_weighted(est, X, np.repeat(y_idx, sizes), w, "MIWrapper")
+        seed_estimator(est, check_random_state(self.random_state))
+        self.estimator_ = fit_weighted(est, X, np.repeat(y_idx, sizes), w, "MIWrapper")
         per_bag = np.add.reduceat(w, starts)
         self.fit_info_ = {
             "n_bags": int(len(sizes)),
@@ -131,7 +124,7 @@ class MIWrapperClassifier(ClassifierMixin, BaseEstimator):
         """Bag class probabilities (columns ordered as ``classes_``), shape (n_bags, 2)."""
         check_is_fitted(self)
         X, starts, sizes = check_bags(bags, self.n_features_in_)
-        p = np.clip(_positive_proba(self.estimator_, X), 0.0, 1.0)
+        p = np.clip(positive_proba(self.estimator_, X), 0.0, 1.0)
         if self.method == "arithmetic":
             pos = np.add.reduceat(p, starts) / sizes
         elif self.method == "max":
