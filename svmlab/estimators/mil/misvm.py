@@ -7,7 +7,8 @@ for a positive bag during training:
 * :class:`MISVMClassifier` (**MI-SVM**, the bag-level margin): every positive bag is
   represented by one *witness*, its instance with the largest decision value; every
   instance of every negative bag is a negative example. The witnesses start at the
-  positive bags' means (the initialisation of the paper and of the spec's §2.2 row) and are
+  positive bags' means (the initialisation of Andrews et al., also named in Melki (2018),
+  Sec. 4.2, as the contrast to MIRSVM's random start) and are
   re-selected from the current hyperplane until they stop changing.
 * :class:`MiSVMClassifier` (**mi-SVM**, the instance-level margin): every instance gets a
   label. Negative-bag instances are always negative; positive-bag instances start
