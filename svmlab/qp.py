@@ -309,9 +309,9 @@ def _run_osqp(K, y, C, alpha0, dual0, tol, max_iter):
     A = sp.vstack([sp.csr_matrix(y[None, :]), sp.identity(n, format="csr")], format="csc")
     lower = np.zeros(n + 1)
     upper = np.concatenate([[0.0], C])
-    solver = osqp.OSQP()
+    qp = osqp.OSQP()
     eps = min(1e-6, float(tol))
-    solver.setup(
+    qp.setup(
         P,
         -np.ones(n),
         A,
@@ -325,8 +325,8 @@ def _run_osqp(K, y, C, alpha0, dual0, tol, max_iter):
         polish_refine_iter=5,
     )
     if alpha0 is not None:
-        solver.warm_start(x=alpha0, y=dual0 if dual0 is not None and len(dual0) == n + 1 else None)
-    res = solver.solve(raise_error=False)
+        qp.warm_start(x=alpha0, y=dual0 if dual0 is not None and len(dual0) == n + 1 else None)
+    res = qp.solve(raise_error=False)
     info = {
         "osqp_status": str(res.info.status),
         "osqp_polished": int(res.info.status_polish) == 1,

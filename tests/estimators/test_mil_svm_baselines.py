@@ -96,14 +96,14 @@ def test_mi_svm_every_positive_bag_keeps_a_positive_instance(mi_data):
 def test_solvers_agree_and_libsvm_path(mi_data):
     bags, y, test_bags, _ = mi_data
     for cls in (MISVMClassifier, MiSVMClassifier):
-        smo = cls(C=10, sigma=2, solver="smo", tol=1e-5).fit(bags, y)
-        lib = cls(C=10, sigma=2, solver="libsvm", tol=1e-5).fit(bags, y)
-        assert lib.fit_info_["solver"] == "libsvm" and smo.fit_info_["solver"] == "smo"
+        smo = cls(C=10, sigma=2, qp_solver="smo", tol=1e-5).fit(bags, y)
+        lib = cls(C=10, sigma=2, qp_solver="libsvm", tol=1e-5).fit(bags, y)
+        assert lib.fit_info_["qp_solver"] == "libsvm" and smo.fit_info_["qp_solver"] == "smo"
         np.testing.assert_allclose(
             smo.decision_function(test_bags), lib.decision_function(test_bags), atol=1e-2
         )
         auto = cls(C=10, sigma=2, max_kernel_size=10).fit(bags, y)  # "auto" switches above the cap
-        assert auto.fit_info_["solver"] == "libsvm"
+        assert auto.fit_info_["qp_solver"] == "libsvm"
 
 
 def test_set_kernel_is_symmetric_psd_with_unit_diagonal(mi_data):

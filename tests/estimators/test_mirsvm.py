@@ -187,11 +187,11 @@ def test_random_initialisation_depends_on_the_seed():
     assert len({tuple(f.representatives_) for f in fits}) > 1
 
 
-@pytest.mark.parametrize("solver", ["osqp", "libsvm"])
-def test_solvers_agree(solver):
+@pytest.mark.parametrize("qp_solver", ["osqp", "libsvm"])
+def test_qp_solvers_agree(qp_solver):
     bags, y = synthetic(seed=4)
     ref = MIRSVMClassifier(C=10, sigma=2, random_state=0).fit(bags, y)
-    other = MIRSVMClassifier(C=10, sigma=2, random_state=0, solver=solver).fit(bags, y)
+    other = MIRSVMClassifier(C=10, sigma=2, random_state=0, qp_solver=qp_solver).fit(bags, y)
     np.testing.assert_array_equal(other.representatives_, ref.representatives_)
     assert other.intercept_ == pytest.approx(ref.intercept_, abs=1e-4)
     np.testing.assert_allclose(

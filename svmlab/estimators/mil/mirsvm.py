@@ -79,7 +79,7 @@ class MIRSVMClassifier(MaxInstanceMixin, ClassifierMixin, BaseEstimator):
         the representatives stop changing, without a cap.
     tol : float, default=1e-5
         Optimality tolerance of each QP: the maximal KKT violation (see :mod:`svmlab.qp`).
-    solver : {"smo", "osqp", "libsvm"}, default="smo"
+    qp_solver : {"smo", "osqp", "libsvm"}, default="smo"
         QP solver: svmlab's SMO (:func:`svmlab.qp.solve_svm_dual`, numba), OSQP (a general
         QP solver like the paper's MATLAB ``quadprog``, polished and finished by SMO), or
         LIBSVM through ``sklearn.svm.SVC(kernel="precomputed")``. All solve the same dual
@@ -166,7 +166,7 @@ class MIRSVMClassifier(MaxInstanceMixin, ClassifierMixin, BaseEstimator):
         "gamma": [Interval(Real, 0.0, None, closed="neither"), None],
         "max_iter": [Interval(Integral, 1, None, closed="left")],
         "tol": [Interval(Real, 0.0, None, closed="neither")],
-        "solver": [StrOptions({"smo", "osqp", "libsvm"})],
+        "qp_solver": [StrOptions({"smo", "osqp", "libsvm"})],
         "warm_start": ["boolean"],
         "selection": [StrOptions({"max_output", "max_margin"})],
         "bias_sv": [StrOptions({"free", "all"})],
@@ -184,7 +184,7 @@ class MIRSVMClassifier(MaxInstanceMixin, ClassifierMixin, BaseEstimator):
         gamma: float | None = None,
         max_iter: int = 100,
         tol: float = 1e-5,
-        solver: str = "smo",
+        qp_solver: str = "smo",
         warm_start: bool = True,
         selection: str = "max_output",
         bias_sv: str = "free",
@@ -199,7 +199,7 @@ class MIRSVMClassifier(MaxInstanceMixin, ClassifierMixin, BaseEstimator):
         self.gamma = gamma
         self.max_iter = max_iter
         self.tol = tol
-        self.solver = solver
+        self.qp_solver = qp_solver
         self.warm_start = warm_start
         self.selection = selection
         self.bias_sv = bias_sv
@@ -333,7 +333,7 @@ class MIRSVMClassifier(MaxInstanceMixin, ClassifierMixin, BaseEstimator):
             "qp_seconds": float(qp_seconds),
             "kernel_seconds": float(kernel_seconds),
             "max_kkt_gap": float(max_gap),
-            "solver": sol.method,
+            "qp_solver": sol.method,
             "gamma": float(gamma),
             "n_bags": int(n),
             "n_instances": int(X.shape[0]),
@@ -343,8 +343,10 @@ class MIRSVMClassifier(MaxInstanceMixin, ClassifierMixin, BaseEstimator):
 
     def _solve_qp(self, K, Y, box, previous: DualSolution | None) -> DualSolution:
         """The kernelised dual over the representatives (Eq. 4.10)."""
-        if self.solver != "libsvm":
-            return solve_svm_dual(K, Y, box, warm_start=previous, tol=self.tol, method=self.solver)
+        if self.qp_solver != "libsvm":
+            return solve_svm_dual(
+                K, Y, box, warm_start=previous, tol=self.tol, method=self.qp_solver
+            )
         from sklearn.svm import SVC
 
         t0 = time.perf_counter()

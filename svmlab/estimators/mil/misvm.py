@@ -21,7 +21,7 @@ The QPs are kernel SVM duals with a bias, solved by :func:`svmlab.qp.solve_svm_d
 warm-started from the previous iteration's ``alpha``) on the Gaussian kernel
 ``exp(-||x - x'||^2 / (2 sigma^2))``. That needs the kernel over the training examples
 (MI-SVM: negative instances + one witness per positive bag; mi-SVM: all instances). Above
-``max_kernel_size`` examples (``solver="auto"``), LIBSVM (``sklearn.svm.SVC(kernel="rbf")``,
+``max_kernel_size`` examples (``qp_solver="auto"``), LIBSVM (``sklearn.svm.SVC(kernel="rbf")``,
 which caches kernel rows instead of storing the matrix) is used instead, without warm starts.
 
 Differences from the paper's comparator (Weka ``weka.classifiers.mi.MISVM``): Weka's MISVM
@@ -70,7 +70,7 @@ _COMMON_CONSTRAINTS: dict = {
     "gamma": [Interval(Real, 0.0, None, closed="neither"), None],
     "max_iter": [Interval(Integral, 1, None, closed="left")],
     "tol": [Interval(Real, 0.0, None, closed="neither")],
-    "solver": [StrOptions({"auto", "smo", "libsvm"})],
+    "qp_solver": [StrOptions({"auto", "smo", "libsvm"})],
     "max_kernel_size": [Interval(Integral, 1, None, closed="left")],
 }
 
@@ -88,7 +88,7 @@ class _InstanceSVMBase(MaxInstanceMixin, ClassifierMixin, BaseEstimator):
         gamma: float | None = None,
         max_iter: int = 50,
         tol: float = 1e-3,
-        solver: str = "auto",
+        qp_solver: str = "auto",
         max_kernel_size: int = 6000,
     ):
         self.C = C
@@ -96,15 +96,15 @@ class _InstanceSVMBase(MaxInstanceMixin, ClassifierMixin, BaseEstimator):
         self.gamma = gamma
         self.max_iter = max_iter
         self.tol = tol
-        self.solver = solver
+        self.qp_solver = qp_solver
         self.max_kernel_size = max_kernel_size
 
     def _gamma_value(self) -> float:
         return float(self.gamma) if self.gamma is not None else gamma_from_sigma(self.sigma)
 
     def _use_libsvm(self, n_examples: int) -> bool:
-        return self.solver == "libsvm" or (
-            self.solver == "auto" and n_examples > self.max_kernel_size
+        return self.qp_solver == "libsvm" or (
+            self.qp_solver == "auto" and n_examples > self.max_kernel_size
         )
 
     def _train(self, Z, yz, gamma, K, previous):
@@ -159,13 +159,13 @@ _PARAMS_DOC = """
         ``ConvergenceWarning``.
     tol : float, default=1e-3
         KKT tolerance of each SVM (LIBSVM's ``eps``).
-    solver : {"auto", "smo", "libsvm"}, default="auto"
+    qp_solver : {"auto", "smo", "libsvm"}, default="auto"
         ``"smo"``: :func:`svmlab.qp.solve_svm_dual` on a precomputed kernel, warm-started
         across iterations. ``"libsvm"``: ``sklearn.svm.SVC(kernel="rbf")`` on the
         instances, no kernel matrix stored. ``"auto"``: SMO up to ``max_kernel_size``
         training examples, LIBSVM above.
     max_kernel_size : int, default=6000
-        The switch point of ``solver="auto"`` (a 6000 x 6000 kernel is 288 MB).
+        The switch point of ``qp_solver="auto"`` (a 6000 x 6000 kernel is 288 MB).
 """
 
 
@@ -201,7 +201,7 @@ class MISVMClassifier(_InstanceSVMBase):
         ``iterations``, ``converged``, ``stop`` ("converged", "cycle", "max_iter"),
         ``changed_per_iter`` (witnesses that changed after each SVM; the first entry counts
         every positive bag, whose initial witness is the mean), ``qp_iterations``,
-        ``seconds``, ``solver``, ``gamma``, ``n_bags``, ``n_instances``, ``n_examples``.
+        ``seconds``, ``qp_solver``, ``gamma``, ``n_bags``, ``n_instances``, ``n_examples``.
     """
     )
 
@@ -291,7 +291,7 @@ class MISVMClassifier(_InstanceSVMBase):
             "qp_iterations": int(qp_iter),
             "qp_converged": bool(converged_qp),
             "seconds": float(time.perf_counter() - t_start),
-            "solver": "libsvm" if libsvm else "smo",
+            "qp_solver": "libsvm" if libsvm else "smo",
             "gamma": float(gamma),
             "n_bags": int(len(sizes)),
             "n_instances": int(X.shape[0]),
@@ -325,7 +325,7 @@ class MiSVMClassifier(_InstanceSVMBase):
         SVMs trained.
     fit_info_ : dict
         ``iterations``, ``converged``, ``stop``, ``changed_per_iter`` (instance labels changed
-        after each SVM), ``qp_iterations``, ``seconds``, ``solver``, ``gamma``, ``n_bags``,
+        after each SVM), ``qp_iterations``, ``seconds``, ``qp_solver``, ``gamma``, ``n_bags``,
         ``n_instances``, ``n_examples``.
     """
     )
@@ -411,7 +411,7 @@ class MiSVMClassifier(_InstanceSVMBase):
             "qp_iterations": int(qp_iter),
             "qp_converged": bool(converged_qp),
             "seconds": float(time.perf_counter() - t_start),
-            "solver": "libsvm" if libsvm else "smo",
+            "qp_solver": "libsvm" if libsvm else "smo",
             "gamma": float(gamma),
             "n_bags": int(len(sizes)),
             "n_instances": int(X.shape[0]),
