@@ -36,7 +36,8 @@ epanechnikov          ``(1 - D/sigma)^degree`` if ``D <= sigma``,    sigma (1), 
 gaussian_combination  ``exp(-D/sigma1) + exp(-D/sigma2)``            sigma1 (1), sigma2 (0),
                       ``- exp(-D/sigma3)`` (Def 4.3; a term whose    sigma3 (2)
                       sigma is 0 is left out)
-multiquadric          ``sqrt(D/sigma + c^2)`` (Def 4.4)              sigma (1), c (1)
+multiquadric          ``sqrt(D/sigma + shift^2)`` (Def 4.4, where    sigma (1), shift (1)
+                      the shift is called c)
 ====================  =============================================  ======================
 
 Only ``rbf`` writes its scale as a precision; in ``epanechnikov``, ``gaussian_combination``
@@ -243,9 +244,9 @@ def _gaussian_combination_profile(D, sigma1, sigma2, sigma3):
     return out
 
 
-def _multiquadric_profile(D, sigma, c):
+def _multiquadric_profile(D, sigma, shift):
     D *= 1.0 / sigma
-    D += c * c
+    D += shift * shift
     return np.sqrt(D, out=D)
 
 
@@ -289,8 +290,11 @@ def _check_gaussian_combination(sigma1, sigma2, sigma3):
     return out
 
 
-def _check_multiquadric(sigma, c):
-    return {"sigma": _check_real("sigma", sigma, positive=True), "c": _check_real("c", c)}
+def _check_multiquadric(sigma, shift):
+    return {
+        "sigma": _check_real("sigma", sigma, positive=True),
+        "shift": _check_real("shift", shift),
+    }
 
 
 def polynomial(X, Y=None, degree: int = 3, kappa: float = 1.0, delta: float = 1.0) -> np.ndarray:
@@ -407,13 +411,14 @@ def gaussian_combination(
 
 
 def multiquadric(
-    X, Y=None, sigma: float = 1.0, c: float = 1.0, *, X_sq=None, Y_sq=None
+    X, Y=None, sigma: float = 1.0, shift: float = 1.0, *, X_sq=None, Y_sq=None
 ) -> np.ndarray:
-    """Multiquadric kernel ``K(x, y) = sqrt(||x - y||^2 / sigma + c^2)`` (Def. 4.4).
+    """Multiquadric kernel ``K(x, y) = sqrt(||x - y||^2 / sigma + shift^2)`` (Def. 4.4).
 
-    ``sigma`` divides the *squared* distance; ``c`` is RapidMiner's "shift". The kernel grows
-    with the distance (it is a distance-like function, not a similarity) and is indefinite.
-    No experiment of the thesis uses it, so its defaults (``sigma = 1``, ``c = 1``) are svmlab's own.
+    ``sigma`` divides the *squared* distance; ``shift`` is RapidMiner's "shift" (Def. 4.4's
+    ``c``). The kernel grows with the distance (it is a distance-like function, not a
+    similarity) and is indefinite. No experiment of the thesis uses it, so its defaults
+    (``sigma = 1``, ``shift = 1``) are svmlab's own.
 
     Parameters
     ----------
@@ -422,8 +427,8 @@ def multiquadric(
         ``None`` means ``Y = X``.
     sigma : float, default=1.0
         > 0.
-    c : float, default=1.0
-        Shift; ``K(x, x) = |c|``.
+    shift : float, default=1.0
+        ``K(x, x) = |shift|``.
     X_sq, Y_sq : ndarray, optional
         Precomputed squared row norms of ``X`` / ``Y``.
 
@@ -431,7 +436,7 @@ def multiquadric(
     -------
     K : ndarray of shape (n_X, n_Y), float64
     """
-    p = _check_multiquadric(sigma, c)
+    p = _check_multiquadric(sigma, shift)
     return _multiquadric_profile(squared_euclidean(X, Y, X_sq=X_sq, Y_sq=Y_sq), **p)
 
 
@@ -551,8 +556,8 @@ KERNELS: dict[str, KernelSpec] = {
         ),
         KernelSpec(
             "multiquadric",
-            "sqrt(||x - y||^2 / sigma + c^2)",
-            {"sigma": 1.0, "c": 1.0},
+            "sqrt(||x - y||^2 / sigma + shift^2)",
+            {"sigma": 1.0, "shift": 1.0},
             True,
             False,
             multiquadric,

@@ -38,7 +38,7 @@ PARAMS = {
     "sigmoid": {"kappa": 0.5, "delta": 1.0},
     "epanechnikov": {"sigma": 10.0, "degree": 2.5},
     "gaussian_combination": {"sigma1": 4.0, "sigma2": 8.0, "sigma3": 16.0},
-    "multiquadric": {"sigma": 2.0, "c": 3.0},
+    "multiquadric": {"sigma": 2.0, "shift": 3.0},
 }
 
 HAND = {
@@ -73,7 +73,7 @@ def test_public_functions_match_registry():
     assert gaussian_combination(x, z, 4.0, 8.0, 16.0)[0, 0] == pytest.approx(
         HAND["gaussian_combination"]
     )
-    assert multiquadric(x, z, sigma=2.0, c=3.0)[0, 0] == pytest.approx(HAND["multiquadric"])
+    assert multiquadric(x, z, sigma=2.0, shift=3.0)[0, 0] == pytest.approx(HAND["multiquadric"])
     assert linear(x, z)[0, 0] == 3.0
 
 
@@ -140,7 +140,7 @@ def _loop(name, A, B, params):
                 terms = (("sigma1", 1), ("sigma2", 1), ("sigma3", -1))
                 v = sum(sign * math.exp(-d / p[k]) for k, sign in terms if p[k] > 0)
             else:
-                v = math.sqrt(d / p["sigma"] + p["c"] ** 2)
+                v = math.sqrt(d / p["sigma"] + p["shift"] ** 2)
             out[i, j] = v
     return out
 

@@ -14,8 +14,20 @@ from svmlab.kernels import get_kernel, kernel_names
 
 __all__ = ["KERNEL_CONSTRAINTS", "KERNEL_PARAMS", "KernelParamsMixin"]
 
-# constructor parameters that belong to the kernel; None means "the kernel's default"
-KERNEL_PARAMS = ("gamma", "degree", "kappa", "delta", "sigma", "sigma1", "sigma2", "sigma3", "c")
+# constructor parameters that belong to the kernel; None means "the kernel's default".
+# ``shift`` is the multiquadric's additive term (Mierswa Def. 4.4 calls it c; renamed so that no
+# estimator has both ``C`` and ``c``).
+KERNEL_PARAMS = (
+    "gamma",
+    "degree",
+    "kappa",
+    "delta",
+    "sigma",
+    "sigma1",
+    "sigma2",
+    "sigma3",
+    "shift",
+)
 
 _POSITIVE = Interval(Real, 0.0, None, closed="neither")
 _NONNEGATIVE = Interval(Real, 0.0, None, closed="left")
@@ -31,7 +43,7 @@ KERNEL_CONSTRAINTS: dict = {
     "sigma1": [_NONNEGATIVE, None],
     "sigma2": [_NONNEGATIVE, None],
     "sigma3": [_NONNEGATIVE, None],
-    "c": [Real, None],
+    "shift": [Real, None],
 }
 
 

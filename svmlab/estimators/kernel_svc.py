@@ -37,7 +37,7 @@ class KernelSVC(KernelParamsMixin, ClassifierMixin, BaseEstimator):
         Box of the dual; ``"auto"`` is SVMlight's / mySVM's ``n / sum_i K(x_i, x_i)``.
     kernel : str, default="rbf"
         A kernel name of :func:`svmlab.kernels.kernel_names` (``rbf``, ``epanechnikov``, ...).
-    gamma, degree, kappa, delta, sigma, sigma1, sigma2, sigma3, c : float or None, default=None
+    gamma, degree, kappa, delta, sigma, sigma1, sigma2, sigma3, shift : float or None, default=None
         Kernel parameters, as for :class:`~svmlab.estimators.evo.EvoSVMClassifier` (None: the
         kernel's default; one the kernel does not have is an error). For ``rbf``,
         ``K = exp(-gamma ||x - x'||^2)``: the thesis's "sigma" values go into ``gamma`` (A1).
@@ -86,7 +86,7 @@ class KernelSVC(KernelParamsMixin, ClassifierMixin, BaseEstimator):
         sigma1=None,
         sigma2=None,
         sigma3=None,
-        c=None,
+        shift=None,
         scale=False,
         tol=1e-3,
         max_iter=-1,
@@ -101,7 +101,7 @@ class KernelSVC(KernelParamsMixin, ClassifierMixin, BaseEstimator):
         self.sigma1 = sigma1
         self.sigma2 = sigma2
         self.sigma3 = sigma3
-        self.c = c
+        self.shift = shift
         self.scale = scale
         self.tol = tol
         self.max_iter = max_iter

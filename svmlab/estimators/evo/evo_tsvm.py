@@ -55,7 +55,7 @@ class EvoTSVMClassifier(TransductiveBase):
         Box of the unlabeled duals ``alpha*_k`` (the thesis's ``C*``), > 0 (A11: 1).
     kernel : str, default="rbf"
         A kernel of :mod:`svmlab.kernels` (2-Moons: rbf; 4-/3-Clusters: linear).
-    gamma, degree, kappa, delta, sigma, sigma1, sigma2, sigma3, c : float or None, default=None
+    gamma, degree, kappa, delta, sigma, sigma1, sigma2, sigma3, shift : float or None, default=None
         Parameters of the chosen kernel (``None``: its default).
     y_mode : {"self_label", "literal", "minmax"}, default="self_label"
         How the unlabeled labels ``y*`` are treated (A14, see
@@ -153,7 +153,7 @@ class EvoTSVMClassifier(TransductiveBase):
         sigma1=None,
         sigma2=None,
         sigma3=None,
-        c=None,
+        shift=None,
         y_mode="self_label",
         pop_size=10,
         max_gen=10000,
@@ -178,7 +178,7 @@ class EvoTSVMClassifier(TransductiveBase):
         self.sigma1 = sigma1
         self.sigma2 = sigma2
         self.sigma3 = sigma3
-        self.c = c
+        self.shift = shift
         self.y_mode = y_mode
         self.pop_size = pop_size
         self.max_gen = max_gen

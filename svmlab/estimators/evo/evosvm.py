@@ -42,7 +42,7 @@ class EvoSVMClassifier(BaseDualEvolution):
     kernel : str, default="rbf"
         A kernel of :mod:`svmlab.kernels`: "linear", "polynomial", "rbf", "sigmoid",
         "epanechnikov", "gaussian_combination" or "multiquadric".
-    gamma, degree, kappa, delta, sigma, sigma1, sigma2, sigma3, c : float or None, default=None
+    gamma, degree, kappa, delta, sigma, sigma1, sigma2, sigma3, shift : float or None, default=None
         Parameters of the chosen kernel (``None``: the kernel's default, see
         :mod:`svmlab.kernels`); setting one the kernel does not have is an error. ``rbf``
         is ``exp(-gamma ||x - y||^2)``: the thesis's tabulated RBF "sigma" values are
@@ -189,7 +189,7 @@ class EvoSVMClassifier(BaseDualEvolution):
         sigma1=None,
         sigma2=None,
         sigma3=None,
-        c=None,
+        shift=None,
         mutation="gaussian",
         pop_size=10,
         max_gen=1000,
@@ -212,7 +212,7 @@ class EvoSVMClassifier(BaseDualEvolution):
         self.sigma1 = sigma1
         self.sigma2 = sigma2
         self.sigma3 = sigma3
-        self.c = c
+        self.shift = shift
         self.mutation = mutation
         self.pop_size = pop_size
         self.max_gen = max_gen

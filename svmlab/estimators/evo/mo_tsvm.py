@@ -100,7 +100,7 @@ class MOTSVMClassifier(TransductiveBase):
     Parameters
     ----------
     kernel : str, default="rbf"
-    gamma, degree, kappa, delta, sigma, sigma1, sigma2, sigma3, c : float or None, default=None
+    gamma, degree, kappa, delta, sigma, sigma1, sigma2, sigma3, shift : float or None, default=None
         The kernel and its parameters (see :class:`EvoTSVMClassifier`).
     alpha_max : float, default=1000.0
         Box of every dual (A13: as MO-EvoSVM).
@@ -165,7 +165,7 @@ class MOTSVMClassifier(TransductiveBase):
         sigma1=None,
         sigma2=None,
         sigma3=None,
-        c=None,
+        shift=None,
         alpha_max=1000.0,
         y_mode="self_label",
         pop_size=100,
@@ -185,7 +185,7 @@ class MOTSVMClassifier(TransductiveBase):
         self.sigma1 = sigma1
         self.sigma2 = sigma2
         self.sigma3 = sigma3
-        self.c = c
+        self.shift = shift
         self.alpha_max = alpha_max
         self.y_mode = y_mode
         self.pop_size = pop_size

@@ -122,7 +122,7 @@ class MOEvoSVMClassifier(KernelParamsMixin, ClassifierMixin, BaseEstimator):
     kernel : str, default="rbf"
         A kernel of :mod:`svmlab.kernels` ("linear", "polynomial", "rbf", "sigmoid",
         "epanechnikov", "gaussian_combination", "multiquadric").
-    gamma, degree, kappa, delta, sigma, sigma1, sigma2, sigma3, c : float or None, default=None
+    gamma, degree, kappa, delta, sigma, sigma1, sigma2, sigma3, shift : float or None, default=None
         Parameters of the chosen kernel (``None``: its default). ``rbf`` is
         ``exp(-gamma ||x - y||^2)``: Table 3.5's "sigma" values are these ``gamma`` (A1).
     alpha_max : float, default=1000.0
@@ -270,7 +270,7 @@ class MOEvoSVMClassifier(KernelParamsMixin, ClassifierMixin, BaseEstimator):
         sigma1=None,
         sigma2=None,
         sigma3=None,
-        c=None,
+        shift=None,
         alpha_max=1000.0,
         use_balance_objective=True,
         pop_size=100,
@@ -293,7 +293,7 @@ class MOEvoSVMClassifier(KernelParamsMixin, ClassifierMixin, BaseEstimator):
         self.sigma1 = sigma1
         self.sigma2 = sigma2
         self.sigma3 = sigma3
-        self.c = c
+        self.shift = shift
         self.alpha_max = alpha_max
         self.use_balance_objective = use_balance_objective
         self.pop_size = pop_size

@@ -37,7 +37,7 @@ class PsoSVMClassifier(BaseDualEvolution):
         Upper bound of every ``alpha_i``; > 0. ``"auto"``: ``C = n / sum_i K(x_i, x_i)``.
     kernel : str, default="rbf"
         A kernel of :mod:`svmlab.kernels` (see :class:`EvoSVMClassifier`).
-    gamma, degree, kappa, delta, sigma, sigma1, sigma2, sigma3, c : float or None, default=None
+    gamma, degree, kappa, delta, sigma, sigma1, sigma2, sigma3, shift : float or None, default=None
         Parameters of the chosen kernel (``None``: its default); ``rbf`` is
         ``exp(-gamma ||x - y||^2)`` (the thesis's tabulated "sigma" is this ``gamma``).
     pop_size : int, default=10
@@ -132,7 +132,7 @@ class PsoSVMClassifier(BaseDualEvolution):
         sigma1=None,
         sigma2=None,
         sigma3=None,
-        c=None,
+        shift=None,
         pop_size=10,
         max_gen=500,
         patience=10,
@@ -154,7 +154,7 @@ class PsoSVMClassifier(BaseDualEvolution):
         self.sigma1 = sigma1
         self.sigma2 = sigma2
         self.sigma3 = sigma3
-        self.c = c
+        self.shift = shift
         self.pop_size = pop_size
         self.max_gen = max_gen
         self.patience = patience

@@ -139,7 +139,7 @@ class RVMClassifier(KernelParamsMixin, KernelExpansionMixin, ClassifierMixin, Ba
     ----------
     kernel : str, default="rbf"
         A kernel of :mod:`svmlab.kernels`.
-    gamma, degree, kappa, delta, sigma, sigma1, sigma2, sigma3, c : float or None, default=None
+    gamma, degree, kappa, delta, sigma, sigma1, sigma2, sigma3, shift : float or None, default=None
         Parameters of the chosen kernel (``None``: its default); ``epanechnikov`` with
         Table 4.1's ``sigma`` and ``degree`` reproduces Table 4.2's setting.
     fit_intercept : bool, default=True
@@ -222,7 +222,7 @@ class RVMClassifier(KernelParamsMixin, KernelExpansionMixin, ClassifierMixin, Ba
         sigma1=None,
         sigma2=None,
         sigma3=None,
-        c=None,
+        shift=None,
         fit_intercept=True,
         max_iter=1000,
         tol=1e-3,
@@ -239,7 +239,7 @@ class RVMClassifier(KernelParamsMixin, KernelExpansionMixin, ClassifierMixin, Ba
         self.sigma1 = sigma1
         self.sigma2 = sigma2
         self.sigma3 = sigma3
-        self.c = c
+        self.shift = shift
         self.fit_intercept = fit_intercept
         self.max_iter = max_iter
         self.tol = tol
