@@ -4,19 +4,22 @@ The registry :data:`METRICS` names each metric with its direction (higher or low
 better), the task types it applies to and whether it can be recomputed from a confusion
 matrix summed over folds ("poolable"). :func:`compute_metrics` evaluates one test fold;
 :func:`pool_confusion` recomputes the poolable metrics from several folds' confusion
-matrices, as the MIL study does (spec ``mtr_mirsvm.md`` §4.2, §5.2). Both go through
+matrices, as the MIL study does (Melki (2018), Sec. 4.3; docs/decisions/mil.md, "How the MIL
+tables were computed"). Both go through
 :func:`_confusion_metrics`, so every confusion-derived formula exists exactly once.
 
-Conventions for undefined values (each is the one the papers' tables or scikit-learn use):
+Conventions for undefined values (each is the one the papers' tables or scikit-learn use;
+docs/decisions/stats.md, "Undefined metric values"):
 
 * precision with TP + FP = 0 (nothing predicted for the class) is **1.0**, as in the MIL
-  tables (MIBoost on musk1: precision 1.0000, recall 0.0000; spec §5.2). In the multiclass
+  tables (MIBoost on musk1: precision 1.0000, recall 0.0000; Melki (2018), Table 4.5). In the
+  multiclass
   macro average it counts **0.0** instead (scikit-learn's ``zero_division=0``), so that a
   classifier is not rewarded for never predicting a class;
 * recall with TP + FN = 0 (the class is absent from the test fold) is **NaN**: there is
   nothing to recall, and any number would bias a fold mean. ``auc_bal`` is NaN with it;
-* F1 = 2TP / (2TP + FP + FN) is **0** when TP = 0 (svmperf spec §4.2, scikit-learn);
-* MCC is **0** when a marginal of the confusion matrix is 0 (svmperf spec §4.2, scikit-learn);
+* F1 = 2TP / (2TP + FP + FN) is **0** when TP = 0 (scikit-learn's convention);
+* MCC is **0** when a marginal of the confusion matrix is 0 (scikit-learn's convention);
 * Cohen's kappa is **NaN** when p_e = 1 (one label only; scikit-learn's default);
 * ``roc_auc`` is **NaN** without scores or when y_true holds a single class;
 * multitarget: missing target values (NaN in ``y_true``) are ignored per target, a target
@@ -118,7 +121,7 @@ METRICS: dict[str, Metric] = {
             "min",
             _CLASSIFICATION,
             True,
-            "1 - accuracy, the misclassification rate (evosvm spec §4)",
+            "1 - accuracy, the misclassification rate (Mierswa 2009, Tables 3.3-4.2)",
         ),
         _m(
             "balanced_accuracy",
@@ -132,7 +135,7 @@ METRICS: dict[str, Metric] = {
             "max",
             _CLASSIFICATION,
             True,
-            "Cohen's kappa (p_o - p_e)/(1 - p_e), standard form of MIL Eq. 4.15d (spec 5.2)",
+            "Cohen's kappa (p_o - p_e)/(1 - p_e), standard form of MIL Eq. 4.15d (Melki 2018)",
         ),
         _m(
             "mcc",
@@ -140,7 +143,7 @@ METRICS: dict[str, Metric] = {
             _CLASSIFICATION,
             True,
             "Matthews (TP*TN - FP*FN)/sqrt((TP+FP)(TP+FN)(TN+FP)(TN+FN)), K-class R_K; "
-            "0 if a marginal is 0 (svmperf spec 4.2)",
+            "0 if a marginal is 0 (scikit-learn's convention)",
         ),
         # -- two classes: both classes in turn as 'positive' ------------------------------
         _m(
@@ -162,14 +165,15 @@ METRICS: dict[str, Metric] = {
             "max",
             _TWO_CLASS,
             True,
-            "2TP/(2TP+FP+FN) for pos_label, 0 if TP=0 (svmperf spec 4.2)",
+            "2TP/(2TP+FP+FN) for pos_label, 0 if TP=0 (scikit-learn's convention)",
         ),
         _m(
             "precision_neg",
             "max",
             _TWO_CLASS,
             True,
-            "precision with the other class as positive (Weka baselines of the MIL tables, spec 5.2)",
+            "precision with the other class as positive (Weka baselines of the MIL tables, "
+            "Melki 2018, Tables 4.5/4.7)",
         ),
         _m(
             "recall_neg",
@@ -191,14 +195,14 @@ METRICS: dict[str, Metric] = {
             "max",
             _CLASSIFICATION,
             False,
-            "ROC area of scores, ties 1/2 (Mann-Whitney, svmperf spec 4.2); multiclass one-vs-rest macro",
+            "ROC area of scores, ties 1/2 (Mann-Whitney); multiclass one-vs-rest macro",
         ),
         _m(
             "prbep",
             "max",
             _TWO_CLASS,
             False,
-            "precision among the n+ top-scored, ties pessimistic - svmperf spec 4.2",
+            "precision among the n+ top-scored, ties pessimistic (Wang et al.'s RP-BEP)",
         ),
         # -- multiclass macro averages over the classes present in y_true -----------------
         _m(
@@ -219,7 +223,7 @@ METRICS: dict[str, Metric] = {
             "f1_macro", "max", _MACRO, True, "mean per-class 2TP/(2TP+FP+FN) over classes in y_true"
         ),
         # -- regression -------------------------------------------------------------------
-        _m("rmse", "min", ("regression",), False, "sqrt(mean((y - yhat)^2)) - lssvm_mlm spec 3.7"),
+        _m("rmse", "min", ("regression",), False, "sqrt(mean((y - yhat)^2)) (Oliveira, Chs. 4-5)"),
         _m("mae", "min", ("regression",), False, "mean(|y - yhat|)"),
         _m("mse", "min", ("regression",), False, "mean((y - yhat)^2)"),
         _m(
@@ -227,14 +231,14 @@ METRICS: dict[str, Metric] = {
             "max",
             ("regression",),
             False,
-            "coefficient of determination 1 - SSE/SST (sklearn r2_score; lssvm_mlm spec 3.7 r2_cod)",
+            "coefficient of determination 1 - SSE/SST (sklearn r2_score)",
         ),
         _m(
             "r2_pearson_sq",
             "max",
             ("regression",),
             False,
-            "squared Pearson r(y, yhat), the 'R2' of lssvm_mlm Table 12 (spec 3.7)",
+            "squared Pearson r(y, yhat), the 'R2' of Oliveira's LW-MLM thesis, Table 12",
         ),
         # -- multi-target regression (MTR Eqs. 3.4-3.7 / journal 4-7) ---------------------
         _m(
@@ -256,7 +260,8 @@ METRICS: dict[str, Metric] = {
             "min",
             ("multitarget",),
             False,
-            "sum_j mean_l (y_jl - yhat_jl)^2, MSE as published in the MTR tables (spec 5.1)",
+            "sum_j mean_l (y_jl - yhat_jl)^2, MSE as published in the MTR tables "
+            "(Melki 2018, Table 3.5)",
         ),
         _m(
             "armse",
@@ -355,7 +360,8 @@ def _confusion_metrics(C, task, pos_index):
     out = {"accuracy": _ratio(np.trace(C), n, math.nan)}
     out["error_rate"] = 1.0 - out["accuracy"]  # the EvoSVM thesis's tables (in %)
     out["balanced_accuracy"] = float(recalls[present].mean()) if present.any() else math.nan
-    # Cohen's kappa, standard form (spec 5.2): p_e from the products of the marginals.
+    # Cohen's kappa, standard form (Eq. 4.15d is misprinted; docs/decisions/mil.md): p_e from the
+    # products of the marginals.
     p_o = np.trace(C) / n if n else math.nan
     p_e = float(true_counts @ pred_counts) / n**2 if n else math.nan
     out["kappa"] = float((p_o - p_e) / (1 - p_e)) if n and p_e != 1 else math.nan
@@ -527,7 +533,7 @@ def _as_2d(Y, what):
 
 
 def _multitarget(Y_true, Y_pred, Y_train):
-    """MTR Eqs. 3.4-3.7 (spec 5.1), each target over its observed (non-NaN) test values."""
+    """MTR Eqs. 3.4-3.7 (Melki (2018), Sec. 3.3), each target over its observed test values."""
     Y_true, Y_pred = _as_2d(Y_true, "y_true"), _as_2d(Y_pred, "y_pred")
     if Y_true.shape != Y_pred.shape:
         raise ValueError(f"y_true has shape {Y_true.shape}, y_pred {Y_pred.shape}")
@@ -614,8 +620,10 @@ def compute_metrics(
 
     References
     ----------
-    Spec ``mtr_mirsvm.md`` §5.1 (MTR Eqs. 3.4-3.7) and §5.2 (MIL Eqs. 4.15a-e);
-    ``svmperf_mkl.md`` §4.2 (F1, MCC, AUC, PRBEP); ``lssvm_mlm.md`` §3.7 (RMSE, R²).
+    Melki (2018), Sec. 3.3 (MTR Eqs. 3.4-3.7) and Sec. 4.3 (MIL Eqs. 4.15a-e); Wang et al.,
+    "Multiple kernel multivariate performance learning using cutting plane algorithm",
+    Sec. I (F1, MCC, AUC, PRBEP); Oliveira's LSSVM/MLM thesis, Chs. 4-5 (RMSE, R²). The
+    readings are in docs/decisions/mtr.md, mil.md and stats.md.
     """
     _check_task(task)
     if task in _CLASSIFICATION:
@@ -629,7 +637,8 @@ def pool_confusion(task, confusions, classes, *, pos_label=None) -> dict[str, fl
     """Recompute every poolable metric from the sum of several folds' confusion matrices.
 
     The MIL study collects TP, TN, FP, FN over the 10 test folds and computes its metrics
-    once from the totals; this reproduces MIRSVM's published rows exactly (spec §5.2).
+    once from the totals; this reproduces MIRSVM's published rows exactly (docs/decisions/mil.md,
+    "How the MIL tables were computed").
 
     Parameters
     ----------
@@ -651,7 +660,8 @@ def pool_confusion(task, confusions, classes, *, pos_label=None) -> dict[str, fl
 
     References
     ----------
-    Spec ``mtr_mirsvm.md`` §4.2 ("Metrics computation") and §5.2.
+    Melki (2018), Sec. 4.3 (the counts are "first collected", then the metrics computed) and
+    Eqs. 4.15a-e.
     """
     _check_task(task)
     if task not in _CLASSIFICATION:

@@ -38,7 +38,8 @@ class Omnibus:
 def friedman(ranks: pd.DataFrame, *, tie_correction: bool = False) -> Omnibus:
     """Friedman's test and the Iman–Davenport correction from a rank table.
 
-    χ²_F = 12N/(k(k+1)) · [Σ_j R_j² − k(k+1)²/4] (mtr_mirsvm.md §6.2), optionally divided
+    χ²_F = 12N/(k(k+1)) · [Σ_j R_j² − k(k+1)²/4] (Demšar 2006; docs/decisions/stats.md,
+    "Friedman statistic and Iman-Davenport"), optionally divided
     by the tie correction 1 − Σ(t³ − t)/(N(k³ − k)) (what ``scipy.stats.friedmanchisquare``
     always applies). The papers that print the statistic use the uncorrected form;
     ``F_ID = (N−1)χ²_F / (N(k−1) − χ²_F)`` ~ F(k−1, (k−1)(N−1)).

@@ -3,7 +3,8 @@
 The z statistic of two methods' average ranks is z = (R_i − R_j) / sqrt(k(k+1)/(6N))
 (Demšar 2006; García & Herrera 2008). The papers' "Nemenyi p-value" column is the
 *unadjusted* two-sided p of this z, and their "Holm p-value" column holds Holm's
-step-down *thresholds* α/i (mtr_mirsvm.md §6.4); both are reproduced here, together
+step-down *thresholds* α/i (Melki (2018), Tables 3.4-3.12 and 4.4-4.12; docs/decisions/stats.md,
+"'Nemenyi' and 'Holm' columns of the 1xN tables"); both are reproduced here, together
 with properly adjusted p-values (Bonferroni–Dunn, Holm, Hochberg, Finner, Shaffer).
 
 The adjustments are written by hand: statsmodels' ``multipletests`` has Holm and

@@ -1,7 +1,8 @@
 """Paired and unpaired two-method tests over datasets: Wilcoxon signed-rank, rank-sum.
 
 The signed-rank test is what the reproduced papers call "Wilcoxon" in their 1xN tables
-(mtr_mirsvm.md §6.5): differences oriented so that a positive one favours the control,
+(Melki (2018), Tables 3.4-3.12 and 4.4-4.12; see docs/decisions/stats.md, "Wilcoxon
+signed-rank: zero differences"): differences oriented so that a positive one favours the control,
 zero differences ranked and split half/half between R+ and R−, one of them ignored when
 their number is odd (Demšar 2006, as the KEEL software the papers used does: this
 reproduces all 45 MTR and 55 MIL rows, including the four MIL rows with n = 14 that a
@@ -12,7 +13,8 @@ computes the statistic but its exact p refuses zsplit and non-integer T, so the 
 null distribution is computed here by dynamic programming (for n ≤ ``exact_max_n``;
 a normal approximation with tie correction above).
 
-The rank-sum (Mann–Whitney) variant used by the HyDR-MI paper (hydrmi.md §5.4) is
+The rank-sum (Mann–Whitney) variant used by the HyDR-MI paper (Zafra, Pechenizkiy & Ventura,
+Sec. 4.2.2, Tables 12-13) is
 scipy's ``mannwhitneyu`` with the asymptotic p, tie correction and no continuity
 correction by default.
 """
@@ -122,7 +124,7 @@ class RankSum:
 
 
 def rank_sum(a, b, *, continuity: bool = False, method: str = "asymptotic") -> RankSum:
-    """Unpaired Wilcoxon rank-sum / Mann–Whitney U test (HyDR-MI's "Wilcoxon", hydrmi.md §5.4).
+    """Unpaired Wilcoxon rank-sum / Mann–Whitney U test (HyDR-MI's "Wilcoxon", Tables 12-13).
 
     Uses ``scipy.stats.mannwhitneyu`` (two-sided); also reports the mean ranks, the
     Wilcoxon W (the smaller of the two rank sums, as SPSS prints it) and the z score.

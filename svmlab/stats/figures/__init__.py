@@ -4,8 +4,8 @@ Two styles are offered, both drawn from plain inputs (a mapping ``method -> aver
 rank`` and a critical difference), so this module does not depend on how the ranks or
 the critical difference were computed:
 
-* :func:`rank_bars` is the style of the papers' "Bonferroni–Dunn" figures (spec
-  ``mtr_mirsvm.md`` §6.3 and §8, Figs. 3.4–3.8 and 4.4–4.9; ``hydrmi.md`` Fig. 4): one
+* :func:`rank_bars` is the style of the papers' "Bonferroni–Dunn" figures (Melki (2018),
+  Figs. 3.4–3.8 and 4.4–4.9; Zafra et al., HyDR-MI, Fig. 4): one
   bar per method whose length is its average rank, a grey band from the control's rank
   to control + CD, and the methods "to the right of the critical difference rectangle"
   (rank > control + CD) drawn in a distinct colour as significantly worse. This is the
@@ -14,8 +14,8 @@ the critical difference were computed:
   the best rank on the left, each method hanging from its average rank, and thick bars
   joining the groups of methods that are not significantly different ("cliques"). The
   cliques are either given (for example from pairwise Wilcoxon–Holm tests, as the
-  ``lssvm_mlm.md`` figures were drawn) or computed Nemenyi-style by
-  :func:`compute_cliques`.
+  critical-difference figures of Oliveira's LSSVM/MLM thesis were drawn) or computed
+  Nemenyi-style by :func:`compute_cliques`.
 
 :func:`save_figure` writes a figure in several formats at once, keeping the text of
 SVG files as text and embedding TrueType fonts in PDF files so that both stay editable.
