@@ -19,7 +19,8 @@ same size besides it, so the caller bounds memory by passing blocks of rows
 Kernel registry
 ---------------
 Besides the Gaussian kernel, the module implements the kernels of Mierswa (2009), with the
-thesis's symbols as parameter names (spec ``evosvm.md`` §1.6). ``D = ||x - y||^2`` is always
+thesis's symbols as parameter names (Defs. 2.10-2.12 and 4.2-4.4; docs/decisions/evo.md,
+"Non-PSD kernels"). ``D = ||x - y||^2`` is always
 the **squared** Euclidean distance:
 
 ====================  =============================================  ======================
@@ -183,7 +184,7 @@ def rbf_expansion(X, sv, coef, intercept: float, gamma: float) -> np.ndarray:
 
 
 # --------------------------------------------------------------------------------------
-# the kernels of Mierswa (2009), spec evosvm.md §1.6
+# the kernels of Mierswa (2009), Defs. 2.10-2.12 and 4.2-4.4
 # --------------------------------------------------------------------------------------
 
 

@@ -6,7 +6,8 @@ LibSVM and mySVM (RapidMiner's ``JMySVMLearner``). :class:`KernelSVC` is both: L
 other kernels of the thesis are available, indefinite ones included) with an optional z-scoring
 of the features inside the learner. ``scale=True`` is the mySVM emulation: RapidMiner's
 mySVM scales the features by default, and the thesis's kernel parameters were tuned for it
-(spec ``evosvm.md`` A6). It is an emulation, not mySVM: mySVM's own safeguards for numerical
+(docs/decisions/evo.md, "Feature scaling and the mySVM comparator"). It is an emulation, not
+mySVM: mySVM's own safeguards for numerical
 trouble are not reproduced.
 """
 
@@ -40,10 +41,11 @@ class KernelSVC(KernelParamsMixin, ClassifierMixin, BaseEstimator):
     gamma, degree, kappa, delta, sigma, sigma1, sigma2, sigma3, shift : float or None, default=None
         Kernel parameters, as for :class:`~svmlab.estimators.evo.EvoSVMClassifier` (None: the
         kernel's default; one the kernel does not have is an error). For ``rbf``,
-        ``K = exp(-gamma ||x - x'||^2)``: the thesis's "sigma" values go into ``gamma`` (A1).
+        ``K = exp(-gamma ||x - x'||^2)``: the thesis's "sigma" values go into ``gamma``
+        (docs/decisions/evo.md, "RBF 'sigma' in the tables is gamma").
     scale : bool, default=False
         Z-score the features on the training data inside the learner (the mySVM emulation,
-        spec A6); ``False`` is LibSVM on the features as given.
+        docs/decisions/evo.md); ``False`` is LibSVM on the features as given.
     tol : float, default=1e-3
         LIBSVM's stopping tolerance (mySVM's KKT tolerance is also 1e-3).
     max_iter : int, default=-1

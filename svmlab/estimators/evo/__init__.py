@@ -2,7 +2,8 @@
 evolution strategy (EvoSVM, mutation variants G, S and H) or a particle swarm (PsoSVM); the
 multi-objective EvoSVM (NSGA-II over margin and training error); the transductive Evo-T-SVM
 and MO-T-SVM (with clustering from the Pareto front); and the relevance vector machine
-comparator. Spec: ``evosvm.md`` §1.1-1.9."""
+comparator. The readings svmlab takes where the thesis is unclear are in
+docs/decisions/evo.md."""
 
 from svmlab.estimators.evo._fitness import DualFitness, posthoc_bias
 from svmlab.estimators.evo._transductive import tsvm_objective

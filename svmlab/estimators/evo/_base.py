@@ -62,7 +62,7 @@ class KernelExpansionMixin:
         return kernel_expansion(self.kernel, X, vectors, coef, intercept, **self._kernel_kwargs)
 
     def predict(self, X):
-        """``classes_[1]`` where ``f(x) >= 0`` (ties to the +1 side, spec §1.1 item 4), else ``classes_[0]``.
+        """``classes_[1]`` where ``f(x) >= 0`` (ties to the +1 side), else ``classes_[0]``.
 
         Parameters
         ----------
@@ -127,7 +127,7 @@ class BaseDualEvolution(KernelParamsMixin, KernelExpansionMixin, ClassifierMixin
         t0 = time.perf_counter()
         if isinstance(
             self.C, str
-        ):  # "auto": SVMlight's heuristic C = n / sum_i K_ii (spec §1.1 item 5)
+        ):  # "auto": SVMlight's heuristic C = n / sum_i K_ii (docs/decisions/evo.md)
             trace = float(kernel_diagonal(self.kernel, X, **params).sum())
             if not (np.isfinite(trace) and trace > 0):
                 raise ValueError(

@@ -1,4 +1,5 @@
-"""The fitness of every evolutionary SVM here: the SVM dual with ``b = 0`` (spec evosvm.md §1.1).
+"""The fitness of every evolutionary SVM here: the SVM dual with ``b = 0`` (Mierswa (2009),
+Sec. 3.1.2.1; docs/decisions/evo.md, "Dropped equality constraint and the post-hoc bias").
 
 An individual is a vector ``alpha`` in the box ``[0, C]^n``; its fitness is
 
@@ -169,7 +170,7 @@ class DualFitness:
 def posthoc_bias(
     s: np.ndarray, y: np.ndarray, alpha: np.ndarray, C: float, is_zero: float
 ) -> float:
-    """The bias computed after optimising with ``b = 0`` (spec §1.1 item 3, mySVM's rule).
+    """The bias computed after optimising with ``b = 0`` (mySVM's rule, as RapidMiner applies it).
 
     ``b`` is the mean of ``y_i - s_i``, with ``s_i = sum_j alpha_j y_j K(x_j, x_i)``, over the
     free support vectors ``is_zero < alpha_i < C - is_zero``; when there are none, over the

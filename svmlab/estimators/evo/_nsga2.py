@@ -1,10 +1,11 @@
-"""NSGA-II for the multi-objective evolutionary SVMs (spec evosvm.md §0.2, §1.5, §1.8).
+"""NSGA-II for the multi-objective evolutionary SVMs (Mierswa (2009), Secs. 2.4, 3.2 and 5.4;
+docs/decisions/evo.md, "MO-EvoSVM: NSGA-II variant").
 
 Two engines run the same *problem* object (see :class:`MOProblem`), which owns the
 genome, the vectorised evaluation and the thesis's variation operators:
 
 ``engine="rm"`` -- the scheme of the thesis's experiments (RapidMiner's ``ESOptimization``
-with ``NonDominatedSortingSelection``, spec §1.5). One generation:
+with ``NonDominatedSortingSelection``, as read from RapidMiner's source). One generation:
 
 1. *selection*: NSGA-II environmental selection of ``mu`` individuals from the whole pool
    (non-dominated sorting, the last front that does not fit cut by crowding distance);
@@ -275,7 +276,7 @@ def final_front(problem, A: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 
 def holdout_choice(train_error, holdout_error, alpha_sum) -> tuple[np.ndarray, int]:
-    """The thesis's hold-out rule (§3.2.6, spec §1.5 option b) on a Pareto set.
+    """The thesis's hold-out rule (Mierswa (2009), Sec. 3.2.6, option b) on a Pareto set.
 
     The members are ordered by training error **descending** (the simple, large-margin end
     first), ties by ``alpha_sum`` ascending (the smaller dual sum is the simpler model),

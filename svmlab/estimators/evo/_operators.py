@@ -1,4 +1,5 @@
-"""Population operators of EvoSVM (spec evosvm.md §1.2): selection, crossover, mutation, 1/5 rule.
+"""Population operators of EvoSVM (Mierswa (2009), Sec. 3.1.2.2): selection, crossover,
+mutation, 1/5 rule. Readings: docs/decisions/evo.md.
 
 All random numbers come from one ``numpy.random.RandomState`` in a fixed order, so a seed
 fixes the whole run. Individuals are rows of a ``(P, n)`` array.
@@ -81,7 +82,8 @@ def sparse_mutation_draws(P: int, n: int, rng) -> tuple[np.ndarray, np.ndarray, 
 
 
 class OneFifthRule:
-    """Rechenberg's 1/5 success rule for the Gaussian step ``sigma`` (spec §1.2, A5).
+    """Rechenberg's 1/5 success rule for the Gaussian step ``sigma`` (docs/decisions/evo.md,
+    "1/5 success rule constants").
 
     A generation is a *success* when the best-ever fitness improved within the last ``lag``
     generations. Every ``interval`` generations (from generation ``start`` on) the success

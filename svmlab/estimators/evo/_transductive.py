@@ -3,7 +3,8 @@ the genome, objective (I), the ``y*`` modes, and model storage and prediction. T
 live in :mod:`~svmlab.estimators.evo.evo_tsvm` (Evo-T-SVM),
 :mod:`~svmlab.estimators.evo.mo_tsvm` (MO-T-SVM) and
 :mod:`~svmlab.estimators.evo.pareto_clustering` (clustering from the MO-T-SVM Pareto front).
-Spec: ``evosvm.md`` §1.8-1.9 (ambiguities A11-A14).
+The readings svmlab takes where Ch. 5 is silent are in docs/decisions/evo.md ("Transductive
+SVMs: ...").
 
 Data convention
 ---------------
@@ -21,13 +22,14 @@ and the joint labels ``Y = (y, y*)``, objective (I) is the SVM dual over all row
 
     (I) = sum_i a_i - 1/2 sum_ij a_i a_j Y_i Y_j K_ij,
 
-maximised with ``b = 0`` (the equality constraint dropped, as for EvoSVM, spec A12); the
+maximised with ``b = 0`` (the equality constraint dropped, as for EvoSVM; the thesis does not
+say); the
 bias is set afterwards by mySVM's rule over all rows. The model is
 
     f(x) = sum_i alpha_i y_i K(x, x_i) + sum_k alpha*_k y*_k K(x, x*_k) + b.
 
-The direction over ``y*`` (spec A14)
------------------------------------
+The direction over ``y*``
+-------------------------
 The thesis maximises (I) over ``alpha``, ``alpha*`` **and** ``y*``. But for fixed ``y*``
 the dual's maximum is the primal's minimum, so the transductive SVM wants
 ``min_{y*} max_alpha (I)``; maximising over ``y*`` picks the *worst* labelling (the

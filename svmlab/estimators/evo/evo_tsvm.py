@@ -42,7 +42,8 @@ class EvoTSVMClassifier(TransductiveBase):
     Fits labeled and unlabeled rows together (unlabeled rows: ``y = -1``). The individuals
     are ``(alpha, alpha*, y*)`` (see :mod:`~svmlab.estimators.evo._transductive`); the
     fitness is objective (I), the SVM dual over labeled and unlabeled rows with labels
-    ``(y, y*)``, with ``b = 0`` (A12) and
+    ``(y, y*)``, with ``b = 0`` (not stated in the thesis; docs/decisions/evo.md,
+    "Transductive SVMs: unstated settings") and
     the bias set afterwards by mySVM's rule. The evolution is EvoSVM-G's (Gaussian
     mutation of ``alpha`` and ``alpha*`` with the 1/5 rule, uniform crossover, tournaments
     with elitism, plus-selection), with the thesis's Ch. 5 settings.
@@ -50,15 +51,16 @@ class EvoTSVMClassifier(TransductiveBase):
     Parameters
     ----------
     C : float, default=1.0
-        Box of the labeled duals ``alpha_i``, > 0 (not given in the thesis; A11: 1).
+        Box of the labeled duals ``alpha_i``, > 0 (not given in the thesis; svmlab uses 1).
     C_u : float, default=1.0
-        Box of the unlabeled duals ``alpha*_k`` (the thesis's ``C*``), > 0 (A11: 1).
+        Box of the unlabeled duals ``alpha*_k`` (the thesis's ``C*``, not given), > 0.
     kernel : str, default="rbf"
         A kernel of :mod:`svmlab.kernels` (2-Moons: rbf; 4-/3-Clusters: linear).
     gamma, degree, kappa, delta, sigma, sigma1, sigma2, sigma3, shift : float or None, default=None
         Parameters of the chosen kernel (``None``: its default).
     y_mode : {"self_label", "literal", "minmax"}, default="self_label"
-        How the unlabeled labels ``y*`` are treated (A14, see
+        How the unlabeled labels ``y*`` are treated (docs/decisions/evo.md, "Transductive
+        SVMs: the direction of the search over y*"; see
         :mod:`~svmlab.estimators.evo._transductive`). ``"literal"`` is the thesis's text.
     pop_size : int, default=10
         Population size (>= 2; thesis).

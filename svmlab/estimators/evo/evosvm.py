@@ -1,5 +1,5 @@
 """EvoSVM: the SVM dual maximised by an evolution strategy (Mierswa 2009, §3.1.2; Ch. 4 for
-indefinite kernels). Spec: ``evosvm.md`` §1.1, §1.2, §1.4."""
+indefinite kernels). Readings: docs/decisions/evo.md."""
 
 from __future__ import annotations
 
@@ -37,8 +37,9 @@ class EvoSVMClassifier(BaseDualEvolution):
     ----------
     C : float or "auto", default=1.0
         Upper bound of every ``alpha_i``; > 0. ``"auto"`` is SVMlight's heuristic
-        ``C = n / sum_i K(x_i, x_i)`` (spec §1.1 item 5), which is 1 for the RBF and
-        Epanechnikov kernels. 1.0 is the value of the thesis's Tables 3.2, 3.3 and 4.2.
+        ``C = n / sum_i K(x_i, x_i)`` (docs/decisions/evo.md, "C heuristic"), which is 1 for
+        the RBF and Epanechnikov kernels. 1.0 is the value of the thesis's Tables 3.2, 3.3
+        and 4.2.
     kernel : str, default="rbf"
         A kernel of :mod:`svmlab.kernels`: "linear", "polynomial", "rbf", "sigmoid",
         "epanechnikov", "gaussian_combination" or "multiquadric".
@@ -46,7 +47,8 @@ class EvoSVMClassifier(BaseDualEvolution):
         Parameters of the chosen kernel (``None``: the kernel's default, see
         :mod:`svmlab.kernels`); setting one the kernel does not have is an error. ``rbf``
         is ``exp(-gamma ||x - y||^2)``: the thesis's tabulated RBF "sigma" values are
-        ``gamma`` values (spec A1), a true width converts as ``gamma = 1/(2 sigma^2)``.
+        ``gamma`` values (docs/decisions/evo.md, "RBF 'sigma' in the tables is gamma"), a true
+        width converts as ``gamma = 1/(2 sigma^2)``.
         ``epanechnikov`` is ``(1 - ||x - y||^2 / sigma)^degree`` (Table 4.1's sigma and d
         as they stand).
     mutation : {"gaussian", "switching", "hybrid"}, default="gaussian"
@@ -60,7 +62,7 @@ class EvoSVMClassifier(BaseDualEvolution):
         Maximum number of generations; thesis value for Ch. 3 (Ch. 4 uses 10000).
     patience : int or None, default=5
         Stop when the best-ever fitness has not improved for **more than** ``patience``
-        generations (RapidMiner's strict rule, spec §1.2; the thesis's "no improvement
+        generations (RapidMiner's strict rule, docs/decisions/evo.md; the thesis's "no improvement
         during the last 5 generations" taken literally is ``patience=4``). ``None``: never.
         Ch. 4 uses 10.
     p_cx : float, default=0.9
@@ -123,7 +125,8 @@ class EvoSVMClassifier(BaseDualEvolution):
 
     Notes
     -----
-    **One generation** (the order of RapidMiner's ``ESOptimization``, spec §1.2):
+    **One generation** (the order of RapidMiner's ``ESOptimization``; docs/decisions/evo.md,
+    "EvoSVM: generation loop and stopping"):
 
     1. selection: the best-ever individual (``keep_best``) plus tournament winners from the
        pool, ``mu`` individuals in all;

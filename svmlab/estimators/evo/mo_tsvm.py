@@ -93,8 +93,9 @@ class MOTSVMClassifier(TransductiveBase):
 
     without equality constraint or balance objective. Initial duals 0, hybrid mutation of
     the duals and bit flips of ``y*`` (each gene with probability ``1/(n + 2n*)``), uniform
-    crossover (spec A13). Without labeled rows (every ``y = -1``) it is a clustering
-    method (§1.9): ``classes_`` is then ``[0, 1]`` (cluster ids) -- see
+    crossover (docs/decisions/evo.md, "Transductive SVMs: unstated settings"). Without
+    labeled rows (every ``y = -1``) it is a clustering method (Mierswa (2009), Sec. 5.4.2):
+    ``classes_`` is then ``[0, 1]`` (cluster ids) -- see
     :func:`pareto_clustering`.
 
     Parameters
@@ -103,14 +104,14 @@ class MOTSVMClassifier(TransductiveBase):
     gamma, degree, kappa, delta, sigma, sigma1, sigma2, sigma3, shift : float or None, default=None
         The kernel and its parameters (see :class:`EvoTSVMClassifier`).
     alpha_max : float, default=1000.0
-        Box of every dual (A13: as MO-EvoSVM).
+        Box of every dual (as MO-EvoSVM; not stated in the thesis).
     y_mode : {"self_label", "literal"}, default="self_label"
         See :mod:`~svmlab.estimators.evo._transductive`; ``"minmax"`` has no multi-objective
         counterpart.
     pop_size : int, default=100
         Population size (thesis: 30 for 4-Clusters, 150 for 3-Clusters, 200 for 2-Moons).
     max_gen : int, default=1000
-        Generations (A13).
+        Generations (as MO-EvoSVM; not stated in the thesis).
     p_cx : float, default=0.9
     init : {"zeros", "uniform"}, default="zeros"
     engine : {"rm", "pymoo"}, default="rm"

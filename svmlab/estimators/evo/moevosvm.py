@@ -1,6 +1,6 @@
 """Multi-objective EvoSVM (Mierswa 2009, §3.2): margin and training error as separate
 objectives, optimised by NSGA-II; one model is chosen from the Pareto set on a hold-out
-set. Spec: ``evosvm.md`` §1.5 (and §0.2 for NSGA-II)."""
+set. Readings: docs/decisions/evo.md ("MO-EvoSVM: ...")."""
 
 from __future__ import annotations
 
@@ -114,7 +114,8 @@ class MOEvoSVMClassifier(KernelParamsMixin, ClassifierMixin, BaseEstimator):
     mySVM's rule (as for EvoSVM, with ``alpha_max`` as the box bound). Before the run a
     random ``holdout_size`` share of the training data is held out; the final model is the
     Pareto member with the smallest hold-out error, of equal ones the member with the larger
-    training error (thesis §3.2.6 option b; spec §1.5). Every member stays available
+    training error (thesis §3.2.6 option b; docs/decisions/evo.md, "MO-EvoSVM: choosing one
+    model from the front"). Every member stays available
     (:attr:`pareto_front_`, :meth:`member`, ``decision_function(X, member=i)``).
 
     Parameters
@@ -124,10 +125,12 @@ class MOEvoSVMClassifier(KernelParamsMixin, ClassifierMixin, BaseEstimator):
         "epanechnikov", "gaussian_combination", "multiquadric").
     gamma, degree, kappa, delta, sigma, sigma1, sigma2, sigma3, shift : float or None, default=None
         Parameters of the chosen kernel (``None``: its default). ``rbf`` is
-        ``exp(-gamma ||x - y||^2)``: Table 3.5's "sigma" values are these ``gamma`` (A1).
+        ``exp(-gamma ||x - y||^2)``: Table 3.5's "sigma" values are these ``gamma``
+        (docs/decisions/evo.md, "RBF 'sigma' in the tables is gamma").
     alpha_max : float, default=1000.0
         Upper bound of every gene. The theory has none, but without it the front is one ray
-        (both objectives are homogeneous in ``alpha``); RapidMiner uses 1000 (spec §1.5).
+        (both objectives are homogeneous in ``alpha``); RapidMiner uses 1000
+        (docs/decisions/evo.md, "MO-EvoSVM: gene box and objectives").
     use_balance_objective : bool, default=True
         Add objective (III) (RapidMiner always does; the thesis calls it optional).
     pop_size : int, default=100

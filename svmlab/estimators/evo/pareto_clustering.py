@@ -20,7 +20,7 @@ def pareto_edges(F) -> dict[tuple[int, int], np.ndarray]:
     For every pair of objectives ``(i, j)`` the indices (ascending) of the members that no
     other member dominates in those two objectives alone. For MO-T-SVM: ``(0, 1)`` is the
     classical SVM trade-off, ``(0, 2)`` max-margin clustering of the unlabeled rows, and
-    ``(1, 2)`` the "overfitted clustering" (§1.9).
+    ``(1, 2)`` the "overfitted clustering" (Mierswa (2009), Sec. 5.4.2).
     """
     F = np.asarray(F, dtype=np.float64)
     return {
@@ -62,7 +62,7 @@ class ParetoClustering:
 
 
 def pareto_clustering(X, *, min_cluster_size: int = 1, **params) -> ParetoClustering:
-    """Two-cluster assignments read off the MO-T-SVM Pareto front of unlabeled data (§1.9).
+    """Two-cluster assignments read off the MO-T-SVM Pareto front of unlabeled data (Sec. 5.4.2).
 
     Fits :class:`MOTSVMClassifier` with every row unlabeled ("if no training data is given,
     we automatically get a clustering scheme") and returns the members of the edge front

@@ -1,5 +1,5 @@
 """PsoSVM: the SVM dual maximised by particle swarm optimisation (Mierswa 2009, §3.1.2.2).
-Spec: ``evosvm.md`` §1.1, §1.3."""
+Readings: docs/decisions/evo.md, "PsoSVM: population, stopping and random factors"."""
 
 from __future__ import annotations
 
@@ -41,12 +41,12 @@ class PsoSVMClassifier(BaseDualEvolution):
         Parameters of the chosen kernel (``None``: its default); ``rbf`` is
         ``exp(-gamma ||x - y||^2)`` (the thesis's tabulated "sigma" is this ``gamma``).
     pop_size : int, default=10
-        Number of particles (>= 2). Not stated in the thesis; RapidMiner's default (spec A4).
+        Number of particles (>= 2). Not stated in the thesis; RapidMiner's default.
     max_gen : int, default=500
-        Maximum number of generations (RapidMiner's default, spec A4).
+        Maximum number of generations (not stated in the thesis; RapidMiner's default).
     patience : int or None, default=10
         Stop when the global best has not improved for more than ``patience`` generations
-        (RapidMiner's default, spec A4). ``None``: never.
+        (not stated in the thesis; RapidMiner's default). ``None``: never.
     inertia : float, default=0.1
         Initial inertia weight ``w`` (thesis).
     w_local : float, default=1.0

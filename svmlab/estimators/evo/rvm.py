@@ -1,6 +1,6 @@
 """Relevance vector machine (Tipping 2001) used as a classifier by thresholding a regression
 fit -- the comparator of the thesis's non-PSD kernel experiments (Mierswa 2009, §4.1.1,
-Table 4.2). Spec: ``evosvm.md`` §1.7."""
+Table 4.2). See docs/decisions/evo.md, "RVM comparator"."""
 
 from __future__ import annotations
 
@@ -149,7 +149,7 @@ class RVMClassifier(KernelParamsMixin, KernelExpansionMixin, ClassifierMixin, Ba
     tol : float, default=1e-3
         Stop when no kept ``log alpha_i`` changes by more than this.
     alpha_threshold : float, default=1e9
-        Remove a basis function when its ``alpha_i`` exceeds this (spec §2: 1e9).
+        Remove a basis function when its ``alpha_i`` exceeds this (svmlab's default, 1e9).
     alpha_init : float or None, default=None
         Initial ``alpha_i`` (``None``: ``1 / n^2``, a nearly flat prior).
     noise_init : float or None, default=None
