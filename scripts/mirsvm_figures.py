@@ -66,7 +66,7 @@ def toy(out: Path, C=1000.0, sigma=1.5) -> Path:
     from matplotlib.patches import Circle
 
     from svmlab.estimators.mil.mirsvm import MIRSVMClassifier
-    from svmlab.estimators.mil.misvm import MISVMClassifier
+    from svmlab.estimators.mil.misvm import BagMISVMClassifier
 
     bags, y = toy_bags(np.random.default_rng(0))
     X = np.vstack(bags)
@@ -80,7 +80,7 @@ def toy(out: Path, C=1000.0, sigma=1.5) -> Path:
         fig.subplots(1, 2),
         (
             ("MIRSVM", MIRSVMClassifier(C=C, sigma=sigma, random_state=0)),
-            ("MI-SVM", MISVMClassifier(C=C, sigma=sigma)),
+            ("MI-SVM", BagMISVMClassifier(C=C, sigma=sigma)),
         ),
     ):
         model.fit(bags, y)

@@ -26,7 +26,7 @@ from threadpoolctl import threadpool_limits
 
 from svmlab.data.registry import load_dataset
 from svmlab.estimators.mil.mirsvm import MIRSVMClassifier
-from svmlab.estimators.mil.misvm import MISVMClassifier
+from svmlab.estimators.mil.misvm import BagMISVMClassifier
 from svmlab.evaluation.preprocessing import Preprocessor
 from svmlab.evaluation.protocols import make_splits
 
@@ -59,7 +59,7 @@ def datasets_part(names, C, sigma, patience):
     )
     for name in names:
         ds = load_dataset(name)
-        t_mis, acc_mis = _cv(ds, lambda: MISVMClassifier(C=C, sigma=sigma))
+        t_mis, acc_mis = _cv(ds, lambda: BagMISVMClassifier(C=C, sigma=sigma))
         for label, p in (("paper", None), (f"patience={patience}", patience)):
             t_mir, acc_mir = _cv(
                 ds, lambda: MIRSVMClassifier(C=C, sigma=sigma, patience=p, random_state=0)
@@ -77,7 +77,7 @@ def scaling_part(sizes, C, sigma, patience):
         times = []
         for model in (
             MIRSVMClassifier(C=C, sigma=sigma, patience=patience, random_state=0),
-            MISVMClassifier(C=C, sigma=sigma),
+            BagMISVMClassifier(C=C, sigma=sigma),
         ):
             t0 = time.perf_counter()
             model.fit(ds.bags, ds.y)

@@ -270,7 +270,7 @@ REPRODUCTIONS = {
                 "MIDD": "midd",
                 "MIWrapper": "mi_wrapper",
                 "MISMO": "mismo",
-                "MISVM": "misvm",
+                "MISVM": "misvm_bag",
                 "SimpleMI": "simple_mi",
                 "TLC": "tlc",
                 "Bagging": "tlc_bagging",

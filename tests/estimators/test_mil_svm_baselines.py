@@ -11,10 +11,10 @@ from sklearn.exceptions import ConvergenceWarning, NotFittedError
 
 from svmlab.estimators.mil._bags import check_bags
 from svmlab.estimators.mil.migraph import MiGraphClassifier, migraph_instance_weights
-from svmlab.estimators.mil.misvm import MISVMClassifier, MiSVMClassifier
+from svmlab.estimators.mil.misvm import BagMISVMClassifier, InstanceMISVMClassifier
 from svmlab.estimators.mil.set_kernel import SetKernelSVC
 
-ALL = [MISVMClassifier, MiSVMClassifier, SetKernelSVC, MiGraphClassifier]
+ALL = [BagMISVMClassifier, InstanceMISVMClassifier, SetKernelSVC, MiGraphClassifier]
 
 
 @pytest.fixture(scope="module")
@@ -60,7 +60,7 @@ def test_determinism_and_labels_kept(cls, mi_data):
 
 def test_misvm_one_witness_per_positive_bag(mi_data):
     bags, y, _, _ = mi_data
-    model = MISVMClassifier(C=10, sigma=2).fit(bags, y)
+    model = BagMISVMClassifier(C=10, sigma=2).fit(bags, y)
     w = model.witness_
     assert w.shape == (len(bags),)
     assert np.all(w[y == 0] == -1)
@@ -80,7 +80,7 @@ def test_misvm_one_witness_per_positive_bag(mi_data):
 def test_mi_svm_every_positive_bag_keeps_a_positive_instance(mi_data):
     bags, y, _, _ = mi_data
     for C, sigma in [(10, 2), (1, 0.5), (1000, 5)]:
-        model = MiSVMClassifier(C=C, sigma=sigma).fit(bags, y)
+        model = InstanceMISVMClassifier(C=C, sigma=sigma).fit(bags, y)
         _, starts, sizes = check_bags(bags)
         labels = model.instance_labels_
         for i, (s, m) in enumerate(zip(starts, sizes)):
@@ -95,7 +95,7 @@ def test_mi_svm_every_positive_bag_keeps_a_positive_instance(mi_data):
 
 def test_solvers_agree_and_libsvm_path(mi_data):
     bags, y, test_bags, _ = mi_data
-    for cls in (MISVMClassifier, MiSVMClassifier):
+    for cls in (BagMISVMClassifier, InstanceMISVMClassifier):
         smo = cls(C=10, sigma=2, qp_solver="smo", tol=1e-5).fit(bags, y)
         lib = cls(C=10, sigma=2, qp_solver="libsvm", tol=1e-5).fit(bags, y)
         assert lib.fit_info_["qp_solver"] == "libsvm" and smo.fit_info_["qp_solver"] == "smo"
@@ -177,7 +177,7 @@ def test_bad_input_at_prediction(cls, mi_data):
 def test_max_iter_warns(mi_data):
     bags, y, _, _ = mi_data
     with pytest.warns(ConvergenceWarning):
-        model = MISVMClassifier(C=10, sigma=2, max_iter=1).fit(bags, y)
+        model = BagMISVMClassifier(C=10, sigma=2, max_iter=1).fit(bags, y)
     assert model.fit_info_["stop"] == "max_iter" and not model.fit_info_["converged"]
 
 
@@ -189,10 +189,10 @@ def test_max_iter_warns(mi_data):
 # Measured here (z-scored per training fold, C = 10, sigma = 5, pooled over the 10 folds):
 # MI-SVM 0.8261, mi-SVM 0.8804, set kernel 0.8804, miGraph 0.9239.
 PAPER_MUSK1 = {
-    MISVMClassifier: 0.7609,
+    BagMISVMClassifier: 0.7609,
     SetKernelSVC: 0.7826,
     MiGraphClassifier: 0.8152,
-    MiSVMClassifier: None,
+    InstanceMISVMClassifier: None,
 }
 
 

@@ -5,8 +5,10 @@
   2018; dissertation Ch. 4).
 * The comparators of the MIRSVM study (Melki (2018), Sec. 4.3; docs/decisions/mil.md,
   "Comparators re-implemented"), re-implemented:
-  :class:`MISVMClassifier` / :class:`MiSVMClassifier` (Andrews et al.), :class:`SetKernelSVC`
-  (the MISMO set kernel), :class:`MiGraphClassifier`, :class:`SimpleMIClassifier`,
+  :class:`BagMISVMClassifier` (MI-SVM) and :class:`InstanceMISVMClassifier` (mi-SVM), both
+  Andrews et al. (the old names ``MISVMClassifier`` / ``MiSVMClassifier`` are aliases),
+  :class:`SetKernelSVC` (the MISMO set kernel), :class:`MiGraphClassifier`,
+  :class:`SimpleMIClassifier`,
   :class:`MIWrapperClassifier`, :class:`TLCClassifier` with :class:`TLCBaggingClassifier` and
   :class:`TLCStackingClassifier`, :class:`MIBoostClassifier`, :class:`DiverseDensityClassifier`
   (MIDD), :class:`EMDDClassifier`, :class:`MIOptimalBallClassifier` and
@@ -21,16 +23,23 @@ from svmlab.estimators.mil.diverse_density import DiverseDensityClassifier, EMDD
 from svmlab.estimators.mil.embedding import SimpleMIClassifier
 from svmlab.estimators.mil.migraph import MiGraphClassifier
 from svmlab.estimators.mil.mirsvm import MIRSVMClassifier
-from svmlab.estimators.mil.misvm import MISVMClassifier, MiSVMClassifier
+from svmlab.estimators.mil.misvm import (
+    BagMISVMClassifier,
+    InstanceMISVMClassifier,
+    MISVMClassifier,
+    MiSVMClassifier,
+)
 from svmlab.estimators.mil.optimal_ball import MIOptimalBallClassifier
 from svmlab.estimators.mil.set_kernel import SetKernelSVC
 from svmlab.estimators.mil.tlc import TLCBaggingClassifier, TLCClassifier, TLCStackingClassifier
 from svmlab.estimators.mil.wrapper import MIWrapperClassifier
 
 __all__ = [
+    "BagMISVMClassifier",
     "CitationKNNClassifier",
     "DiverseDensityClassifier",
     "EMDDClassifier",
+    "InstanceMISVMClassifier",
     "MIBoostClassifier",
     "MIOptimalBallClassifier",
     "MIRSVMClassifier",

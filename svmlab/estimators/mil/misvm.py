@@ -4,13 +4,13 @@ Both learn an instance-level kernel SVM and call a bag positive when its largest
 output is positive (the standard multi-instance assumption). They differ in what stands
 for a positive bag during training:
 
-* :class:`MISVMClassifier` (**MI-SVM**, the bag-level margin): every positive bag is
+* :class:`BagMISVMClassifier` (**MI-SVM**, the bag-level margin): every positive bag is
   represented by one *witness*, its instance with the largest decision value; every
   instance of every negative bag is a negative example. The witnesses start at the
   positive bags' means (the initialisation of Andrews et al., also named in Melki (2018),
   Sec. 4.2, as the contrast to MIRSVM's random start) and are
   re-selected from the current hyperplane until they stop changing.
-* :class:`MiSVMClassifier` (**mi-SVM**, the instance-level margin): every instance gets a
+* :class:`InstanceMISVMClassifier` (**mi-SVM**, the instance-level margin): every instance gets a
   label. Negative-bag instances are always negative; positive-bag instances start
   positive, are relabelled with the sign of the current decision value and, when a positive
   bag would be left without a positive instance, its instance with the largest decision
@@ -24,11 +24,21 @@ warm-started from the previous iteration's ``alpha``) on the Gaussian kernel
 ``max_kernel_size`` examples (``qp_solver="auto"``), LIBSVM (``sklearn.svm.SVC(kernel="rbf")``,
 which caches kernel rows instead of storing the matrix) is used instead, without warm starts.
 
-Differences from the paper's comparator (Weka ``weka.classifiers.mi.MISVM``): Weka's MISVM
-wraps Weka's SMO, which by default rescales every attribute to [0, 1] and uses its own
-kernel parameterisation; here the data are taken as given (the runner's preprocessing
-applies) and the kernel is sigma-parameterised like MIRSVM's. Weka's MISVM also starts from
-the positive-bag means. Weka has no mi-SVM; the MIRSVM paper does not run it.
+The names: the class names say which margin is meant (``Bag`` / ``Instance``), because the
+paper's spellings "MI-SVM" and "mi-SVM" differ only in case. The old names ``MISVMClassifier``
+(= :class:`BagMISVMClassifier`) and ``MiSVMClassifier`` (= :class:`InstanceMISVMClassifier`)
+remain importable as aliases; the solver configs are ``misvm_bag`` and ``misvm_instance``.
+
+Weka's class is named after the wrong one: ``weka.classifiers.mi.MISVM``, the MIRSVM paper's
+"MISVM" comparator, implements the **instance-level** algorithm -- its documentation calls it
+Andrews' mi_SVM: every instance starts with its bag's label and the positive-bag instances
+are relabelled from the SVM output until the labels stop changing -- i.e.
+:class:`InstanceMISVMClassifier`, not the bag-level :class:`BagMISVMClassifier` its name
+suggests. It wraps Weka's SMO, which by default rescales every attribute to [0, 1] and uses
+its own kernel parameterisation (a linear ``PolyKernel`` unless told otherwise); here the data
+are taken as given (the runner's preprocessing applies) and the kernel is sigma-parameterised
+like MIRSVM's. The real Weka classifier is available through the ``weka_misvm`` config
+(:class:`~svmlab.estimators.mil.weka.WekaMIClassifier`).
 
 References
 ----------
@@ -56,7 +66,12 @@ from svmlab.estimators.mil._bags import (
 from svmlab.kernels import gamma_from_sigma, rbf, rbf_expansion
 from svmlab.qp import solve_svm_dual
 
-__all__ = ["MISVMClassifier", "MiSVMClassifier"]
+__all__ = [
+    "BagMISVMClassifier",
+    "InstanceMISVMClassifier",
+    "MISVMClassifier",
+    "MiSVMClassifier",
+]
 
 
 # ------------------------------------------------------------------------------------------
@@ -169,9 +184,12 @@ _PARAMS_DOC = """
 """
 
 
-class MISVMClassifier(_InstanceSVMBase):
+class BagMISVMClassifier(_InstanceSVMBase):
     __doc__ = (
         """MI-SVM (Andrews et al. 2002): a bag-level margin with one witness per positive bag.
+
+    Not what Weka's ``weka.classifiers.mi.MISVM`` does: despite its name, Weka's class is the
+    instance-level mi-SVM (:class:`InstanceMISVMClassifier`). Alias: ``MISVMClassifier``.
 
     Alternates (1) an SVM on all negative-bag instances (label -1) and one witness per
     positive bag (label +1), and (2) re-selecting every positive bag's witness as its instance
@@ -300,9 +318,12 @@ class MISVMClassifier(_InstanceSVMBase):
         return self
 
 
-class MiSVMClassifier(_InstanceSVMBase):
+class InstanceMISVMClassifier(_InstanceSVMBase):
     __doc__ = (
         """mi-SVM (Andrews et al. 2002): instance labels for the positive bags, inferred by alternation.
+
+    This is the algorithm of Weka's ``weka.classifiers.mi.MISVM`` (relabel until stable),
+    despite that class's upper-case name. Alias: ``MiSVMClassifier``.
 
     Negative-bag instances are labelled -1 throughout; positive-bag instances start at +1.
     Each iteration trains an SVM on all instances, relabels every positive-bag instance with
@@ -320,7 +341,7 @@ class MiSVMClassifier(_InstanceSVMBase):
         The final imputed instance labels (+1 / -1), training bags stacked in order; the
         final SVM was trained on them. Every positive bag has at least one +1.
     support_vectors_, dual_coef_, intercept_, n_support_, model_size_
-        The instance-level SVM, as in :class:`MISVMClassifier`.
+        The instance-level SVM, as in :class:`BagMISVMClassifier`.
     n_iter_ : int
         SVMs trained.
     fit_info_ : dict
@@ -418,3 +439,8 @@ class MiSVMClassifier(_InstanceSVMBase):
             "n_examples": int(X.shape[0]),
         }
         return self
+
+
+# The names before the rename (kept importable; "MISVM" and "miSVM" differ only in case).
+MISVMClassifier = BagMISVMClassifier
+MiSVMClassifier = InstanceMISVMClassifier
