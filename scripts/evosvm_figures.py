@@ -9,7 +9,8 @@ Usage::
 ``moevosvm`` solver) and draws, per dataset, MO-EvoSVM's rank-1 Pareto front (objective I, the
 margin term, against objective II, the training-error term) and the training and hold-out
 error of every front member ordered by training error, marking the member the hold-out rule
-chose. ``tsvm`` (Figs. 5.2-5.7, spec §3.3 generators) fits the inductive SVM on the labeled
+chose. ``tsvm`` (Figs. 5.2-5.7; the toy sets' generators are svmlab's, the thesis gives none)
+fits the inductive SVM on the labeled
 points and Evo-T-SVM on labeled + unlabeled points of the 4-Clusters, 3-Clusters and 2-Moons
 sets, and draws both predictions.
 """

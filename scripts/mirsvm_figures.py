@@ -8,7 +8,8 @@ Usage::
 ``convergence`` (Fig. 4.2): the share of bags whose representative did not change, per
 iteration of MIRSVM, on several datasets (z-scored, C = 10, sigma = 5; needs SVMLAB_DATA_DIR).
 ``toy`` (Fig. 4.3): six 2-D Gaussian bags (4 negative with 15 instances, 2 positive with 30
-and 35; the paper gives only the counts, spec §4.3), MIRSVM and MI-SVM with C = 1000 and
+and 35; the paper gives only the counts, Melki (2018), Sec. 4.3), MIRSVM and MI-SVM with
+C = 1000 and
 sigma = 1.5: decision boundary, +-1 margins and support vectors (the paper reports 6 vs 29).
 """
 

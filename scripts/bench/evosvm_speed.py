@@ -10,7 +10,8 @@ one run on this machine with one BLAS thread: LIBSVM's fit time (sklearn SVC, RB
 objective W* (with the equality constraint); then each evolutionary variant with ``max_gen``
 generations and no early stopping, its generations per second, the dual objective it ends
 with (% of W*; the b = 0 trick drops the equality constraint, so more than 100 % is possible,
-spec A2), and the time until its best individual first reached 99 % of W* ("-" when never).
+docs/decisions/evo.md), and the time until its best individual first reached 99 % of W*
+("-" when never).
 The thesis's point is solution quality per evaluation, so both speed and quality are shown.
 """
 

@@ -11,7 +11,8 @@ Per dataset (min-max scaled, stratified 60/20/20 train / validation / test split
   (OLLAWV's line shows the best of its margins m for that gamma, and the time of that fit);
 * over the whole C x gamma grid, as a user runs model selection: the total training time
   (OLLAWV trains once per gamma, because with its scaled stopping margin the result does
-  not depend on C - spec ollawv.md, key finding 1; it tries each stopping margin m instead;
+  not depend on C - see docs/decisions/ollawv.md, "Stopping threshold and the role of C"; it
+  tries each stopping margin m instead;
   SVC trains every point), then the test
   accuracy and support vectors of each method's selected model.
 
