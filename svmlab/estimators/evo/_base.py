@@ -115,28 +115,17 @@ class BaseDualEvolution(KernelParamsMixin, KernelExpansionMixin, ClassifierMixin
         self.classes_, y_idx = np.unique(y, return_inverse=True)
         if len(self.classes_) != 2:
             k = len(self.classes_)
+            shown = ", ".join(map(repr, self.classes_.tolist()[:5]))
             raise ValueError(
-                f"Only binary classification is supported. {type(self).__name__} needs exactly 2 classes in y, "
-                f"got {k} class{'es' if k != 1 else ''} ({', '.join(map(repr, self.classes_.tolist()[:5]))}"
+                f"Only binary classification is supported. {type(self).__name__} needs exactly "
+                f"2 classes in y, got {k} class{'es' if k != 1 else ''} ({shown}"
                 f"{', ...' if k > 5 else ''})"
             )
         Y = np.where(y_idx == 1, 1.0, -1.0)
-        n = X.shape[0]
         params = self._kernel_params()
 
         t0 = time.perf_counter()
-        if isinstance(
-            self.C, str
-        ):  # "auto": SVMlight's heuristic C = n / sum_i K_ii (docs/decisions/evo.md)
-            trace = float(kernel_diagonal(self.kernel, X, **params).sum())
-            if not (np.isfinite(trace) and trace > 0):
-                raise ValueError(
-                    f"C='auto' is n / trace(K), but the {self.kernel} kernel's trace is {trace!r} on this data; "
-                    f"set C to a positive number"
-                )
-            C = n / trace
-        else:
-            C = float(self.C)
+        C = self._resolve_C(X, params)
         K = kernel_matrix(self.kernel, X, None, **params)
         if not np.isfinite(K).all():
             raise ValueError(f"the {self.kernel} kernel matrix has non-finite values with {params}")
@@ -152,6 +141,30 @@ class BaseDualEvolution(KernelParamsMixin, KernelExpansionMixin, ClassifierMixin
         optimize_seconds = time.perf_counter() - t0
 
         g = fitness.Q @ alpha
+        b = self._store_model(X, Y, alpha, g, C, params)
+        self.fit_info_ = {
+            **self._solution_info(Y, alpha, g, b, C, params, info),
+            "kernel_seconds": float(kernel_seconds),
+            "optimize_seconds": float(optimize_seconds),
+            "seconds": float(time.perf_counter() - t_start),
+            "history": info["history"],
+        }
+        return self
+
+    def _resolve_C(self, X, params) -> float:
+        """``C``; ``"auto"`` is SVMlight's heuristic ``n / sum_i K_ii`` (docs/decisions/evo.md)."""
+        if not isinstance(self.C, str):
+            return float(self.C)
+        trace = float(kernel_diagonal(self.kernel, X, **params).sum())
+        if not (np.isfinite(trace) and trace > 0):
+            raise ValueError(
+                f"C='auto' is n / trace(K), but the {self.kernel} kernel's trace is {trace!r} "
+                f"on this data; set C to a positive number"
+            )
+        return X.shape[0] / trace
+
+    def _store_model(self, X, Y, alpha, g, C, params) -> float:
+        """Set the fitted attributes from the best ``alpha`` (``g = Q alpha``); return the bias."""
         s = Y * g  # s_i = sum_j alpha_j y_j K(x_j, x_i)
         b = posthoc_bias(s, Y, alpha, C, self._is_zero)
         sv = alpha > 0
@@ -163,8 +176,12 @@ class BaseDualEvolution(KernelParamsMixin, KernelExpansionMixin, ClassifierMixin
         self.n_support_ = np.array([np.sum(sv & (Y < 0)), np.sum(sv & (Y > 0))], dtype=np.int32)
         self.C_ = C
         self._kernel_kwargs = params
+        return b
+
+    def _solution_info(self, Y, alpha, g, b, C, params, info) -> dict:
+        """The ``fit_info_`` entries that describe the solution and the run (no timings)."""
         free = (alpha > self._is_zero) & (alpha < C - self._is_zero)
-        self.fit_info_ = {
+        return {
             "variant": self._variant,
             **{k: info[k] for k in ("generations", "evaluations", "stop_reason")},
             "objective": float(alpha.sum() - 0.5 * alpha @ g),
@@ -173,8 +190,8 @@ class BaseDualEvolution(KernelParamsMixin, KernelExpansionMixin, ClassifierMixin
             "C": float(C),
             "kernel": self.kernel,
             "kernel_params": {k: float(v) for k, v in params.items()},
-            "n_samples": int(n),
-            "n_sv": int(sv.sum()),
+            "n_samples": int(len(Y)),
+            "n_sv": int(np.sum(alpha > 0)),
             "n_free_sv": int(free.sum()),
             "n_bounded_sv": int(np.sum(alpha >= C - self._is_zero)),
             **{
@@ -182,12 +199,7 @@ class BaseDualEvolution(KernelParamsMixin, KernelExpansionMixin, ClassifierMixin
                 for k, v in info.items()
                 if k not in ("generations", "evaluations", "stop_reason", "history")
             },
-            "kernel_seconds": float(kernel_seconds),
-            "optimize_seconds": float(optimize_seconds),
-            "seconds": float(time.perf_counter() - t_start),
-            "history": info["history"],
         }
-        return self
 
     @abstractmethod
     def _optimize(self, fitness: DualFitness, rng) -> tuple[np.ndarray, dict]:
