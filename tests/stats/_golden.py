@@ -1,4 +1,11 @@
-"""Shared helpers of the golden tests: ``svmlab.stats`` against the statistics published in the reproduced papers.
+"""Shared helpers of the golden tests: ``svmlab.stats`` against the published statistics.
+
+The golden tests check the module against the statistics published in the reproduced
+papers, one test module per study: ``test_golden_mtr``, ``test_golden_mil``,
+``test_golden_ollawv``, ``test_golden_hydrmi``, ``test_golden_evosvm``,
+``test_golden_lssvm``; ``test_golden_fixtures`` checks the fixtures as a whole. This
+module holds the fixture families, the comparison of computed with printed numbers and
+the fixture accessors; ``_misprints`` holds the registry of known misprints.
 
 The fixtures (``tests/stats/golden/<id>.csv`` + ``<id>.yaml``, loaded by ``golden_tables``)
 hold each per-dataset table as printed, the published statistics (``published``), the
@@ -19,10 +26,11 @@ How a computed value is compared with a printed one
   rounded average by half a unit of the values' precision plus half a unit of the
   average's.
 * The known misprints of the fixtures are the only exceptions. Each is a named entry of
-  ``EXPECTED_EXCEPTIONS`` (key = fixture, quantity, method, dataset/claim) with its
+  ``_misprints.EXPECTED_EXCEPTIONS`` (key = fixture, quantity, method, dataset/claim) with its
   reason, the cells it excuses from the plain checks, and a check asserting that the
   printed value is NOT reproduced while the corrected one is (or, for data notes, what
-  the note says). ``test_misprint_registry_matches_fixtures`` fails when a fixture lists a
+  the note says), run by the study's ``test_misprint``.
+  ``test_misprint_registry_matches_fixtures`` fails when a fixture lists a
   misprint the registry lacks or the registry names one the fixtures do not list.
 * The four MIL Wilcoxon rows that only the authors' unrounded results reproduce, and the
   KEEL output of the MTR study, are checked against ``<SVMLAB_DATA_DIR>/reference/...``
@@ -43,6 +51,8 @@ from golden_tables import load
 
 from svmlab.stats import compare
 from svmlab.stats.tables import results_section
+
+# --- the fixtures of each study -----------------------------------------------------------
 
 MTR = ("mtr_acc", "mtr_mse", "mtr_armse", "mtr_arrmse", "mtr_time")
 MIL_TESTED = (
@@ -75,7 +85,7 @@ LSSVM = (
 )
 
 
-# --- printed numbers ----------------------------------------------------------------------------------
+# --- printed numbers ----------------------------------------------------------------------
 
 
 def _dec(x) -> Decimal:
@@ -130,7 +140,7 @@ def dec_of(meta: dict, key: str) -> int:
     return int(meta["decimals"][key])
 
 
-# --- fixtures and comparisons ---------------------------------------------------------------------------
+# --- fixtures and comparisons -------------------------------------------------------------
 
 
 @cache
@@ -205,6 +215,9 @@ def oriented(fid: str, a: str, b: str) -> np.ndarray:
     t = table(fid)
     d = (t[a] - t[b]).to_numpy()
     return d if meta(fid)["direction"] == "max" else -d
+
+
+# --- shared by the EvoSVM and LSSVM/MLM studies -------------------------------------------
 
 
 def check_derived_rank_targets(fid: str) -> None:

@@ -26,12 +26,16 @@ def _each(quantity: str, methods) -> tuple:
     return tuple((quantity, m) for m in methods)
 
 
-MIL_BAGGING = "Bagging column = row-permuted copy of TLC; the published Bagging statistics were computed from it"
+MIL_BAGGING = (
+    "Bagging column = row-permuted copy of TLC; the published Bagging statistics were computed "
+    "from it"
+)
 MIL_RANKS = (
     "MI rank rows reproduce from the 4-decimal table only to +-1/30 (ties created by rounding); "
     "the unrounded reference CSVs reproduce them exactly"
 )
-# methods whose table-computed average rank deviates from the printed one (by half a rank on one dataset)
+# methods whose table-computed average rank deviates from the printed one
+# (by half a rank on one dataset)
 MIL_RANK_DEVIATIONS = {
     "mil_accuracy": ("MIRSVM", "Stacking"),
     "mil_precision": ("MIRSVM", "miGraph"),
@@ -41,14 +45,17 @@ MIL_RANK_DEVIATIONS = {
     "mil_time": (),
 }
 USPS = "row label printed 'ups' in Table 5.3; the fixture uses 'usps'"
-TWO_LINES = "Table 5.3's 'Average Ranks' row holds two lines: the column mean, then the Friedman average rank"
+TWO_LINES = (
+    "Table 5.3's 'Average Ranks' row holds two lines: the column mean, then the Friedman average "
+    "rank"
+)
 CITATION_KNN = "Weka zero-range NaN artefact: citationKNN accuracy 0.500, real printed values, kept"
 
 EXPECTED_EXCEPTIONS: dict[tuple, Misprint] = {
     # MTR (Melki 2018 Ch. 3; KEEL output)
     ("mtr_acc", "holm_threshold", "ST, ERC", ""): Misprint(
-        "ST and ERC tie exactly (141.5/24); the table gives the stricter Holm threshold to the later column ERC, "
-        "the stable column-order rule to ST: either order is accepted",
+        "ST and ERC tie exactly (141.5/24); the table gives the stricter Holm threshold to the "
+        "later column ERC, the stable column-order rule to ST: either order is accepted",
         _each("holm_threshold", ("ST", "ERC")),
     ),
     ("mtr_acc", "wilcoxon.p", "ERCC", ""): Misprint(
@@ -56,17 +63,19 @@ EXPECTED_EXCEPTIONS: dict[tuple, Misprint] = {
         kind="double",
     ),
     ("mtr_mse", "value", "SVRCC", "Puma32H"): Misprint(
-        "Puma32H/SVRCC: MSE 5.1306 vs aRMSE 0.9331 gives MSE/aRMSE^2 = 5.89 < 6 targets, impossible; one cell is "
-        "a typo, kept as printed"
+        "Puma32H/SVRCC: MSE 5.1306 vs aRMSE 0.9331 gives MSE/aRMSE^2 = 5.89 < 6 targets, "
+        "impossible; one cell is a typo, kept as printed"
     ),
     ("mtr_mse", "z_p", "SVRRC", ""): Misprint(
         "z-test p 0.50450 printed 5.1E-1 by double rounding (plain: 5.0E-1)", kind="double"
     ),
     ("mtr_mse", "wilcoxon (tie note)", "RC", ""): Misprint(
-        "R+/R- 263/37 reproduce only from float64 differences; 4-decimal-rounded ones tie and give 263.5/36.5"
+        "R+/R- 263/37 reproduce only from float64 differences; 4-decimal-rounded ones tie and "
+        "give 263.5/36.5"
     ),
     ("mtr_armse", "z_p", "MTS", ""): Misprint(
-        "exponent slip: z-test p printed 1.8E-5, computed 1.8E-4 (the Holm thresholds confirm 1.8E-4)",
+        "exponent slip: z-test p printed 1.8E-5, computed 1.8E-4 (the Holm thresholds confirm "
+        "1.8E-4)",
         (("z_p", "MTS"),),
     ),
     ("mtr_armse", "value", "SVRCC", "Puma32H"): Misprint(
@@ -95,13 +104,15 @@ EXPECTED_EXCEPTIONS: dict[tuple, Misprint] = {
         (("z_p", "MTS"),),
     ),
     ("mtr_time", "average_ranks", "all", ""): Misprint(
-        "Table 3.11 prints the rank row with 2 decimals (rounding, not an error); exact values in recomputed"
+        "Table 3.11 prints the rank row with 2 decimals (rounding, not an error); exact values "
+        "in recomputed"
     ),
     ("mtr_time", "table_header", None, ""): Misprint(
         "chapter Table 3.12 header reads 'SVRCC vs.'; the control is SVR (best rank)"
     ),
     ("mtr_time", "text_claim", None, "Nemenyi and Holm: SVRCC "): Misprint(
-        "text: Holm rejects 8 of 9 with p <= 1.6E-2; step-down Holm rejects 6 (ST p = 0.036 > 0.0167)"
+        "text: Holm rejects 8 of 9 with p <= 1.6E-2; step-down Holm rejects 6 (ST p = 0.036 > "
+        "0.0167)"
     ),
     ("mtr_time", "text_claim", None, "SVR significantly better"): Misprint(
         "text: Wilcoxon p < 0.01 against all; MORF, ST and RC have p > 0.01"
@@ -118,10 +129,12 @@ EXPECTED_EXCEPTIONS: dict[tuple, Misprint] = {
         MIL_RANKS, _each("average_ranks", MIL_RANK_DEVIATIONS["mil_accuracy"])
     ),
     ("mil_accuracy", "text_claim", "MISMO", "Holm's procedure rejects"): Misprint(
-        "text: Holm rejects p <= 0.01 and lists MISMO; its z-test p is 0.017 > 0.01 (threshold 0.0100)"
+        "text: Holm rejects p <= 0.01 and lists MISMO; its z-test p is 0.017 > 0.01 (threshold "
+        "0.0100)"
     ),
     ("mil_accuracy", "wilcoxon (rounding)", "Stacking", ""): Misprint(
-        "the 4-decimal table creates a zero difference (92/13, n = 14); the reference CSV gives the printed 104/16",
+        "the 4-decimal table creates a zero difference (92/13, n = 14); the reference CSV gives "
+        "the printed 104/16",
         _each("wilcoxon_r", ("Stacking",)) + _each("wilcoxon_p", ("Stacking",)),
         kind="rounding",
     ),
@@ -130,8 +143,8 @@ EXPECTED_EXCEPTIONS: dict[tuple, Misprint] = {
         MIL_RANKS, _each("average_ranks", MIL_RANK_DEVIATIONS["mil_precision"])
     ),
     ("mil_precision", "value", "MIRSVM", "westEast"): Misprint(
-        "MIRSVM westEast precision 8/11 printed truncated as 0.7272; with 0.7273 (a tie with miGraph) the printed "
-        "rank row reproduces exactly"
+        "MIRSVM westEast precision 8/11 printed truncated as 0.7272; with 0.7273 (a tie with "
+        "miGraph) the printed rank row reproduces exactly"
     ),
     ("mil_precision", "wilcoxon (rounding)", "miGraph", ""): Misprint(
         "the 4-decimal table gives 66/39 (n = 14); the reference CSV gives the printed 75/45",
@@ -147,7 +160,8 @@ EXPECTED_EXCEPTIONS: dict[tuple, Misprint] = {
         "the journal table lacks the Bagging Holm value; the chapter's 0.0250 is used"
     ),
     ("mil_recall", "wilcoxon", "SimpleMI", ""): Misprint(
-        "R+ + R- = 105 (Demsar's rule drops the one zero difference, n = 14); exact p 0.6698, printed 0.6603",
+        "R+ + R- = 105 (Demsar's rule drops the one zero difference, n = 14); exact p 0.6698, "
+        "printed 0.6603",
         (("wilcoxon_p", "SimpleMI"),),
         kind="p",
     ),
@@ -171,10 +185,12 @@ EXPECTED_EXCEPTIONS: dict[tuple, Misprint] = {
         MIL_RANKS, _each("average_ranks", MIL_RANK_DEVIATIONS["mil_kappa"])
     ),
     ("mil_kappa", "wilcoxon", "miGraph", ""): Misprint(
-        "R+ + R- = 105: n = 14 by Demsar's odd-zero rule (zsplit would keep 15); p = exact p(13.5, n = 14)"
+        "R+ + R- = 105: n = 14 by Demsar's odd-zero rule (zsplit would keep 15); p = exact "
+        "p(13.5, n = 14)"
     ),
     ("mil_kappa", "wilcoxon (rounding)", "miGraph", ""): Misprint(
-        "the 4-decimal table has two zero differences (104/16, n = 15); the reference CSV gives the printed 91.5/13.5",
+        "the 4-decimal table has two zero differences (104/16, n = 15); the reference CSV gives "
+        "the printed 91.5/13.5",
         _each("wilcoxon_r", ("miGraph",)) + _each("wilcoxon_p", ("miGraph",)),
         kind="rounding",
     ),
@@ -225,8 +241,8 @@ EXPECTED_EXCEPTIONS: dict[tuple, Misprint] = {
     ("ollawv_sv", "dataset_name", None, "usps"): Misprint(USPS),
     ("ollawv_sv", "summary_row_label", None, ""): Misprint(TWO_LINES),
     ("ollawv_nonsvm_accuracy", "average_ranks", "all", ""): Misprint(
-        "printed ranks (and CD 1.391) are over N = 24 datasets but only 23 rows are printed; appending the "
-        "missing row's ranks (1, 2, 4, 3, 6, 5) reproduces them",
+        "printed ranks (and CD 1.391) are over N = 24 datasets but only 23 rows are printed; "
+        "appending the missing row's ranks (1, 2, 4, 3, 6, 5) reproduces them",
         _each("average_ranks", ("OLLAWV", "k-NN", "J48", "JRip", "NaiveBayes", "Logistic")),
     ),
     ("ollawv_nonsvm_accuracy", "average_ranks", "J48", ""): Misprint(
@@ -241,18 +257,20 @@ EXPECTED_EXCEPTIONS: dict[tuple, Misprint] = {
     ),
     # HyDR-MI
     ("hydrmi_distances_p10", "friedman.chi2", None, ""): Misprint(
-        "printed chi2 10.091 needs one half-rank swap between max and adapted in one block; the table gives 9.801",
+        "printed chi2 10.091 needs one half-rank swap between max and adapted in one block; the "
+        "table gives 9.801",
         (("friedman_chi2", None), ("iman_davenport_F", None), ("bd_threshold", None)),
     ),
     ("hydrmi_distances_p30", "value", "avg", "Musk1 | MISimple (PART)"): Misprint(
-        "0.73 is the only Musk1 value that is no multiple of 1/90 (probably 0.733); the printed chi2 needs 0.73"
+        "0.73 is the only Musk1 value that is no multiple of 1/90 (probably 0.733); the printed "
+        "chi2 needs 0.73"
     ),
     ("hydrmi_distances_p50", "value", "all", ""): Misprint(CITATION_KNN),
     ("hydrmi_distances_p60", "value", "all", ""): Misprint(CITATION_KNN),
     ("hydrmi_elephant", "value", "ReliefF-MI/Full", "citationKNN"): Misprint(CITATION_KNN),
     ("hydrmi_tiger", "mann_whitney.W", "ReliefF-MI", ""): Misprint(
-        "printed W 196.0 / z -3.485 is a typo: the rank sum is 196.5 (z -3.481), as the printed mean rank "
-        "11.56 = 196.5/17 confirms",
+        "printed W 196.0 / z -3.485 is a typo: the rank sum is 196.5 (z -3.481), as the printed "
+        "mean rank 11.56 = 196.5/17 confirms",
         (("mann_whitney_W", "ReliefF-MI"), ("mann_whitney_z", "ReliefF-MI")),
     ),
     ("hydrmi_tiger", "value", "Full", "citationKNN"): Misprint(CITATION_KNN),
@@ -275,7 +293,8 @@ EXPECTED_EXCEPTIONS: dict[tuple, Misprint] = {
         "'0.0*' = tiny but non-zero SD; the RMSE means are 0.00 for all six methods (all tied)"
     ),
     ("lssvm_t11_rmse", "value", "several", ""): Misprint(
-        "OCR cells without decimal point restored ('2224007' -> 2.22 +- 0.07, '354+£052' -> 3.54 +- 0.52)"
+        "OCR cells without decimal point restored ('2224007' -> 2.22 +- 0.07, '354+£052' -> 3.54 "
+        "+- 0.52)"
     ),
     ("lssvm_t12_r2", "value", "LW-MLM-2", "WRE"): Misprint(
         "OCR '0444+003' restored as 0.44 +- 0.03"
@@ -295,7 +314,10 @@ def misprint_key(fid: str, entry: dict) -> tuple:
 
 
 def excused(fid: str, quantity: str, method=None, *, kinds=None) -> bool:
-    """Whether a listed misprint leaves this cell to its own check (optionally: of these kinds only)."""
+    """Whether a listed misprint leaves this cell to its own check.
+
+    With ``kinds``: only misprints of these kinds count.
+    """
     return any(
         key[0] == fid and (quantity, method) in mp.excuses and (kinds is None or mp.kind in kinds)
         for key, mp in EXPECTED_EXCEPTIONS.items()

@@ -45,6 +45,7 @@ def _(fid, e):
     assert not all(as_printed(without[m], v) for m, v in recomputed(fid)["average_ranks"].items())
 
 
+# The misprints of this study: each one's check, registered above with @check.
 @pytest.mark.parametrize("key", misprint_keys(EVOSVM), ids=misprint_id)
 def test_misprint(key):
     run_check(key)

@@ -61,7 +61,10 @@ def test_misprint_registry_matches_fixtures():
 
 @pytest.mark.parametrize("fid", ALL_IDS)
 def test_fixture_sanity_friedman_line(fid):
-    """The informative ``sanity_check.friedman_from_table`` agrees with the module (fixture consistency)."""
+    """The informative ``sanity_check.friedman_from_table`` agrees with the module.
+
+    This checks the consistency of the fixture, not a published value.
+    """
     line = meta(fid)["sanity_check"]["friedman_from_table"]
     o = cmp(fid).omnibus
     assert at_decimals(o.chi2, line["chi2"], 4) and at_decimals(o.F, line["F_ID"], 4), (o.chi2, o.F)

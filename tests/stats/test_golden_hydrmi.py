@@ -73,9 +73,8 @@ def test_hydrmi_distances_p10_bonferroni_dunn():
     c, claims, rec = cmp(fid), published(fid)["derived_claims"], recomputed(fid)
     assert c.control == claims["lowest_rank"] == c.average_ranks.idxmin()
     assert at_decimals(c.bd_cd, rec["cd"], 4)
-    threshold = round_dec(c.average_ranks[c.control], 4) + round_dec(
-        c.bd_cd, 4
-    )  # sum of the 4-decimal numbers
+    # the sum of the 4-decimal numbers
+    threshold = round_dec(c.average_ranks[c.control], 4) + round_dec(c.bd_cd, 4)
     assert at_decimals(threshold, rec["bd_threshold_from_table"], 4)
     assert c.beyond_cd == claims["significantly_worse_than_adapted"]
     assert [m for m in c.control_table.index if m not in c.beyond_cd] == claims["not_significant"]
@@ -96,9 +95,7 @@ def _(fid, e):
     assert all(
         at_decimals(ranks[m].mean(), v, 4) for m, v in rec["paper_implied_average_ranks"].items()
     )
-    assert at_decimals(
-        paper.F, rec["iman_davenport"]["F"], 3
-    )  # the spec's F, from the printed chi2
+    assert at_decimals(paper.F, rec["iman_davenport"]["F"], 3)  # the spec's F, from printed chi2
     threshold = ranks["adapted"].mean() + c.bd_cd  # Fig. 4's line: 2.67997, printed truncated
     assert round_dec(threshold, 3) != claims["bd_threshold"]
     assert round_dec(threshold, 3, ROUND_DOWN) == claims["bd_threshold"]
@@ -146,14 +143,14 @@ def _(fid, e):
 @check(*[k for k in EXPECTED_EXCEPTIONS if k[0] in HYDR_MW and k[3] == "citationKNN"])
 def _(fid, e):
     row = table(fid).loc["citationKNN"]
-    assert set(row.index[row == 0.5]) == set(
-        e["method"].split("/")
-    )  # Elephant: both; Tiger, Fox: Full only
+    # Elephant: both; Tiger, Fox: Full only
+    assert set(row.index[row == 0.5]) == set(e["method"].split("/"))
 
 
 @pytest.mark.parametrize("fid", HYDR_MW)
 def test_hydrmi_mann_whitney(fid):
-    """Unpaired rank-sum test (SPSS style: W = smaller rank sum, z without continuity correction)."""
+    """Unpaired rank-sum test (SPSS style: W = smaller rank sum, z without continuity
+    correction)."""
     c, pub, rec = cmp(fid), published(fid), recomputed(fid)
     t = c.control_table
     assert c.wilcoxon == "rank_sum" and c.control == "HyDR-MI"
@@ -228,6 +225,7 @@ def _(fid, e):
     assert np.allclose(cents, cents.round(), atol=1e-6)
 
 
+# The misprints of this study: each one's check, registered above with @check.
 @pytest.mark.parametrize("key", misprint_keys(HYDR_DIST + HYDR_MW), ids=misprint_id)
 def test_misprint(key):
     run_check(key)

@@ -34,7 +34,8 @@ def test_lssvm_cd_figures_all_joined(fid):
 
 
 def test_lssvm_norm_figure_16_groups():
-    """Fig. 16 lists Rank, LW-1, LW-3 against Random, LW-2, Full: the methods beyond the CD of Rank-MLM."""
+    """Fig. 16 lists Rank, LW-1, LW-3 against Random, LW-2, Full: the methods beyond the CD
+    of Rank-MLM."""
     c = cmp("lssvm_t13_norm")
     assert c.control == "RANK-MLM"
     limit = c.average_ranks["RANK-MLM"] + c.nemenyi_cd
@@ -87,6 +88,7 @@ def _(fid, e):
             assert stds[dataset][method] == std
 
 
+# The misprints of this study: each one's check, registered above with @check.
 @pytest.mark.parametrize("key", misprint_keys(LSSVM), ids=misprint_id)
 def test_misprint(key):
     run_check(key)

@@ -99,7 +99,8 @@ def test_mil_average_ranks_and_column_average(fid):
 
 @pytest.mark.parametrize("fid", MIL)
 def test_mil_iman_davenport(fid):
-    """Not printed in the paper: the spec's values, recomputed from the published rank row (df 11, 154)."""
+    """Not printed in the paper: the spec's values, recomputed from the published rank row
+    (df 11, 154)."""
     rid = recomputed(fid)["iman_davenport"]
     o = from_average_ranks(ranks_as_printed(fid), 15)
     assert (
@@ -120,16 +121,12 @@ def test_mil_bonferroni_dunn(fid):
     if "bd_worse_than_control" in claims:
         assert c.beyond_cd == claims["bd_worse_than_control"]
         assert len(c.beyond_cd) == claims["bd_worse_count"]
-        threshold = ranks_as_printed(fid)["MIRSVM"] + round_dec(
-            c.bd_cd, 4
-        )  # printed rank + printed CD
+        # printed rank + printed CD
+        threshold = ranks_as_printed(fid)["MIRSVM"] + round_dec(c.bd_cd, 4)
         assert as_printed(threshold, claims["bd_threshold"]), threshold
         if "bd_threshold_text" in claims.get("text_claims", {}):
             assert as_printed(threshold, claims["text_claims"]["bd_threshold_text"])
-    if fid in (
-        "mil_precision",
-        "mil_recall",
-    ):  # "no significant differences for precision and recall"
+    if fid in ("mil_precision", "mil_recall"):  # "no significant differences for [them]"
         o = from_average_ranks(ranks_as_printed(fid), 15)
         assert o.F_p > 0.05 and c.beyond_cd == [] and not c.control_table["holm_reject"].any()
 
@@ -157,7 +154,8 @@ def test_mil_wilcoxon_signed_rank(fid):
 
 @pytest.mark.parametrize("fid", MIL_TESTED)
 def test_mil_holm_thresholds(fid):
-    """Thresholds alpha/i in ascending-p order, ties in column order; from the table and from the printed ranks."""
+    """Thresholds alpha/i in ascending-p order, ties in column order; from the table and
+    from the printed ranks."""
     pub = published(fid)["holm_threshold"]
     from_table = cmp(fid).control_table["holm_threshold"]
     from_ranks = control_comparison(ranks_as_printed(fid), 15, "MIRSVM", 0.05)["holm_threshold"]
@@ -184,9 +182,8 @@ def test_mil_meta_rank_table_4_14():
     fid = "mil_meta_rank"
     rows, pub = table(fid), published(fid)
     for metric, source in zip(rows.index, MIL):
-        assert dict(rows.loc[metric]) == dict(ranks_as_printed(source)), (
-            metric
-        )  # Table 4.14 = the rank rows
+        # Table 4.14 = the rank rows
+        assert dict(rows.loc[metric]) == dict(ranks_as_printed(source)), metric
     meta_ = meta_rank(rows)
     for method, value in pub["average_ranks"].items():  # the 'Rank' row
         assert at_decimals(meta_.at["rank", method], value, 4), method
@@ -260,7 +257,8 @@ def _(fid, e):
     assert demsar[:2] != printed
     z = signed_rank(table(fid)["MIRSVM"], table(fid)[method], "max", zero_method="zsplit")
     assert (z.r_plus, z.r_minus) == zsplit != printed
-    # the reference CSV reproduces the printed row: test_mil_reference_reproduces_every_published_value
+    # the reference CSV reproduces the printed row:
+    # test_mil_reference_reproduces_every_published_value
 
 
 @check(("mil_precision", "value", "MIRSVM", "westEast"))
@@ -315,7 +313,8 @@ def _(fid, e):
     t = min(printed["r_plus"], printed["r_minus"])
     assert round_dec(exact_p(t, n), 4) == printed["p"]
     assert round_dec(exact_p(t, n + 1), 4) != printed["p"]
-    # that Demsar's rule gives n = 14 on the authors' data: test_mil_reference_reproduces_every_published_value
+    # that Demsar's rule gives n = 14 on the authors' data:
+    # test_mil_reference_reproduces_every_published_value
 
 
 @check(("mil_time", "value", "MIDD", "eastWest"))
@@ -341,7 +340,8 @@ def _(fid, e):
 @pytest.mark.data
 @pytest.mark.parametrize("fid", MIL)
 def test_mil_reference_reproduces_every_published_value(fid):
-    """From the authors' unrounded results: every rank, and all 55 Wilcoxon rows with Demsar's zero rule."""
+    """From the authors' unrounded results: every rank, and all 55 Wilcoxon rows with
+    Demsar's zero rule."""
     c = mil_reference_cmp(fid)
     for method, value in ranks_as_printed(fid).items():
         assert at_decimals(c.average_ranks[method], value, 4), method
@@ -386,6 +386,7 @@ def test_mil_meta_rank_from_reference():
         assert at_decimals(meta_.at["rank", method], value, 4), method
 
 
+# The misprints of this study: each one's check, registered above with @check.
 @pytest.mark.parametrize("key", misprint_keys(MIL + ("mil_meta_rank",)), ids=misprint_id)
 def test_misprint(key):
     run_check(key)

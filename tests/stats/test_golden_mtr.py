@@ -76,19 +76,16 @@ def test_mtr_friedman_iman_davenport(fid):
     assert not o.tie_correction and (o.n_datasets, o.n_methods) == (24, 10)
     pid = published(fid)["iman_davenport"]
     assert (o.F_df1, o.F_df2) == (pid["df1"], pid["df2"]) == (9, 207)
-    assert as_printed(o.F, pid["F"]), (
-        o.F,
-        pid["F"],
-    )  # the text prints "7.6" for aRMSE, 2 decimals elsewhere
+    # the text prints "7.6" for aRMSE, 2 decimals elsewhere
+    assert as_printed(o.F, pid["F"]), (o.F, pid["F"])
     if pid["p"] == 0:
         assert o.F_p < UNDERFLOW
     else:
         assert at_sig(o.F_p, pid["p"], 2), (o.F_p, pid["p"])
     rid = recomputed(fid)["iman_davenport"]
     assert as_printed(o.F, rid["F"]) and at_sig(o.F_p, rid["p"]), (o.F, o.F_p, rid)
-    keel_csv = recomputed(fid)[
-        "iman_davenport_authors_keel_csv"
-    ]  # KEEL prints F with 6 decimals, p truncated
+    # KEEL prints F with 6 decimals, p truncated
+    keel_csv = recomputed(fid)["iman_davenport_authors_keel_csv"]
     assert (
         at_decimals(o.F, keel_csv["F"], 6) and round_sig(o.F_p, 3, ROUND_DOWN) == keel_csv["p"]
     ), (o, keel_csv)
@@ -98,9 +95,8 @@ def test_mtr_friedman_iman_davenport(fid):
 def test_mtr_bonferroni_dunn(fid):
     c, m, pub = cmp(fid), meta(fid), published(fid)
     claims = pub["derived_claims"]
-    assert (
-        compare(table(fid), m["direction"]).control == m["control"]
-    )  # control = best average rank
+    # control = best average rank
+    assert compare(table(fid), m["direction"]).control == m["control"]
     assert at_decimals(c.bd_cd, pub["cd"], dec_of(m, "cd")), c.bd_cd
     # the threshold is the sum of the two printed (4-decimal) numbers
     assert at_decimals(
@@ -274,9 +270,8 @@ def _(fid, e):
 def _(fid, e):
     c = compare(table(fid), "min")
     assert c.control == "SVR" == meta(fid)["control"]
-    assert set(published(fid)["z_p"]) == set(meta(fid)["methods"]) - {
-        "SVR"
-    }  # the rows are "SVR vs."
+    # the rows are "SVR vs."
+    assert set(published(fid)["z_p"]) == set(meta(fid)["methods"]) - {"SVR"}
 
 
 @check(("mtr_time", "text_claim", None, "Nemenyi and Holm: SVRCC "))
@@ -324,6 +319,7 @@ def test_mtr_reference_keel_output(fid):
     assert (keel_csv["F"], keel_csv["p"]) == (float(F), p)
 
 
+# The misprints of this study: each one's check, registered above with @check.
 @pytest.mark.parametrize("key", misprint_keys(MTR), ids=misprint_id)
 def test_misprint(key):
     run_check(key)

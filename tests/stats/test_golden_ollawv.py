@@ -85,8 +85,8 @@ def test_ollawv_friedman_iman_davenport_cd(fid):
     assert at_sig(o.F_p, iid["p"]), (o.F_p, iid["p"])
     if "iman_davenport" in pub:  # the text's p, 4 decimals ("0" for runtime and %SV)
         assert round_dec(o.F_p, 4) == pub["iman_davenport"]["p"]
-    # The spec's 4-decimal CDs use Demsar's 3-decimal table value q (2.241 for k = 3, 2.576 for k = 6; fixture
-    # conventions.cd); the module uses the exact quantile, which rounds to it.
+    # The spec's 4-decimal CDs use Demsar's 3-decimal table value q (2.241 for k = 3, 2.576
+    # for k = 6; fixture conventions.cd); the module uses the exact quantile, which rounds to it.
     k = c.n_methods
     q_table = {3: 2.241, 6: 2.576}[k]
     assert "(q = 2.241 for k = 3, 2.576 for k = 6)" in meta(fid)["conventions"]["cd"]
@@ -133,7 +133,8 @@ def test_ollawv_holm_z_test(fid):
 
 @pytest.mark.parametrize("fid", OLLAWV)
 def test_ollawv_wilcoxon_as_recomputed(fid):
-    """The spec's signed-rank tests: zeros dropped; scipy's 'auto' p (exact unless zeros or tied |d|)."""
+    """The spec's signed-rank tests: zeros dropped; scipy's 'auto' p (exact unless zeros or
+    tied |d|)."""
     t = cmp(fid).control_table
     for method, value in ollawv_recomputed(fid, "wilcoxon").items():
         d = oriented(fid, "OLLAWV", method)
@@ -214,9 +215,8 @@ def _(fid, e):
         abs(avg[m] - v) <= 0.5 * OLLAWV_VALUE_UNIT[fid] + 0.5
         for m, v in pub["column_average"].items()
     )
-    assert (
-        abs(sum(pub["average_ranks"].values()) - 6) <= 0.002
-    )  # line 2: ranks of 3 methods sum to 6
+    # line 2: ranks of 3 methods sum to 6
+    assert abs(sum(pub["average_ranks"].values()) - 6) <= 0.002
 
 
 @check(("ollawv_runtime", "average_ranks", "MNSVM", ""))
@@ -271,6 +271,7 @@ def _(fid, e):
     assert ranks["JRip"] == ranks["OLLAWV"] == ranks.min()
 
 
+# The misprints of this study: each one's check, registered above with @check.
 @pytest.mark.parametrize("key", misprint_keys(OLLAWV), ids=misprint_id)
 def test_misprint(key):
     run_check(key)
