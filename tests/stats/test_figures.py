@@ -12,7 +12,7 @@ import pytest
 
 matplotlib = pytest.importorskip("matplotlib")
 
-import matplotlib.image  # noqa: E402
+import matplotlib.image  # noqa: E402, F811 (after the importorskip guard)
 from matplotlib.colors import to_rgba  # noqa: E402
 
 from svmlab.errors import SvmlabError  # noqa: E402
