@@ -233,6 +233,7 @@ class EvoSVMClassifier(BaseDualEvolution):
         return _LETTER[self.mutation]
 
     def _optimize(self, fitness: DualFitness, rng) -> tuple[np.ndarray, dict]:
+        """The generation loop: selection, crossover, mutation, step adaptation, best-ever."""
         n, C, mu = fitness.n, fitness.C, int(self.pop_size)
         gaussian = self.mutation == "gaussian"
         A = rng.random_sample((mu, n)) * C if self.init == "uniform" else np.zeros((mu, n))
@@ -247,14 +248,7 @@ class EvoSVMClassifier(BaseDualEvolution):
 
         while generation < self.max_gen:
             # 1. selection: elitism plus tournaments over the whole pool
-            if self.keep_best:
-                win = tournament_select(F, mu - 1, self.tournament_frac, rng)
-                A = np.concatenate([best_A[None, :], A[win]])
-                G = np.concatenate([best_G[None, :], G[win]])
-                F = np.concatenate([[best_F], F[win]])
-            else:
-                win = tournament_select(F, mu, self.tournament_frac, rng)
-                A, G, F = A[win], G[win], F[win]
+            A, G, F = self._select(A, G, F, best_A, best_G, best_F, mu, rng)
 
             # 2. crossover: children evaluated in one batch
             children, base = uniform_crossover(A, self.p_cx, rng)
@@ -265,23 +259,7 @@ class EvoSVMClassifier(BaseDualEvolution):
                 F = np.concatenate([F, Fc])
 
             # 3. mutation: one clone per pool member
-            if gaussian:
-                M = gaussian_mutation(A, step, C, rng)
-                Fm, Gm = fitness.evaluate(M)
-            else:
-                rows, genes, u = sparse_mutation_draws(A.shape[0], n, rng)
-                parents = np.unique(rows)
-                M, Gm, Fm = A[parents], G[parents], F[parents].copy()  # fancy indexing copies
-                changed = fitness.mutate_sparse(
-                    M,
-                    Gm,
-                    Fm,
-                    np.searchsorted(parents, rows),
-                    genes,
-                    u,
-                    hybrid=self.mutation == "hybrid",
-                )
-                M, Gm, Fm = M[changed], Gm[changed], Fm[changed]
+            M, Gm, Fm = self._mutate(fitness, A, G, F, step, rng)
 
             # 4. the 1/5 rule adapts the Gaussian step for the next generation
             if rule is not None:
@@ -315,3 +293,36 @@ class EvoSVMClassifier(BaseDualEvolution):
             info["sigma_final"] = float(step)
             info["sigma_adaptations"] = int(rule.adaptations) if rule is not None else 0
         return best_A, info
+
+    def _select(self, A, G, F, best_A, best_G, best_F, mu, rng):
+        """Tournaments over the pool; with ``keep_best`` the best-ever individual takes a seat."""
+        if self.keep_best:
+            win = tournament_select(F, mu - 1, self.tournament_frac, rng)
+            A = np.concatenate([best_A[None, :], A[win]])
+            G = np.concatenate([best_G[None, :], G[win]])
+            F = np.concatenate([[best_F], F[win]])
+        else:
+            win = tournament_select(F, mu, self.tournament_frac, rng)
+            A, G, F = A[win], G[win], F[win]
+        return A, G, F
+
+    def _mutate(self, fitness: DualFitness, A, G, F, step, rng):
+        """Mutated clones ``(M, G_M, F_M)``: Gaussian for every gene (G), or the sparse
+        mutation (S, H) evaluated incrementally, keeping only the clones that changed."""
+        if self.mutation == "gaussian":
+            M = gaussian_mutation(A, step, fitness.C, rng)
+            Fm, Gm = fitness.evaluate(M)
+            return M, Gm, Fm
+        rows, genes, u = sparse_mutation_draws(A.shape[0], fitness.n, rng)
+        parents = np.unique(rows)
+        M, Gm, Fm = A[parents], G[parents], F[parents].copy()  # fancy indexing copies
+        changed = fitness.mutate_sparse(
+            M,
+            Gm,
+            Fm,
+            np.searchsorted(parents, rows),
+            genes,
+            u,
+            hybrid=self.mutation == "hybrid",
+        )
+        return M[changed], Gm[changed], Fm[changed]

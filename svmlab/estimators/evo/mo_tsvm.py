@@ -34,7 +34,9 @@ __all__ = ["MOTSVMClassifier"]
 
 
 class _TransductiveProblem:
-    """MO-T-SVM for the NSGA-II engines: objectives (I), (II) ``sum alpha``, (III) ``sum alpha*``."""
+    """MO-T-SVM for the NSGA-II engines.
+
+    Objectives (I), (II) ``sum alpha`` and (III) ``sum alpha*``."""
 
     def __init__(self, core: TransductiveCore, init: str):
         self.core = core
@@ -61,7 +63,8 @@ class _TransductiveProblem:
         return self.evaluate(children)
 
     def mutate_genes(self, A, rng):
-        """Hybrid mutation of ``a`` and bit flips of ``y*`` (literal), each gene w.p. ``1/(n + 2n*)``."""
+        """Hybrid mutation of ``a`` and bit flips of ``y*`` (literal mode), each gene with
+        probability ``1/(n + 2n*)``."""
         c = self.core
         rows, genes, u = sparse_mutation_draws(A.shape[0], c.L, rng)
         dual = genes < c.N
@@ -237,21 +240,7 @@ class MOTSVMClassifier(TransductiveBase):
         optimize_seconds = time.perf_counter() - t0
         rank = np.lexsort((np.arange(len(F)), -F[:, 0]))
         A, F = A[rank], F[rank]
-        Yj_all = core.joint_labels(A)
-        V = A[:, : core.N] * Yj_all
-        S = V @ K  # S[p, i] = sum_j a_pj Y_pj K(x_j, x_i)
-        b = np.array(
-            [
-                posthoc_bias(S[p], Yj_all[p], A[p, : core.N], core.ub, self._is_zero)
-                for p in range(len(A))
-            ]
-        )
-        # labeled training error of every member; the chosen one: fewest errors, then largest (I)
-        lab_err = (
-            np.mean(np.where(S[:, :n] + b[:, None] >= 0, 1.0, -1.0) != Y, axis=1)
-            if n
-            else np.zeros(len(A))
-        )
+        b, lab_err = self._score_members(core, A)
         alpha = np.empty((len(A), len(order)))
         alpha[:, order] = A[:, : core.N]
         self.pareto_front_ = F
@@ -283,17 +272,42 @@ class MOTSVMClassifier(TransductiveBase):
             "kernel_seconds": float(kernel_seconds),
             "optimize_seconds": float(optimize_seconds),
             "seconds": float(time.perf_counter() - t_start),
-            "front": [
-                {
-                    "obj_I": float(f[0]),
-                    "obj_II": float(f[1]),
-                    "obj_III": float(f[2]),
-                    "n_unlabeled_positive": int(np.sum(s > 0)),
-                }
-                for f, s in zip(F, self.pareto_unlabeled_labels_)
-            ],
+            "front": self._front_info(),
         }
         return self
+
+    def _front_info(self) -> list[dict]:
+        """One ``fit_info_["front"]`` entry per Pareto member."""
+        return [
+            {
+                "obj_I": float(f[0]),
+                "obj_II": float(f[1]),
+                "obj_III": float(f[2]),
+                "n_unlabeled_positive": int(np.sum(s > 0)),
+            }
+            for f, s in zip(self.pareto_front_, self.pareto_unlabeled_labels_)
+        ]
+
+    def _score_members(self, core: TransductiveCore, A):
+        """Every member's post-hoc bias (over all rows, under its own labels ``y*``) and its 0/1
+        error on the labeled rows (zeros without labeled rows)."""
+        Yj_all = core.joint_labels(A)
+        V = A[:, : core.N] * Yj_all
+        S = V @ core.K  # S[p, i] = sum_j a_pj Y_pj K(x_j, x_i)
+        b = np.array(
+            [
+                posthoc_bias(S[p], Yj_all[p], A[p, : core.N], core.ub, self._is_zero)
+                for p in range(len(A))
+            ]
+        )
+        # the chosen member (selected_): fewest labeled errors, then the largest (I)
+        n = core.n
+        lab_err = (
+            np.mean(np.where(S[:, :n] + b[:, None] >= 0, 1.0, -1.0) != core.y_lab, axis=1)
+            if n
+            else np.zeros(len(A))
+        )
+        return b, lab_err
 
     def _set_member(self, i):
         order, n = self._order, self._n_lab

@@ -323,8 +323,9 @@ class MOEvoSVMClassifier(KernelParamsMixin, ClassifierMixin, BaseEstimator):
         hold, fit = np.sort(perm[:n_hold]), np.sort(perm[n_hold:])
         if n_hold < 1 or len(np.unique(Y[fit])) < 2:
             raise ValueError(
-                f"the random {self.holdout_size:g} hold-out split of {n} rows leaves fewer than two classes "
-                f"to fit on; give more data, a smaller holdout_size, another holdout_seed, or selection='max_dual'"
+                f"the random {self.holdout_size:g} hold-out split of {n} rows leaves fewer than "
+                f"two classes to fit on; give more data, a smaller holdout_size, another "
+                f"holdout_seed, or selection='max_dual'"
             )
         return fit, hold
 
@@ -375,20 +376,9 @@ class MOEvoSVMClassifier(KernelParamsMixin, ClassifierMixin, BaseEstimator):
             A, F = final_front(problem, A)
         optimize_seconds = time.perf_counter() - t0
 
-        # every member as a classifier: post-hoc bias, training and hold-out errors
-        S = (A @ fitness.Q) * Yf  # S[p, i] = sum_j alpha_pj y_j K(x_j, x_i)
-        b = np.array([posthoc_bias(S[p], Yf, A[p], U, self._is_zero) for p in range(len(A))])
-        train_err = np.mean(np.where(S + b[:, None] >= 0, 1.0, -1.0) != Yf, axis=1)
-        if len(hold_idx):
-            Dh = (A * Yf) @ kernel_matrix(self.kernel, X[hold_idx], Xf, **params).T + b[:, None]
-            hold_err = np.mean(np.where(Dh >= 0, 1.0, -1.0) != Y[hold_idx], axis=1)
-            order, chosen = holdout_choice(train_err, hold_err, F[:, 1])
-        else:
-            hold_err = None
-            order, _ = holdout_choice(train_err, np.zeros(len(A)), F[:, 1])
-            dual = F[:, 1] + 0.5 * F[:, 0]  # sum(alpha) - 1/2 alpha^T Q alpha
-            chosen = int(order[np.argmax(dual[order])])
-
+        b, train_err, hold_err, order, chosen = self._score_members(
+            A, F, fitness.Q, X, Y, fit_idx, hold_idx, params
+        )
         self.pareto_front_ = F[order]
         self.pareto_alpha_ = A[order]
         self.pareto_intercept_ = b[order]
@@ -402,49 +392,75 @@ class MOEvoSVMClassifier(KernelParamsMixin, ClassifierMixin, BaseEstimator):
         self._kernel_kwargs = params
         self.C_ = U
         self._set_member(self.selected_)
-
-        names = ["obj_I", "obj_II", "obj_III"][: F.shape[1]]
-        a = self.pareto_alpha_[self.selected_]
         self.fit_info_ = {
+            **self._run_info(evaluations, F.shape[1], params),
+            "kernel_seconds": float(kernel_seconds),
+            "optimize_seconds": float(optimize_seconds),
+            "seconds": float(time.perf_counter() - t_start),
+            "front": self._front_info(F.shape[1]),
+        }
+        return self
+
+    def _score_members(self, A, F, Q, X, Y, fit_idx, hold_idx, params):
+        """Every Pareto member as a classifier: its post-hoc bias, training and hold-out errors,
+        the members' order and the chosen one (hold-out rule, or the largest dual)."""
+        Yf, U = Y[fit_idx], float(self.alpha_max)
+        S = (A @ Q) * Yf  # S[p, i] = sum_j alpha_pj y_j K(x_j, x_i)
+        b = np.array([posthoc_bias(S[p], Yf, A[p], U, self._is_zero) for p in range(len(A))])
+        train_err = np.mean(np.where(S + b[:, None] >= 0, 1.0, -1.0) != Yf, axis=1)
+        if len(hold_idx):
+            K_hold = kernel_matrix(self.kernel, X[hold_idx], X[fit_idx], **params)
+            Dh = (A * Yf) @ K_hold.T + b[:, None]
+            hold_err = np.mean(np.where(Dh >= 0, 1.0, -1.0) != Y[hold_idx], axis=1)
+            order, chosen = holdout_choice(train_err, hold_err, F[:, 1])
+        else:
+            hold_err = None
+            order, _ = holdout_choice(train_err, np.zeros(len(A)), F[:, 1])
+            dual = F[:, 1] + 0.5 * F[:, 0]  # sum(alpha) - 1/2 alpha^T Q alpha
+            chosen = int(order[np.argmax(dual[order])])
+        return b, train_err, hold_err, order, chosen
+
+    def _run_info(self, evaluations, n_obj, params) -> dict:
+        """The ``fit_info_`` entries of the run and the selected member (no timings, no front)."""
+        a = self.pareto_alpha_[self.selected_]
+        holdout = self.pareto_holdout_error_
+        return {
             "engine": self.engine,
             "crowding": self.crowding if self.engine == "rm" else "normalized",
             "generations": int(self.max_gen),
             "evaluations": int(evaluations),
-            "front_size": int(len(A)),
+            "front_size": int(len(self.pareto_alpha_)),
             "selected": self.selected_,
             "selection": self.selection,
-            "objective_names": list(OBJECTIVE_NAMES[: F.shape[1]]),
+            "objective_names": list(OBJECTIVE_NAMES[:n_obj]),
             "objectives": [float(v) for v in self.pareto_front_[self.selected_]],
             "train_error": float(self.pareto_train_error_[self.selected_]),
-            "holdout_error": None
-            if hold_err is None
-            else float(self.pareto_holdout_error_[self.selected_]),
-            "n_fit": int(len(fit_idx)),
-            "n_holdout": int(len(hold_idx)),
+            "holdout_error": None if holdout is None else float(holdout[self.selected_]),
+            "n_fit": int(len(self.fit_indices_)),
+            "n_holdout": int(len(self.holdout_indices_)),
             "n_sv": int(np.sum(a > 0)),
-            "eq_violation": float(abs(a @ Yf)),
+            "eq_violation": float(abs(a @ self._Y_fit)),
             "intercept": float(self.intercept_[0]),
-            "alpha_max": U,
+            "alpha_max": float(self.alpha_max),
             "kernel": self.kernel,
             "kernel_params": {k: float(v) for k, v in params.items()},
-            "kernel_seconds": float(kernel_seconds),
-            "optimize_seconds": float(optimize_seconds),
-            "seconds": float(time.perf_counter() - t_start),
-            "front": [
-                {
-                    "counter": i,
-                    **{nm: float(v) for nm, v in zip(names, self.pareto_front_[i])},
-                    "train_err": float(self.pareto_train_error_[i]),
-                    "holdout_err": None
-                    if hold_err is None
-                    else float(self.pareto_holdout_error_[i]),
-                    "n_sv": int(np.sum(self.pareto_alpha_[i] > 0)),
-                    "selected": i == self.selected_,
-                }
-                for i in range(len(A))
-            ],
         }
-        return self
+
+    def _front_info(self, n_obj) -> list[dict]:
+        """One ``fit_info_["front"]`` entry per Pareto member."""
+        names = ["obj_I", "obj_II", "obj_III"][:n_obj]
+        holdout = self.pareto_holdout_error_
+        return [
+            {
+                "counter": i,
+                **{nm: float(v) for nm, v in zip(names, self.pareto_front_[i])},
+                "train_err": float(self.pareto_train_error_[i]),
+                "holdout_err": None if holdout is None else float(holdout[i]),
+                "n_sv": int(np.sum(self.pareto_alpha_[i] > 0)),
+                "selected": i == self.selected_,
+            }
+            for i in range(len(self.pareto_alpha_))
+        ]
 
     def _set_member(self, i: int) -> None:
         a = self.pareto_alpha_[i]
