@@ -99,9 +99,11 @@ def cd_diagram(
     return fig
 
 
-def _checked_cliques(cliques: Iterable[Iterable[str]], ranks: Mapping[str, float]):
+def _checked_cliques(
+    cliques: Iterable[Iterable[str]], ranks: Mapping[str, float]
+) -> list[list[str]]:
     """The given cliques as lists of names, without those of fewer than two methods."""
-    groups = []
+    groups: list[list[str]] = []
     for group in cliques:
         if isinstance(group, str):
             raise FigureInputError(
