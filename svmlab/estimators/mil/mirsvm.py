@@ -38,6 +38,7 @@ from __future__ import annotations
 
 import time
 import warnings
+from dataclasses import dataclass, field
 from numbers import Integral, Real
 
 import numpy as np
@@ -58,6 +59,63 @@ from svmlab.kernels import gamma_from_sigma, rbf, rbf_expansion
 from svmlab.qp import DualSolution, solve_svm_dual
 
 __all__ = ["MIRSVMClassifier"]
+
+
+def _lowest_iterate(objectives: list[float], lowest: int) -> int:
+    """1-based iteration of the lowest multi-instance objective so far (0: none yet). A new
+    one must be lower by more than 1e-4 relative -- above the QP tolerance, so that the solvers
+    agree on near-ties: the first of them is kept."""
+    if lowest == 0 or objectives[-1] < objectives[lowest - 1] - 1e-4 * abs(objectives[lowest - 1]):
+        return len(objectives)
+    return lowest
+
+
+def _refresh_kernel(K, X, S, changed, gamma, sq) -> None:
+    """New rows / columns of the representatives' kernel ``K`` where a representative changed."""
+    rows = rbf(X[S[changed]], X[S], gamma, X_sq=sq[S[changed]], Y_sq=sq[S])
+    K[changed, :] = rows
+    K[:, changed] = rows.T
+
+
+@dataclass
+class _Trace:
+    """What the MIRSVM alternation records for ``fit_info_``."""
+
+    kernel_seconds: float
+    qp_iterations: int = 0
+    qp_seconds: float = 0.0
+    max_gap: float = 0.0
+    mi_objective: list[float] = field(default_factory=list)
+    unchanged: list[int] = field(default_factory=list)
+    stop: str = "max_iter"
+    cycle_length: int = 0
+
+    def add_qp(self, solution: DualSolution) -> None:
+        self.qp_iterations += solution.n_iter
+        self.qp_seconds += solution.seconds
+        self.max_gap = max(self.max_gap, solution.gap)
+
+    def fit_info(self, *, kept: int, solution: DualSolution, gamma: float, X, n: int) -> dict:
+        """``fit_info_``, with ``kept`` the 1-based iteration of the returned model."""
+        return {
+            "iterations": len(self.unchanged),
+            "converged": self.stop == "converged",
+            "stop": self.stop,
+            "cycle_length": int(self.cycle_length),
+            "kept_iteration": int(kept),
+            "objective": float(-solution.objective),
+            "mi_objective": float(self.mi_objective[kept - 1]),
+            "mi_objective_per_iter": self.mi_objective,
+            "qp_iterations": int(self.qp_iterations),
+            "qp_seconds": float(self.qp_seconds),
+            "kernel_seconds": float(self.kernel_seconds),
+            "max_kkt_gap": float(self.max_gap),
+            "qp_solver": solution.method,
+            "gamma": float(gamma),
+            "n_bags": int(n),
+            "n_instances": int(X.shape[0]),
+            "unchanged_per_iter": [int(u) for u in self.unchanged],
+        }
 
 
 class MIRSVMClassifier(MaxInstanceMixin, ClassifierMixin, BaseEstimator):
@@ -241,76 +299,91 @@ class MIRSVMClassifier(MaxInstanceMixin, ClassifierMixin, BaseEstimator):
 
         t0 = time.perf_counter()
         K = rbf(X[S], X[S], gamma, X_sq=sq[S], Y_sq=sq[S])
-        kernel_seconds = time.perf_counter() - t0
-        seen = {S.tobytes()}
-        unchanged: list[int] = []
-        qp_iter, qp_seconds, max_gap = 0, 0.0, 0.0
+        trace = _Trace(kernel_seconds=time.perf_counter() - t0)
+        history = [S.tobytes()]  # the representative sets so far
         previous = None
-        stop, cycle_length = "max_iter", 0
-        history = [S.tobytes()]
-        mi_objective: list[float] = []
         best = None  # (objective, iteration, S, alpha, sv, b, solution) of the kept iterate
         lowest = 0  # 1-based iteration of the lowest multi-instance objective so far
         for _ in range(self.max_iter):
-            sol = self._solve_qp(K, Y, box, previous if self.warm_start else None)
+            sol, sv, b, out, objective, seconds = self._iterate(
+                K, Y, box, previous, X, S, starts, gamma
+            )
             previous = sol
-            qp_iter += sol.n_iter
-            qp_seconds += sol.seconds
-            max_gap = max(max_gap, sol.gap)
+            trace.add_qp(sol)
             alpha = sol.alpha
-            sv = alpha > 1e-8 * box
-            b = self._bias(K, Y, alpha, sv, box)
-
-            # Eq. 4.9 / 4.12: outputs of every training instance, best one per bag
+            trace.mi_objective.append(objective)
+            trace.kernel_seconds += seconds  # the outputs of every instance
             t0 = time.perf_counter()
-            out = rbf_expansion(X, X[S[sv]], (alpha * Y)[sv], b, gamma)
-            # multi-instance primal objective of this iterate: 1/2 ||w||^2 + C sum_I hinge(Y_I max f)
-            v = (alpha * Y)[sv]
-            hinge = np.maximum(0.0, 1.0 - Y * bag_max(out, starts))
-            mi_objective.append(float(0.5 * v @ K[np.ix_(sv, sv)] @ v + box * hinge.sum()))
-            if lowest == 0 or mi_objective[-1] < mi_objective[lowest - 1] - 1e-4 * abs(
-                mi_objective[lowest - 1]
-            ):
-                lowest = len(mi_objective)  # a lower objective (by more than 1e-4 relative,
-                # above the QP tolerance, so that solvers agree on near-ties: keep the first)
-            if self.keep == "last" or lowest == len(mi_objective):
-                best = (mi_objective[-1], len(mi_objective), S.copy(), alpha, sv, b, sol)
+            lowest = _lowest_iterate(trace.mi_objective, lowest)
+            if self.keep == "last" or lowest == len(trace.mi_objective):
+                best = (objective, len(trace.mi_objective), S.copy(), alpha, sv, b, sol)
             if self.selection == "max_margin":  # Alg. 4.1 line 14 taken literally
                 out = out * np.repeat(Y, sizes)
             S_new = bag_argmax(out, starts, sizes)
-            kernel_seconds += time.perf_counter() - t0
+            trace.kernel_seconds += time.perf_counter() - t0
             changed = np.flatnonzero(S_new != S)
-            unchanged.append(int(n - len(changed)))
-            if len(changed) == 0:
-                stop = "converged"
-                break
-            if self.patience is not None and len(mi_objective) - lowest >= self.patience:
-                stop = "patience"
-                break
+            trace.unchanged.append(int(n - len(changed)))
             key = S_new.tobytes()
-            if key in seen:  # an earlier representative set is back: a cycle
-                stop, cycle_length = "cycle", len(history) - history.index(key)
+            if self._stops(trace, changed, lowest, key, history):
                 break
-            if len(unchanged) == self.max_iter:
-                break  # keep the model consistent with the representatives it was fitted on
-            seen.add(key)
             history.append(key)
-            # only the rows / columns of changed representatives need new kernel values
             t0 = time.perf_counter()
             S = S_new
-            rows = rbf(X[S[changed]], X[S], gamma, X_sq=sq[S[changed]], Y_sq=sq[S])
-            K[changed, :] = rows
-            K[:, changed] = rows.T
-            kernel_seconds += time.perf_counter() - t0
+            _refresh_kernel(K, X, S, changed, gamma, sq)
+            trace.kernel_seconds += time.perf_counter() - t0
 
-        if stop == "max_iter":
+        if trace.stop == "max_iter":
             warnings.warn(
-                f"MIRSVM: the representatives still changed after max_iter={self.max_iter} iterations",
+                f"MIRSVM: the representatives still changed after max_iter={self.max_iter} "
+                "iterations",
                 ConvergenceWarning,
             )
-        if stop == "converged":  # the fixed point is returned whatever its objective
-            best = (mi_objective[-1], len(mi_objective), S, alpha, sv, b, sol)
-        _, kept, S, alpha, sv, b, sol = best
+        if trace.stop == "converged":  # the fixed point is returned whatever its objective
+            best = (trace.mi_objective[-1], len(trace.mi_objective), S, alpha, sv, b, sol)
+        self._store_model(X, starts, Y, gamma, best)
+        self.n_iter_ = len(trace.unchanged)
+        self.unchanged_per_iter_ = np.asarray(trace.unchanged, dtype=np.intp)
+        self.fit_info_ = trace.fit_info(kept=best[1], solution=best[6], gamma=gamma, X=X, n=n)
+        return self
+
+    def _stops(self, trace: _Trace, changed, lowest: int, key: bytes, history: list) -> bool:
+        """Whether the alternation ends after this iterate (``trace.stop`` says why): the
+        representatives did not change, ``patience`` iterations without a lower objective, an
+        earlier representative set is back (a cycle), or ``max_iter`` -- then the model stays
+        consistent with the representatives it was fitted on."""
+        if len(changed) == 0:
+            trace.stop = "converged"
+            return True
+        if self.patience is not None and len(trace.mi_objective) - lowest >= self.patience:
+            trace.stop = "patience"
+            return True
+        if key in history:
+            trace.stop, trace.cycle_length = "cycle", len(history) - history.index(key)
+            return True
+        return len(trace.unchanged) == self.max_iter
+
+    def _iterate(self, K, Y, box, previous, X, S, starts, gamma):
+        """One pass of Alg. 4.1 over the representatives ``S``: the QP and its bias, the outputs
+        of every training instance (Eqs. 4.9 / 4.12) and the iterate's multi-instance primal
+        objective ``1/2 ||w||^2 + C sum_I hinge(Y_I max f)``.
+
+        Returns ``(solution, sv, b, outputs, objective, seconds of the outputs)``.
+        """
+        sol = self._solve_qp(K, Y, box, previous if self.warm_start else None)
+        alpha = sol.alpha
+        sv = alpha > 1e-8 * box
+        b = self._bias(K, Y, alpha, sv, box)
+        t0 = time.perf_counter()
+        out = rbf_expansion(X, X[S[sv]], (alpha * Y)[sv], b, gamma)
+        v = (alpha * Y)[sv]
+        hinge = np.maximum(0.0, 1.0 - Y * bag_max(out, starts))
+        objective = float(0.5 * v @ K[np.ix_(sv, sv)] @ v + box * hinge.sum())
+        return sol, sv, b, out, objective, time.perf_counter() - t0
+
+    def _store_model(self, X, starts, Y, gamma, kept) -> None:
+        """The fitted attributes from the kept iterate ``(objective, iteration, S, alpha, sv, b,
+        solution)``."""
+        _, _, S, alpha, sv, b, _ = kept
         self._gamma = gamma
         self.representatives_ = (S - starts).astype(np.intp)
         self.support_ = np.flatnonzero(sv)
@@ -318,28 +391,6 @@ class MIRSVMClassifier(MaxInstanceMixin, ClassifierMixin, BaseEstimator):
         self.dual_coef_ = (alpha * Y)[sv]
         self.intercept_ = float(b)
         self.n_support_ = np.array([np.sum(sv & (Y < 0)), np.sum(sv & (Y > 0))], dtype=np.int32)
-        self.n_iter_ = len(unchanged)
-        self.unchanged_per_iter_ = np.asarray(unchanged, dtype=np.intp)
-        self.fit_info_ = {
-            "iterations": int(self.n_iter_),
-            "converged": stop == "converged",
-            "stop": stop,
-            "cycle_length": int(cycle_length),
-            "kept_iteration": int(kept),
-            "objective": float(-sol.objective),
-            "mi_objective": float(mi_objective[kept - 1]),
-            "mi_objective_per_iter": mi_objective,
-            "qp_iterations": int(qp_iter),
-            "qp_seconds": float(qp_seconds),
-            "kernel_seconds": float(kernel_seconds),
-            "max_kkt_gap": float(max_gap),
-            "qp_solver": sol.method,
-            "gamma": float(gamma),
-            "n_bags": int(n),
-            "n_instances": int(X.shape[0]),
-            "unchanged_per_iter": [int(u) for u in unchanged],
-        }
-        return self
 
     def _solve_qp(self, K, Y, box, previous: DualSolution | None) -> DualSolution:
         """The kernelised dual over the representatives (Eq. 4.10)."""
