@@ -1,4 +1,5 @@
-"""MI-SVM and mi-SVM: the two alternating SVM heuristics of Andrews, Tsochantaridis & Hofmann (2002).
+"""MI-SVM and mi-SVM: the two alternating SVM heuristics of Andrews, Tsochantaridis & Hofmann
+(2002).
 
 Both learn an instance-level kernel SVM and call a bag positive when its largest instance
 output is positive (the standard multi-instance assumption). They differ in what stands
@@ -90,6 +91,26 @@ _COMMON_CONSTRAINTS: dict = {
 }
 
 
+def _relabel_positive_bags(f, p_bag_of, p_starts, pos_sizes):
+    """mi-SVM's labels of the positive-bag instances from their outputs ``f``: the sign of
+    ``f`` (``f > 0`` -> +1), and in every positive bag left without a positive instance its
+    highest-scoring instance +1 (at least one positive per positive bag)."""
+    new_pos = np.where(f > 0, 1.0, -1.0)
+    has_pos = np.bincount(p_bag_of, weights=(new_pos > 0), minlength=len(pos_sizes)) > 0
+    if not has_pos.all():
+        best = bag_argmax(f, p_starts, pos_sizes)
+        new_pos[best[~has_pos]] = 1.0
+    return new_pos
+
+
+def _refresh_kernel(K, Z, rows_idx, gamma) -> None:
+    """New rows / columns of the examples' kernel ``K`` for the examples ``rows_idx`` of ``Z``."""
+    sq_all = row_norms(Z, squared=True)
+    rows = rbf(Z[rows_idx], Z, gamma, X_sq=sq_all[rows_idx], Y_sq=sq_all)
+    K[rows_idx, :] = rows
+    K[:, rows_idx] = rows.T
+
+
 class _InstanceSVMBase(MaxInstanceMixin, ClassifierMixin, BaseEstimator):
     """Shared parameters, the QP call and bag prediction of MI-SVM and mi-SVM."""
 
@@ -150,6 +171,20 @@ class _InstanceSVMBase(MaxInstanceMixin, ClassifierMixin, BaseEstimator):
         self.intercept_ = float(b)
         self.n_support_ = np.array([np.sum(sv & (yz < 0)), np.sum(sv & (yz > 0))], dtype=np.int32)
         self.model_size_ = int(sv.sum())
+
+    def _run_info(self, stop, changed_per_iter, qp_iter, converged_qp, t_start, libsvm, gamma):
+        """The ``fit_info_`` entries both alternations share (the sizes are added by each)."""
+        return {
+            "iterations": int(self.n_iter_),
+            "converged": stop == "converged",
+            "stop": stop,
+            "changed_per_iter": changed_per_iter,
+            "qp_iterations": int(qp_iter),
+            "qp_converged": bool(converged_qp),
+            "seconds": float(time.perf_counter() - t_start),
+            "qp_solver": "libsvm" if libsvm else "smo",
+            "gamma": float(gamma),
+        }
 
     # -- prediction ------------------------------------------------------------------------
 
@@ -286,11 +321,7 @@ class BagMISVMClassifier(_InstanceSVMBase):
             witness = new
             Z[n_neg + changed] = X[pos_rows[new[changed]]]
             if K is not None:
-                rows_idx = n_neg + changed
-                sq_all = row_norms(Z, squared=True)
-                rows = rbf(Z[rows_idx], Z, gamma, X_sq=sq_all[rows_idx], Y_sq=sq_all)
-                K[rows_idx, :] = rows
-                K[:, rows_idx] = rows.T
+                _refresh_kernel(K, Z, n_neg + changed, gamma)
         if stop == "max_iter":
             warnings.warn(
                 f"MI-SVM: the witnesses still changed after max_iter={self.max_iter} iterations",
@@ -301,26 +332,18 @@ class BagMISVMClassifier(_InstanceSVMBase):
         w[pos_bags] = new - p_starts
         self.witness_ = w
         self.n_iter_ = len(changed_per_iter)
-        self.fit_info_ = {
-            "iterations": int(self.n_iter_),
-            "converged": stop == "converged",
-            "stop": stop,
-            "changed_per_iter": changed_per_iter,
-            "qp_iterations": int(qp_iter),
-            "qp_converged": bool(converged_qp),
-            "seconds": float(time.perf_counter() - t_start),
-            "qp_solver": "libsvm" if libsvm else "smo",
-            "gamma": float(gamma),
-            "n_bags": int(len(sizes)),
-            "n_instances": int(X.shape[0]),
-            "n_examples": int(len(yz)),
-        }
+        self.fit_info_ = self._run_info(
+            stop, changed_per_iter, qp_iter, converged_qp, t_start, libsvm, gamma
+        )
+        self.fit_info_.update(
+            n_bags=int(len(sizes)), n_instances=int(X.shape[0]), n_examples=int(len(yz))
+        )
         return self
 
 
 class InstanceMISVMClassifier(_InstanceSVMBase):
     __doc__ = (
-        """mi-SVM (Andrews et al. 2002): instance labels for the positive bags, inferred by alternation.
+        """mi-SVM (Andrews et al. 2002): instance labels of the positive bags, inferred by alternation.
 
     This is the algorithm of Weka's ``weka.classifiers.mi.MISVM`` (relabel until stable),
     despite that class's upper-case name. Alias: ``MiSVMClassifier``.
@@ -396,13 +419,8 @@ class InstanceMISVMClassifier(_InstanceSVMBase):
             else:
                 sv = alpha > 0
                 f = rbf_expansion(X[pos_rows], X[sv], (alpha * labels)[sv], b, gamma)
-            new_pos = np.where(f > 0, 1.0, -1.0)
-            has_pos = np.bincount(p_bag_of, weights=(new_pos > 0), minlength=len(pos_bags)) > 0
-            if not has_pos.all():
-                best = bag_argmax(f, p_starts, sizes[pos_bags])
-                new_pos[best[~has_pos]] = 1.0
             new = labels.copy()
-            new[pos_rows] = new_pos
+            new[pos_rows] = _relabel_positive_bags(f, p_bag_of, p_starts, sizes[pos_bags])
             n_changed = int(np.sum(new != labels))
             changed_per_iter.append(n_changed)
             if n_changed == 0:
@@ -418,26 +436,19 @@ class InstanceMISVMClassifier(_InstanceSVMBase):
             labels = new
         if stop == "max_iter":
             warnings.warn(
-                f"mi-SVM: the instance labels still changed after max_iter={self.max_iter} iterations",
+                f"mi-SVM: the instance labels still changed after max_iter={self.max_iter} "
+                "iterations",
                 ConvergenceWarning,
             )
         self._store_model(X, labels, alpha, b, gamma)
         self.instance_labels_ = labels.astype(np.int8)
         self.n_iter_ = len(changed_per_iter)
-        self.fit_info_ = {
-            "iterations": int(self.n_iter_),
-            "converged": stop == "converged",
-            "stop": stop,
-            "changed_per_iter": changed_per_iter,
-            "qp_iterations": int(qp_iter),
-            "qp_converged": bool(converged_qp),
-            "seconds": float(time.perf_counter() - t_start),
-            "qp_solver": "libsvm" if libsvm else "smo",
-            "gamma": float(gamma),
-            "n_bags": int(len(sizes)),
-            "n_instances": int(X.shape[0]),
-            "n_examples": int(X.shape[0]),
-        }
+        self.fit_info_ = self._run_info(
+            stop, changed_per_iter, qp_iter, converged_qp, t_start, libsvm, gamma
+        )
+        self.fit_info_.update(
+            n_bags=int(len(sizes)), n_instances=int(X.shape[0]), n_examples=int(X.shape[0])
+        )
         return self
 
 
