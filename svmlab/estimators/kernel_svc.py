@@ -62,6 +62,8 @@ class KernelSVC(KernelParamsMixin, ClassifierMixin, BaseEstimator):
     intercept_ : ndarray of shape (1,)
     C_ : float
         The box used (resolves ``"auto"``).
+    n_iter_ : int
+        LIBSVM's iteration count.
     fit_info_ : dict
         ``objective`` (the dual objective ``sum alpha - 1/2 alpha^T Q alpha``, comparable with
         EvoSVM's), ``eq_violation``, ``n_sv``, ``C``, ``kernel``, ``kernel_params``, ``scale``,
@@ -128,7 +130,7 @@ class KernelSVC(KernelParamsMixin, ClassifierMixin, BaseEstimator):
         if len(self.classes_) != 2:
             raise ValueError(
                 f"Only binary classification is supported. KernelSVC needs exactly 2 classes in y, "
-                f"got {len(self.classes_)}"
+                f"got {len(self.classes_)} class{'es' if len(self.classes_) != 1 else ''}"
             )
         params = self._kernel_params()
         self.scaler_ = StandardScaler().fit(X) if self.scale else None
@@ -152,6 +154,7 @@ class KernelSVC(KernelParamsMixin, ClassifierMixin, BaseEstimator):
         self.dual_coef_ = svc.dual_coef_.copy()
         self.intercept_ = svc.intercept_.copy()
         self.C_ = C
+        self.n_iter_ = int(svc.n_iter_[0])
         self._kernel_kwargs = params
         v = alpha * Y
         self.fit_info_ = {
@@ -201,7 +204,8 @@ class KernelSVC(KernelParamsMixin, ClassifierMixin, BaseEstimator):
         -------
         y_pred : ndarray of shape (n_samples,)
         """
-        return self.classes_[(self.decision_function(X) > 0).astype(np.intp)]
+        scores = self.decision_function(X)  # first: NotFittedError before fit
+        return self.classes_[(scores > 0).astype(np.intp)]
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
