@@ -250,22 +250,12 @@ class OLLAWVClassifier(ClassifierMixin, BaseEstimator):
         X, y = validate_data(self, X, y, dtype=np.float64, order="C")
         check_classification_targets(y)
         self.classes_, y_idx, counts = np.unique(y, return_inverse=True, return_counts=True)
-        if len(self.classes_) < 2:
-            raise ValueError(
-                f"OLLAWVClassifier needs samples of at least 2 classes; got 1 class ({self.classes_.tolist()[0]!r})"
-            )
-        single = self.classes_[counts < 2]
-        if single.size:
-            raise ValueError(
-                f"class {single.tolist()[0]!r} has a single sample; OLLAWV needs at least 2 per class"
-            )
-
+        self._check_classes(counts)
         rng = check_random_state(self.random_state)
         n = X.shape[0]
         order = rng.permutation(n) if self.shuffle else np.arange(n)
         pairs = ovo_pairs(counts)  # larger class first: the +1 side
         M = self.margin * self.C if self.margin_mode == "scaled" else self.margin
-        beta = 1.0 if self.use_bias else 0.0
 
         sv_order, alphas, intercepts = [], [], []
         info = {"iterations": [], "stop_reason": [], "max_iter": [], "n_samples": []}
@@ -277,30 +267,12 @@ class OLLAWVClassifier(ClassifierMixin, BaseEstimator):
             # ties"); the shuffled order only picks the first violator.
             idx = np.flatnonzero(np.isin(y_idx, (a, b)))
             n_pair = idx.size
-            y_pair = np.where(y_idx[idx] == a, 1.0, -1.0)
             cap = (
                 n_pair
                 if self.max_iter_frac is None
                 else min(n_pair, math.ceil(self.max_iter_frac * n_pair))
             )
-            # first violator: the pair's earliest sample in the (shuffled) training order, or a random one
-            first = (
-                int(np.argmin(rank[idx]))
-                if self.init_violator == "first"
-                else int(rng.randint(n_pair))
-            )
-            sv, alpha, bias, stop = worst_violator_fit(
-                np.ascontiguousarray(X[idx]),
-                y_pair,
-                first,
-                float(self.C),
-                float(self.gamma),
-                float(M),
-                cap,
-                beta,
-                self.eta == "inv_t",
-                float(self.eta_scale),
-            )
+            sv, alpha, bias, stop = self._fit_pair(X[idx], y_idx[idx] == a, rank[idx], cap, M, rng)
             sv_order.append(idx[sv])
             alphas.append(alpha)
             intercepts.append(bias)
@@ -309,6 +281,50 @@ class OLLAWVClassifier(ClassifierMixin, BaseEstimator):
             info["max_iter"].append(int(cap))
             info["n_samples"].append(int(n_pair))
 
+        self._store_models(X, y_idx, pairs, sv_order, alphas, intercepts)
+        self.fit_info_ = info
+        return self
+
+    def _check_classes(self, counts) -> None:
+        """At least two classes, each with at least two samples."""
+        if len(self.classes_) < 2:
+            raise ValueError(
+                f"OLLAWVClassifier needs samples of at least 2 classes; got 1 class "
+                f"({self.classes_.tolist()[0]!r})"
+            )
+        single = self.classes_[counts < 2]
+        if single.size:
+            raise ValueError(
+                f"class {single.tolist()[0]!r} has a single sample; OLLAWV needs at least 2 per "
+                "class"
+            )
+
+    def _fit_pair(self, X_pair, positive, rank, cap, M, rng):
+        """One binary model on a pair's samples (``positive``: the +1 side); returns
+        ``(support vectors in order, alpha, bias, stop code)`` of the worst-violator solver.
+
+        The first violator is the pair's earliest sample in the (shuffled) training order
+        (``rank``), or a random one.
+        """
+        n_pair = len(positive)
+        first = int(np.argmin(rank)) if self.init_violator == "first" else int(rng.randint(n_pair))
+        return worst_violator_fit(
+            np.ascontiguousarray(X_pair),
+            np.where(positive, 1.0, -1.0),
+            first,
+            float(self.C),
+            float(self.gamma),
+            float(M),
+            cap,
+            1.0 if self.use_bias else 0.0,
+            self.eta == "inv_t",
+            float(self.eta_scale),
+        )
+
+    def _store_models(self, X, y_idx, pairs, sv_order, alphas, intercepts) -> None:
+        """The fitted attributes: the distinct support vectors (by class, then index) and the
+        per-model expansions over them."""
+        n = X.shape[0]
         distinct = np.unique(np.concatenate(sv_order))
         self.support_ = distinct[np.lexsort((distinct, y_idx[distinct]))]
         self.support_vectors_ = X[self.support_]
@@ -323,8 +339,6 @@ class OLLAWVClassifier(ClassifierMixin, BaseEstimator):
         self.sv_order_ = sv_order
         self.alphas_ = alphas
         self.intercept_ = np.asarray(intercepts, dtype=np.float64)
-        self.fit_info_ = info
-        return self
 
     def _pair_outputs(self, X):
         """Outputs ``o_k(x)`` of every binary model, shape (n_samples, n_pairs)."""
