@@ -27,7 +27,7 @@ import numpy as np
 def fronts(run_dir: Path, out: Path) -> Path:
     from matplotlib.figure import Figure
 
-    from svmlab.reporting import load_results
+    from svmlab.results import load_results
 
     df = load_results(run_dir)
     df = df[(df["status"] == "ok") & df["fit_info"].str.contains('"front"')]

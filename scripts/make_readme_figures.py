@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from svmlab.stats.report import analyse
+from svmlab.stats.analysis import analyse
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -84,8 +84,8 @@ def boundary(out: Path, gamma: float = 0.5, C: float = 10.0) -> list[Path]:
 def scaling(run_dir: Path, out: Path) -> list[Path]:
     from matplotlib.figure import Figure
 
-    from svmlab.reporting import aggregate, load_results
     from svmlab.reproduce import get_reproduction
+    from svmlab.results import aggregate, load_results
 
     repro = get_reproduction("ollawv_table_5_3")
     df = load_results(run_dir)

@@ -38,7 +38,7 @@ def _drift_points(name: str, params: dict) -> list[int]:
 def plot(run_dir: Path, out: Path, smooth: int = 1) -> Path:
     from matplotlib.figure import Figure
 
-    from svmlab.reporting import load_results
+    from svmlab.results import load_results
 
     df = load_results(run_dir)
     df = df[(df["status"] == "ok") & df["chunk_accuracy"].notna()]

@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 
 from svmlab.errors import SvmlabError
+from svmlab.solvers import RESERVED
 
 #: Exit status of the last ``svmlab run`` job(s): Hydra discards a task function's return value.
 EXIT = {"code": 0}
@@ -44,11 +45,29 @@ def _variant(overrides: list[tuple[str, str]]) -> str:
     return ";".join(keep)
 
 
-def _fixed_params(overrides: list[tuple[str, str]]) -> list[str]:
-    """Parameters of the primary solver set on the command line (``solver.C=1``)."""
-    return [
-        k.split(".", 1)[1] for k, _ in overrides if k.startswith("solver.") and k.count(".") == 1
-    ]
+def fixed_params(overrides: list[tuple[str, str]]) -> dict[str | None, set[str]]:
+    """Solver parameters set on the command line, per solver: ``{None: ...}`` for the
+    primary ``solver`` node (``solver.C=1``, also each value of a sweep), ``{"<key>": ...}``
+    for an experiment's entry (``solvers.<key>.C=1``). A nested path
+    (``solver.estimator.C=1``) gives scikit-learn's ``estimator__C``; reserved keys
+    (``solver.grid.C=...``, ``solver.name=...``) are not parameters.
+
+    >>> fixed_params([("solver.C", "10"), ("solvers.svc.gamma", "1"), ("solver.grid.C", "[1]")])
+    {None: {'C'}, 'svc': {'gamma'}}
+    """
+    out: dict[str | None, set[str]] = {}
+    for key, _ in overrides:
+        parts = key.split(".")
+        if parts[0] == "solver" and len(parts) >= 2:
+            owner, path = None, parts[1:]
+        elif parts[0] == "solvers" and len(parts) >= 3:
+            owner, path = parts[1], parts[2:]
+        else:
+            continue
+        if path[0] in RESERVED:
+            continue
+        out.setdefault(owner, set()).add("__".join(path))
+    return out
 
 
 def job(cfg) -> None:
@@ -56,10 +75,13 @@ def job(cfg) -> None:
     from hydra.core.hydra_config import HydraConfig
     from omegaconf import OmegaConf
 
-    from svmlab.reporting import build_report, load_results, render, select_outer_best
+    from svmlab.reporting import build_report
+    from svmlab.reproduce import get_reproduction
+    from svmlab.results import load_results, select_outer_best
     from svmlab.runner.execute import execute
     from svmlab.runner.plan import build_plan
     from svmlab.runner.store import consolidate, prepare_run_dir
+    from svmlab.stats.sections import render
 
     hc = HydraConfig.get()
     run_dir = Path(hc.runtime.output_dir)
@@ -71,12 +93,14 @@ def job(cfg) -> None:
             run_id = str(run_dir.resolve().relative_to(root.resolve()))
         except ValueError:
             run_id = run_dir.name
+        if container.get("reproduce"):
+            get_reproduction(container["reproduce"])  # an unknown target fails before any work
         plan = build_plan(
             container,
             str(run_dir),
             run_id,
             variant=_variant(overrides),
-            fixed_params=_fixed_params(overrides),
+            fixed_params=fixed_params(overrides),
         )
         resumed = prepare_run_dir(run_dir, plan.identity, OmegaConf.to_yaml(cfg, resolve=True))
         n_ds, n_sol = len(plan.datasets), len(plan.solvers)

@@ -217,13 +217,9 @@ def _stats_kwargs(args) -> dict:
 
 
 def _figure_formats(args) -> tuple[str, ...]:
-    formats = tuple(f for f in (args.figures or []) if f != "none")
-    bad = [f for f in formats if f not in ("png", "pdf", "svg")]
-    if bad:
-        raise SvmlabError(
-            f"unknown figure format(s) {', '.join(bad)}; choose among png, pdf, svg (or none)"
-        )
-    return formats
+    from svmlab.stats.analysis import check_figure_formats
+
+    return check_figure_formats(args.figures)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -261,16 +257,11 @@ def _dispatch(argv: list[str]) -> int:
 def _report(args) -> int:
     import pandas as pd
 
-    from svmlab.reporting import (
-        DEFAULT_METRIC,
-        aggregate,
-        build_report,
-        load_results,
-        metric_direction,
-        render,
-        run_config,
-    )
-    from svmlab.stats.report import analyse
+    from svmlab.evaluation.metrics import column_direction, default_metric
+    from svmlab.reporting import build_report
+    from svmlab.results import aggregate, load_results, run_config, run_configs
+    from svmlab.stats.analysis import analyse
+    from svmlab.stats.sections import render
 
     df = load_results(args.run_dir)
     config = run_config(args.run_dir)
@@ -278,10 +269,10 @@ def _report(args) -> int:
     args.aggregate = args.aggregate or defaults.get("aggregate") or "mean"
     if args.bd_alpha is None:
         args.bd_alpha = defaults.get("bd_alpha")
-    sections = build_report(df, args.metric, args.aggregate, reproduce=config.get("reproduce"))
+    sections = build_report(df, args.metric, args.aggregate, configs=run_configs(df))
     figures = []
     stat_metrics = args.metric or sorted(
-        {DEFAULT_METRIC[t] for t in df.loc[df["status"] == "ok", "task_type"].dropna()}
+        {default_metric(t) for t in df.loc[df["status"] == "ok", "task_type"].dropna()}
     )
     if stat_metrics and not args.no_stats:
         formats = _figure_formats(args)
@@ -300,7 +291,7 @@ def _report(args) -> int:
                 continue
             cmp, more, paths = analyse(
                 matrix,
-                metric_direction(metric),
+                column_direction(metric),
                 name=metric,
                 out_dir=out_dir,
                 formats=formats,
@@ -322,9 +313,9 @@ def _report(args) -> int:
 
 
 def _stats(args) -> int:
-    from svmlab.reporting import render
+    from svmlab.stats.analysis import analyse
     from svmlab.stats.compare import read_table
-    from svmlab.stats.report import analyse
+    from svmlab.stats.sections import render
 
     name = args.name or args.table.stem
     table = read_table(args.table)

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import importlib
 import inspect
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Any
 
@@ -67,6 +67,25 @@ class SolverSpec:
             )
         params = {k: v for k, v in cfg.items() if k not in RESERVED}
         return cls(name, cfg["_target_"], params, grid, tasks, cfg.get("description", ""))
+
+    def settings(self) -> dict:
+        """The configuration as a result row records it: target, parameters, grid, tasks."""
+        return {
+            "_target_": self.target,
+            **self.params,
+            "grid": self.grid,
+            "tasks": list(self.tasks),
+        }
+
+    def fixing(self, params: dict) -> SolverSpec:
+        """This solver with ``params`` set and taken out of its grid (they are not tuned)."""
+        grid = {k: v for k, v in self.grid.items() if k not in params}
+        out = replace(self, params={**self.params, **params}, grid=grid)
+        return out
+
+    def without_grid_keys(self, keys) -> SolverSpec:
+        """This solver with the grid entries ``keys`` removed (parameters fixed elsewhere)."""
+        return replace(self, grid={k: v for k, v in self.grid.items() if k not in set(keys)})
 
     def grid_points(self) -> list[dict]:
         """Every combination of the grid (one empty dict when there is no grid)."""

@@ -26,7 +26,7 @@ import pooch
 
 from .. import paths
 from ..errors import ChecksumError, DataUnavailableError
-from .registry import _entry, _no_file_message, file_sha256
+from .registry import file_sha256, no_file_message, registry_entry
 
 URL_ENV = "SVMLAB_DATA_URL"
 
@@ -53,9 +53,9 @@ def fetch(name: str, *, force: bool = False) -> Path:
     DataUnavailableError
         The dataset has no download source, or the download failed.
     """
-    entry = _entry(name)
+    entry = registry_entry(name)
     if entry["source"] != "file":
-        raise DataUnavailableError(_no_file_message(entry))
+        raise DataUnavailableError(no_file_message(entry))
     rel, cache = entry["path"], paths.cache_dir()
     base = os.environ.get(URL_ENV)
     if base:

@@ -69,7 +69,8 @@ def resolve(name: str) -> str:
         raise UnknownNameError("dataset", name, _registry()) from None
 
 
-def _entry(name: str) -> dict:
+def registry_entry(name: str) -> dict:
+    """The registry's entry of dataset ``name`` (or alias), as stored (do not modify it)."""
     return _registry()[resolve(name)]
 
 
@@ -87,7 +88,7 @@ def dataset_info(name: str) -> dict:
         download source) or ``unavailable`` (no data known). Checksums are not
         verified here; use :func:`locate` or :func:`verify`.
     """
-    entry = copy.deepcopy(_entry(name))
+    entry = copy.deepcopy(registry_entry(name))
     location = _find_local(entry)[0] if entry["source"] == "file" else None
     entry["location"] = str(location) if location else None
     entry["available"] = entry["source"] in ("sklearn", "synthetic") or location is not None
@@ -172,9 +173,9 @@ def locate(name: str) -> Path:
         No local copy (the message says where it looked and how to fetch it), or
         the dataset has no file (bundled, synthetic or unavailable).
     """
-    entry = _entry(name)
+    entry = registry_entry(name)
     if entry["source"] != "file":
-        raise DataUnavailableError(_no_file_message(entry))
+        raise DataUnavailableError(no_file_message(entry))
     path, expected = _find_local(entry)
     if path is None:
         raise DataUnavailableError(_missing_message(entry))
@@ -182,7 +183,8 @@ def locate(name: str) -> Path:
     return path
 
 
-def _no_file_message(entry: dict) -> str:
+def no_file_message(entry: dict) -> str:
+    """Why an entry has no file to read or fetch (unavailable offline, or built in)."""
     if entry["source"] == "unavailable":
         return f"dataset {entry['name']!r} is not available offline: {entry['unavailable_reason']}"
     return f"dataset {entry['name']!r} is {entry['source']} data and has no file"
@@ -225,7 +227,7 @@ def load_dataset(name: str, params=None, *, allow_download: bool = False) -> Dat
     ------
     UnknownNameError, ChecksumError, DataUnavailableError, DataFormatError, ConfigError
     """
-    entry = _entry(name)
+    entry = registry_entry(name)
     params = _plain(params or {})
     source = entry["source"]
     if source == "synthetic":
@@ -237,7 +239,7 @@ def load_dataset(name: str, params=None, *, allow_download: bool = False) -> Dat
     if source == "sklearn":
         return _bundled(entry["name"])
     if source != "file":
-        raise DataUnavailableError(_no_file_message(entry))
+        raise DataUnavailableError(no_file_message(entry))
     try:
         path = locate(entry["name"])
     except DataUnavailableError:
@@ -252,7 +254,7 @@ def load_dataset(name: str, params=None, *, allow_download: bool = False) -> Dat
 
 def read_entry_file(name: str, path) -> Dataset:
     """Read ``path`` as the file of registry entry ``name`` (no lookup, no cache)."""
-    entry = _entry(name)
+    entry = registry_entry(name)
     dataset = read_file(path, entry["format"], name=entry["name"], **entry.get("read_options", {}))
     dataset.meta.update(
         {
@@ -326,7 +328,7 @@ def _thaw(value):
 # --------------------------------------------------------------------------- verification
 def expected_counts(name: str) -> dict:
     """The registry's counts (rows, bags, features, targets, classes) for ``name``."""
-    entry = _entry(name)
+    entry = registry_entry(name)
     return {k: entry.get(k) for k in _COUNTS}
 
 
@@ -361,7 +363,7 @@ def verify(names=None) -> list[tuple[str, str, str]]:
 
 
 def _verify_one(name):
-    entry = _entry(name)
+    entry = registry_entry(name)
     try:
         if entry["source"] == "file":
             path = locate(name)

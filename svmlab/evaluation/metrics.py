@@ -318,6 +318,66 @@ def direction(name: str) -> str:
     return get_metric(name).direction
 
 
+#: The metric a task's results are tuned by (``tuning.scoring: null``) and summarised by
+#: (``summary_metric: null``, ``svmlab report`` without ``--metric``): one default per task.
+DEFAULT_METRIC = {
+    "binary": "accuracy",
+    "multiclass": "accuracy",
+    "multi_instance": "accuracy",
+    "stream": "accuracy",
+    "regression": "rmse",
+    "multitarget": "arrmse",
+}
+
+#: Columns every result row carries whatever its task. Costs are lower-is-better; the
+#: model columns are what a fitted model reports about itself, with their direction.
+COST_COLUMNS = ("model_size", "sv_percent", "task_seconds")
+MODEL_COLUMNS = {"dual_objective": "max"}
+
+
+def default_metric(task: str) -> str:
+    """The metric a ``task`` dataset is tuned and summarised by when none is named.
+
+    >>> default_metric("multitarget")
+    'arrmse'
+    """
+    _check_task(task)
+    return DEFAULT_METRIC[task]
+
+
+def is_cost(column: str) -> bool:
+    """Timings (``*_time``) and model size: columns of every task type, lower is better."""
+    return column.endswith("_time") or column in COST_COLUMNS
+
+
+def is_task_independent(column: str) -> bool:
+    """Whether every result row carries ``column``, whatever its task (costs, model columns)."""
+    return is_cost(column) or column in MODEL_COLUMNS
+
+
+def is_result_column(column: str) -> bool:
+    """Whether ``column`` can be summarised and ranked: a metric, a cost or a model column."""
+    return is_task_independent(column) or column in METRICS
+
+
+def column_direction(column: str) -> str:
+    """``"max"`` or ``"min"`` for a metric, a cost column or a model column.
+
+    >>> column_direction("fit_time"), column_direction("kappa")
+    ('min', 'max')
+
+    Raises
+    ------
+    svmlab.errors.UnknownNameError
+        If ``column`` is none of them.
+    """
+    if is_cost(column):
+        return "min"
+    if column in MODEL_COLUMNS:
+        return MODEL_COLUMNS[column]
+    return direction(column)
+
+
 def _check_task(task):
     if task not in TASKS:
         raise UnknownNameError("task", task, TASKS)

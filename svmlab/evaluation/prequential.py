@@ -8,17 +8,18 @@ import time
 import numpy as np
 
 from svmlab.data.dataset import Dataset
+from svmlab.errors import ConfigError
 from svmlab.evaluation.evaluate import Evaluation, check_finite
 from svmlab.evaluation.metrics import compute_metrics, model_size
 from svmlab.evaluation.preprocessing import Preprocessor
-from svmlab.evaluation.protocols import stream_chunks
+from svmlab.evaluation.protocols import Prequential, get_protocol
 from svmlab.solvers import SolverSpec
 
 
 def prequential_evaluate(
     solver: SolverSpec,
     ds: Dataset,
-    protocol: dict,
+    protocol: Prequential | dict,
     *,
     preprocessing: dict | None = None,
     random_state: int | None = None,
@@ -39,12 +40,15 @@ def prequential_evaluate(
     extra : dict
         ``n_chunks`` and ``chunk_accuracy`` (JSON list, one value per tested chunk).
     """
-    chunks = stream_chunks(ds.n_instances, protocol)
+    protocol = get_protocol(protocol)
+    if not isinstance(protocol, Prequential):
+        raise ConfigError(f"protocol {protocol.name!r} is not prequential ({protocol.kind})")
+    chunks = protocol.chunks(ds.n_instances)
     first = ds.subset(np.arange(*chunks[0]))
     pre = Preprocessor.from_config(preprocessing).fit(first)
     estimator = solver.build(random_state=random_state)
     check_finite(first, solver, estimator)
-    update = protocol.get("update", "auto")
+    update = protocol.update
     incremental = update == "partial_fit" or (
         update == "auto" and hasattr(estimator, "partial_fit")
     )

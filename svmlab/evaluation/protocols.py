@@ -1,44 +1,48 @@
-"""Evaluation protocols: deterministic train/test splits for every task type.
+"""Evaluation protocols: splitter objects that give deterministic train/test splits.
 
-A protocol configuration (``conf/protocol/*.yaml``) names a ``kind``:
+A protocol configuration (``conf/protocol/*.yaml``) names a ``kind``; :func:`get_protocol`
+turns it into one of the splitters below, validating every field once:
 
-``kfold``
+:class:`KFold` (``kfold``)
     Shuffled k-fold (regression, multi-target regression).
-``stratified_kfold``
+:class:`StratifiedKFold` (``stratified_kfold``)
     Stratified k-fold on the class labels (classification, streams used as batch data).
-``bag_stratified_kfold``
+:class:`BagStratifiedKFold` (``bag_stratified_kfold``)
     Stratified k-fold over *bags* (multi-instance data); a bag is never split.
-``auto_kfold``
-    One of the three above, chosen from the dataset's task.
-``holdout``
+:class:`AutoKFold` (``auto_kfold``)
+    One of the three above, chosen from the dataset's task by :meth:`Protocol.for_task`.
+:class:`Holdout` (``holdout``)
     One (or ``n_repeats``) random train/test split(s), stratified for classification.
-``prequential``
+:class:`Prequential` (``prequential``)
     Batched test-then-train over a stream in arrival order (one task; the chunks are
-    evaluated inside it, see :func:`stream_chunks`).
+    evaluated inside it, see :meth:`Prequential.chunks`).
 
-Splits index *samples*: rows, or bags for multi-instance data. They depend only on the
-master seed, the dataset name and the repetition, so every solver sees the same folds.
+Like scikit-learn's splitters, a protocol's :meth:`~Protocol.split` yields the splits of a
+target vector. Splits index *samples*: rows, or bags for multi-instance data. They depend
+only on the master seed, the dataset name and the repetition, so every solver sees the
+same folds.
+
+>>> import numpy as np
+>>> cv = get_protocol({"name": "cv3", "kind": "auto_kfold", "n_splits": 3}).for_task("binary")
+>>> type(cv).__name__, cv.n_folds
+('StratifiedKFold', 3)
+>>> [len(s.test) for s in cv.split(np.repeat([0, 1], 6), seed=0, dataset="toy")]
+[4, 4, 4]
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import ClassVar
 
 import numpy as np
-from sklearn.model_selection import KFold, train_test_split
+from sklearn.model_selection import KFold as _SkKFold
+from sklearn.model_selection import train_test_split
 
-from svmlab.data.dataset import CLASSIFICATION_TASKS
+from svmlab.data.dataset import CLASSIFICATION_TASKS, TASKS
 from svmlab.errors import ConfigError
 from svmlab.seeding import derive_seed
-
-KINDS = (
-    "kfold",
-    "stratified_kfold",
-    "bag_stratified_kfold",
-    "auto_kfold",
-    "holdout",
-    "prequential",
-)
 
 
 @dataclass(frozen=True)
@@ -51,66 +55,254 @@ class Split:
     test: np.ndarray
 
 
-def resolve_kind(protocol: dict, task: str) -> str:
-    """The concrete splitting scheme ``protocol`` uses on a dataset of ``task``."""
-    kind = protocol.get("kind")
-    if kind not in KINDS:
-        raise ConfigError(
-            f"protocol {protocol.get('name')!r}: unknown kind {kind!r}; valid kinds: {', '.join(KINDS)}"
-        )
-    if kind != "auto_kfold":
-        return kind
-    if task == "multi_instance":
-        return "bag_stratified_kfold"
-    return "stratified_kfold" if task in CLASSIFICATION_TASKS else "kfold"
+@dataclass(frozen=True)
+class Protocol:
+    """Base class of the splitters; ``config`` is the configuration it was built from.
+
+    Subclasses set :attr:`kind`, validate their own fields in :meth:`_validate` and
+    produce the splits of one repetition in :meth:`_repeat_splits`.
+    """
+
+    name: str
+    n_repeats: int = 1
+    config: tuple = ()  # the configuration as sorted (key, value) pairs (hashable)
+
+    kind: ClassVar[str] = ""
+    #: Dataset tasks this protocol can split.
+    tasks: ClassVar[tuple[str, ...]] = ()
+    #: The reason given when a dataset's task does not fit (formatted with dataset, task).
+    mismatch: ClassVar[str] = "cannot split dataset {dataset!r} ({task})"
+
+    def _validate(self) -> None:
+        _check_int(self, "n_repeats", self.n_repeats, 1)
+
+    @property
+    def n_folds(self) -> int:
+        """Number of splits per repetition."""
+        return 1
+
+    def for_task(self, task: str) -> Protocol:
+        """The concrete protocol used on a dataset of ``task`` (itself, except for auto)."""
+        return self
+
+    def check(self, task: str, dataset: str) -> Protocol:
+        """The concrete protocol for ``dataset``; :class:`ConfigError` when it cannot split it."""
+        concrete = self.for_task(task)
+        if task not in concrete.tasks:
+            reason = concrete.mismatch.format(dataset=dataset, task=task)
+            raise ConfigError(f"protocol {self.name!r} {reason}")
+        return concrete
+
+    def split(self, y, *, seed: int, dataset: str, task: str | None = None) -> Iterator[Split]:
+        """Every (repeat, fold) split of targets ``y`` (one label per bag for MI data).
+
+        ``task`` is needed only by protocols that behave differently per task (hold-out
+        stratifies classification data only).
+        """
+        y = np.asarray(y)
+        for repeat in range(self.n_repeats):
+            rs = derive_seed(seed, "split", dataset, repeat)
+            yield from self._repeat_splits(y, repeat, rs, task)
+
+    def _repeat_splits(self, y, repeat: int, rs: int, task: str | None) -> Iterator[Split]:
+        raise NotImplementedError  # pragma: no cover - every concrete protocol overrides it
+
+    def as_dict(self) -> dict:
+        """The configuration this protocol was built from."""
+        return dict(self.config)
 
 
-def check_protocol(protocol: dict, task: str, dataset: str) -> None:
-    """Raise :class:`ConfigError` when ``protocol`` cannot evaluate a ``task`` dataset."""
-    name = protocol.get("name", protocol.get("kind"))
-    kind = resolve_kind(protocol, task)
-    if kind == "stratified_kfold" and task not in CLASSIFICATION_TASKS:
-        raise ConfigError(
-            f"protocol {name!r} stratifies on class labels, but dataset {dataset!r} is a {task} dataset; "
-            "use protocol=kfold10 or protocol=cv10"
-        )
-    if kind == "bag_stratified_kfold" and task != "multi_instance":
-        raise ConfigError(
-            f"protocol {name!r} splits bags, but dataset {dataset!r} is not multi-instance ({task})"
-        )
-    if kind == "prequential" and task not in CLASSIFICATION_TASKS:
-        raise ConfigError(
-            f"protocol {name!r} is for streams; dataset {dataset!r} is a {task} dataset"
-        )
-    checks = [("n_repeats", 1)] + (
-        [("n_splits", 2)] if kind in ("kfold", "stratified_kfold", "bag_stratified_kfold") else []
+@dataclass(frozen=True)
+class _Folds(Protocol):
+    n_splits: int = 10
+
+    def _validate(self) -> None:
+        super()._validate()
+        _check_int(self, "n_splits", self.n_splits, 2)
+
+    @property
+    def n_folds(self) -> int:
+        return self.n_splits
+
+
+@dataclass(frozen=True)
+class KFold(_Folds):
+    """Shuffled, unstratified k-fold (regression and multi-target regression)."""
+
+    kind: ClassVar[str] = "kfold"
+    tasks: ClassVar[tuple[str, ...]] = TASKS
+
+    def _repeat_splits(self, y, repeat, rs, task):
+        index = np.arange(len(y))
+        kf = _SkKFold(n_splits=self.n_splits, shuffle=True, random_state=rs)
+        for fold, (train, test) in enumerate(kf.split(index)):
+            yield Split(repeat, fold, train, test)
+
+
+@dataclass(frozen=True)
+class StratifiedKFold(_Folds):
+    """Stratified k-fold that also works when a class has fewer members than folds."""
+
+    kind: ClassVar[str] = "stratified_kfold"
+    tasks: ClassVar[tuple[str, ...]] = tuple(CLASSIFICATION_TASKS)
+    mismatch: ClassVar[str] = (
+        "stratifies on class labels, but dataset {dataset!r} is a {task} dataset; "
+        "use protocol=kfold10 or protocol=cv10"
     )
-    for key, least in checks:
-        value = protocol.get(key, least)
-        if not isinstance(value, int) or isinstance(value, bool) or value < least:
-            raise ConfigError(
-                f"protocol {name!r}: {key} must be an integer >= {least}, got {value!r}"
-            )
-    if kind == "holdout":
-        ts = protocol.get("test_size", 0.3)
-        if not (isinstance(ts, (int, float)) and 0 < ts < 1):
-            raise ConfigError(
-                f"protocol {name!r}: test_size must be a fraction in (0, 1), got {ts!r}"
-            )
-    if kind == "prequential":
-        cs = protocol.get("chunk_size")
-        if not isinstance(cs, int) or cs < 2:
-            raise ConfigError(f"protocol {name!r}: chunk_size must be an integer >= 2, got {cs!r}")
-        if protocol.get("update", "auto") not in ("auto", "partial_fit", "refit"):
-            raise ConfigError(
-                f"protocol {name!r}: update must be auto, partial_fit or refit, got {protocol.get('update')!r}"
-            )
+
+    def _repeat_splits(self, y, repeat, rs, task):
+        index = np.arange(len(y))
+        folds = stratified_fold_ids(y, self.n_splits, rs)
+        for fold in range(self.n_splits):
+            yield Split(repeat, fold, index[folds != fold], index[folds == fold])
 
 
-def n_folds(protocol: dict, task: str) -> int:
-    """Number of folds per repetition (1 for hold-out and prequential)."""
-    kind = resolve_kind(protocol, task)
-    return 1 if kind in ("holdout", "prequential") else int(protocol["n_splits"])
+@dataclass(frozen=True)
+class BagStratifiedKFold(StratifiedKFold):
+    """Stratified k-fold over bags (one label per bag); a bag is never split."""
+
+    kind: ClassVar[str] = "bag_stratified_kfold"
+    tasks: ClassVar[tuple[str, ...]] = ("multi_instance",)
+    mismatch: ClassVar[str] = "splits bags, but dataset {dataset!r} is not multi-instance ({task})"
+
+
+@dataclass(frozen=True)
+class AutoKFold(_Folds):
+    """k-fold that adapts to the task: stratified, bag-level stratified or plain."""
+
+    kind: ClassVar[str] = "auto_kfold"
+    tasks: ClassVar[tuple[str, ...]] = TASKS
+
+    def for_task(self, task: str) -> Protocol:
+        if task == "multi_instance":
+            cls = BagStratifiedKFold
+        elif task in CLASSIFICATION_TASKS:
+            cls = StratifiedKFold
+        else:
+            cls = KFold
+        return cls(self.name, self.n_repeats, self.config, n_splits=self.n_splits)
+
+    def _repeat_splits(self, y, repeat, rs, task):
+        raise ConfigError(f"protocol {self.name!r}: call for_task(task) before split()")
+
+
+@dataclass(frozen=True)
+class Holdout(Protocol):
+    """Random train/test split(s), stratified for classification when every class has 2+."""
+
+    test_size: float = 0.3
+
+    kind: ClassVar[str] = "holdout"
+    tasks: ClassVar[tuple[str, ...]] = TASKS
+
+    def _validate(self) -> None:
+        super()._validate()
+        ts = self.test_size
+        if not (isinstance(ts, (int, float)) and not isinstance(ts, bool) and 0 < ts < 1):
+            raise ConfigError(
+                f"protocol {self.name!r}: test_size must be a fraction in (0, 1), got {ts!r}"
+            )
+
+    def _repeat_splits(self, y, repeat, rs, task):
+        index = np.arange(len(y))
+        labels = y if (task in CLASSIFICATION_TASKS) else None
+        if labels is not None and np.unique(labels, return_counts=True)[1].min() < 2:
+            labels = None
+        train, test = train_test_split(
+            index, test_size=self.test_size, random_state=rs, stratify=labels
+        )
+        yield Split(repeat, 0, np.sort(train), np.sort(test))
+
+
+UPDATES = ("auto", "partial_fit", "refit")
+
+
+@dataclass(frozen=True)
+class Prequential(Protocol):
+    """Batched test-then-train over a stream in arrival order (one split: all samples)."""
+
+    chunk_size: int = 1000
+    max_samples: int | None = None
+    update: str = "auto"
+
+    kind: ClassVar[str] = "prequential"
+    tasks: ClassVar[tuple[str, ...]] = tuple(CLASSIFICATION_TASKS)
+    mismatch: ClassVar[str] = "is for streams; dataset {dataset!r} is a {task} dataset"
+
+    def _validate(self) -> None:
+        super()._validate()
+        _check_int(self, "chunk_size", self.chunk_size, 2)
+        if self.update not in UPDATES:
+            raise ConfigError(
+                f"protocol {self.name!r}: update must be one of {', '.join(UPDATES)}, "
+                f"got {self.update!r}"
+            )
+
+    def _repeat_splits(self, y, repeat, rs, task):
+        index = np.arange(len(y))
+        yield Split(repeat, 0, index, index)
+
+    def chunks(self, n_samples: int) -> list[tuple[int, int]]:
+        """``(start, stop)`` of each chunk, in arrival order."""
+        n = min(int(self.max_samples or n_samples), n_samples)
+        size = int(self.chunk_size)
+        return [(s, min(s + size, n)) for s in range(0, n, size)]
+
+
+PROTOCOLS: dict[str, type[Protocol]] = {
+    cls.kind: cls
+    for cls in (KFold, StratifiedKFold, BagStratifiedKFold, AutoKFold, Holdout, Prequential)
+}
+KINDS = tuple(PROTOCOLS)
+_COSMETIC = ("name", "kind", "description")
+
+
+def get_protocol(config: dict | Protocol) -> Protocol:
+    """The validated splitter of a protocol configuration (a ``conf/protocol`` mapping).
+
+    Raises
+    ------
+    ConfigError
+        Unknown ``kind``, a field the kind does not have, or an invalid value (naming the
+        protocol, the field and what is valid).
+    """
+    if isinstance(config, Protocol):
+        return config
+    config = dict(config)
+    name = config.get("name") or config.get("kind") or "?"
+    kind = config.get("kind")
+    if kind not in PROTOCOLS:
+        raise ConfigError(
+            f"protocol {name!r}: unknown kind {kind!r}; valid kinds: {', '.join(KINDS)}"
+        )
+    cls = PROTOCOLS[kind]
+    fields = set(cls.__dataclass_fields__) - {"name", "config"}
+    options = {k: v for k, v in config.items() if k not in _COSMETIC}
+    unknown = sorted(set(options) - fields)
+    if unknown:
+        raise ConfigError(
+            f"protocol {name!r} ({kind}) has no field {unknown[0]!r}; "
+            f"valid fields: {', '.join(sorted(fields))}"
+        )
+    frozen = tuple(sorted((k, _hashable(v)) for k, v in config.items()))
+    protocol = cls(name=name, config=frozen, **options)
+    protocol._validate()
+    return protocol
+
+
+def _hashable(value):
+    if isinstance(value, dict):
+        return tuple(sorted((k, _hashable(v)) for k, v in value.items()))
+    if isinstance(value, list):
+        return tuple(_hashable(v) for v in value)
+    return value
+
+
+def _check_int(protocol: Protocol, field: str, value, least: int) -> None:
+    if not isinstance(value, int) or isinstance(value, bool) or value < least:
+        raise ConfigError(
+            f"protocol {protocol.name!r}: {field} must be an integer >= {least}, got {value!r}"
+        )
 
 
 def stratified_fold_ids(y, n_splits: int, random_state: int) -> np.ndarray:
@@ -135,13 +327,13 @@ def stratified_fold_ids(y, n_splits: int, random_state: int) -> np.ndarray:
     return folds
 
 
-def make_splits(protocol: dict, task: str, y, seed: int, dataset: str) -> list[Split]:
-    """All (repeat, fold) splits of a dataset under ``protocol``.
+def make_splits(protocol: dict | Protocol, task: str, y, seed: int, dataset: str) -> list[Split]:
+    """All (repeat, fold) splits of a ``task`` dataset: build, check, split in one call.
 
     Parameters
     ----------
-    protocol : dict
-        A protocol configuration (``kind``, ``n_splits``, ``n_repeats``, ...).
+    protocol : dict or Protocol
+        A protocol configuration (``kind``, ``n_splits``, ``n_repeats``, ...) or splitter.
     task : str
         The dataset's task.
     y : array-like of shape (n_samples,) or (n_samples, m)
@@ -155,37 +347,5 @@ def make_splits(protocol: dict, task: str, y, seed: int, dataset: str) -> list[S
     -------
     list of Split
     """
-    check_protocol(protocol, task, dataset)
-    kind = resolve_kind(protocol, task)
-    n = len(y)
-    index = np.arange(n)
-    splits = []
-    for repeat in range(int(protocol.get("n_repeats", 1))):
-        rs = derive_seed(seed, "split", dataset, repeat)
-        if kind == "prequential":
-            splits.append(Split(repeat, 0, index, index))
-        elif kind == "holdout":
-            labels = np.asarray(y) if task in CLASSIFICATION_TASKS else None
-            if labels is not None and np.unique(labels, return_counts=True)[1].min() < 2:
-                labels = None
-            train, test = train_test_split(
-                index, test_size=protocol.get("test_size", 0.3), random_state=rs, stratify=labels
-            )
-            splits.append(Split(repeat, 0, np.sort(train), np.sort(test)))
-        elif kind == "kfold":
-            kf = KFold(n_splits=protocol["n_splits"], shuffle=True, random_state=rs)
-            for fold, (train, test) in enumerate(kf.split(index)):
-                splits.append(Split(repeat, fold, train, test))
-        else:  # stratified_kfold, bag_stratified_kfold: y holds one label per sample (bag)
-            folds = stratified_fold_ids(y, protocol["n_splits"], rs)
-            for fold in range(protocol["n_splits"]):
-                splits.append(Split(repeat, fold, index[folds != fold], index[folds == fold]))
-    return splits
-
-
-def stream_chunks(n_samples: int, protocol: dict) -> list[tuple[int, int]]:
-    """``(start, stop)`` of each prequential chunk, in arrival order."""
-    limit = protocol.get("max_samples") or n_samples
-    n = min(int(limit), n_samples)
-    size = int(protocol["chunk_size"])
-    return [(s, min(s + size, n)) for s in range(0, n, size)]
+    concrete = get_protocol(protocol).check(task, dataset)
+    return list(concrete.split(y, seed=seed, dataset=dataset, task=task))

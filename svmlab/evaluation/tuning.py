@@ -17,36 +17,83 @@
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 
 import numpy as np
 
 from svmlab.data.dataset import Dataset
 from svmlab.errors import ConfigError
 from svmlab.evaluation.evaluate import fit_and_score
-from svmlab.evaluation.metrics import direction
-from svmlab.evaluation.protocols import make_splits
+from svmlab.evaluation.metrics import default_metric, direction, metrics_for_task
+from svmlab.evaluation.protocols import AutoKFold, Prequential, Protocol
 from svmlab.seeding import derive_seed
 from svmlab.solvers import SolverSpec
 
 MODES = ("nested", "outer_best", "none")
-DEFAULT_SCORING = {"multitarget": "armse", "regression": "rmse"}
 
 
-def scoring_metric(tuning: dict, task: str) -> str:
-    """The metric the grid search optimises on a ``task`` dataset."""
-    return tuning.get("scoring") or DEFAULT_SCORING.get(task, "accuracy")
+@dataclass(frozen=True)
+class Tuning:
+    """The validated ``tuning`` configuration of a run.
 
+    Parameters
+    ----------
+    mode : {"nested", "outer_best", "none"}
+        How grid points are chosen (see the module docstring).
+    inner_folds : int
+        Folds of the inner CV of ``nested``.
+    scoring : str or None
+        The metric optimised; None: the task's default
+        (:func:`svmlab.evaluation.metrics.default_metric`).
+    """
 
-def check_tuning(tuning: dict) -> None:
-    """Validate ``tuning.mode``, ``tuning.inner_folds`` and ``tuning.scoring`` (ConfigError)."""
-    mode = tuning.get("mode", "nested")
-    if mode not in MODES:
-        raise ConfigError(f"tuning.mode={mode!r} is not valid; choose one of {', '.join(MODES)}")
-    k = tuning.get("inner_folds", 3)
-    if not isinstance(k, int) or k < 2:
-        raise ConfigError(f"tuning.inner_folds must be an integer >= 2, got {k!r}")
-    if tuning.get("scoring") is not None:
-        direction(tuning["scoring"])  # raises UnknownNameError for unknown metrics
+    mode: str = "nested"
+    inner_folds: int = 3
+    scoring: str | None = None
+
+    @classmethod
+    def from_config(cls, config: dict | None) -> Tuning:
+        """Validate a ``tuning`` mapping (:class:`ConfigError` naming the key and valid values)."""
+        config = dict(config or {})
+        unknown = sorted(set(config) - {"mode", "inner_folds", "scoring"})
+        if unknown:
+            raise ConfigError(
+                f"tuning has no key {unknown[0]!r}; valid keys: inner_folds, mode, scoring"
+            )
+        tuning = cls(**config)
+        if tuning.mode not in MODES:
+            raise ConfigError(
+                f"tuning.mode={tuning.mode!r} is not valid; choose one of {', '.join(MODES)}"
+            )
+        k = tuning.inner_folds
+        if not isinstance(k, int) or isinstance(k, bool) or k < 2:
+            raise ConfigError(f"tuning.inner_folds must be an integer >= 2, got {k!r}")
+        if tuning.scoring is not None:
+            direction(tuning.scoring)  # raises UnknownNameError for unknown metrics
+        return tuning
+
+    def metric(self, task: str) -> str:
+        """The metric the grid search optimises on a ``task`` dataset."""
+        return self.scoring or default_metric(task)
+
+    def check_task(self, task: str, dataset: str) -> None:
+        """The scoring metric must exist for the dataset's task (when anything is tuned)."""
+        metric = self.metric(task)
+        if self.mode != "none" and metric not in metrics_for_task(task):
+            raise ConfigError(
+                f"tuning.scoring={metric!r} does not apply to dataset {dataset!r} ({task}); "
+                f"valid: {', '.join(metrics_for_task(task))}"
+            )
+
+    def mode_for(self, solver: SolverSpec, protocol: Protocol) -> str:
+        """The mode a (solver, protocol) pair actually runs: ``none`` without a grid or on a
+        stream (prequential evaluation has no grid search), the configured mode otherwise.
+
+        This is the one place the effective mode is decided; rows and reports record it.
+        """
+        if not solver.grid or isinstance(protocol, Prequential):
+            return "none"
+        return self.mode
 
 
 def model_key(solver: SolverSpec, point: dict) -> str:
@@ -70,7 +117,7 @@ def inner_search(
     solver: SolverSpec,
     train: Dataset,
     *,
-    tuning: dict,
+    tuning: Tuning,
     preprocessing: dict | None,
     classes,
     seed: int,
@@ -85,12 +132,13 @@ def inner_search(
     table : list of dict
         ``{"params": point, "score": mean inner score}`` for every point.
     """
-    metric = scoring_metric(tuning, train.task)
+    metric = tuning.metric(train.task)
     sign = 1.0 if direction(metric) == "max" else -1.0
-    inner = {"kind": "auto_kfold", "n_splits": int(tuning.get("inner_folds", 3)), "n_repeats": 1}
-    n_splits = min(inner["n_splits"], train.n_samples)
-    inner["n_splits"] = max(n_splits, 2)
-    splits = make_splits(inner, train.task, train.targets, derive_seed(seed, "inner"), train.name)
+    n_splits = max(min(tuning.inner_folds, train.n_samples), 2)
+    inner = AutoKFold("inner", n_splits=n_splits).for_task(train.task)
+    splits = inner.split(
+        train.targets, seed=derive_seed(seed, "inner"), dataset=train.name, task=train.task
+    )
     parts = [(train.subset(s.train), train.subset(s.test)) for s in splits]
     table, done = [], {}
     for point in solver.grid_points():

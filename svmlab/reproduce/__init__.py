@@ -17,6 +17,8 @@ import numpy as np
 import pandas as pd
 
 from svmlab.errors import UnknownNameError
+from svmlab.results import aggregate
+from svmlab.stats.sections import Section
 
 
 @dataclass(frozen=True)
@@ -404,8 +406,6 @@ def side_by_side(repro: Reproduction, table: PublishedTable, df: pd.DataFrame) -
     """
     from scipy.stats import spearmanr
 
-    from svmlab.reporting import aggregate
-
     published = repro.published(table)
     solver_of = dict(zip(df["method"], df["solver"]))
 
@@ -491,8 +491,6 @@ def _anova(df: pd.DataFrame, dataset: str, column: str, solvers: list) -> str:
 
 def sections(name: str, df: pd.DataFrame) -> list:
     """Report sections comparing a run with the published tables of reproduction ``name``."""
-    from svmlab.reporting import Section
-
     repro = get_reproduction(name)
     out = []
     for table in repro.tables:

@@ -10,7 +10,7 @@ from joblib import Parallel, delayed, parallel_config
 
 from svmlab.errors import ConfigError
 from svmlab.runner import store
-from svmlab.runner.plan import BACKENDS
+from svmlab.runner.settings import check_runner
 from svmlab.runner.task import TaskOutcome, TaskSpec, record_crash, run_task
 
 
@@ -79,11 +79,8 @@ def execute(tasks: list[TaskSpec], runner: dict, *, progress: bool | None = None
     run again. Each finished task is on disk before the next result is reported, so
     killing the run loses at most the tasks in flight.
     """
+    runner = check_runner(runner)
     backend = runner.get("backend", "loky")
-    if backend not in BACKENDS:
-        raise ConfigError(
-            f"runner.backend={backend!r} is not valid; choose one of {', '.join(BACKENDS)}"
-        )
     done = {}
     for run_dir in {t.run_dir for t in tasks}:
         done.update(store.finished_keys(run_dir))

@@ -1,35 +1,36 @@
-"""Expand a composed experiment configuration into validated tasks.
+"""Expand a composed experiment configuration into validated, typed tasks.
 
 Everything that can be checked without fitting is checked here, before any work
 starts: dataset, solver and protocol names, solver parameters and grids, protocol /
 task compatibility (including enough samples for the folds), metrics named for tuning
 or the summary, runner settings, and missing values the solver cannot take.
+
+Planning runs in three steps, each a function of its own: :func:`read_settings` (the
+run-wide settings), :func:`plan_members` (the solvers and datasets, with the parameters
+fixed for each) and :func:`expand` (datasets x solvers x repetitions x folds -> tasks,
+each with a stable key). :func:`build_plan` chains them.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
-from svmlab.data.registry import load_dataset
+from svmlab.data.dataset import Dataset
+from svmlab.data.registry import dataset_info, load_dataset
 from svmlab.errors import ConfigError, SvmlabError
 from svmlab.evaluation.evaluate import check_finite
-from svmlab.evaluation.metrics import get_metric, metrics_for_task
+from svmlab.evaluation.metrics import get_metric, is_task_independent
 from svmlab.evaluation.preprocessing import Preprocessor
-from svmlab.evaluation.protocols import (
-    check_protocol,
-    make_splits,
-    n_folds,
-    resolve_kind,
-    stream_chunks,
-)
-from svmlab.evaluation.tuning import check_tuning, scoring_metric
+from svmlab.evaluation.protocols import Prequential, Protocol, get_protocol
+from svmlab.evaluation.tuning import Tuning
 from svmlab.runner.provenance import provenance
+from svmlab.runner.settings import check_runner, runs_in_parallel
 from svmlab.runner.task import TaskSpec
 from svmlab.solvers import SolverSpec
 
-BACKENDS = ("loky", "sequential", "dask")
 #: Solver keys that describe rather than configure; edits to them do not block a resume.
 COSMETIC = ("description",)
 
@@ -45,9 +46,38 @@ class Plan:
     skipped_pairs: list[tuple[str, str, str]] = field(default_factory=list)
     datasets: dict = field(default_factory=dict)  # name -> task type
     solvers: list[str] = field(default_factory=list)
-    unavailable: list[tuple[str, str]] = field(
-        default_factory=list
-    )  # study datasets that cannot be run here
+    unavailable: list[tuple[str, str]] = field(default_factory=list)  # not obtainable here
+
+
+@dataclass(frozen=True)
+class RunSettings:
+    """The run-wide settings of a configuration, validated."""
+
+    experiment: str
+    protocol: Protocol
+    tuning: Tuning
+    preprocessing: dict
+    runner: dict
+    seed: int
+    allow_download: bool
+
+
+@dataclass(frozen=True)
+class SolverEntry:
+    """One solver of the run and the parameters fixed for it on the command line."""
+
+    spec: SolverSpec
+    fixed: frozenset = frozenset()
+
+
+@dataclass(frozen=True)
+class DatasetEntry:
+    """One dataset entry of the run: the data, its generator parameters, and the solver
+    parameters it fixes (``datasets.<key>.solver_params``)."""
+
+    data: Dataset
+    params: dict
+    solver_params: dict
 
 
 def _digest(obj) -> str:
@@ -84,64 +114,76 @@ def accepts(solver: SolverSpec, task: str, n_classes: int | None) -> bool:
     return False
 
 
-def check_runner(runner: dict) -> None:
-    """Validate the runner settings (backend, n_jobs, task_timeout)."""
-    backend = runner.get("backend", "loky")
-    if backend not in BACKENDS:
-        raise ConfigError(
-            f"runner.backend={backend!r} is not valid; choose one of {', '.join(BACKENDS)}"
-        )
-    n_jobs = runner.get("n_jobs", -1)
-    if not isinstance(n_jobs, int) or isinstance(n_jobs, bool) or n_jobs == 0:
-        raise ConfigError(
-            f"runner.n_jobs must be a non-zero integer (-1: one per core), got {n_jobs!r}"
-        )
-    timeout = runner.get("task_timeout")
-    if timeout is not None and (not isinstance(timeout, (int, float)) or timeout <= 0):
-        raise ConfigError(
-            f"runner.task_timeout must be a positive number of seconds or null, got {timeout!r}"
-        )
-
-
 def check_summary_metric(name) -> None:
-    if name is None or str(name).endswith("_time") or name == "model_size":
+    """A summary metric is a registered metric, a cost column or a model column."""
+    if name is None or is_task_independent(str(name)):
         return
     get_metric(name)
 
 
-def _solvers(cfg: dict, fixed: list[str]) -> list[tuple[SolverSpec, dict]]:
-    """Validated solvers; parameters ``fixed`` on the command line leave the primary's grid.
+def read_settings(cfg: dict) -> RunSettings:
+    """Validate the run-wide settings of ``cfg`` (protocol, tuning, preprocessing, runner, seed)."""
+    Preprocessor.from_config(cfg.get("preprocessing"))
+    check_summary_metric(cfg.get("summary_metric"))
+    seed = cfg.get("seed", 0)
+    if not isinstance(seed, int) or isinstance(seed, bool):
+        raise ConfigError(f"seed must be an integer, got {seed!r}")
+    return RunSettings(
+        experiment=cfg.get("name") or "adhoc",
+        protocol=get_protocol(cfg["protocol"]),
+        tuning=Tuning.from_config(cfg.get("tuning")),
+        preprocessing=dict(cfg.get("preprocessing") or {}),
+        runner=check_runner(cfg.get("runner") or {}),
+        seed=seed,
+        allow_download=bool((cfg.get("data") or {}).get("allow_download", False)),
+    )
 
-    ``fixed`` are the ``solver.X=...`` overrides. They reach the run only through the
-    primary ``solver`` node: directly, or through an experiment's ``solvers`` entry that
-    interpolates ``${solver}``. When no entry does, such an override would silently do
-    nothing, so it is an error.
+
+def _as_fixed(fixed_params) -> dict:
+    """``{entry key or None (the primary solver): set of parameter names}``."""
+    if fixed_params is None:
+        return {}
+    if isinstance(fixed_params, Mapping):
+        return {k: set(v) for k, v in fixed_params.items()}
+    return {None: set(fixed_params)}  # a plain list: the primary solver's
+
+
+def _solvers(cfg: dict, fixed_params) -> list[SolverEntry]:
+    """Validated solvers; parameters fixed by an override leave that solver's grid.
+
+    ``fixed_params`` maps a ``solvers`` entry key to the parameters set for it on the
+    command line (``solvers.<key>.C=1``), and ``None`` to those of the primary ``solver``
+    node (``solver.C=1``, a sweep value). The primary's reach the run directly or through
+    an entry that interpolates ``${solver}``; when no entry does, such an override would
+    silently do nothing, so it is an error.
     """
+    fixed = _as_fixed(fixed_params)
     entries = _entries(cfg, "solvers", "solver")
     primary = cfg.get("solver")
-    uses_primary = [key for key, scfg in entries if key is None or scfg == primary]
-    if fixed and not uses_primary:
-        keys = ", ".join(k for k, _ in entries)
+    uses_primary = {key for key, scfg in entries if key is None or scfg == primary}
+    if fixed.get(None) and not uses_primary:
+        keys = ", ".join(str(k) for k, _ in entries)
+        name = sorted(fixed[None])[0]
         raise ConfigError(
-            f"solver.{fixed[0]}=... has no effect: this experiment lists its solvers under `solvers` ({keys}) and "
-            f"none of them is the primary `solver`; override solvers.<key>.{fixed[0]}=... instead"
+            f"solver.{name}=... has no effect: this experiment lists its solvers under "
+            f"`solvers` ({keys}) and none of them is the primary `solver`; override "
+            f"solvers.<key>.{name}=... instead"
         )
     out = []
     for key, scfg in entries:
-        if key in uses_primary and scfg.get("grid"):
-            scfg["grid"] = {k: v for k, v in scfg["grid"].items() if k not in fixed}
-        spec = SolverSpec.from_config(scfg)
+        mine = set(fixed.get(key, set()) if key is not None else set())
+        if key in uses_primary:
+            mine |= fixed.get(None, set())
+        spec = SolverSpec.from_config(scfg).without_grid_keys(mine)
         spec.validate()
-        out.append((spec, scfg))
-    names = [s.name for s, _ in out]
+        out.append(SolverEntry(spec, frozenset(mine)))
+    names = [e.spec.name for e in out]
     if len(set(names)) != len(names):
         raise ConfigError(f"two solvers share a name in {names}; give each a distinct `name`")
     return out
 
 
-def _with_dataset_params(
-    spec: SolverSpec, scfg: dict, fixed: dict, dataset: str
-) -> tuple[SolverSpec, dict]:
+def _with_dataset_params(entry: SolverEntry, fixed: dict, dataset: str) -> SolverEntry:
     """The solver with a dataset entry's ``solver_params`` set, where it has those parameters.
 
     Studies that fix a kernel width per dataset (e.g. the EvoSVM thesis's Table 3.1) list it
@@ -150,32 +192,27 @@ def _with_dataset_params(
     solvers without it are unchanged.
     """
     if not fixed:
-        return spec, scfg
-    accepted = set(spec.build().get_params(deep=False))
+        return entry
+    accepted = set(entry.spec.build().get_params(deep=False))
     mine = {k: v for k, v in fixed.items() if k in accepted}
     if not mine:
-        return spec, scfg
-    scfg = {**scfg, **mine}
-    if scfg.get("grid"):
-        scfg["grid"] = {k: v for k, v in scfg["grid"].items() if k not in mine}
-    out = SolverSpec.from_config(scfg)
+        return entry
+    spec = entry.spec.fixing(mine)
     try:
-        out.validate()
+        spec.validate()
     except ConfigError as exc:
         raise ConfigError(
-            f"dataset {dataset!r}: solver_params {mine} do not suit solver {spec.name!r}: {exc}"
+            f"dataset {dataset!r}: solver_params {mine} do not suit solver "
+            f"{entry.spec.name!r}: {exc}"
         ) from None
-    return out, scfg
+    return SolverEntry(spec, entry.fixed | set(mine))
 
 
 def _unavailable(names: list[str]) -> list[tuple[str, str]]:
     """``(name, reason)`` of the study's datasets an experiment lists as not obtainable here."""
-    from svmlab.data.registry import dataset_info
-
     out = []
     for name in names:
-        info = dataset_info(name)
-        reason = info.get("unavailable_reason")
+        reason = dataset_info(name).get("unavailable_reason")
         if not reason:
             raise ConfigError(
                 f"unavailable_datasets lists {name!r}, but the registry has it available; "
@@ -194,21 +231,158 @@ def _load(name: str, params: dict, allow_download: bool):
         raise ConfigError(f"dataset {name!r}: invalid params {params}: {exc}") from None
 
 
-def _check_splits(protocol: dict, ds, seed: int) -> None:
-    """The protocol must be able to split this dataset (enough samples, at least 2 chunks)."""
-    if resolve_kind(protocol, ds.task) == "prequential":
-        if len(stream_chunks(ds.n_instances, protocol)) < 2:
+def _check_splits(protocol: Protocol, ds, seed: int) -> Protocol:
+    """The concrete protocol for ``ds``; it must be able to split it (enough samples, at
+    least 2 chunks of a stream)."""
+    concrete = protocol.check(ds.task, ds.name)
+    if isinstance(concrete, Prequential):
+        if len(concrete.chunks(ds.n_instances)) < 2:
             raise ConfigError(
-                f"protocol {protocol.get('name')!r}: chunk_size={protocol['chunk_size']} leaves fewer than "
-                f"2 chunks of dataset {ds.name!r} ({ds.n_instances} samples); nothing would be tested"
+                f"protocol {protocol.name!r}: chunk_size={concrete.chunk_size} leaves fewer "
+                f"than 2 chunks of dataset {ds.name!r} ({ds.n_instances} samples); nothing "
+                "would be tested"
             )
-        return
+        return concrete
     try:
-        make_splits(protocol, ds.task, ds.targets, seed, ds.name)
+        list(concrete.split(ds.targets, seed=seed, dataset=ds.name, task=ds.task))
     except (ValueError, ConfigError) as exc:
         raise ConfigError(
-            f"protocol {protocol.get('name')!r} cannot split dataset {ds.name!r}: {exc}"
+            f"protocol {protocol.name!r} cannot split dataset {ds.name!r}: {exc}"
         ) from None
+    return concrete
+
+
+def _datasets(cfg: dict, settings: RunSettings, solvers: list[SolverEntry]) -> list[DatasetEntry]:
+    """Load and check every dataset entry against the protocol, the tuning and the solvers."""
+    takers = {k for e in solvers for k in e.spec.build().get_params(deep=False)}
+    out = []
+    for _, dcfg in _entries(cfg, "datasets", "dataset"):
+        params = dict(dcfg.get("params") or {})
+        fixed = dict(dcfg.get("solver_params") or {})
+        unused = sorted(set(fixed) - takers)
+        if unused:
+            raise ConfigError(
+                f"dataset {dcfg['name']!r}: solver_params {unused} are parameters of none of "
+                f"the run's solvers ({', '.join(e.spec.name for e in solvers)})"
+            )
+        ds = _load(dcfg["name"], params, settings.allow_download)
+        _check_splits(settings.protocol, ds, settings.seed)
+        settings.tuning.check_task(ds.task, ds.name)
+        out.append(DatasetEntry(ds, params, fixed))
+    return out
+
+
+def plan_members(cfg: dict, settings: RunSettings, fixed_params=None):
+    """The run's validated solvers and datasets."""
+    solvers = _solvers(cfg, fixed_params)
+    return solvers, _datasets(cfg, settings, solvers)
+
+
+def _identity_solver(spec: SolverSpec) -> dict:
+    return {"name": spec.name, **spec.settings()}
+
+
+def identity(settings: RunSettings, solvers, datasets) -> dict:
+    """What a resumed run must share with the stored one (a fingerprint and its parts)."""
+    parts = {
+        "datasets": _digest(
+            [(d.data.name, d.params) for d in datasets]
+            + [d.solver_params for d in datasets if d.solver_params]
+        ),
+        "solvers": _digest([_identity_solver(e.spec) for e in solvers]),
+        "protocol": _digest(settings.protocol.as_dict()),
+        "preprocessing": _digest(settings.preprocessing),
+        "tuning": _digest(settings.tuning.__dict__),
+        "seed": _digest(settings.seed),
+    }
+    return {"experiment": settings.experiment, "fingerprint": _digest(parts), "parts": parts}
+
+
+def expand(
+    settings: RunSettings,
+    solvers: list[SolverEntry],
+    datasets: list[DatasetEntry],
+    *,
+    run_dir: str,
+    run_id: str,
+    variant: str = "",
+) -> tuple[list[TaskSpec], list[tuple[str, str, str]]]:
+    """Every (dataset, solver, repeat, fold) task, and the pairs skipped as incompatible."""
+    prov = provenance()
+    limit_blas = runs_in_parallel(settings.runner)
+    tasks, skipped = [], []
+    for d in datasets:
+        ds = d.data
+        protocol = settings.protocol.check(ds.task, ds.name)
+        n_classes = len(ds.classes) if ds.is_classification else None
+        for base in solvers:
+            entry = _with_dataset_params(base, d.solver_params, ds.name)
+            spec = entry.spec
+            if not accepts(spec, ds.task, n_classes):
+                why = f"{spec.name} handles {', '.join(spec.tasks)}, not {ds.task}"
+                skipped.append((ds.name, spec.name, why))
+                continue
+            if settings.preprocessing.get("impute", "none") == "none":
+                check_finite(ds, spec, spec.build())
+            for repeat in range(protocol.n_repeats):
+                for fold in range(protocol.n_folds):
+                    content = {
+                        "experiment": settings.experiment,
+                        "dataset": ds.name,
+                        "dataset_params": d.params,
+                        "solver": _identity_solver(spec),
+                        "protocol": settings.protocol.as_dict(),
+                        "preprocessing": settings.preprocessing,
+                        "tuning": settings.tuning.__dict__,
+                        "seed": settings.seed,
+                        "repeat": repeat,
+                        "fold": fold,
+                    }
+                    tasks.append(
+                        TaskSpec(
+                            key=f"{ds.name}-{spec.name}-r{repeat}f{fold}-{_digest(content)}",
+                            experiment=settings.experiment,
+                            run_id=run_id,
+                            run_dir=str(run_dir),
+                            dataset=ds.name,
+                            task_type=ds.task,
+                            dataset_params=d.params,
+                            solver=spec,
+                            protocol=protocol,
+                            preprocessing=settings.preprocessing,
+                            tuning=settings.tuning,
+                            tuning_mode=settings.tuning.mode_for(spec, protocol),
+                            seed=settings.seed,
+                            repeat=repeat,
+                            fold=fold,
+                            fixed_params=tuple(sorted(entry.fixed)),
+                            variant=variant,
+                            timeout=settings.runner.get("task_timeout"),
+                            limit_blas=limit_blas,
+                            provenance=prov,
+                        )
+                    )
+    return tasks, skipped
+
+
+def _check_coverage(tasks, solvers, datasets) -> None:
+    """Every solver runs on some dataset and every dataset gets some solver."""
+    used_solvers = {t.solver.name for t in tasks}
+    used_datasets = {t.dataset for t in tasks}
+    names = [e.spec.name for e in solvers]
+    for e in solvers:
+        if e.spec.name not in used_solvers:
+            chosen = ", ".join(d.data.name + ": " + d.data.task for d in datasets)
+            raise ConfigError(
+                f"solver {e.spec.name!r} handles {', '.join(e.spec.tasks)} datasets, and none "
+                f"of the chosen datasets ({chosen}) is one"
+            )
+    for d in datasets:
+        if d.data.name not in used_datasets:
+            raise ConfigError(
+                f"no chosen solver handles dataset {d.data.name!r} ({d.data.task}); "
+                f"solvers: {', '.join(names)}"
+            )
 
 
 def build_plan(
@@ -217,7 +391,7 @@ def build_plan(
     run_id: str,
     *,
     variant: str = "",
-    fixed_params: list[str] | None = None,
+    fixed_params: Mapping[str | None, Iterable[str]] | Iterable[str] | None = None,
 ) -> Plan:
     """Validate ``cfg`` (a resolved plain-dict configuration) and list its tasks.
 
@@ -229,146 +403,26 @@ def build_plan(
         Where the rows go, and the run's name within the experiment.
     variant : str
         Label of a sweep job (its command-line overrides), stored with each row.
-    fixed_params : list of str, optional
-        Parameters of the primary solver set on the command line (``solver.C=10``);
-        they are taken out of its tuning grid so the given value is used.
+    fixed_params : mapping or list of str, optional
+        Solver parameters set by command-line overrides: ``{None: [...]}`` for the primary
+        ``solver`` node (``solver.C=10``), ``{"<key>": [...]}`` for ``solvers.<key>.C=10``;
+        a plain list means the primary's. They are taken out of those solvers' grids, so
+        the given value is used, and every row records them in ``chosen_params``.
     """
-    experiment = cfg.get("name") or "adhoc"
-    protocol = dict(cfg["protocol"])
-    tuning = dict(cfg.get("tuning") or {})
-    preprocessing = dict(cfg.get("preprocessing") or {})
-    Preprocessor.from_config(preprocessing)
-    check_tuning(tuning)
-    runner = dict(cfg.get("runner") or {})
-    check_runner(runner)
-    check_summary_metric(cfg.get("summary_metric"))
-    seed = cfg.get("seed", 0)
-    if not isinstance(seed, int):
-        raise ConfigError(f"seed must be an integer, got {seed!r}")
-    allow_download = bool((cfg.get("data") or {}).get("allow_download", False))
-
-    solvers = _solvers(cfg, list(fixed_params or []))
+    settings = read_settings(cfg)
+    solvers, datasets = plan_members(cfg, settings, fixed_params)
     unavailable = _unavailable(cfg.get("unavailable_datasets") or [])
-    if cfg.get("reproduce"):
-        from svmlab.reproduce import get_reproduction
-
-        get_reproduction(cfg["reproduce"])
-    datasets, solver_params = (
-        [],
-        [],
-    )  # solver_params[i]: the i-th dataset entry's fixed solver parameters
-    for _, dcfg in _entries(cfg, "datasets", "dataset"):
-        params = dict(dcfg.get("params") or {})
-        fixed = dict(dcfg.get("solver_params") or {})
-        if fixed:
-            takers = {k for spec, _ in solvers for k in spec.build().get_params(deep=False)}
-            unused = sorted(set(fixed) - takers)
-            if unused:
-                raise ConfigError(
-                    f"dataset {dcfg['name']!r}: solver_params {unused} are parameters of none of the "
-                    f"run's solvers ({', '.join(s.name for s, _ in solvers)})"
-                )
-        ds = _load(dcfg["name"], params, allow_download)
-        check_protocol(protocol, ds.task, ds.name)
-        _check_splits(protocol, ds, seed)
-        metric = scoring_metric(tuning, ds.task)
-        if tuning.get("mode", "nested") != "none" and metric not in metrics_for_task(ds.task):
-            raise ConfigError(
-                f"tuning.scoring={metric!r} does not apply to dataset {ds.name!r} ({ds.task}); "
-                f"valid: {', '.join(metrics_for_task(ds.task))}"
-            )
-        datasets.append((ds, params))
-        solver_params.append(fixed)
-
-    def identity_solver(scfg):
-        return {k: v for k, v in scfg.items() if k not in COSMETIC}
-
-    parts = {
-        "datasets": _digest([(d.name, p) for d, p in datasets] + [f for f in solver_params if f]),
-        "solvers": _digest([identity_solver(c) for _, c in solvers]),
-        "protocol": _digest(protocol),
-        "preprocessing": _digest(preprocessing),
-        "tuning": _digest(tuning),
-        "seed": _digest(seed),
-    }
-    identity = {"experiment": experiment, "fingerprint": _digest(parts), "parts": parts}
-    prov = provenance()
-    limit_blas = runner.get("backend", "loky") != "sequential" and runner.get("n_jobs", 1) != 1
-    tasks, skipped = [], []
-    used_solvers, used_datasets = set(), set()
-    for (ds, params), fixed in zip(datasets, solver_params):
-        n_classes = len(ds.classes) if ds.is_classification else None
-        for base_spec, base_cfg in solvers:
-            spec, scfg = _with_dataset_params(base_spec, base_cfg, fixed, ds.name)
-            if not accepts(spec, ds.task, n_classes):
-                skipped.append(
-                    (
-                        ds.name,
-                        spec.name,
-                        f"{spec.name} handles {', '.join(spec.tasks)}, not {ds.task}",
-                    )
-                )
-                continue
-            if preprocessing.get("impute", "none") == "none":
-                check_finite(ds, spec, spec.build())
-            used_solvers.add(spec.name)
-            used_datasets.add(ds.name)
-            for repeat in range(int(protocol.get("n_repeats", 1))):
-                for fold in range(n_folds(protocol, ds.task)):
-                    content = {
-                        "experiment": experiment,
-                        "dataset": ds.name,
-                        "dataset_params": params,
-                        "solver": identity_solver(scfg),
-                        "protocol": protocol,
-                        "preprocessing": preprocessing,
-                        "tuning": tuning,
-                        "seed": seed,
-                        "repeat": repeat,
-                        "fold": fold,
-                    }
-                    key = f"{ds.name}-{spec.name}-r{repeat}f{fold}-{_digest(content)}"
-                    tasks.append(
-                        TaskSpec(
-                            key=key,
-                            experiment=experiment,
-                            run_id=run_id,
-                            run_dir=str(run_dir),
-                            dataset=ds.name,
-                            task_type=ds.task,
-                            dataset_params=params,
-                            solver=scfg,
-                            protocol=protocol,
-                            preprocessing=preprocessing,
-                            tuning=tuning,
-                            seed=seed,
-                            repeat=repeat,
-                            fold=fold,
-                            variant=variant,
-                            timeout=runner.get("task_timeout"),
-                            limit_blas=limit_blas,
-                            provenance=prov,
-                        )
-                    )
-    names = [s.name for s, _ in solvers]
-    for spec, _ in solvers:
-        if spec.name not in used_solvers:
-            raise ConfigError(
-                f"solver {spec.name!r} handles {', '.join(spec.tasks)} datasets, and none of the chosen datasets "
-                f"({', '.join(d.name + ': ' + d.task for d, _ in datasets)}) is one"
-            )
-    for ds, _ in datasets:
-        if ds.name not in used_datasets:
-            raise ConfigError(
-                f"no chosen solver handles dataset {ds.name!r} ({ds.task}); solvers: {', '.join(names)}"
-            )
+    tasks, skipped = expand(
+        settings, solvers, datasets, run_dir=run_dir, run_id=run_id, variant=variant
+    )
+    _check_coverage(tasks, solvers, datasets)
     return Plan(
-        experiment,
+        settings.experiment,
         str(run_dir),
         tasks,
-        identity,
+        identity(settings, solvers, datasets),
         skipped,
-        {d.name: d.task for d, _ in datasets},
-        names,
+        {d.data.name: d.data.task for d in datasets},
+        [e.spec.name for e in solvers],
         unavailable,
     )

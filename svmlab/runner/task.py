@@ -17,8 +17,8 @@ import numpy as np
 from svmlab.data.registry import load_dataset
 from svmlab.evaluation.evaluate import Evaluation, fit_and_score
 from svmlab.evaluation.prequential import prequential_evaluate
-from svmlab.evaluation.protocols import make_splits, resolve_kind
-from svmlab.evaluation.tuning import inner_search, model_key, point_seed, scoring_metric
+from svmlab.evaluation.protocols import Prequential, Protocol
+from svmlab.evaluation.tuning import Tuning, inner_search, model_key, point_seed
 from svmlab.runner import store
 from svmlab.seeding import derive_seed
 from svmlab.solvers import SolverSpec
@@ -30,7 +30,14 @@ class TaskTimeout(Exception):
 
 @dataclass(frozen=True)
 class TaskSpec:
-    """Everything a worker needs to run one task (plain, picklable values)."""
+    """Everything a worker needs to run one task, as the typed objects planning built.
+
+    Nothing here is re-derived in the worker: the protocol is already the concrete
+    splitter for the dataset's task, ``tuning_mode`` is the mode this (solver, protocol)
+    pair runs (decided once by :meth:`Tuning.mode_for`), and ``fixed_params`` names the
+    solver parameters fixed for this task (command-line overrides, a dataset entry's
+    ``solver_params``), which the row records with the values the estimator used.
+    """
 
     key: str
     experiment: str
@@ -39,13 +46,15 @@ class TaskSpec:
     dataset: str
     task_type: str
     dataset_params: dict
-    solver: dict
-    protocol: dict
+    solver: SolverSpec
+    protocol: Protocol
     preprocessing: dict
-    tuning: dict
+    tuning: Tuning
+    tuning_mode: str
     seed: int
     repeat: int
     fold: int
+    fixed_params: tuple[str, ...] = ()
     variant: str = ""
     timeout: float | None = None
     limit_blas: bool = False
@@ -63,47 +72,49 @@ class TaskOutcome:
 
 
 @lru_cache(maxsize=64)
-def _splits(dataset: str, params_json: str, protocol_json: str, seed: int):
+def _splits(dataset: str, params_json: str, protocol: Protocol, seed: int):
     ds = load_dataset(dataset, json.loads(params_json))
-    protocol = json.loads(protocol_json)
-    return {
-        (s.repeat, s.fold): s for s in make_splits(protocol, ds.task, ds.targets, seed, dataset)
-    }
+    splits = protocol.split(ds.targets, seed=seed, dataset=dataset, task=ds.task)
+    return {(s.repeat, s.fold): s for s in splits}
 
 
 def _dataset_and_split(spec: TaskSpec):
     ds = load_dataset(spec.dataset, spec.dataset_params)
-    splits = _splits(
-        spec.dataset,
-        json.dumps(spec.dataset_params, sort_keys=True),
-        json.dumps(spec.protocol, sort_keys=True),
-        spec.seed,
-    )
+    params = json.dumps(spec.dataset_params, sort_keys=True)
+    splits = _splits(spec.dataset, params, spec.protocol, spec.seed)
     return ds, splits[(spec.repeat, spec.fold)]
+
+
+def used_params(spec: TaskSpec, point: dict) -> dict:
+    """The parameters a task's estimator was built with that the run chose or fixed: the
+    grid point, plus every fixed parameter with the value the estimator actually got."""
+    if not spec.fixed_params:
+        return dict(point)
+    params = spec.solver.build(point).get_params(deep=True)
+    return {**{k: params[k] for k in spec.fixed_params if k in params}, **point}
 
 
 def evaluate_task(spec: TaskSpec) -> list[dict]:
     """Run the task and return its result rows (without the bookkeeping columns)."""
     ds, split = _dataset_and_split(spec)
-    solver = SolverSpec.from_config(spec.solver)
+    solver = spec.solver
     classes = ds.classes if ds.is_classification else None
     rs = derive_seed(spec.seed, "solver", spec.dataset, spec.repeat, spec.fold)
     base = {
         "n_train": len(split.train),
         "n_test": len(split.test),
-        "tuning_metric": scoring_metric(spec.tuning, ds.task),
+        "tuning_metric": spec.tuning.metric(ds.task),
     }
 
-    if resolve_kind(spec.protocol, ds.task) == "prequential":
+    if isinstance(spec.protocol, Prequential):
         ev, extra = prequential_evaluate(
             solver, ds, spec.protocol, preprocessing=spec.preprocessing, random_state=rs
         )
-        return [_row(base | extra, {}, ev, 0.0)]
+        return [_row(base | extra, used_params(spec, {}), ev, 0.0)]
 
     train, test = ds.subset(split.train), ds.subset(split.test)
-    mode = spec.tuning.get("mode", "nested") if solver.grid else "none"
     common = dict(preprocessing=spec.preprocessing, classes=classes, random_state=rs)
-    if mode == "outer_best":
+    if spec.tuning_mode == "outer_best":
         rows, done = [], {}
         for i, point in enumerate(solver.grid_points()):
             key = model_key(solver, point)
@@ -111,10 +122,10 @@ def evaluate_task(spec: TaskSpec) -> list[dict]:
                 done[key] = fit_and_score(
                     solver, point, train, test, **(common | {"random_state": point_seed(rs, key)})
                 )
-            rows.append(_row(base | {"grid_point": i}, point, done[key], 0.0))
+            rows.append(_row(base | {"grid_point": i}, used_params(spec, point), done[key], 0.0))
         return rows
     chosen, tune_time, table = {}, 0.0, None
-    if mode == "nested":
+    if spec.tuning_mode == "nested":
         t0 = time.perf_counter()
         chosen, table = inner_search(
             solver,
@@ -126,11 +137,11 @@ def evaluate_task(spec: TaskSpec) -> list[dict]:
             random_state=rs,
         )
         tune_time = time.perf_counter() - t0
-    if mode == "nested":  # the final model gets the seed its grid point was evaluated with
+        # the final model gets the seed its grid point was evaluated with
         common["random_state"] = point_seed(rs, model_key(solver, chosen))
     ev = fit_and_score(solver, chosen, train, test, **common)
     extra = {"grid_scores": json.dumps(table, default=_json_default)} if table else {}
-    return [_row(base | extra, chosen, ev, tune_time)]
+    return [_row(base | extra, used_params(spec, chosen), ev, tune_time)]
 
 
 def _row(base: dict, chosen: dict, ev: Evaluation, tune_time: float) -> dict:
@@ -233,17 +244,11 @@ def _meta(
         "run_id": spec.run_id,
         "dataset": spec.dataset,
         "task_type": spec.task_type,
-        "solver": spec.solver.get("name", ""),
+        "solver": spec.solver.name,
         "variant": spec.variant,
-        "solver_params": json.dumps(
-            {k: v for k, v in spec.solver.items() if k not in ("name", "description")},
-            sort_keys=True,
-            default=_json_default,
-        ),
-        "protocol": spec.protocol.get("name", spec.protocol.get("kind", "")),
-        "tuning_mode": "none"
-        if spec.protocol.get("kind") == "prequential"
-        else spec.tuning.get("mode", "nested"),
+        "solver_params": json.dumps(spec.solver.settings(), sort_keys=True, default=_json_default),
+        "protocol": spec.protocol.name,
+        "tuning_mode": spec.tuning_mode,
         "repeat": spec.repeat,
         "fold": spec.fold,
         "seed": spec.seed,

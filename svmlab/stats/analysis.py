@@ -7,8 +7,9 @@ from pathlib import Path
 
 import pandas as pd
 
-from svmlab.reporting import Section
+from svmlab.errors import SvmlabError
 from svmlab.stats.compare import Comparison, compare
+from svmlab.stats.sections import Section
 from svmlab.stats.tables import comparison_sections
 
 FIGURE_FORMATS = ("png", "pdf", "svg")
@@ -18,13 +19,27 @@ def _slug(text: str) -> str:
     return re.sub(r"[^A-Za-z0-9_.-]+", "_", text).strip("_") or "stats"
 
 
+def check_figure_formats(formats) -> tuple[str, ...]:
+    """The figure formats asked for, validated (``none`` means no figures).
+
+    >>> check_figure_formats(["png", "none"])
+    ('png',)
+    """
+    formats = tuple(f for f in (formats or ()) if f != "none")
+    bad = [f for f in formats if f not in FIGURE_FORMATS]
+    if bad:
+        raise SvmlabError(
+            f"unknown figure format(s) {', '.join(bad)}; choose among "
+            f"{', '.join(FIGURE_FORMATS)} (or none)"
+        )
+    return formats
+
+
 def figures(cmp: Comparison, out_dir: str | Path, *, name: str, formats=("png",)) -> list[Path]:
     """Write the papers' rank-bar chart and a Demšar CD diagram; returns the files."""
     from svmlab.stats.figures import cd_diagram, rank_bars, save_figure
 
-    bad = [f for f in formats if f not in FIGURE_FORMATS]
-    if bad:
-        raise ValueError(f"unknown figure format(s) {bad}; valid: {', '.join(FIGURE_FORMATS)}")
+    formats = check_figure_formats(formats)
     out_dir = Path(out_dir)
     label = cmp.metric or name
     paths = save_figure(

@@ -10,8 +10,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from svmlab.reporting import Section
 from svmlab.stats.compare import Comparison
+from svmlab.stats.sections import Section
 
 
 def fmt_p(p: float) -> str:

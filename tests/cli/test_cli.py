@@ -86,9 +86,47 @@ def test_sweep_writes_one_run_per_configuration(run_cli, tmp_path):
         "linear_svc [solver.C=10]",
     ):
         assert label in out
-    # the swept parameter is fixed, not tuned
-    df = pd.read_parquet(runs[0] / "results.parquet")
-    assert "C" not in json.loads(df["chosen_params"][0])
+    # the swept parameter is fixed, not tuned, and the rows record the value used
+    for run in runs:
+        df = pd.read_parquet(run / "results.parquet")
+        swept = float(df["variant"][0].split("solver.C=")[1].split(";")[0])
+        assert {json.loads(p)["C"] for p in df["chosen_params"]} == {swept}
+        assert "C" not in json.loads(df["solver_params"][0])["grid"]
+
+
+QUICK = [
+    "+experiment=quickstart",
+    "datasets.wine=null",
+    "datasets.breast_cancer=null",
+    "datasets.moons=null",
+    "protocol.n_splits=3",
+    "runner=sequential",
+    "runner.progress=false",
+]
+
+
+def test_override_of_an_experiment_entry_is_what_the_model_used(run_cli, tmp_path):
+    """Regression: `solvers.linear_svc.C=1000` lost to linear_svc's grid (C=10 was fitted)."""
+    run_cli("run", *QUICK, "solvers.linear_svc.C=1000", f"results_dir={tmp_path}", "run_id=o",
+            check=0)
+    df = pd.read_parquet(tmp_path / "quickstart" / "o" / "results.parquet")
+    lin = df[df["solver"] == "linear_svc"]
+    assert {json.loads(p)["C"] for p in lin["chosen_params"]} == {1000}
+    assert {json.loads(p)["C"] for p in lin["solver_params"]} == {1000}
+    other = df[df["solver"] == "svc"]  # the other solvers keep tuning C
+    assert {json.loads(p)["C"] for p in other["chosen_params"]} <= {0.1, 1, 10, 100}
+
+
+def test_solver_without_grid_is_not_labelled_outer_best(run_cli, tmp_path):
+    """Regression: naive_bayes under tuning.mode=outer_best was reported as '(outer-best)'."""
+    run_cli("run", "dataset=iris", "solver=naive_bayes", "tuning.mode=outer_best",
+            "protocol.n_splits=3", "runner=sequential", "runner.progress=false",
+            f"results_dir={tmp_path}", "run_id=nb", check=0)
+    run_dir = tmp_path / "adhoc" / "nb"
+    df = pd.read_parquet(run_dir / "results.parquet")
+    assert set(df["tuning_mode"]) == {"none"}
+    out = run_cli("report", str(run_dir), "--no-stats", check=0).stdout
+    assert "naive_bayes" in out and "outer-best" not in out
 
 
 @pytest.mark.parametrize(

@@ -1,7 +1,5 @@
 """Every shipped experiment composes, and the OLLAWV quick profile runs end to end."""
 
-import os
-from pathlib import Path
 
 import pandas as pd
 import pytest
@@ -17,11 +15,7 @@ def test_experiment_composes(run_cli, tmp_path, name):
     assert f"name: {name}" in out
 
 
-@pytest.mark.skipif(
-    not os.environ.get("SVMLAB_DATA_DIR")
-    or not Path(os.environ.get("SVMLAB_DATA_DIR", "")).is_dir(),
-    reason="needs SVMLAB_DATA_DIR",
-)
+@pytest.mark.data
 def test_ollawv_quick_runs_and_reports_beside_the_paper(run_cli, tmp_path):
     drop = [f"~datasets.{d}" for d in ("wine", "sonar", "vote", "heart")]
     proc = run_cli(
@@ -42,11 +36,7 @@ def test_ollawv_quick_runs_and_reports_beside_the_paper(run_cli, tmp_path):
     assert (df["sv_percent"] > 0).all() and (df.groupby("solver")["accuracy"].mean() > 0.8).all()
 
 
-@pytest.mark.skipif(
-    not os.environ.get("SVMLAB_DATA_DIR")
-    or not Path(os.environ.get("SVMLAB_DATA_DIR", "")).is_dir(),
-    reason="needs SVMLAB_DATA_DIR",
-)
+@pytest.mark.data
 def test_mtr_quick_runs_and_reports_beside_the_paper(run_cli, tmp_path):
     drop = [f"datasets.{d}=null" for d in ("andro", "edm", "enb", "jura")]
     drop += [
@@ -74,11 +64,7 @@ def test_mtr_quick_runs_and_reports_beside_the_paper(run_cli, tmp_path):
     assert (df["arrmse"] < 1.0).all()  # every method beats the training mean on slump
 
 
-@pytest.mark.skipif(
-    not os.environ.get("SVMLAB_DATA_DIR")
-    or not Path(os.environ.get("SVMLAB_DATA_DIR", "")).is_dir(),
-    reason="needs SVMLAB_DATA_DIR",
-)
+@pytest.mark.data
 def test_evosvm_variants_runs_with_per_dataset_gamma_and_reports_beside_the_paper(
     run_cli, tmp_path
 ):
@@ -100,3 +86,31 @@ def test_evosvm_variants_runs_with_per_dataset_gamma_and_reports_beside_the_pape
     assert len(set(df["solver"])) == 6 and (df["status"] == "ok").all()
     assert df["solver_params"].map(lambda p: '"gamma": 1.0' in p and '"C": 0.1' in p).all()
     assert df["error_rate"].between(0.0, 0.6).all()
+
+
+@pytest.mark.data
+@pytest.mark.slow
+def test_sweep_report_keeps_each_jobs_rows_and_label(run_cli, tmp_path):
+    """Regression: the report of the Table 3.4 sweep labelled every table with the first
+    job's C and filled it (and its ANOVA) with rows of all jobs."""
+    drop = [f"solvers.{s}=null" for s in ("evosvm", "evosvm_s", "evosvm_h", "psosvm")]
+    drop += ["datasets.ionosphere=null", "datasets.sonar=null"]
+    run_cli("run", "-m", "+experiment=evosvm_variants", "evo.C=1,0.01", *drop,
+            "runner=sequential", "runner.progress=false", f"results_dir={tmp_path}",
+            "run_id=sw", cwd=tmp_path, check=0)
+    out = run_cli("report", str(tmp_path / "evosvm_variants" / "sw"), "--no-stats",
+                  check=0).stdout
+    blocks = {}
+    for block in out.split("\n## ")[1:]:
+        for c in ("1", "0.01"):
+            if block.startswith(f"[evo.C={c}] "):
+                blocks.setdefault(c, []).append(block)
+    assert set(blocks) == {"1", "0.01"}
+    assert all("Table 3.4, C = 1 " in b for b in blocks["1"])
+    assert all("Table 3.4, C = 0.01" in b for b in blocks["0.01"])
+    for c, job in blocks.items():
+        run = next(p.parent for p in (tmp_path / "evosvm_variants" / "sw").rglob("results.parquet")
+                   if f"evo.C={c}" in pd.read_parquet(p.parent / "results.parquet")["variant"][0])
+        df = pd.read_parquet(run / "results.parquet")
+        own = 100 * df[df["solver"] == "libsvm_kernel"]["error_rate"].mean()
+        assert f"{own:.2f}" in job[0]  # the job's own LibSVM error, not another job's

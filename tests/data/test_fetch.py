@@ -144,11 +144,12 @@ def test_debian_entry_without_base_url_cannot_be_fetched(isolated):
         fetch("rf2")
 
 
+@pytest.mark.data
 def test_fetch_real_benchmark_file(data_dir, isolated, server, monkeypatch):
     """A real registry entry, served from a copy of the shared dataset folder."""
     _, cache = isolated
     root, url, _ = server
-    entry = registry._entry("slump")
+    entry = registry.registry_entry("slump")
     serve(data_dir / entry["path"], root, entry["path"])
     monkeypatch.setenv("SVMLAB_DATA_URL", url)
     ds = load_dataset("slump", allow_download=True)

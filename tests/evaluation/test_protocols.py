@@ -3,21 +3,46 @@ import pytest
 
 from svmlab.errors import ConfigError
 from svmlab.evaluation.protocols import (
-    check_protocol,
+    BagStratifiedKFold,
+    KFold,
+    Prequential,
+    StratifiedKFold,
+    get_protocol,
     make_splits,
-    resolve_kind,
     stratified_fold_ids,
-    stream_chunks,
 )
+
+
+def check_protocol(config, task, dataset):
+    return get_protocol(config).check(task, dataset)
 
 CV10 = {"name": "cv10", "kind": "auto_kfold", "n_splits": 10, "n_repeats": 1}
 
 
 def test_auto_kind_follows_task():
-    assert resolve_kind(CV10, "binary") == "stratified_kfold"
-    assert resolve_kind(CV10, "multi_instance") == "bag_stratified_kfold"
-    assert resolve_kind(CV10, "regression") == "kfold"
-    assert resolve_kind(CV10, "multitarget") == "kfold"
+    cv = get_protocol(CV10)
+    assert type(cv.for_task("binary")) is StratifiedKFold
+    assert type(cv.for_task("multi_instance")) is BagStratifiedKFold
+    assert type(cv.for_task("regression")) is KFold
+    assert type(cv.for_task("multitarget")) is KFold
+    assert cv.for_task("binary").n_folds == 10 and cv.for_task("binary").name == "cv10"
+
+
+def test_protocols_are_splitters_with_split():
+    """A protocol object splits like a scikit-learn splitter and equals make_splits."""
+    y = np.repeat([0, 1], 20)
+    cv = get_protocol({"name": "s", "kind": "stratified_kfold", "n_splits": 4, "n_repeats": 2})
+    splits = list(cv.split(y, seed=0, dataset="d"))
+    assert [(s.repeat, s.fold) for s in splits] == [(r, f) for r in range(2) for f in range(4)]
+    again = make_splits(cv.as_dict(), "binary", y, seed=0, dataset="d")
+    assert all(np.array_equal(a.test, b.test) for a, b in zip(splits, again))
+
+
+def test_unknown_protocol_fields_are_named():
+    with pytest.raises(ConfigError, match="has no field 'n_split'.*valid fields"):
+        get_protocol({"name": "x", "kind": "kfold", "n_split": 5})
+    with pytest.raises(ConfigError, match="update must be one of"):
+        get_protocol({"name": "p", "kind": "prequential", "chunk_size": 10, "update": "x"})
 
 
 def test_splits_partition_and_are_deterministic():
@@ -84,9 +109,9 @@ def test_regression_kfold_and_incompatibilities():
 
 
 def test_stream_chunks_cover_in_order():
-    chunks = stream_chunks(2500, {"chunk_size": 1000})
+    chunks = Prequential("p", chunk_size=1000).chunks(2500)
     assert chunks == [(0, 1000), (1000, 2000), (2000, 2500)]
-    assert stream_chunks(2500, {"chunk_size": 1000, "max_samples": 1500}) == [
+    assert Prequential("p", chunk_size=1000, max_samples=1500).chunks(2500) == [
         (0, 1000),
         (1000, 1500),
     ]

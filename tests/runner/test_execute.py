@@ -3,7 +3,7 @@ import json
 import pandas as pd
 import pytest
 
-from svmlab.reporting import load_results, select_outer_best
+from svmlab.results import load_results, select_outer_best
 from svmlab.runner.execute import execute
 from svmlab.runner.plan import build_plan
 from svmlab.runner.store import consolidate, prepare_run_dir

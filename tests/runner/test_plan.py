@@ -40,10 +40,12 @@ def test_dataset_solver_params_go_to_the_solvers_that_take_them(make_cfg, tmp_pa
         solvers={"k": make_cfg()["solver"], "s": svc},
     )
     plan = build_plan(cfg, str(tmp_path), "r")
-    by = {(t.dataset, t.solver["name"]): t.solver for t in plan.tasks}
-    assert by[("iris", "svc")]["gamma"] == 0.5 and by[("iris", "svc")]["grid"] == {"C": [1.0, 10.0]}
-    assert "gamma" not in by[("wine", "svc")] and by[("wine", "svc")]["grid"]["gamma"] == [0.1, 1.0]
-    assert "gamma" not in by[("iris", "knn")]  # k-NN has no gamma: unchanged
+    by = {(t.dataset, t.solver.name): t for t in plan.tasks}
+    iris_svc, wine_svc = by[("iris", "svc")].solver, by[("wine", "svc")].solver
+    assert iris_svc.params["gamma"] == 0.5 and iris_svc.grid == {"C": [1.0, 10.0]}
+    assert by[("iris", "svc")].fixed_params == ("gamma",)  # recorded in chosen_params
+    assert "gamma" not in wine_svc.params and wine_svc.grid["gamma"] == [0.1, 1.0]
+    assert "gamma" not in by[("iris", "knn")].solver.params  # k-NN has no gamma: unchanged
     other = build_plan(
         make_cfg(
             datasets={
@@ -67,7 +69,7 @@ def test_dataset_solver_params_go_to_the_solvers_that_take_them(make_cfg, tmp_pa
         str(tmp_path),
         "r",
     )
-    assert sorted({t.solver["gamma"] for t in twice.tasks}) == [
+    assert sorted({t.solver.params["gamma"] for t in twice.tasks}) == [
         0.5,
         2.0,
     ]  # per entry, not per dataset name
@@ -127,7 +129,7 @@ def test_unknown_names_list_valid_choices(make_cfg, tmp_path):
 
 def test_explicit_parameters_leave_the_grid(make_cfg, tmp_path):
     plan = build_plan(make_cfg(), str(tmp_path), "r", fixed_params=["n_neighbors"])
-    assert plan.tasks[0].solver["grid"] == {}
+    assert plan.tasks[0].solver.grid == {}
     # through an experiment entry that interpolates the primary solver
     cfg = make_cfg()
     cfg["solvers"] = {
@@ -135,7 +137,7 @@ def test_explicit_parameters_leave_the_grid(make_cfg, tmp_path):
         "svc": {"name": "svc", "_target_": "sklearn.svm.SVC", "grid": {"C": [1, 10]}},
     }
     plan = build_plan(cfg, str(tmp_path), "r", fixed_params=["n_neighbors"])
-    grids = {t.solver["name"]: t.solver["grid"] for t in plan.tasks}
+    grids = {t.solver.name: t.solver.grid for t in plan.tasks}
     assert grids == {"knn": {}, "svc": {"C": [1, 10]}}
 
 
@@ -193,3 +195,30 @@ def test_missing_values_rejected_before_compute(make_cfg, tmp_path, monkeypatch)
     build_plan(
         make_cfg(solver=svc, preprocessing={"X": "zscore", "impute": "mean"}), str(tmp_path), "r"
     )
+
+
+def test_override_of_an_experiment_entry_leaves_its_grid(make_cfg, tmp_path):
+    """Bug: `solvers.<key>.C=1000` was overridden by the grid; any form of override fixes it."""
+    cfg = make_cfg()
+    cfg["solvers"] = {
+        "lin": {"name": "lin", "_target_": "sklearn.svm.LinearSVC", "C": 1000.0,
+                "grid": {"C": [1, 10], "tol": [1e-4]}},
+        "svc": {"name": "svc", "_target_": "sklearn.svm.SVC", "grid": {"C": [1, 10]}},
+    }
+    plan = build_plan(cfg, str(tmp_path), "r", fixed_params={"lin": ["C"]})
+    by = {t.solver.name: t for t in plan.tasks}
+    assert by["lin"].solver.grid == {"tol": [1e-4]} and by["lin"].fixed_params == ("C",)
+    assert by["svc"].solver.grid == {"C": [1, 10]} and by["svc"].fixed_params == ()
+
+
+def test_tuning_mode_is_decided_once_per_solver(make_cfg, tmp_path):
+    """Bug: a solver without a grid was labelled outer-best; the plan decides the mode."""
+    nb = {"name": "nb", "_target_": "sklearn.naive_bayes.GaussianNB"}
+    cfg = make_cfg(tuning__mode="outer_best", solvers={"k": make_cfg()["solver"], "nb": nb})
+    modes = {t.solver.name: t.tuning_mode for t in build_plan(cfg, str(tmp_path), "r").tasks}
+    assert modes == {"knn": "outer_best", "nb": "none"}
+    stream = make_cfg(
+        dataset={"name": "drifting_stream", "params": {"n_samples": 3000}},
+        protocol={"name": "p", "kind": "prequential", "chunk_size": 1000},
+    )
+    assert {t.tuning_mode for t in build_plan(stream, str(tmp_path), "r").tasks} == {"none"}

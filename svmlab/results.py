@@ -1,0 +1,187 @@
+"""A run's stored results: read the rows of a run or a sweep, and aggregate them.
+
+:func:`load_results` gives the rows, :func:`aggregate` the tidy (dataset, method, value)
+table a rank test needs; reports and reproductions are built on these two.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import yaml
+
+from svmlab.errors import ResultsError, SvmlabError
+from svmlab.evaluation.metrics import (
+    column_direction,
+    get_metric,
+    is_result_column,
+    is_task_independent,
+    metrics_for_task,
+    pool_confusion,
+)
+from svmlab.runner.store import RESULTS_FILE, RUN_FILE, TASKS_DIR, read_task_rows
+
+
+def run_dirs(path: str | Path) -> list[Path]:
+    """The run directories at or below ``path`` (a run, or a sweep of runs)."""
+    path = Path(path)
+    if not path.exists():
+        raise ResultsError(f"{path} does not exist")
+    if (path / RUN_FILE).exists() or (path / TASKS_DIR).is_dir():
+        return [path]
+    found = sorted({p.parent for p in path.rglob(RUN_FILE)})
+    if not found:
+        raise ResultsError(f"{path} holds no svmlab run (no {RUN_FILE} or {TASKS_DIR}/ below it)")
+    return found
+
+
+def load_results(path: str | Path) -> pd.DataFrame:
+    """All rows of a run or of every run of a sweep.
+
+    ``results.parquet`` is read when it exists; otherwise (e.g. a run still going, or
+    killed before it consolidated) the task files are read directly. Two columns are
+    added: ``method``, the solver name with the sweep variant in brackets when runs
+    differ by their command-line overrides, and ``run_dir``, the directory of the run
+    (the job of a sweep) each row comes from (:func:`run_configs`).
+    """
+    path = Path(path)
+    if path.is_file():
+        frames = [pd.read_parquet(path).assign(run_dir=str(path.parent))]
+    else:
+        frames = []
+        for run in run_dirs(path):
+            f = run / RESULTS_FILE
+            rows = pd.read_parquet(f) if f.exists() else read_task_rows(run)
+            frames.append(rows.assign(run_dir=str(run)) if not rows.empty else rows)
+    df = (
+        pd.concat([f for f in frames if not f.empty], ignore_index=True)
+        if any(not f.empty for f in frames)
+        else pd.DataFrame()
+    )
+    if df.empty:
+        raise ResultsError(f"{path} holds no result rows yet")
+    variant = _distinguishing(
+        df["variant"].fillna("") if "variant" in df else pd.Series("", index=df.index)
+    )
+    df["method"] = np.where(variant == "", df["solver"], df["solver"] + " [" + variant + "]")
+    if "tuning_mode" in df:  # optimistic selection is labelled wherever the method is shown
+        df["method"] = np.where(
+            df["tuning_mode"] == "outer_best", df["method"] + " (outer-best)", df["method"]
+        )
+    return select_outer_best(df)
+
+
+def _distinguishing(variants: pd.Series) -> pd.Series:
+    """Drop the overrides every run shares, keeping what tells a sweep's runs apart."""
+    items = variants.map(lambda v: [o for o in v.split(";") if o])
+    common = set.intersection(*(set(i) for i in items)) if len(items) else set()
+    return items.map(lambda i: ", ".join(o for o in i if o not in common))
+
+
+def select_outer_best(df: pd.DataFrame) -> pd.DataFrame:
+    """Mark, for ``tuning.mode=outer_best`` rows, the grid point with the best mean outer score.
+
+    Adds a boolean ``selected`` column: True for every row of other tuning modes, and
+    for outer_best rows only for the winning grid point of each (dataset, solver, variant).
+    """
+    df = df.copy()
+    df["selected"] = True
+    if "grid_point" not in df or "tuning_metric" not in df:
+        return df
+    ob = (df["tuning_mode"] == "outer_best") & df["grid_point"].notna() & (df["status"] == "ok")
+    for _, group in df[ob].groupby(["dataset", "solver", "variant"], dropna=False):
+        metric = group["tuning_metric"].iloc[0]
+        means = group.groupby("grid_point")[metric].mean()
+        best = means.idxmax() if column_direction(metric) == "max" else means.idxmin()
+        df.loc[group.index, "selected"] = group["grid_point"] == best
+    return df
+
+
+def aggregate(df: pd.DataFrame, metric: str, how: str = "mean") -> pd.DataFrame:
+    """One value per (dataset, method): the mean over folds (with std), or pooled counts.
+
+    Parameters
+    ----------
+    df : DataFrame
+        Result rows (:func:`load_results`).
+    metric : str
+        A metric name (see ``svmlab.evaluation.metrics.METRICS``) or a timing column.
+    how : {"mean", "pooled"}
+        ``pooled`` recomputes a confusion-matrix metric from the folds' summed counts
+        (the MIL paper's convention); other metrics fall back to the mean.
+
+    Returns
+    -------
+    DataFrame with columns dataset, method, value, std, n.
+    """
+    if how not in ("mean", "pooled"):
+        raise SvmlabError(f"aggregate must be 'mean' or 'pooled', got {how!r}")
+    ok = df[(df["status"] == "ok") & df["selected"].astype(bool)]
+    if metric not in ok.columns:
+        known = sorted(c for c in ok.columns if is_result_column(c))
+        raise SvmlabError(
+            f"metric {metric!r} is not in these results; available: {', '.join(known)}"
+        )
+    if not is_task_independent(metric):  # only the task types that carry it (runs may mix)
+        ok = ok[ok["task_type"].map(lambda t: metric in metrics_for_task(t))]
+        if ok.empty:
+            raise SvmlabError(
+                f"metric {metric!r} applies to none of the task types in these results "
+                f"({', '.join(sorted(df['task_type'].dropna().unique()))})"
+            )
+    pooled = how == "pooled" and poolable(metric) and "confusion" in ok
+    rows = []
+    for (dataset, method), g in ok.groupby(["dataset", "method"], sort=True):
+        values = g[metric].astype(float)
+        value = values.mean()
+        if pooled:
+            classes = json.loads(g["classes"].iloc[0])
+            value = pool_confusion(g["task_type"].iloc[0], list(g["confusion"]), classes)[metric]
+        rows.append(
+            {
+                "dataset": dataset,
+                "method": method,
+                "value": value,
+                "std": values.std(ddof=1) if len(g) > 1 else 0.0,
+                "n": len(g),
+            }
+        )
+    return pd.DataFrame(rows, columns=["dataset", "method", "value", "std", "n"])
+
+
+def poolable(metric: str) -> bool:
+    """Whether ``metric`` can be recomputed from the folds' summed confusion counts."""
+    try:
+        return get_metric(metric).poolable
+    except KeyError:
+        return False
+
+
+def read_config(run_dir: str | Path) -> dict:
+    """The resolved configuration stored in a run directory; {} if none is stored."""
+    f = Path(run_dir) / "config.yaml"
+    return (yaml.safe_load(f.read_text()) or {}) if f.exists() else {}
+
+
+def run_configs(df: pd.DataFrame) -> dict[str, dict]:
+    """``{run_dir: configuration}`` of every run (job of a sweep) the rows come from."""
+    if "run_dir" not in df:
+        return {}
+    return {d: read_config(d) for d in sorted(df["run_dir"].dropna().unique())}
+
+
+def run_config(path: str | Path) -> dict:
+    """The resolved configuration of a run (of the first run of a sweep); {} if none is stored.
+
+    Report defaults (``report.aggregate``, ``report.bd_alpha``) come from here; what differs
+    between the jobs of a sweep (the reproduction target, say) is read per job with
+    :func:`run_configs`.
+    """
+    for run in run_dirs(path) if Path(path).is_dir() else []:
+        f = run / "config.yaml"
+        if f.exists():
+            return read_config(run)
+    return {}
