@@ -343,6 +343,53 @@ def _run_osqp(K, y, C, alpha0, dual0, tol, max_iter):
 # --------------------------------------------------------------------------------------
 
 
+def _checked_problem(K, y, C):
+    """``K``, ``y`` and the per-sample box ``C`` as contiguous float64 arrays, validated."""
+    K = np.ascontiguousarray(K, dtype=np.float64)
+    y = np.ascontiguousarray(y, dtype=np.float64).ravel()
+    n = len(y)
+    if K.shape != (n, n):
+        raise ValueError(f"K must be ({n}, {n}) for {n} labels, got {K.shape}")
+    if not np.all(np.abs(y) == 1):
+        raise ValueError("y must contain only -1 and +1")
+    if not ((y > 0).any() and (y < 0).any()):
+        raise ValueError("y must contain both classes (-1 and +1)")
+    C = np.ascontiguousarray(np.broadcast_to(np.asarray(C, dtype=np.float64), (n,)))
+    if not np.all(C > 0):
+        raise ValueError("C must be > 0")
+    return K, y, C
+
+
+def _warm_start_point(warm_start, y, C):
+    """``(alpha0, osqp_dual0)`` from a warm start (array or :class:`DualSolution`), ``alpha0``
+    made feasible; ``(None, None)`` without one."""
+    n = len(y)
+    dual0 = None
+    if isinstance(warm_start, DualSolution):
+        dual0, warm_start = warm_start.osqp_dual, warm_start.alpha
+    alpha0 = None
+    if warm_start is not None:
+        alpha0 = np.asarray(warm_start, dtype=np.float64).ravel()
+        if alpha0.shape != (n,):
+            raise ValueError(f"warm_start must have {n} entries, got {alpha0.shape}")
+        alpha0 = _make_feasible(alpha0, y, C, snap=0.0)
+    return alpha0, dual0
+
+
+def _osqp_stage(K, y, C, alpha0, dual0, tol, max_iter, refine):
+    """OSQP from the warm start: ``(alpha or None, OSQP's dual, info)``; a failure is an error
+    without ``refine``, else a warning (SMO then solves from the warm start)."""
+    x, osqp_dual, info = _run_osqp(
+        K, y, C, alpha0, dual0, tol, 20_000 if max_iter is None else max_iter
+    )
+    if x is not None:
+        return _make_feasible(x, y, C, snap=1e-9), osqp_dual, info
+    if not refine:
+        raise RuntimeError(f"OSQP failed ({info['osqp_status']}) and refine=False")
+    warnings.warn(f"OSQP failed ({info['osqp_status']}); solving with SMO instead", RuntimeWarning)
+    return None, osqp_dual, info
+
+
 def solve_svm_dual(
     K,
     y,
@@ -389,28 +436,9 @@ def solve_svm_dual(
     if not tol > 0:
         raise ValueError(f"tol must be > 0, got {tol!r}")
     t0 = time.perf_counter()
-    K = np.ascontiguousarray(K, dtype=np.float64)
-    y = np.ascontiguousarray(y, dtype=np.float64).ravel()
+    K, y, C = _checked_problem(K, y, C)
     n = len(y)
-    if K.shape != (n, n):
-        raise ValueError(f"K must be ({n}, {n}) for {n} labels, got {K.shape}")
-    if not np.all(np.abs(y) == 1):
-        raise ValueError("y must contain only -1 and +1")
-    if not ((y > 0).any() and (y < 0).any()):
-        raise ValueError("y must contain both classes (-1 and +1)")
-    C = np.ascontiguousarray(np.broadcast_to(np.asarray(C, dtype=np.float64), (n,)))
-    if not np.all(C > 0):
-        raise ValueError("C must be > 0")
-
-    dual0 = None
-    if isinstance(warm_start, DualSolution):
-        dual0, warm_start = warm_start.osqp_dual, warm_start.alpha
-    alpha0 = None
-    if warm_start is not None:
-        alpha0 = np.asarray(warm_start, dtype=np.float64).ravel()
-        if alpha0.shape != (n,):
-            raise ValueError(f"warm_start must have {n} entries, got {alpha0.shape}")
-        alpha0 = _make_feasible(alpha0, y, C, snap=0.0)
+    alpha0, dual0 = _warm_start_point(warm_start, y, C)
 
     if method == "auto":
         method = "osqp" if n <= AUTO_SMO_ABOVE else "smo"
@@ -421,18 +449,8 @@ def solve_svm_dual(
     osqp_dual = None
     alpha = None
     if method == "osqp":
-        x, osqp_dual, info = _run_osqp(
-            K, y, C, alpha0, dual0, tol, 20_000 if max_iter is None else max_iter
-        )
+        alpha, osqp_dual, info = _osqp_stage(K, y, C, alpha0, dual0, tol, max_iter, refine)
         n_iter += info["osqp_iter"]
-        if x is not None:
-            alpha = _make_feasible(x, y, C, snap=1e-9)
-        elif not refine:
-            raise RuntimeError(f"OSQP failed ({info['osqp_status']}) and refine=False")
-        else:
-            warnings.warn(
-                f"OSQP failed ({info['osqp_status']}); solving with SMO instead", RuntimeWarning
-            )
     if alpha is None:
         alpha = alpha0.copy() if alpha0 is not None else np.zeros(n)
         G = None

@@ -71,6 +71,10 @@ def mdm_solve(
     Shrinking drops samples with u = 0 whose g exceeds the largest g on the support of their
     simplex; their g is rebuilt before convergence is declared.
     Returns u, g, iterations, converged.
+
+    One function on purpose (~135 lines): it is the numba-compiled hot loop, and its state
+    (weights, gradient, active set, kernel-column cache) is updated in place at every step;
+    split into helpers it would pass that state through every call of the inner loop.
     """
     n = X.shape[0]
     u = np.zeros(n)

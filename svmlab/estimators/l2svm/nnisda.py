@@ -31,6 +31,10 @@ def nnisda_solve(
     column. Shrinking (as in LIBSVM) drops samples with a = 0 whose G is below minus the
     current largest violation; their G is rebuilt before convergence is declared.
     Returns alpha, G, iterations, converged, final max violation.
+
+    One function on purpose (~90 lines): it is the numba-compiled hot loop, and its state
+    (weights, gradient, active set, kernel-column cache) is updated in place at every step;
+    split into helpers it would pass that state through every call of the inner loop.
     """
     n = X.shape[0]
     alpha = np.zeros(n)
