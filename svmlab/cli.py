@@ -46,6 +46,15 @@ def _parser() -> argparse.ArgumentParser:
     sub = p.add_subparsers(dest="command", metavar="{run,report,stats,list,data}")
     sub.add_parser("run", help="run an experiment (Hydra overrides follow)", add_help=False)
 
+    _add_report(sub)
+    _add_stats(sub)
+    _add_list(sub)
+    _add_data(sub)
+    return p
+
+
+def _add_report(sub) -> None:
+    """``svmlab report``: summary tables of a run or sweep."""
     r = sub.add_parser(
         "report",
         help="summary tables of a run or sweep",
@@ -82,6 +91,9 @@ def _parser() -> argparse.ArgumentParser:
     r.add_argument("--figures-dir", type=Path, help="where figures go (default: RUN_DIR/report)")
     _stats_options(r)
 
+
+def _add_stats(sub) -> None:
+    """``svmlab stats``: rank tests, post-hoc tables and figures for a dataset x method table."""
     st = sub.add_parser(
         "stats",
         help="rank tests, post-hoc tables and figures for a dataset x method table",
@@ -115,6 +127,9 @@ def _parser() -> argparse.ArgumentParser:
     )
     _stats_options(st)
 
+
+def _add_list(sub) -> None:
+    """``svmlab list``: the names svmlab accepts."""
     li = sub.add_parser(
         "list",
         help="list datasets, solvers, protocols, experiments, runners or metrics",
@@ -124,6 +139,9 @@ def _parser() -> argparse.ArgumentParser:
         "what", choices=("datasets", "solvers", "protocols", "experiments", "runners", "metrics")
     )
 
+
+def _add_data(sub) -> None:
+    """``svmlab data``: inspect, verify and fetch the benchmark files."""
     d = sub.add_parser(
         "data",
         help="inspect, verify and fetch the benchmark files",
@@ -144,7 +162,6 @@ def _parser() -> argparse.ArgumentParser:
         "fetch", help="download dataset files into the user cache, verifying the checksum"
     )
     fe.add_argument("names", nargs="+")
-    return p
 
 
 def _stats_options(p: argparse.ArgumentParser) -> None:
@@ -478,7 +495,7 @@ def _data(args) -> int:
             bad += status not in ("ok", "unavailable", "builtin", "synthetic", "missing")
         print(f"svmlab: {len(results)} checked, {bad} problem(s)", file=sys.stderr)
         return 1 if bad else 0
-    from svmlab.data.fetch import fetch
+    from svmlab.data.registry import fetch
 
     for name in args.names:
         path = fetch(name)

@@ -8,10 +8,10 @@ Typical use::
 """
 
 from .dataset import TASKS, Dataset
-from .fetch import fetch
 from .registry import (
     clear_cache,
     dataset_info,
+    fetch,
     list_datasets,
     load_dataset,
     locate,

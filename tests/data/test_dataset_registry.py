@@ -12,7 +12,15 @@ import yaml
 from datahelpers import TINY_KEEL, file_entry
 
 from svmlab import paths
-from svmlab.data import dataset_info, list_datasets, load_dataset, locate, registry, verify
+from svmlab.data import (
+    checksums,
+    dataset_info,
+    list_datasets,
+    load_dataset,
+    locate,
+    registry,
+    verify,
+)
 from svmlab.errors import ChecksumError, ConfigError, DataUnavailableError, UnknownNameError
 
 
@@ -180,7 +188,7 @@ def test_load_from_data_dir(tiny):
     path = place(good, data)
     ds = load_dataset("tiny")
     assert ds.y.tolist() == ["a", "b", "a", "b"] and ds.meta["path"] == str(path)
-    assert ds.meta["sha256"] == registry._entry("tiny")["sha256"]
+    assert ds.meta["sha256"] == registry.registry_entry("tiny")["sha256"]
     assert locate("tiny") == path and verify(["tiny"]) == [("tiny", "ok", str(path))]
 
 
@@ -220,8 +228,8 @@ def test_checksums_and_datasets_are_cached(tiny, monkeypatch):
     good, data, _ = tiny
     place(good, data)
     calls = []
-    real = registry.hashlib.sha256
-    monkeypatch.setattr(registry.hashlib, "sha256", lambda *a: calls.append(1) or real(*a))
+    real = checksums.hashlib.sha256
+    monkeypatch.setattr(checksums.hashlib, "sha256", lambda *a: calls.append(1) or real(*a))
     first = load_dataset("tiny")
     assert load_dataset("tiny") is first and len(calls) == 1
 
