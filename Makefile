@@ -3,7 +3,7 @@ VENV   ?= .venv
 PYTHON ?= python3
 BIN     = $(VENV)/bin
 
-.PHONY: install test test-fast run bench clean
+.PHONY: install test test-fast lint format run bench clean
 
 install: $(BIN)/svmlab  ## create .venv and install svmlab with its dev extra (editable)
 
@@ -15,6 +15,14 @@ $(BIN)/svmlab: pyproject.toml
 
 test: install  ## the full test suite (real-data tests run when SVMLAB_DATA_DIR is set)
 	$(BIN)/python -m pytest -q
+
+lint: install  ## ruff: lint and format check (configured in pyproject.toml), as CI runs it
+	$(BIN)/ruff check svmlab tests scripts
+	$(BIN)/ruff format --check svmlab tests scripts
+
+format: install  ## apply ruff's formatting and safe fixes
+	$(BIN)/ruff format svmlab tests scripts
+	$(BIN)/ruff check --fix svmlab tests scripts
 
 test-fast: install  ## everything but the slow end-to-end tests
 	$(BIN)/python -m pytest -q -m "not slow"

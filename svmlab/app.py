@@ -13,7 +13,8 @@ from svmlab.solvers import RESERVED
 EXIT = {"code": 0}
 
 GROUPS = ("dataset", "solver", "protocol", "runner", "experiment")
-# Overrides that choose *what* is run or *where*, rather than *how*; they do not label sweep variants.
+# Overrides that choose *what* is run or *where*, rather than *how*; they do not label sweep
+# variants.
 _NOT_VARIANT = (
     "dataset",
     "datasets",
@@ -105,7 +106,8 @@ def job(cfg) -> None:
         resumed = prepare_run_dir(run_dir, plan.identity, OmegaConf.to_yaml(cfg, resolve=True))
         n_ds, n_sol = len(plan.datasets), len(plan.solvers)
         print(
-            f"svmlab: experiment {plan.experiment!r}: {n_ds} dataset(s) x {n_sol} solver(s) -> {len(plan.tasks)} tasks",
+            f"svmlab: experiment {plan.experiment!r}: {n_ds} dataset(s) x {n_sol} solver(s) -> "
+            f"{len(plan.tasks)} tasks",
             file=sys.stderr,
         )
         print(f"svmlab: results in {run_dir}" + (" (resuming)" if resumed else ""), file=sys.stderr)
@@ -132,19 +134,22 @@ def job(cfg) -> None:
         warned = df["warnings"].fillna("").ne("").sum() if "warnings" in df.columns else 0
         if warned:
             print(
-                f"svmlab: {warned} result rows carry warnings (e.g. non-convergence); see the 'warnings' column",
+                f"svmlab: {warned} result rows carry warnings (e.g. non-convergence); see the "
+                "'warnings' column",
                 file=sys.stderr,
             )
         if summary.n_failed:
             print(
-                f"svmlab: {summary.n_failed} of {summary.total} tasks failed ({done}); see the 'error' column of "
+                f"svmlab: {summary.n_failed} of {summary.total} tasks failed ({done}); see the "
+                "'error' column of "
                 f"{run_dir / 'results.parquet'}; rerun with run_id={run_id} to retry them",
                 file=sys.stderr,
             )
             EXIT["code"] = max(EXIT["code"], 1)
         else:
             print(
-                f"svmlab: {summary.total} tasks ok ({done}); results: {run_dir / 'results.parquet'}",
+                f"svmlab: {summary.total} tasks ok ({done}); results: "
+                f"{run_dir / 'results.parquet'}",
                 file=sys.stderr,
             )
     except SvmlabError as exc:
@@ -185,7 +190,8 @@ def check_group_choices(args: list[str]) -> None:
 
 
 def check_results_dir(args: list[str]) -> None:
-    """Fail early (before Hydra creates the run directory) when ``results_dir`` cannot be written."""
+    """Fail early (before Hydra creates the run directory) when ``results_dir`` cannot be
+    written."""
     values = [v for k, v in parse_overrides(args) if k == "results_dir"]
     target = Path(values[-1] if values else "results").expanduser().absolute()
     probe = target

@@ -97,7 +97,8 @@ def _add_stats(sub) -> None:
     st = sub.add_parser(
         "stats",
         help="rank tests, post-hoc tables and figures for a dataset x method table",
-        description="Compare k methods over N datasets: average ranks, Friedman and Iman-Davenport, "
+        description="Compare k methods over N datasets: average ranks, Friedman and "
+        "Iman-Davenport, "
         "Bonferroni-Dunn / Holm / Hochberg / Finner against a control, Wilcoxon, the "
         "Nemenyi / Holm / Shaffer all-pairs tables, a CD diagram and the papers' "
         "rank-bar chart.",
@@ -301,7 +302,8 @@ def _report(args) -> int:
             )
             if matrix.shape[0] < 2 or matrix.shape[1] < 2:
                 print(
-                    f"svmlab: note: no rank tests for {metric}: they need >= 2 datasets and >= 2 methods "
+                    f"svmlab: note: no rank tests for {metric}: they need >= 2 datasets and >= 2 "
+                    "methods "
                     f"(have {matrix.shape[0]} x {matrix.shape[1]})",
                     file=sys.stderr,
                 )

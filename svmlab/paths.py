@@ -21,7 +21,8 @@ def conf_dir() -> Path:
 
 
 def registry_file() -> Path:
-    """The dataset registry: ``svmlab/_datasets/registry.yaml`` in a wheel, ``datasets/registry.yaml`` in a checkout."""
+    """The dataset registry: ``svmlab/_datasets/registry.yaml`` in a wheel,
+    ``datasets/registry.yaml`` in a checkout."""
     for candidate in (
         PACKAGE_DIR / "_datasets" / "registry.yaml",
         REPO_ROOT / "datasets" / "registry.yaml",

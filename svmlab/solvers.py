@@ -109,7 +109,8 @@ class SolverSpec:
         return est
 
     def validate(self) -> None:
-        """Check, without fitting, that the class imports and every parameter and grid value is valid.
+        """Check, without fitting, that the class imports and every parameter and grid value is
+        valid.
 
         Raises
         ------
@@ -137,7 +138,8 @@ class SolverSpec:
         bad = [k for k in self.grid if k not in valid]
         if bad:
             raise ConfigError(
-                f"solver {self.name!r}: the grid names {bad[0]!r}, which {cls.__name__} does not have; "
+                f"solver {self.name!r}: the grid names {bad[0]!r}, which {cls.__name__} does not "
+                "have; "
                 f"valid parameters: {', '.join(sorted(valid))}"
             )
         _check_types(self.name, est, {})

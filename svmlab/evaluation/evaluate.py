@@ -59,8 +59,10 @@ def check_finite(ds: Dataset, solver: SolverSpec, estimator) -> None:
     )
     if bad_x and not allow_nan:
         raise DataError(
-            f"dataset {ds.name!r} has {bad_x} missing or infinite input values, which solver {solver.name!r} "
-            "cannot take; set preprocessing.impute=mean (or median), or pick a solver that accepts NaN"
+            f"dataset {ds.name!r} has {bad_x} missing or infinite input values, which solver "
+            f"{solver.name!r} "
+            "cannot take; set preprocessing.impute=mean (or median), or pick a solver that accepts "
+            "NaN"
         )
     if ds.task == "regression" and not np.all(np.isfinite(ds.y.astype(float))):
         raise DataError(f"dataset {ds.name!r} has missing or infinite target values")

@@ -275,7 +275,8 @@ METRICS: dict[str, Metric] = {
             "min",
             ("multitarget",),
             False,
-            "aRRMSE: mean_j sqrt(SSE_j / sum (y_j - mean(y_train_j))^2), Mulan's default - MTR Eq. 3.7",
+            "aRRMSE: mean_j sqrt(SSE_j / sum (y_j - mean(y_train_j))^2), Mulan's default - MTR Eq. "
+            "3.7",
         ),
         _m(
             "arrmse_test",

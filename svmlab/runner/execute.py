@@ -122,7 +122,8 @@ def _surviving_crashes(pending, runner, backend):
             crashes += 1
             print(
                 f"svmlab: a worker process died ({type(exc).__name__}); "
-                f"{'retrying' if crashes < 2 else 'isolating'} the {len(remaining)} unfinished task(s)",
+                f"{'retrying' if crashes < 2 else 'isolating'} the {len(remaining)} unfinished "
+                "task(s)",
                 file=sys.stderr,
             )
     for spec in list(remaining.values()):

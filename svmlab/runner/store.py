@@ -111,7 +111,8 @@ def prepare_run_dir(run_dir: str | Path, identity: dict, config_yaml: str) -> bo
         probe.unlink()
     except OSError as exc:
         raise ResultsError(
-            f"results directory {run_dir} is not writable ({exc.strerror or exc}); set results_dir=... to another place"
+            f"results directory {run_dir} is not writable ({exc.strerror or exc}); set "
+            "results_dir=... to another place"
         ) from None
     for stale in [
         *(run_dir / TASKS_DIR).glob(".*.tmp"),
@@ -138,8 +139,10 @@ def prepare_run_dir(run_dir: str | Path, identity: dict, config_yaml: str) -> bo
                 if stored.get("parts", {}).get(k) != identity.get("parts", {}).get(k)
             )
             raise ResultsError(
-                f"results directory {run_dir} holds a run of {identity.get('experiment')!r} with a different "
-                f"configuration (changed: {', '.join(changed) or 'unknown'}); resuming it would mix results - "
+                f"results directory {run_dir} holds a run of {identity.get('experiment')!r} with a "
+                "different "
+                f"configuration (changed: {', '.join(changed) or 'unknown'}); resuming it would "
+                "mix results - "
                 "choose another run_id"
             )
         return True

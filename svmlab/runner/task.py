@@ -148,7 +148,8 @@ def _row(base: dict, chosen: dict, ev: Evaluation, tune_time: float) -> dict:
     row = dict(base)
     row["chosen_params"] = json.dumps(chosen, sort_keys=True, default=_json_default)
     row.update(ev.metrics)
-    # estimators that tune themselves (e.g. per chain link) report that part as fit_info["tune_seconds"]:
+    # estimators that tune themselves (e.g. per chain link) report that part as
+    # fit_info["tune_seconds"]:
     # it moves from the final model's fit time to the tuning time
     inner = ev.fit_info.get("tune_seconds", 0.0) if isinstance(ev.fit_info, dict) else 0.0
     inner = float(inner) if isinstance(inner, (int, float)) and np.isfinite(inner) else 0.0

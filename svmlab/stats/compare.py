@@ -111,7 +111,8 @@ def clean_table(table: pd.DataFrame, missing: str = "error") -> tuple[pd.DataFra
             cells = [f"{d}/{m}" for m in holes.columns for d in holes.index if holes.at[d, m]]
             raise StatsInputError(
                 f"{len(cells)} missing cell(s): {', '.join(cells[:10])}"
-                f"{' ...' if len(cells) > 10 else ''}; use missing='drop' (command line: --missing drop) to drop those datasets"
+                f"{' ...' if len(cells) > 10 else ''}; use missing='drop' (command line: --missing "
+                "drop) to drop those datasets"
             )
         dropped = [str(d) for d in numeric.index[holes.any(axis=1)]]
         numeric = numeric.dropna(axis=0)

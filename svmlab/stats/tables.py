@@ -78,7 +78,8 @@ def omnibus_section(cmp: Comparison) -> Section:
     table = pd.DataFrame(rows).set_index("test")
     beyond = cmp.beyond_cd
     note = (
-        f"N = {cmp.n_datasets} datasets, k = {cmp.n_methods} methods. Worse than {cmp.control} by more than the "
+        f"N = {cmp.n_datasets} datasets, k = {cmp.n_methods} methods. Worse than {cmp.control} by "
+        "more than the "
         f"Bonferroni-Dunn CD: {', '.join(beyond) if beyond else 'none'}"
     )
     return Section("Friedman / Iman-Davenport test", table, None, note)
@@ -117,7 +118,8 @@ def control_section(cmp: Comparison) -> Section:
     }
     kind = "signed-rank" if cmp.wilcoxon == "signed_rank" else "rank-sum"
     note = (
-        "z-test p is unadjusted (the papers' 'Nemenyi p-value'); Holm threshold is alpha/i in ascending-p order "
+        "z-test p is unadjusted (the papers' 'Nemenyi p-value'); Holm threshold is alpha/i in "
+        "ascending-p order "
         "(the papers' 'Holm p-value'; ties keep the column order); bold: p <= alpha"
     )
     return Section(
@@ -129,7 +131,8 @@ def control_section(cmp: Comparison) -> Section:
 
 
 def pairwise_section(cmp: Comparison, which: str = "holm", matrices: dict | None = None) -> Section:
-    """NxN adjusted p-values (``p``, ``nemenyi``, ``holm`` or ``shaffer``), bold where p <= alpha."""
+    """NxN adjusted p-values (``p``, ``nemenyi``, ``holm`` or ``shaffer``), bold where p <=
+    alpha."""
     m = (matrices or cmp.pairwise())[which]
     table = m.map(fmt_p)
     for name in m.index:
