@@ -71,6 +71,51 @@ def fixed_params(overrides: list[tuple[str, str]]) -> dict[str | None, set[str]]
     return out
 
 
+def _say(message: str) -> None:
+    print(f"svmlab: {message}", file=sys.stderr)
+
+
+def _run_id(container: dict, run_dir: Path) -> str:
+    """The run's name within its experiment: the run directory below results/<name>/."""
+    root = Path(container.get("results_dir", "results")) / container.get("name", "adhoc")
+    try:
+        return str(run_dir.resolve().relative_to(root.resolve()))
+    except ValueError:
+        return run_dir.name
+
+
+def _announce(plan, run_dir: Path, resumed: bool) -> None:
+    n_ds, n_sol = len(plan.datasets), len(plan.solvers)
+    _say(
+        f"experiment {plan.experiment!r}: {n_ds} dataset(s) x {n_sol} solver(s) -> "
+        f"{len(plan.tasks)} tasks"
+    )
+    _say(f"results in {run_dir}" + (" (resuming)" if resumed else ""))
+    for ds, solver, why in plan.skipped_pairs:
+        _say(f"note: {ds} x {solver} skipped ({why})")
+    for name, why in plan.unavailable:
+        _say(f"note: dataset {name} of this study is not available here: {why}")
+
+
+def _conclude(summary, df, run_dir: Path, run_id: str) -> int:
+    """Say how the run went; the exit status (1 when a task failed)."""
+    done = f"{summary.ok} ok now, {summary.skipped} already done"
+    warned = df["warnings"].fillna("").ne("").sum() if "warnings" in df.columns else 0
+    if warned:
+        _say(
+            f"{warned} result rows carry warnings (e.g. non-convergence); see the 'warnings' column"
+        )
+    results = run_dir / "results.parquet"
+    if summary.n_failed:
+        _say(
+            f"{summary.n_failed} of {summary.total} tasks failed ({done}); see the 'error' "
+            f"column of {results}; rerun with run_id={run_id} to retry them"
+        )
+        return 1
+    _say(f"{summary.total} tasks ok ({done}); results: {results}")
+    return 0
+
+
 def job(cfg) -> None:
     """Hydra task function: one run (one job of a sweep)."""
     from hydra.core.hydra_config import HydraConfig
@@ -89,11 +134,7 @@ def job(cfg) -> None:
     overrides = parse_overrides(list(hc.overrides.task))
     try:
         container = OmegaConf.to_container(cfg, resolve=True)
-        root = Path(container.get("results_dir", "results")) / container.get("name", "adhoc")
-        try:
-            run_id = str(run_dir.resolve().relative_to(root.resolve()))
-        except ValueError:
-            run_id = run_dir.name
+        run_id = _run_id(container, run_dir)
         if container.get("reproduce"):
             get_reproduction(container["reproduce"])  # an unknown target fails before any work
         plan = build_plan(
@@ -104,56 +145,17 @@ def job(cfg) -> None:
             fixed_params=fixed_params(overrides),
         )
         resumed = prepare_run_dir(run_dir, plan.identity, OmegaConf.to_yaml(cfg, resolve=True))
-        n_ds, n_sol = len(plan.datasets), len(plan.solvers)
-        print(
-            f"svmlab: experiment {plan.experiment!r}: {n_ds} dataset(s) x {n_sol} solver(s) -> "
-            f"{len(plan.tasks)} tasks",
-            file=sys.stderr,
-        )
-        print(f"svmlab: results in {run_dir}" + (" (resuming)" if resumed else ""), file=sys.stderr)
-        for ds, solver, why in plan.skipped_pairs:
-            print(f"svmlab: note: {ds} x {solver} skipped ({why})", file=sys.stderr)
-        for name, why in plan.unavailable:
-            print(
-                f"svmlab: note: dataset {name} of this study is not available here: {why}",
-                file=sys.stderr,
-            )
+        _announce(plan, run_dir, resumed)
         summary = execute(plan.tasks, container.get("runner") or {})
         consolidate(run_dir, postprocess=select_outer_best)
         df = load_results(run_dir)
         metric = container.get("summary_metric")
         how = (container.get("report") or {}).get("aggregate") or "mean"
-        print(
-            render(
-                build_report(
-                    df, [metric] if metric else None, how, reproduce=container.get("reproduce")
-                )
-            )
-        )
-        done = f"{summary.ok} ok now, {summary.skipped} already done"
-        warned = df["warnings"].fillna("").ne("").sum() if "warnings" in df.columns else 0
-        if warned:
-            print(
-                f"svmlab: {warned} result rows carry warnings (e.g. non-convergence); see the "
-                "'warnings' column",
-                file=sys.stderr,
-            )
-        if summary.n_failed:
-            print(
-                f"svmlab: {summary.n_failed} of {summary.total} tasks failed ({done}); see the "
-                "'error' column of "
-                f"{run_dir / 'results.parquet'}; rerun with run_id={run_id} to retry them",
-                file=sys.stderr,
-            )
-            EXIT["code"] = max(EXIT["code"], 1)
-        else:
-            print(
-                f"svmlab: {summary.total} tasks ok ({done}); results: "
-                f"{run_dir / 'results.parquet'}",
-                file=sys.stderr,
-            )
+        metrics = [metric] if metric else None
+        print(render(build_report(df, metrics, how, reproduce=container.get("reproduce"))))
+        EXIT["code"] = max(EXIT["code"], _conclude(summary, df, run_dir, run_id))
     except SvmlabError as exc:
-        print(f"svmlab: error: {exc}", file=sys.stderr)
+        _say(f"error: {exc}")
         EXIT["code"] = 2
 
 

@@ -117,13 +117,16 @@ def inner_search(
     solver: SolverSpec,
     train: Dataset,
     *,
-    tuning: Tuning,
+    tuning: Tuning | dict,
     preprocessing: dict | None,
     classes,
     seed: int,
     random_state: int | None,
 ) -> tuple[dict, list[dict]]:
     """Grid search with an inner CV on ``train``.
+
+    ``tuning`` is a :class:`Tuning` or its configuration mapping (``inner_folds``,
+    ``scoring``).
 
     Returns
     -------
@@ -132,6 +135,8 @@ def inner_search(
     table : list of dict
         ``{"params": point, "score": mean inner score}`` for every point.
     """
+    if not isinstance(tuning, Tuning):
+        tuning = Tuning.from_config(tuning)
     metric = tuning.metric(train.task)
     sign = 1.0 if direction(metric) == "max" else -1.0
     n_splits = max(min(tuning.inner_folds, train.n_samples), 2)
