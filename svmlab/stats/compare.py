@@ -177,22 +177,8 @@ def compare(
     N, k = values.shape
     bd_alpha = alpha if bd_alpha is None else bd_alpha
     ctab = control_comparison(avg, N, control, alpha)
-    w = []
-    for m in ctab.index:
-        if wilcoxon == "signed_rank":
-            r = signed_rank(values[control], values[m], direction, zero_method=zero_method)
-            w.append(
-                {
-                    "wilcoxon_r_plus": r.r_plus,
-                    "wilcoxon_r_minus": r.r_minus,
-                    "wilcoxon_p": r.p,
-                    "wilcoxon_n": r.n,
-                }
-            )
-        else:
-            r = rank_sum(values[control], values[m])
-            w.append({"ranksum_W": r.W, "ranksum_z": r.z, "wilcoxon_p": r.p})
-    ctab = pd.concat([pd.DataFrame(w, index=ctab.index), ctab], axis=1)
+    pairs = _wilcoxon_columns(values, control, ctab.index, direction, wilcoxon, zero_method)
+    ctab = pd.concat([pairs, ctab], axis=1)
     return Comparison(
         table=values,
         direction=direction,
@@ -209,6 +195,26 @@ def compare(
         wilcoxon=wilcoxon,
         metric=metric,
     )
+
+
+def _wilcoxon_columns(values, control, methods, direction, kind, zero_method) -> pd.DataFrame:
+    """The control-vs-method Wilcoxon columns of the 1xN table (signed-rank or rank-sum)."""
+    rows = []
+    for m in methods:
+        if kind == "signed_rank":
+            r = signed_rank(values[control], values[m], direction, zero_method=zero_method)
+            rows.append(
+                {
+                    "wilcoxon_r_plus": r.r_plus,
+                    "wilcoxon_r_minus": r.r_minus,
+                    "wilcoxon_p": r.p,
+                    "wilcoxon_n": r.n,
+                }
+            )
+        else:
+            r = rank_sum(values[control], values[m])
+            rows.append({"ranksum_W": r.W, "ranksum_z": r.z, "wilcoxon_p": r.p})
+    return pd.DataFrame(rows, index=methods)
 
 
 def read_table(path: str | Path) -> pd.DataFrame:
