@@ -126,3 +126,114 @@ class CrashClassifier(_Base):
         import signal
 
         os.kill(os.getpid(), signal.SIGKILL)
+
+
+# --------------------------------------------------------------------------- test-suite helpers
+
+
+def benchmark_data_dir():
+    """The first ``SVMLAB_DATA_DIR`` directory holding the benchmark ``MANIFEST.tsv``, or None.
+
+    The test suite's ``data`` marker (``tests/conftest.py``) skips a test when this is None:
+    the absence of the benchmark folder is the only reason a data test may skip.
+    """
+    from svmlab.paths import data_dirs
+
+    for d in data_dirs():
+        if (d / "MANIFEST.tsv").is_file():
+            return d
+    return None
+
+
+#: scikit-learn checks that the estimator test files run on their own estimator variants
+#: (beside the full ``check_estimator`` run of ``tests/test_conformance.py`` on the configs).
+ESSENTIAL_CHECKS = (
+    "check_estimators_dtypes",
+    "check_fit2d_predict1d",
+    "check_estimators_fit_returns_self",
+    "check_dont_overwrite_parameters",
+    "check_n_features_in",
+    "check_estimators_pickle",
+)
+
+
+def essential_checks(*, exclude=()):
+    """The :data:`ESSENTIAL_CHECKS` as functions of ``sklearn.utils.estimator_checks``, for
+    ``pytest.mark.parametrize("check", essential_checks(), ids=lambda c: c.__name__)``."""
+    from sklearn.utils import estimator_checks
+
+    return [getattr(estimator_checks, n) for n in ESSENTIAL_CHECKS if n not in exclude]
+
+
+def registered_solvers(solver_dir=None) -> dict:
+    """Every solver configuration ``conf/solver/*.yaml`` as a ``SolverSpec``, by file stem.
+
+    The conformance suite (``tests/test_conformance.py``) parametrizes over this, so a new
+    solver file is checked without touching the tests.
+    """
+    import yaml
+
+    from svmlab.paths import conf_dir
+    from svmlab.solvers import SolverSpec
+
+    folder = solver_dir if solver_dir is not None else conf_dir() / "solver"
+    return {
+        p.stem: SolverSpec.from_config(yaml.safe_load(p.read_text()))
+        for p in sorted(folder.glob("*.yaml"))
+    }
+
+
+def solver_targets(spec) -> list[str]:
+    """Every ``_target_`` of a solver: its class and the classes of nested estimators."""
+    found = [spec.target]
+
+    def walk(value):
+        if isinstance(value, dict):
+            if "_target_" in value:
+                found.append(value["_target_"])
+            for v in value.values():
+                walk(v)
+        elif isinstance(value, list):
+            for v in value:
+                walk(v)
+
+    walk(spec.params)
+    return found
+
+
+def is_svmlab_solver(spec) -> bool:
+    """True when the solver or one of its nested estimators is a class of svmlab."""
+    return any(t.startswith("svmlab.") for t in solver_targets(spec))
+
+
+#: Caps on work-size parameters for the conformance tests: on the checks' tiny data sets the
+#: configured values (1000 generations, 100 bagged trees, 10 inner folds, ...) only cost time.
+FAST_CAPS = {
+    "max_gen": 30,
+    "pop_size": 10,
+    "max_iter": 50,
+    "max_starts": 2,
+    "n_estimators": 5,
+    "n_chains": 2,
+    "oof_folds": 2,
+    "inner_cv": 2,
+    "tune_folds": 3,
+}
+
+
+def fast(estimator):
+    """``estimator`` with every parameter of :data:`FAST_CAPS` (nested ones included) capped,
+    a named tuning grid (``param_grid="paper"``) replaced by ``{"C": [1.0, 10.0]}`` and a
+    list-valued ``*_grid`` parameter cut to its first, middle and last values."""
+    changes = {}
+    for key, value in estimator.get_params(deep=True).items():
+        last = key.rsplit("__", 1)[-1]
+        cap = FAST_CAPS.get(last)
+        if cap is not None and isinstance(value, int) and not isinstance(value, bool):
+            if value > cap:
+                changes[key] = cap
+        elif last == "param_grid" and isinstance(value, str):
+            changes[key] = {"C": [1.0, 10.0]}
+        elif last.endswith("_grid") and isinstance(value, list) and len(value) > 3:
+            changes[key] = [value[0], value[len(value) // 2], value[-1]]
+    return estimator.set_params(**changes) if changes else estimator

@@ -1,6 +1,5 @@
 """The figure and benchmark scripts run (smoke tests on small inputs)."""
 
-import os
 import subprocess
 import sys
 
@@ -122,7 +121,7 @@ def test_evosvm_speed_benchmark_prints_ratios():
     assert "gen/s" in out and out.count("spiral") == 3  # gaussian, hybrid, pso rows
 
 
-@pytest.mark.skipif(not os.environ.get("SVMLAB_DATA_DIR"), reason="needs SVMLAB_DATA_DIR")
+@pytest.mark.data
 def test_mtr_speed_benchmark_prints_ratios():
     out = subprocess.run(
         [

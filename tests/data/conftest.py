@@ -11,12 +11,11 @@ from svmlab.data import registry
 
 
 @pytest.fixture
-def data_dir():
-    """The shared benchmark folder; skips the test when it is not configured."""
-    d = shared_data_dir()
-    if d is None:
-        pytest.skip("SVMLAB_DATA_DIR is unset or has no MANIFEST.tsv")
-    return d
+def data_dir(request):
+    """The shared benchmark folder, for tests marked ``@pytest.mark.data`` (the marker skips
+    them when the folder is absent; see tests/conftest.py)."""
+    assert request.node.get_closest_marker("data"), "a test using data_dir needs @pytest.mark.data"
+    return shared_data_dir()
 
 
 @pytest.fixture

@@ -1,18 +1,16 @@
-"""Helpers shared by the data tests (a module of its own: conftest.py cannot be imported reliably)."""
+"""Helpers shared by the data tests (a module of its own: a conftest.py is not importable)."""
 
 from __future__ import annotations
 
 import hashlib
-import os
 from pathlib import Path
+
+from svmlab.testing import benchmark_data_dir
 
 
 def shared_data_dir() -> Path | None:
     """The first ``SVMLAB_DATA_DIR`` directory holding the benchmark MANIFEST.tsv, or None."""
-    for d in os.environ.get("SVMLAB_DATA_DIR", "").split(os.pathsep):
-        if d and (Path(d) / "MANIFEST.tsv").is_file():
-            return Path(d)
-    return None
+    return benchmark_data_dir()
 
 
 def sha256(path) -> str:

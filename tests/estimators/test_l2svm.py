@@ -1,6 +1,5 @@
 """NNISDA and MNSVM (reconstructed L2-SVM baselines of OLLAWV's Table 5.3)."""
 
-import os
 import warnings
 
 import numpy as np
@@ -313,7 +312,6 @@ def test_sklearn_compatible(estimator, check):
 
 
 @pytest.mark.data
-@pytest.mark.skipif(not os.environ.get("SVMLAB_DATA_DIR"), reason="needs SVMLAB_DATA_DIR")
 @pytest.mark.parametrize(
     "Est, dataset, C, gamma, published",
     [

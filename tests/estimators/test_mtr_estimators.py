@@ -2,7 +2,6 @@
 scikit-learn's estimator checks, the solver configs and a real-data run."""
 
 import json
-import os
 from pathlib import Path
 
 import numpy as np
@@ -311,11 +310,6 @@ def test_a_config_runs_through_the_evaluation_path():
 
 # --------------------------------------------------------------------------- real data
 @pytest.mark.data
-@pytest.mark.skipif(
-    not os.environ.get("SVMLAB_DATA_DIR")
-    or not (Path(os.environ.get("SVMLAB_DATA_DIR", "")) / "mtr" / "slump.arff").is_file(),
-    reason="needs SVMLAB_DATA_DIR with mtr/slump.arff",
-)
 def test_slump_svrcc_beats_the_mean_and_orders_by_correlation():
     from sklearn.model_selection import KFold
 

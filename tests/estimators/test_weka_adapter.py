@@ -4,7 +4,6 @@ ARFF writing, option and output parsing and the error messages run everywhere; t
 runs are skipped when Java or weka.jar is absent (`make weka` installs them).
 """
 
-import os
 import sys
 from pathlib import Path
 
@@ -258,20 +257,10 @@ MEASURED_MUSK1_MISMO = 0.7826
 
 @requires_weka
 @pytest.mark.data
-@pytest.mark.skipif(not os.environ.get("SVMLAB_DATA_DIR"), reason="SVMLAB_DATA_DIR is not set")
-def test_musk1_weka_mismo_ten_fold():
-    from svmlab.evaluation.protocols import make_splits
-
-    ds = load_dataset("musk1")
-    splits = make_splits(
-        {"kind": "bag_stratified_kfold", "n_splits": 10}, ds.task, ds.y, 0, "musk1"
+def test_musk1_weka_mismo_ten_fold(musk1_ten_fold):
+    accuracy = musk1_ten_fold(
+        lambda fold: WekaMIClassifier("weka.classifiers.mi.MISMO", timeout=300), zscore=False
     )
-    pred = np.empty_like(ds.y)
-    for s in splits:
-        model = WekaMIClassifier("weka.classifiers.mi.MISMO", timeout=300)
-        model.fit([ds.bags[i] for i in s.train], ds.y[s.train])
-        pred[s.test] = model.predict([ds.bags[i] for i in s.test])
-    accuracy = float(np.mean(pred == ds.y))
     print(
         f"musk1 Weka MISMO (defaults) pooled 10-fold accuracy {accuracy:.4f} (paper {PAPER_MUSK1_MISMO})"
     )
