@@ -11,14 +11,6 @@ from pathlib import Path
 import numpy as np
 import pytest
 from sklearn.datasets import make_blobs
-from sklearn.utils.estimator_checks import (
-    check_dont_overwrite_parameters,
-    check_estimators_dtypes,
-    check_estimators_fit_returns_self,
-    check_estimators_pickle,
-    check_fit2d_predict1d,
-    check_n_features_in,
-)
 
 from svmlab.estimators.evo import DualFitness, MOEvoSVMClassifier, mo_objectives
 from svmlab.estimators.evo._nsga2 import (
@@ -28,6 +20,7 @@ from svmlab.estimators.evo._nsga2 import (
     nsga2_survival,
 )
 from svmlab.estimators.evo.moevosvm import _InductiveProblem
+from svmlab.testing import essential_checks
 
 GAMMA = 0.5
 FAST = dict(gamma=GAMMA, pop_size=20, max_gen=120)
@@ -356,23 +349,8 @@ def test_solver_config_is_valid():
     )
 
 
-CHECKS = [
-    check_estimators_dtypes,
-    check_fit2d_predict1d,
-    check_estimators_fit_returns_self,
-    check_dont_overwrite_parameters,
-    check_n_features_in,
-    check_estimators_pickle,
-]
-
-
-@pytest.mark.parametrize("check", CHECKS, ids=lambda c: c.__name__)
+# every scikit-learn check runs on moevosvm.yaml (pop_size 10, max_gen 30) in
+# tests/test_conformance.py; these are the essentials on a smaller run
+@pytest.mark.parametrize("check", essential_checks(), ids=lambda c: c.__name__)
 def test_sklearn_essentials(check):
     check("MOEvoSVMClassifier", MOEvoSVMClassifier(pop_size=10, max_gen=20))
-
-
-def test_check_estimator():
-    from sklearn.utils.estimator_checks import check_estimator
-
-    results = check_estimator(MOEvoSVMClassifier(pop_size=10, max_gen=30), on_fail=None)
-    assert not [r["check_name"] for r in results if r["status"] == "failed"]

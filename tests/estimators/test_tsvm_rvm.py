@@ -14,13 +14,6 @@ import pytest
 from scipy.optimize import minimize
 from sklearn.datasets import make_blobs
 from sklearn.svm import SVC
-from sklearn.utils.estimator_checks import (
-    check_estimators_dtypes,
-    check_estimators_fit_returns_self,
-    check_estimators_pickle,
-    check_fit2d_predict1d,
-    check_n_features_in,
-)
 
 from svmlab.estimators.evo import (
     EvoTSVMClassifier,
@@ -32,6 +25,7 @@ from svmlab.estimators.evo import (
     tsvm_objective,
 )
 from svmlab.kernels import kernel_matrix
+from svmlab.testing import essential_checks
 
 GAMMA = 0.5
 M = 5  # points per cluster
@@ -405,17 +399,7 @@ def test_rvm_bad_input(params, y, message):
         RVMClassifier(**params).fit(X, y)
 
 
-@pytest.mark.parametrize(
-    "check",
-    [
-        check_estimators_dtypes,
-        check_fit2d_predict1d,
-        check_estimators_fit_returns_self,
-        check_n_features_in,
-        check_estimators_pickle,
-    ],
-    ids=lambda c: c.__name__,
-)
+@pytest.mark.parametrize("check", essential_checks(), ids=lambda c: c.__name__)
 def test_rvm_sklearn_essentials(check):
     check("RVMClassifier", RVMClassifier(max_iter=50))
 
