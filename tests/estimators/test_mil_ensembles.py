@@ -4,6 +4,7 @@ import numpy as np
 import pytest
 from sklearn.dummy import DummyClassifier
 from sklearn.neighbors import KNeighborsClassifier
+from sklearn.svm import SVC
 from sklearn.tree import DecisionTreeClassifier
 
 from svmlab.data.registry import load_dataset
@@ -250,7 +251,8 @@ MUSK1_MODELS = {
     "tlc_bagging": lambda f: make_tlc_bagging(random_state=f),
     "tlc_stacking": lambda f: TLCStackingClassifier(random_state=f),
 }
-# Measured with this code (z-scored per training fold, pooled over the 10 folds, seed 0 folds):
+# Regression snapshot: measured with this code (z-scored per training fold, pooled over the 10
+# folds, seed-0 folds); no published value exists for these configurations (see below).
 MEASURED_MUSK1 = {
     "simple_mi": 0.8370,
     "mi_wrapper": 0.7609,
@@ -259,14 +261,59 @@ MEASURED_MUSK1 = {
     "tlc_bagging": 0.7935,
     "tlc_stacking": 0.8587,
 }
+# The TLC rows are real learners in the paper too: our value must be near the published one.
+PAPER_TOLERANCE = {"tlc": 0.08, "tlc_bagging": 0.05, "tlc_stacking": 0.05}
 
 
 @pytest.mark.data
+@pytest.mark.snapshot
 @pytest.mark.parametrize(
     "name", ["simple_mi", "mi_wrapper", "miboost", "tlc", "tlc_bagging", "tlc_stacking"]
 )
-def test_musk1_ten_fold_accuracy(name, musk1_ten_fold):
+def test_musk1_ten_fold_accuracy_regression_snapshot(name, musk1_ten_fold):
+    """Regression snapshot (MEASURED_MUSK1, measured with this code) beside real checks.
+
+    Real checks: the TLC rows against the published accuracy (PAPER_TOLERANCE); SimpleMI,
+    MIWrapper and MIBoost against the published column reproduced with the paper's ZeroR base
+    learner (:func:`test_musk1_published_zero_r_columns`) and SimpleMI against an independent
+    bag-mean + scikit-learn SVC (:func:`test_musk1_simple_mi_matches_an_independent_bag_mean_svc`).
+    MIWrapper's and MIBoost's own numbers with a real base learner have no independent reference.
+    """
     accuracy = musk1_ten_fold(MUSK1_MODELS[name], ignore=(Warning,))
     print(f"musk1 {name} pooled 10-fold accuracy {accuracy:.4f} (paper {PAPER_MUSK1[name]})")
     assert accuracy >= 0.60  # all clearly above the 0.5109 majority rate
-    assert accuracy == pytest.approx(MEASURED_MUSK1[name], abs=0.03)
+    if name in PAPER_TOLERANCE:
+        assert accuracy >= PAPER_MUSK1[name] - PAPER_TOLERANCE[name]
+    assert accuracy == pytest.approx(MEASURED_MUSK1[name], abs=0.03)  # the snapshot
+
+
+@pytest.mark.data
+@pytest.mark.parametrize("name", ["simple_mi", "mi_wrapper", "miboost"])
+def test_musk1_published_zero_r_columns(name, musk1_ten_fold):
+    """The published SimpleMI / MIWrapper / MIBoost musk1 accuracy (0.5109 = 47/92) is what the
+    methods give with Weka's default base learner ZeroR (a majority-class DummyClassifier)."""
+    zero_r = DummyClassifier(strategy="most_frequent")
+    makers = {
+        "simple_mi": lambda f: SimpleMIClassifier(estimator=zero_r, random_state=f),
+        "mi_wrapper": lambda f: MIWrapperClassifier(estimator=zero_r, random_state=f),
+        "miboost": lambda f: MIBoostClassifier(estimator=zero_r, random_state=f),
+    }
+    accuracy = musk1_ten_fold(makers[name], ignore=(Warning,))
+    assert accuracy == pytest.approx(PAPER_MUSK1[name], abs=5e-5)
+
+
+class _BagMeanSVC:
+    """SimpleMI written out independently: each bag's mean instance, then an RBF SVC."""
+
+    def fit(self, bags, y):
+        self.svc = SVC(kernel="rbf", C=1.0, gamma="scale").fit([b.mean(axis=0) for b in bags], y)
+        return self
+
+    def predict(self, bags):
+        return self.svc.predict([b.mean(axis=0) for b in bags])
+
+
+@pytest.mark.data
+def test_musk1_simple_mi_matches_an_independent_bag_mean_svc(musk1_ten_fold):
+    ours = musk1_ten_fold(MUSK1_MODELS["simple_mi"], ignore=(Warning,))
+    assert ours == musk1_ten_fold(lambda fold: _BagMeanSVC())
