@@ -196,6 +196,9 @@ PAPER_MUSK1 = {
 @pytest.mark.data
 @pytest.mark.parametrize("cls", ALL)
 def test_musk1_ten_fold_accuracy(cls, musk1_ten_fold):
+    """Real check: the published Table 4.3 accuracy (within 0.05) for MI-SVM, the set kernel
+    and miGraph. mi-SVM was not run in the paper and has no independent reference, so only
+    the 0.78 floor applies to it; the measured values above are informative, not asserted."""
     # z-scored per training fold; C = 10, sigma = 5: a grid point good for every method here
     # (chosen on the outer folds)
     accuracy = musk1_ten_fold(lambda fold: cls(C=10, sigma=5))
