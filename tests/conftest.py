@@ -12,6 +12,10 @@ import pytest
 
 from svmlab.testing import benchmark_data_dir
 
+# ``--doctest-modules`` (pyproject addopts) would also collect the conftest files as modules,
+# and several of them share the basename "conftest" (no packages under tests/): not collected.
+collect_ignore_glob = ["conftest.py", "*/conftest.py"]
+
 DATA_SKIP_REASON = "benchmark files not found: SVMLAB_DATA_DIR is unset or has no MANIFEST.tsv"
 
 
