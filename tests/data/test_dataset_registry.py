@@ -174,7 +174,9 @@ def test_list_datasets_reports_availability(isolated):
 # --------------------------------------------------------------------------- local files
 @pytest.fixture
 def tiny(isolated, add_entries, tmp_path):
-    """A KEEL file registered as ``tiny`` at ``toy/tiny.dat``; returns (good copy, data dir, cache dir)."""
+    """A KEEL file registered as ``tiny`` at ``toy/tiny.dat``.
+
+    Returns (good copy, data dir, cache dir)."""
     data, cache = isolated
     good = tmp_path / "tiny.dat"
     good.write_text(TINY_KEEL)

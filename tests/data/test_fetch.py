@@ -27,7 +27,9 @@ class _Handler(http.server.SimpleHTTPRequestHandler):
 
 @pytest.fixture
 def server(tmp_path, monkeypatch):
-    """Serve ``tmp_path/served`` over HTTP on a free loopback port; yields (root dir, base URL, request log)."""
+    """Serve ``tmp_path/served`` over HTTP on a free loopback port.
+
+    Yields (root dir, base URL, request log)."""
     for var in ("HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "http_proxy", "https_proxy", "all_proxy"):
         monkeypatch.delenv(var, raising=False)
     monkeypatch.setenv("NO_PROXY", "127.0.0.1,localhost")

@@ -1,4 +1,4 @@
-"""Every file dataset of the registry, loaded through the registry, against the counts of MANIFEST.tsv.
+"""Every file dataset of the registry, loaded through the registry, against MANIFEST.tsv's counts.
 
 Marked ``data``: skipped when ``SVMLAB_DATA_DIR`` does not point at the shared benchmark folder.
 """

@@ -64,7 +64,8 @@ def read_arff(
         if isinstance(kind, str) and kind.upper() not in _NUMERIC:
             raise DataFormatError(
                 path,
-                f"attribute {attr_name!r} has type {kind}; only numeric and nominal attributes are supported",
+                f"attribute {attr_name!r} has type {kind}; "
+                "only numeric and nominal attributes are supported",
             )
     try:
         data = np.array(doc["data"], dtype=np.float64).reshape(len(doc["data"]), len(attributes))

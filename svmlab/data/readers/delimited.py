@@ -1,4 +1,5 @@
-"""Comma-separated formats: CSV with a header row, header-less KEEL ``.dat`` and the ``mil`` CSV layout."""
+"""Comma-separated formats: CSV (with or without a header row), header-less KEEL ``.dat``
+and the ``mil`` CSV layout."""
 
 from __future__ import annotations
 

@@ -75,7 +75,8 @@ def read_mat(
         if X.ndim != 2 or X.shape[0] != len(y):
             raise DataFormatError(
                 path,
-                f"{data_var!r} has shape {content[data_var].shape} but {label_var!r} has {len(y)} labels",
+                f"{data_var!r} has shape {content[data_var].shape} "
+                f"but {label_var!r} has {len(y)} labels",
             )
         Xs.append(X)
         ys.append(y)

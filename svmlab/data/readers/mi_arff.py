@@ -204,7 +204,8 @@ def _parse_instances(path, body, inner, n_features, bag_name, number):
         if len(fields) != n_features:
             raise DataFormatError(
                 path,
-                f"bag {bag_name!r}, instance {k}: expected {n_features} values, found {len(fields)}",
+                f"bag {bag_name!r}, instance {k}: "
+                f"expected {n_features} values, found {len(fields)}",
                 line=number,
             )
         rows.append(fields)
@@ -238,6 +239,7 @@ def _cell(path, value, attr, levels, bag_name, k, number):
     except ValueError:
         raise DataFormatError(
             path,
-            f"bag {bag_name!r}, instance {k}: non-numeric value {value!r} for numeric attribute {attr!r}",
+            f"bag {bag_name!r}, instance {k}: "
+            f"non-numeric value {value!r} for numeric attribute {attr!r}",
             line=number,
         ) from None
