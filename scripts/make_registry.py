@@ -406,7 +406,7 @@ UNAVAILABLE = [
         True,
         "EvoSVM Tables 3.1-3.5",
         "MASS crabs as the EvoSVM papers used it: the data is registered as crabs_mass "
-        "(label sp, 7 features), but which label and features the papers used is unchecked, "
+        "(label sp, 7 features), but which label and features the papers used is unchecked; "
         + _NOT_RUN,
     ),
     (
