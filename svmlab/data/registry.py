@@ -86,8 +86,9 @@ def dataset_info(name: str) -> dict:
         local file, or None), ``available`` (bool: bundled, synthetic, or a local
         file exists) and ``status`` for this machine: ``available``, ``fetchable``
         (no local copy, but a download source), ``missing`` (no local copy and no
-        download source) or ``unavailable`` (no data known). Checksums are not
-        verified here; use :func:`locate` or :func:`verify`.
+        download source), ``unsupported`` (a local copy, but no reader for its format;
+        ``unavailable_reason`` says why) or ``unavailable`` (no data known). Checksums
+        are not verified here; use :func:`locate` or :func:`verify`.
     """
     entry = copy.deepcopy(registry_entry(name))
     location = _find_local(entry)[0] if entry["source"] == "file" else None
@@ -95,6 +96,8 @@ def dataset_info(name: str) -> dict:
     entry["available"] = entry["source"] in ("sklearn", "synthetic") or location is not None
     if entry["source"] == "unavailable":
         entry["status"] = "unavailable"
+    elif entry["available"] and entry.get("status") == "unsupported":
+        entry["status"] = "unsupported"
     elif entry["available"]:
         entry["status"] = "available"
     else:
@@ -173,8 +176,8 @@ def _missing_message(entry: dict) -> str:
     msg = f"dataset {entry['name']!r}: file {entry['path']} not found; looked in {looked}{unset}. "
     if entry.get("url") or os.environ.get("SVMLAB_DATA_URL"):
         return (
-            msg
-            + f"Download it with `svmlab data fetch {entry['name']}` (or load_dataset(..., allow_download=True))."
+            msg + f"Download it with `svmlab data fetch {entry['name']}` "
+            "(or load_dataset(..., allow_download=True))."
         )
     return msg + f"It cannot be downloaded automatically: it {entry['unavailable_reason']}."
 

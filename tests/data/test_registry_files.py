@@ -64,6 +64,7 @@ def test_unsupported_file_is_verified_but_not_read(manifest, name):
     entry = registry.registry_entry(name)
     assert manifest[entry["path"]]["sha256"] == entry["sha256"]
     assert registry.locate(name).is_file()  # checks the sha256
+    assert registry.dataset_info(name)["status"] == "unsupported"
     with pytest.raises(DataFormatError, match="no svmlab reader"):
         load_dataset(name)
 
