@@ -494,7 +494,14 @@ def _data(args) -> int:
         bad = 0
         for name, status, message in results:
             print(f"{status:<12} {name:<28} {message}")
-            bad += status not in ("ok", "unavailable", "builtin", "synthetic", "missing")
+            bad += status not in (
+                "ok",
+                "unavailable",
+                "unsupported",
+                "builtin",
+                "synthetic",
+                "missing",
+            )
         print(f"svmlab: {len(results)} checked, {bad} problem(s)", file=sys.stderr)
         return 1 if bad else 0
     from svmlab.data.registry import fetch

@@ -355,7 +355,8 @@ def verify(names=None) -> list[tuple[str, str, str]]:
     -------
     list of (name, status, message)
         ``status`` is ``ok``, ``missing`` (no local copy), ``checksum``, ``error``
-        (unreadable), ``mismatch`` (counts differ) or ``unavailable``.
+        (unreadable), ``mismatch`` (counts differ), ``unsupported`` (checksum fine,
+        but no reader for the format) or ``unavailable``.
     """
     out = []
     for name in list(_registry()) if names is None else [resolve(n) for n in names]:
@@ -368,6 +369,8 @@ def _verify_one(name):
     try:
         if entry["source"] == "file":
             path = locate(name)
+            if entry.get("status") == "unsupported":
+                return "unsupported", entry["unavailable_reason"]
             dataset, where = read_entry_file(name, path), str(path)
         elif entry["source"] == "unavailable":
             return "unavailable", entry["unavailable_reason"]

@@ -65,6 +65,7 @@ def test_unsupported_file_is_verified_but_not_read(manifest, name):
     assert manifest[entry["path"]]["sha256"] == entry["sha256"]
     assert registry.locate(name).is_file()  # checks the sha256
     assert registry.dataset_info(name)["status"] == "unsupported"
+    assert registry.verify([name])[0][1] == "unsupported"
     with pytest.raises(DataFormatError, match="no svmlab reader"):
         load_dataset(name)
 
