@@ -74,8 +74,8 @@ def reproduction_sections(df: pd.DataFrame, configs: dict[str, dict]) -> list[Se
 
 
 def _job_label(rows: pd.DataFrame) -> str:
-    variants = rows["variant"].dropna().unique() if "variant" in rows else []
-    return str(variants[0]) if len(variants) and variants[0] else "default"
+    labels = rows["job"].dropna().unique() if "job" in rows else []
+    return str(labels[0]) if len(labels) and labels[0] else "default"
 
 
 def build_report(

@@ -42,10 +42,11 @@ def load_results(path: str | Path) -> pd.DataFrame:
     """All rows of a run or of every run of a sweep.
 
     ``results.parquet`` is read when it exists; otherwise (e.g. a run still going, or
-    killed before it consolidated) the task files are read directly. Two columns are
-    added: ``method``, the solver name with the sweep variant in brackets when runs
-    differ by their command-line overrides, and ``run_dir``, the directory of the run
-    (the job of a sweep) each row comes from (:func:`run_configs`).
+    killed before it consolidated) the task files are read directly. Three columns are
+    added: ``job``, the command-line overrides that tell a sweep's runs apart (empty for
+    a single run), ``method``, the solver name with ``job`` in brackets when it is not
+    empty, and ``run_dir``, the directory of the run each row comes from
+    (:func:`run_configs`).
     """
     path = Path(path)
     if path.is_file():
@@ -66,6 +67,7 @@ def load_results(path: str | Path) -> pd.DataFrame:
     variant = _distinguishing(
         df["variant"].fillna("") if "variant" in df else pd.Series("", index=df.index)
     )
+    df["job"] = variant  # what tells this row's run apart from the others of a sweep
     df["method"] = np.where(variant == "", df["solver"], df["solver"] + " [" + variant + "]")
     if "tuning_mode" in df:  # optimistic selection is labelled wherever the method is shown
         df["method"] = np.where(
