@@ -34,23 +34,22 @@ How a computed value is compared with a printed one
   misprint the registry lacks or the registry names one the fixtures do not list.
 * The four MIL Wilcoxon rows that only the authors' unrounded results reproduce, and the
   KEEL output of the MTR study, are checked against ``<SVMLAB_DATA_DIR>/reference/...``
-  (skipped when ``SVMLAB_DATA_DIR`` is unset or lacks the files).
+  (marked ``data``: skipped when the benchmark folder is absent).
 """
 
 from __future__ import annotations
 
-import os
 from decimal import ROUND_HALF_UP, Decimal
 from functools import cache
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
-import pytest
 from golden_tables import load
 
 from svmlab.stats import compare
 from svmlab.stats.tables import results_section
+from svmlab.testing import benchmark_data_dir
 
 # --- the fixtures of each study -----------------------------------------------------------
 
@@ -193,11 +192,13 @@ def cmp(fid: str, **overrides):
 
 
 def data_file(rel: str) -> Path:
-    """``<dir>/reference/<rel>`` for the first SVMLAB_DATA_DIR entry holding it, else skip."""
-    for d in os.environ.get("SVMLAB_DATA_DIR", "").split(os.pathsep):
-        if d and (Path(d) / "reference" / rel).is_file():
-            return Path(d) / "reference" / rel
-    pytest.skip(f"SVMLAB_DATA_DIR is unset or has no reference/{rel}")
+    """``<benchmark folder>/reference/<rel>``, for tests marked ``@pytest.mark.data`` (the
+    marker skips them when the folder is absent; a file missing from it fails the test)."""
+    folder = benchmark_data_dir()
+    assert folder is not None, "a test reading reference files needs @pytest.mark.data"
+    path = folder / "reference" / rel
+    assert path.is_file(), f"{path} is missing from the benchmark folder"
+    return path
 
 
 def best_mask(c) -> pd.DataFrame:
