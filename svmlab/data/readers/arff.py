@@ -48,29 +48,9 @@ def read_arff(
     text = read_text(path)
     if space_separated:
         text = _commas_for_spaces(text)
-    try:
-        doc = liac_arff.loads(text, encode_nominal=True)
-    except liac_arff.ArffException as exc:
-        line = getattr(exc, "line", None)
-        message = re.sub(
-            r",? (?:at|in) line \d+[.:]?", "", str(exc)
-        ).strip()  # the line is reported separately
-        raise DataFormatError(
-            path, f"invalid ARFF: {message}", line=line if line and line > 0 else None
-        ) from exc
+    doc, data = _parse(path, text)
     attributes = doc["attributes"]
     names = [a for a, _ in attributes]
-    for attr_name, kind in attributes:
-        if isinstance(kind, str) and kind.upper() not in _NUMERIC:
-            raise DataFormatError(
-                path,
-                f"attribute {attr_name!r} has type {kind}; "
-                "only numeric and nominal attributes are supported",
-            )
-    try:
-        data = np.array(doc["data"], dtype=np.float64).reshape(len(doc["data"]), len(attributes))
-    except ValueError as exc:  # ragged rows
-        raise DataFormatError(path, f"inconsistent data rows: {exc}") from exc
     levels = {a: list(kind) for a, kind in attributes if not isinstance(kind, str)}
     meta = {"format": "arff", "relation": doc.get("relation")}
     name = name or stem(path)
@@ -94,21 +74,7 @@ def read_arff(
 
     col = len(names) - 1 if label is None else _index(path, names, label)
     features = [j for j in range(len(names)) if j != col]
-    codes = data[:, col]
-    if names[col] in levels:
-        if np.isnan(codes).any():
-            line = _data_lines(text)[int(np.argmax(np.isnan(codes)))]
-            raise DataFormatError(
-                path, f"missing class value ('?') for attribute {names[col]!r}", line=line
-            )
-        y = clean_labels(np.asarray(levels[names[col]], dtype=object)[codes.astype(np.int64)], path)
-    elif task == "regression":
-        if np.isnan(codes).any():
-            line = _data_lines(text)[int(np.argmax(np.isnan(codes)))]
-            raise DataFormatError(path, f"missing target value for {names[col]!r}", line=line)
-        y = codes
-    else:
-        y = clean_labels(codes, path, lines=_data_lines(text))
+    y = _targets(path, text, data[:, col], names[col], levels, task)
     meta["label_column"] = names[col]
     meta["class_levels"] = levels.get(names[col])
     meta["nominal_levels"] = {names[j]: levels[names[j]] for j in features if names[j] in levels}
@@ -120,6 +86,52 @@ def read_arff(
         feature_names=tuple(names[j] for j in features),
         meta=meta,
     )
+
+
+def _parse(path, text):
+    """liac-arff's document and its data as a float array (nominal values as codes, ``?`` as
+    NaN); a :class:`DataFormatError` for invalid ARFF, other attribute types or ragged rows."""
+    try:
+        doc = liac_arff.loads(text, encode_nominal=True)
+    except liac_arff.ArffException as exc:
+        line = getattr(exc, "line", None)
+        message = re.sub(
+            r",? (?:at|in) line \d+[.:]?", "", str(exc)
+        ).strip()  # the line is reported separately
+        raise DataFormatError(
+            path, f"invalid ARFF: {message}", line=line if line and line > 0 else None
+        ) from exc
+    attributes = doc["attributes"]
+    for attr_name, kind in attributes:
+        if isinstance(kind, str) and kind.upper() not in _NUMERIC:
+            raise DataFormatError(
+                path,
+                f"attribute {attr_name!r} has type {kind}; "
+                "only numeric and nominal attributes are supported",
+            )
+    try:
+        data = np.array(doc["data"], dtype=np.float64).reshape(len(doc["data"]), len(attributes))
+    except ValueError as exc:  # ragged rows
+        raise DataFormatError(path, f"inconsistent data rows: {exc}") from exc
+    return doc, data
+
+
+def _targets(path, text, codes, column, levels, task):
+    """The target column ``codes`` as labels (level names of a nominal class, else cleaned
+    numbers) or, for ``task="regression"``, as floats; a missing value is an error."""
+    if column in levels:
+        if np.isnan(codes).any():
+            line = _data_lines(text)[int(np.argmax(np.isnan(codes)))]
+            raise DataFormatError(
+                path, f"missing class value ('?') for attribute {column!r}", line=line
+            )
+        return clean_labels(np.asarray(levels[column], dtype=object)[codes.astype(np.int64)], path)
+    if task == "regression":
+        if np.isnan(codes).any():
+            line = _data_lines(text)[int(np.argmax(np.isnan(codes)))]
+            raise DataFormatError(path, f"missing target value for {column!r}", line=line)
+        return codes
+    return clean_labels(codes, path, lines=_data_lines(text))
 
 
 def _commas_for_spaces(text: str) -> str:
