@@ -30,7 +30,8 @@ __all__ = ["KernelSVC"]
 
 
 class KernelSVC(KernelParamsMixin, ClassifierMixin, BaseEstimator):
-    """Binary C-SVC (LIBSVM's SMO) with a kernel of :mod:`svmlab.kernels`, optionally on z-scored features.
+    """Binary C-SVC (LIBSVM's SMO) with a kernel of :mod:`svmlab.kernels`, optionally on
+    z-scored features.
 
     Parameters
     ----------

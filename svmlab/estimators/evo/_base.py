@@ -203,7 +203,8 @@ class BaseDualEvolution(KernelParamsMixin, KernelExpansionMixin, ClassifierMixin
 
     @abstractmethod
     def _optimize(self, fitness: DualFitness, rng) -> tuple[np.ndarray, dict]:
-        """Best ``alpha`` found and ``{"generations", "evaluations", "stop_reason", "history", ...}``."""
+        """Best ``alpha`` found, and ``{"generations", "evaluations", "stop_reason", "history",
+        ...}``."""
 
 
 # -- targets: binary labels and the semi-supervised y = -1 convention --------------------------
@@ -267,7 +268,7 @@ def _coordinate_ascent(Q, ub, tol, max_sweeps):
     a = np.zeros(n)
     g = np.zeros(n)  # Q a
     sweeps = 0
-    for sweeps in range(1, max_sweeps + 1):
+    for sweeps in range(1, max_sweeps + 1):  # noqa: B007 (returned after the loop)
         moved = 0.0
         for i in range(n):
             qii = Q[i, i]

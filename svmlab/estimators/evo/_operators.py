@@ -65,7 +65,8 @@ def uniform_crossover(A: np.ndarray, p_cx: float, rng) -> tuple[np.ndarray, np.n
 
 
 def gaussian_mutation(A: np.ndarray, sigma: float, C: float, rng) -> np.ndarray:
-    """EvoSVM-G: ``alpha_i + N(0, sigma^2)`` for **every** gene, clipped to ``[0, C]`` (new array)."""
+    """EvoSVM-G: ``alpha_i + N(0, sigma^2)`` for **every** gene, clipped to ``[0, C]`` (a new
+    array)."""
     out = A + sigma * rng.standard_normal(A.shape)
     return np.clip(out, 0.0, C, out=out)
 

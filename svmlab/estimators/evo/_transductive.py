@@ -125,7 +125,8 @@ class TransductiveCore:
         )
 
     def relabel(self, A):
-        """``y*_k := sign(g_k)`` in place, ``g_k`` without the point's own term (a zero keeps the label)."""
+        """``y*_k := sign(g_k)`` in place, ``g_k`` without the point's own term (a zero keeps
+        the label)."""
         a, N, n = A[:, : self.N], self.N, self.n
         H = (a * self.joint_labels(A)) @ self.K[:, n:]
         H -= a[:, n:] * A[:, N:] * self.k_diag_u

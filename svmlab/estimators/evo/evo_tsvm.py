@@ -316,7 +316,7 @@ class EvoTSVMClassifier(TransductiveBase):
         }
         return best_A, info
 
-    # minmax: outer search over y*, exact inner maximum ---------------------------------------------
+    # minmax: outer search over y*, exact inner maximum ------------------------------------------
 
     def _minmax(self, core, rng):
         K, n = core.K, core.n

@@ -154,8 +154,8 @@ class MOEvoSVMClassifier(KernelParamsMixin, ClassifierMixin, BaseEstimator):
         parents by binary tournaments (domination, then crowding distance) and makes
         ``pop_size`` offspring per generation, each crossed and mutated, and normalises the
         crowding distance (see :mod:`svmlab.estimators.evo._nsga2`). On Sonar both give
-        fronts of the same range and similar hold-out choices; "rm" evaluates twice as many individuals
-        per generation and is still 2-3 times faster (incremental evaluation).
+        fronts of the same range and similar hold-out choices; "rm" evaluates twice as many
+        individuals per generation and is still 2-3 times faster (incremental evaluation).
     crowding : {"raw", "normalized"}, default="raw"
         Crowding distance of the ``"rm"`` engine: RapidMiner's sum of unnormalised neighbour
         gaps, or Deb's normalised one (pymoo always normalises).

@@ -77,7 +77,7 @@ def sparse_bayesian_regression(
     converged = False
     n_iter = 0
     Sigma, mu, logdet_H = _posterior(PtP, Ptt, act, alpha, beta)
-    for n_iter in range(1, max_iter + 1):
+    for n_iter in range(1, max_iter + 1):  # noqa: B007 (used after the loop)
         gamma = 1.0 - alpha * np.diag(Sigma)
         with np.errstate(divide="ignore"):
             new_alpha = np.where(mu != 0, gamma / np.where(mu != 0, mu * mu, 1.0), np.inf)

@@ -54,7 +54,8 @@ def check_bags(bags, n_features: int | None = None):
             bags = list(bags)
         else:
             raise ValueError(
-                f"bags must be a sequence of 2-D arrays (one per bag), got a {bags.ndim}-D numeric array; "
+                "bags must be a sequence of 2-D arrays (one per bag), got a "
+                f"{bags.ndim}-D numeric array; "
                 "for a single bag pass [X]"
             )
     try:
@@ -96,7 +97,8 @@ def check_bags(bags, n_features: int | None = None):
 
 
 def bag_max(values, starts):
-    """Largest value of each bag (``values`` stacked bag after bag, ``starts`` from :func:`check_bags`)."""
+    """Largest value of each bag (``values`` stacked bag after bag, ``starts`` from
+    :func:`check_bags`)."""
     return np.maximum.reduceat(np.asarray(values), starts)
 
 
@@ -128,7 +130,8 @@ def check_bag_labels(y, n_bags: int, name: str):
 
 
 class BagClassifierMixin:
-    """``predict`` for bag classifiers whose ``decision_function`` is positive for ``classes_[1]``."""
+    """``predict`` for bag classifiers whose ``decision_function`` is positive for
+    ``classes_[1]``."""
 
     def predict(self, bags):
         """Bag labels: ``classes_[1]`` where the bag score is > 0.
@@ -183,7 +186,8 @@ class MaxInstanceMixin(BagClassifierMixin):
 
 
 def seed_estimator(estimator, rng):
-    """Give every ``random_state`` parameter of ``estimator`` (nested ones too) a seed from ``rng``."""
+    """Give every ``random_state`` parameter of ``estimator`` (nested ones too) a seed from
+    ``rng``."""
     keys = [
         k
         for k in estimator.get_params(deep=True)
@@ -195,7 +199,8 @@ def seed_estimator(estimator, rng):
 
 
 def fit_weighted(estimator, X, y, sample_weight, who: str):
-    """Fit with per-row weights (a :class:`~sklearn.pipeline.Pipeline` routes them to its last step)."""
+    """Fit with per-row weights (a :class:`~sklearn.pipeline.Pipeline` routes them to its last
+    step)."""
     if sample_weight is None:
         return estimator.fit(X, y)
     if isinstance(estimator, Pipeline):
@@ -222,7 +227,8 @@ def positive_proba(estimator, X):
 
 
 def positive_score(estimator, X):
-    """A continuous score of class index 1: ``predict_proba`` when available, else ``decision_function``."""
+    """A continuous score of class index 1: ``predict_proba`` when available, else
+    ``decision_function``."""
     if hasattr(estimator, "predict_proba"):
         try:
             return positive_proba(estimator, X)

@@ -343,7 +343,7 @@ class BagMISVMClassifier(_InstanceSVMBase):
 
 class InstanceMISVMClassifier(_InstanceSVMBase):
     __doc__ = (
-        """mi-SVM (Andrews et al. 2002): instance labels of the positive bags, inferred by alternation.
+        """mi-SVM (Andrews et al. 2002): positive bags' instance labels, inferred by alternation.
 
     This is the algorithm of Weka's ``weka.classifiers.mi.MISVM`` (relabel until stable),
     despite that class's upper-case name. Alias: ``MiSVMClassifier``.
