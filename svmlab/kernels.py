@@ -635,7 +635,7 @@ def kernel_diagonal(name: str, X, **params) -> np.ndarray:
 def kernel_blocks(
     name: str, X, Y, *, max_bytes: int = 64 * 2**20, **params
 ) -> Iterator[tuple[slice, np.ndarray]]:
-    """Yield ``(rows, K)`` with ``K = kernel_matrix(name, X[rows], Y, **params)`` over blocks of rows.
+    """Yield ``(rows, K)``, ``K = kernel_matrix(name, X[rows], Y, **params)``, over blocks of rows.
 
     Each block holds at most about ``max_bytes`` of kernel values; the squared row norms of
     ``Y`` are computed once for all blocks of a distance kernel.

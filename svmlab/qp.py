@@ -386,7 +386,9 @@ def _osqp_stage(K, y, C, alpha0, dual0, tol, max_iter, refine):
         return _make_feasible(x, y, C, snap=1e-9), osqp_dual, info
     if not refine:
         raise RuntimeError(f"OSQP failed ({info['osqp_status']}) and refine=False")
-    warnings.warn(f"OSQP failed ({info['osqp_status']}); solving with SMO instead", RuntimeWarning)
+    warnings.warn(  # noqa: B028 (about this solve, not the caller's line)
+        f"OSQP failed ({info['osqp_status']}); solving with SMO instead", RuntimeWarning
+    )
     return None, osqp_dual, info
 
 

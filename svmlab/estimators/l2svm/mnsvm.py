@@ -1,4 +1,5 @@
-"""MNSVM: the L2-SVM as a minimal-norm (nearest point) problem solved by MDM steps, reconstructed."""
+"""MNSVM: the L2-SVM as a minimal-norm (nearest point) problem solved by MDM steps,
+reconstructed."""
 
 from __future__ import annotations
 

@@ -61,7 +61,7 @@ def _step(W, s, max_step):
 
 
 class MIBoostClassifier(ClassifierMixin, BaseEstimator):
-    """Multi-instance boosting (Xu & Frank 2004) with bag weights and geometric-mean bag probabilities.
+    """Multi-instance boosting (Xu & Frank 2004): bag weights, geometric-mean bag probabilities.
 
     Parameters
     ----------
@@ -173,7 +173,7 @@ class MIBoostClassifier(ClassifierMixin, BaseEstimator):
         )
 
     def decision_function(self, bags):
-        """Bag score ``F(B) = sum_m c_m mean_x h_m(x)`` (positive means ``classes_[1]``); shape (n_bags,).
+        """Bag score ``F(B) = sum_m c_m mean_x h_m(x)`` (positive: ``classes_[1]``), (n_bags,).
 
         With no accepted round (the first weak learner already had bag error >= 0.5) every
         score is 0 and the prediction falls back to the training majority class.

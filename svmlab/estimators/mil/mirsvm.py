@@ -333,7 +333,7 @@ class MIRSVMClassifier(MaxInstanceMixin, ClassifierMixin, BaseEstimator):
             trace.kernel_seconds += time.perf_counter() - t0
 
         if trace.stop == "max_iter":
-            warnings.warn(
+            warnings.warn(  # noqa: B028 (about this fit, not the caller's line)
                 f"MIRSVM: the representatives still changed after max_iter={self.max_iter} "
                 "iterations",
                 ConvergenceWarning,

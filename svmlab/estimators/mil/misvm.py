@@ -323,7 +323,7 @@ class BagMISVMClassifier(_InstanceSVMBase):
             if K is not None:
                 _refresh_kernel(K, Z, n_neg + changed, gamma)
         if stop == "max_iter":
-            warnings.warn(
+            warnings.warn(  # noqa: B028 (about this fit, not the caller's line)
                 f"MI-SVM: the witnesses still changed after max_iter={self.max_iter} iterations",
                 ConvergenceWarning,
             )
@@ -435,7 +435,7 @@ class InstanceMISVMClassifier(_InstanceSVMBase):
             seen.add(key)
             labels = new
         if stop == "max_iter":
-            warnings.warn(
+            warnings.warn(  # noqa: B028 (about this fit, not the caller's line)
                 f"mi-SVM: the instance labels still changed after max_iter={self.max_iter} "
                 "iterations",
                 ConvergenceWarning,

@@ -204,7 +204,8 @@ class TLCClassifier(ClassifierMixin, BaseEstimator):
         return np.column_stack([1.0 - p, p])
 
     def decision_function(self, bags):
-        """Score of ``classes_[1]``: the level-2 ``decision_function``, else its probability - 0.5."""
+        """Score of ``classes_[1]``: the level-2 ``decision_function``, else its probability
+        minus 0.5."""
         V = self.transform(bags)
         if hasattr(self.estimator_, "decision_function"):
             return np.asarray(self.estimator_.decision_function(V), dtype=float).ravel()
@@ -330,7 +331,8 @@ class TLCBaggingClassifier(ClassifierMixin, BaseEstimator):
 def make_tlc_bagging(
     n_estimators: int = 10, random_state=None, **tlc_params
 ) -> TLCBaggingClassifier:
-    """The paper's "Bagging" comparator: :class:`TLCBaggingClassifier` over ``TLCClassifier(**tlc_params)``."""
+    """The paper's "Bagging" comparator: :class:`TLCBaggingClassifier` over
+    ``TLCClassifier(**tlc_params)``."""
     return TLCBaggingClassifier(
         TLCClassifier(**tlc_params), n_estimators=n_estimators, random_state=random_state
     )
@@ -342,7 +344,7 @@ def make_tlc_bagging(
 
 
 class TLCStackingClassifier(ClassifierMixin, BaseEstimator):
-    """Stacking of multi-instance classifiers (default TLC + SimpleMI) with a bag-level meta learner.
+    """Stacking of multi-instance classifiers (default TLC + SimpleMI), bag-level meta learner.
 
     Parameters
     ----------

@@ -71,7 +71,8 @@ __all__ = [
 DEFAULT_WEKA_JAR = "/usr/share/java/weka.jar"
 WEKA_JAR_ENV = "SVMLAB_WEKA_JAR"
 _INSTALL_HINT = (
-    "install it with `make weka` (runs `apt-get install -y weka default-jre-headless`, needs root), "
+    "install it with `make weka` (runs `apt-get install -y weka default-jre-headless`, "
+    "needs root), "
     f"or point ${WEKA_JAR_ENV} at an existing weka.jar"
 )
 
@@ -353,7 +354,7 @@ def parse_predictions(text: str, n_bags: int, n_classes: int = 2):
 
 
 class WekaMIClassifier(ClassifierMixin, BaseEstimator):
-    """A Weka multi-instance classifier run through a subprocess (lazy: Weka trains at predict time).
+    """A Weka multi-instance classifier run in a subprocess (lazy: Weka trains at predict time).
 
     Parameters
     ----------
@@ -576,7 +577,8 @@ def _failure_message(classname, options, proc, exc) -> str:
         stderr = "\n".join(lines[:25]) + f"\n... ({len(lines) - 25} more lines)"
     stdout_tail = "\n".join((proc.stdout or "").strip().splitlines()[-10:])
     msg = (
-        f"Weka run of {classname} with options {options!r} failed (exit code {proc.returncode}): {exc}.\n"
+        f"Weka run of {classname} with options {options!r} failed "
+        f"(exit code {proc.returncode}): {exc}.\n"
         f"Weka's stderr:\n{stderr or '(empty)'}"
     )
     if stdout_tail:
