@@ -2,7 +2,8 @@
 
 Usage::
 
-    python scripts/mirsvm_figures.py convergence [--datasets musk1 elephant fox tiger mutagenesis_atoms] [--out DIR]
+    python scripts/mirsvm_figures.py convergence [--datasets musk1 elephant fox tiger
+    mutagenesis_atoms] [--out DIR]
     python scripts/mirsvm_figures.py toy [--out DIR]
 
 ``convergence`` (Fig. 4.2): the share of bags whose representative did not change, per
@@ -110,7 +111,8 @@ def toy(out: Path, C=1000.0, sigma=1.5) -> Path:
         ax.legend(loc="lower right", fontsize=8)
         ax.set_aspect("equal")
     fig.suptitle(
-        f"Fig. 4.3 (reproduced): 2-D toy bags, C = {C:g}, sigma = {sigma:g}; solid: f = 0, dashed: f = +-1"
+        f"Fig. 4.3 (reproduced): 2-D toy bags, C = {C:g}, sigma = {sigma:g}; solid: f = 0, dashed: "
+        "f = +-1"
     )
     out.mkdir(parents=True, exist_ok=True)
     path = out / "mirsvm_fig_4_3_toy.png"

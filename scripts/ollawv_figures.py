@@ -147,7 +147,8 @@ def scaling(run_dir: Path, out: Path) -> list[Path]:
         ax.set_xlabel("number of samples")
         ax.set_ylabel(title)
         ax.set_title(
-            f"Fig. {'5.8' if how == 'sum' else '5.9'} (reproduced): {title} against the number of samples"
+            f"Fig. {'5.8' if how == 'sum' else '5.9'} (reproduced): {title} against the number of "
+            "samples"
         )
         ax.legend(fontsize=8)
         out.mkdir(parents=True, exist_ok=True)

@@ -1,4 +1,5 @@
-"""EvoSVM and PsoSVM against LIBSVM: generations per second and time to 99 % of LIBSVM's dual objective.
+"""EvoSVM and PsoSVM against LIBSVM: generations per second and time to 99 % of LIBSVM's dual
+objective.
 
 Usage::
 
@@ -49,7 +50,8 @@ def main() -> None:
         np.array([[0.0], [1.0], [2.0], [3.0]]), [0, 1, 0, 1]
     )  # compile numba code
     print(
-        f"{'dataset':<13} {'n':>5} | {'SVC fit s':>9} {'W*':>9} | {'variant':<8} {'gen/s':>7} {'W end %':>8} "
+        f"{'dataset':<13} {'n':>5} | {'SVC fit s':>9} {'W*':>9} | {'variant':<8} {'gen/s':>7} "
+        f"{'W end %':>8} "
         f"{'t(99%) s':>9} {'t(99%)/SVC':>10}"
     )
     with threadpool_limits(1):

@@ -2,14 +2,16 @@
 
 Usage::
 
-    python scripts/bench/mirsvm_speed.py [--datasets musk1 elephant fox tiger trx] [--C 10] [--sigma 5]
+    python scripts/bench/mirsvm_speed.py [--datasets musk1 elephant fox tiger trx] [--C 10] [--sigma
+    5]
                                           [--scaling 100 300 1000 3000 10000] [--patience 10]
 
 Part 1 (needs SVMLAB_DATA_DIR): per dataset, bag-stratified 10-fold CV with z-scored
 instances; prints the total training time of each method, the ratio MI-SVM / MIRSVM (> 1:
 MIRSVM is faster) and the pooled accuracies. MIRSVM runs twice: as the paper iterates (until
 the representatives stop changing, a cycle or max_iter) and with ``patience`` (stop after that
-many iterations without a lower multi-instance objective, keeping the best iterate). Part 2: training time of both against the number
+many iterations without a lower multi-instance objective, keeping the best iterate). Part 2:
+training time of both against the number
 of bags on the synthetic ``mi_bags`` generator. Single-threaded (one BLAS thread).
 Target of issue 5: MIRSVM at least 5x faster than MI-SVM at equal or better accuracy.
 """
@@ -54,7 +56,8 @@ def _cv(ds, make, seed=0):
 
 def datasets_part(names, C, sigma, patience):
     print(
-        f"{'dataset':<10} {'bags':>5} {'inst':>6} {'MIRSVM stop':<12}| {'MIRSVM s':>9} {'MI-SVM s':>9} "
+        f"{'dataset':<10} {'bags':>5} {'inst':>6} {'MIRSVM stop':<12}| {'MIRSVM s':>9} "
+        f"{'MI-SVM s':>9} "
         f"{'speed-up':>8} | {'acc MIRSVM':>10} {'acc MI-SVM':>10}"
     )
     for name in names:
@@ -62,10 +65,11 @@ def datasets_part(names, C, sigma, patience):
         t_mis, acc_mis = _cv(ds, lambda: BagMISVMClassifier(C=C, sigma=sigma))
         for label, p in (("paper", None), (f"patience={patience}", patience)):
             t_mir, acc_mir = _cv(
-                ds, lambda: MIRSVMClassifier(C=C, sigma=sigma, patience=p, random_state=0)
+                ds, lambda p=p: MIRSVMClassifier(C=C, sigma=sigma, patience=p, random_state=0)
             )
             print(
-                f"{name:<10} {ds.n_bags:>5} {ds.n_instances:>6} {label:<12}| {t_mir:>9.2f} {t_mis:>9.2f} "
+                f"{name:<10} {ds.n_bags:>5} {ds.n_instances:>6} {label:<12}| {t_mir:>9.2f} "
+                f"{t_mis:>9.2f} "
                 f"{t_mis / t_mir:>7.1f}x | {acc_mir:>10.4f} {acc_mis:>10.4f}"
             )
 
@@ -83,7 +87,8 @@ def scaling_part(sizes, C, sigma, patience):
             model.fit(ds.bags, ds.y)
             times.append(time.perf_counter() - t0)
         print(
-            f"{n_bags:>6} {ds.n_instances:>9} | {times[0]:>9.2f} {times[1]:>9.2f} {times[1] / times[0]:>7.1f}x"
+            f"{n_bags:>6} {ds.n_instances:>9} | {times[0]:>9.2f} {times[1]:>9.2f} "
+            f"{times[1] / times[0]:>7.1f}x"
         )
 
 

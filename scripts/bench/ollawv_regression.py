@@ -130,14 +130,17 @@ def run(spec, grid, frac, max_samples):
     n_train = len(folds[0][1])
     o, s = out["ollawv"], out["svr"]
     print(
-        f"\n## {label}: n = {len(y)} ({n_train} per training part), d = {X.shape[1]}, mean-predictor RMSE {base:.4g}"
+        f"\n## {label}: n = {len(y)} ({n_train} per training part), d = {X.shape[1]}, "
+        f"mean-predictor RMSE {base:.4g}"
     )
     print(
-        f"{'method':<7} {'RMSE':>10} {'± std':>8} {'#SV':>8} {'%SV':>6} {'fit s':>8} {'grid s':>8}  selected (C, gamma, eps)"
+        f"{'method':<7} {'RMSE':>10} {'± std':>8} {'#SV':>8} {'%SV':>6} {'fit s':>8} {'grid s':>8} "
+        " selected (C, gamma, eps)"
     )
     for m, r in out.items():
         print(
-            f"{m:<7} {r['rmse']:>10.4g} {r['std']:>8.3g} {r['sv']:>8.1f} {100 * r['sv'] / n_train:>6.1f} "
+            f"{m:<7} {r['rmse']:>10.4g} {r['std']:>8.3g} {r['sv']:>8.1f} "
+            f"{100 * r['sv'] / n_train:>6.1f} "
             f"{r['fit_s']:>8.4f} {r['grid_s']:>8.2f}  {r['point']}"
         )
     return {
@@ -171,23 +174,28 @@ def main() -> None:
     grid = list(itertools.product(args.C, args.gamma, args.epsilon))
     frac = args.max_iter_frac or None
     print(
-        f"grid: C {args.C} x gamma {args.gamma} x epsilon {args.epsilon} ({len(grid)} points), 5-fold CV; "
+        f"grid: C {args.C} x gamma {args.gamma} x epsilon {args.epsilon} ({len(grid)} points), "
+        "5-fold CV; "
         f"OLLAWV max_iter_frac={frac}"
     )
     with threadpool_limits(1):
         results = [run(spec, grid, frac, args.max_samples) for spec in args.datasets]
     print("\n## summary (ratios OLLAWV / SVR; RMSE of the selected grid points)")
     print(
-        f"{'dataset':<22} {'n':>5} {'mean RMSE':>10} {'OLLAWV':>10} {'SVR':>10} {'RMSE':>6} {'#SV':>6} {'fit':>6} {'grid':>6}"
+        f"{'dataset':<22} {'n':>5} {'mean RMSE':>10} {'OLLAWV':>10} {'SVR':>10} {'RMSE':>6} "
+        f"{'#SV':>6} {'fit':>6} {'grid':>6}"
     )
     for r in results:
         print(
-            f"{r['dataset']:<22} {r['n']:>5} {r['base']:>10.4g} {r['rmse_o']:>10.4g} {r['rmse_s']:>10.4g} "
-            f"{r['rmse_ratio']:>6.3f} {r['sv_ratio']:>6.2f} {r['fit_ratio']:>6.2f} {r['grid_ratio']:>6.2f}"
+            f"{r['dataset']:<22} {r['n']:>5} {r['base']:>10.4g} {r['rmse_o']:>10.4g} "
+            f"{r['rmse_s']:>10.4g} "
+            f"{r['rmse_ratio']:>6.3f} {r['sv_ratio']:>6.2f} {r['fit_ratio']:>6.2f} "
+            f"{r['grid_ratio']:>6.2f}"
         )
     g = lambda k: float(np.exp(np.mean(np.log([r[k] for r in results]))))  # noqa: E731
     print(
-        f"{'geometric mean':<22} {'':>5} {'':>10} {'':>10} {'':>10} {g('rmse_ratio'):>6.3f} {g('sv_ratio'):>6.2f} "
+        f"{'geometric mean':<22} {'':>5} {'':>10} {'':>10} {'':>10} {g('rmse_ratio'):>6.3f} "
+        f"{g('sv_ratio'):>6.2f} "
         f"{g('fit_ratio'):>6.2f} {g('grid_ratio'):>6.2f}"
     )
 

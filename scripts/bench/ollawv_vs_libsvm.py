@@ -2,8 +2,10 @@
 
 Usage::
 
-    python scripts/bench/ollawv_vs_libsvm.py [--datasets magic letter penbased satimage usps shuttle ring]
-                                              [--max-samples 20000] [--C 1 16 256] [--gamma 0.0625 0.25 1 4]
+    python scripts/bench/ollawv_vs_libsvm.py [--datasets magic letter penbased satimage usps shuttle
+    ring]
+                                              [--max-samples 20000] [--C 1 16 256] [--gamma 0.0625
+                                              0.25 1 4]
 
 Per dataset (min-max scaled, stratified 60/20/20 train / validation / test split, seed 0):
 
@@ -73,11 +75,13 @@ def run(name, Cs, gammas, margins, max_samples):
     ds = load_dataset(name)
     (Xa, ya), (Xv, yv), (Xt, yt) = _split(ds, max_samples)
     print(
-        f"\n## {name}: {len(ya)} train / {len(yv)} validation / {len(yt)} test, {ds.n_features} features, "
+        f"\n## {name}: {len(ya)} train / {len(yv)} validation / {len(yt)} test, {ds.n_features} "
+        "features, "
         f"{len(np.unique(ya))} classes"
     )
     print(
-        f"{'C':>7} {'gamma':>8} | {'OLLAWV s':>9} {'SVC s':>8} {'time':>6} | {'acc OL':>7} {'acc SVC':>7} | "
+        f"{'C':>7} {'gamma':>8} | {'OLLAWV s':>9} {'SVC s':>8} {'time':>6} | {'acc OL':>7} "
+        f"{'acc SVC':>7} | "
         f"{'SV OL':>6} {'SV SVC':>6} {'SV':>5}"
     )
     ollawv_total, svc_total = 0.0, 0.0
@@ -99,17 +103,21 @@ def run(name, Cs, gammas, margins, max_samples):
             if acc_svc > best["svc"][0]:
                 best["svc"] = (acc_svc, sv)
             print(
-                f"{C:>7g} {g:>8g} | {t_ol:>9.3f} {t_svc:>8.3f} {t_ol / t_svc:>6.2f} | {100 * acc_ol:>7.2f} "
-                f"{100 * acc_svc:>7.2f} | {_n_sv(ol):>6d} {_n_sv(sv):>6d} {_n_sv(ol) / _n_sv(sv):>5.2f}"
+                f"{C:>7g} {g:>8g} | {t_ol:>9.3f} {t_svc:>8.3f} {t_ol / t_svc:>6.2f} | "
+                f"{100 * acc_ol:>7.2f} "
+                f"{100 * acc_svc:>7.2f} | {_n_sv(ol):>6d} {_n_sv(sv):>6d} "
+                f"{_n_sv(ol) / _n_sv(sv):>5.2f}"
             )
     ol, sv = best["ollawv"][1], best["svc"][1]
     acc_ol, acc_svc = float(np.mean(ol.predict(Xt) == yt)), float(np.mean(sv.predict(Xt) == yt))
     print(
-        f"grid (SVC {len(Cs)} C x {len(gammas)} gamma; OLLAWV {len(margins)} m x {len(gammas)} gamma): OLLAWV {ollawv_total:.2f} s, SVC {svc_total:.2f} s -> time ratio "
+        f"grid (SVC {len(Cs)} C x {len(gammas)} gamma; OLLAWV {len(margins)} m x {len(gammas)} "
+        f"gamma): OLLAWV {ollawv_total:.2f} s, SVC {svc_total:.2f} s -> time ratio "
         f"{ollawv_total / svc_total:.3f} ({svc_total / ollawv_total:.1f}x faster)"
     )
     print(
-        f"selected models on the test part: OLLAWV (gamma={ol.gamma:g}, m={ol.margin:g}) {100 * acc_ol:.2f}%, {_n_sv(ol)} SVs; "
+        f"selected models on the test part: OLLAWV (gamma={ol.gamma:g}, m={ol.margin:g}) "
+        f"{100 * acc_ol:.2f}%, {_n_sv(ol)} SVs; "
         f"SVC (C={sv.C:g}, gamma={sv.gamma:g}) {100 * acc_svc:.2f}%, {_n_sv(sv)} SVs -> accuracy "
         f"{100 * (acc_ol - acc_svc):+.2f} points, SV ratio {_n_sv(ol) / _n_sv(sv):.2f}"
     )
@@ -154,7 +162,8 @@ def main() -> None:
     print(f"{'dataset':<10} {'grid time':>10} {'speed-up':>9} {'acc diff':>9} {'SV ratio':>9}")
     for r in results:
         print(
-            f"{r['dataset']:<10} {r['time_ratio']:>10.3f} {1 / r['time_ratio']:>8.1f}x {r['acc_diff']:>+9.2f} "
+            f"{r['dataset']:<10} {r['time_ratio']:>10.3f} {1 / r['time_ratio']:>8.1f}x "
+            f"{r['acc_diff']:>+9.2f} "
             f"{r['sv_ratio']:>9.2f}"
         )
 

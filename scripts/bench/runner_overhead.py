@@ -2,7 +2,8 @@
 
 Usage::
 
-    python scripts/bench/runner_overhead.py [--tasks 400] [--busy-tasks 16] [--busy-iterations 8000000]
+    python scripts/bench/runner_overhead.py [--tasks 400] [--busy-tasks 16] [--busy-iterations
+    8000000]
 
 1. Overhead: N trivial tasks (majority classifier, hold-out splits of iris, no tuning,
    no scaling) through the runner - planning excluded, resuming check, task-key files,
@@ -87,11 +88,13 @@ def main() -> None:
     print(f"trivial tasks: {n}")
     print(f"  plain loop            {1e3 * base / n:7.2f} ms/task")
     print(
-        f"  runner, sequential    {1e3 * t_seq / n:7.2f} ms/task -> overhead {1e3 * (t_seq - base) / n:6.2f} ms/task "
+        f"  runner, sequential    {1e3 * t_seq / n:7.2f} ms/task -> overhead "
+        f"{1e3 * (t_seq - base) / n:6.2f} ms/task "
         f"(target < 5 ms)"
     )
     print(
-        f"  runner, loky x2       {1e3 * t_par / n:7.2f} ms/task -> overhead {1e3 * (t_par - base) / n:6.2f} ms/task "
+        f"  runner, loky x2       {1e3 * t_par / n:7.2f} ms/task -> overhead "
+        f"{1e3 * (t_par - base) / n:6.2f} ms/task "
         f"(wall clock, 2 workers)"
     )
     print(f"  ratio runner/plain loop: sequential {t_seq / base:.2f}x, loky x2 {t_par / base:.2f}x")
@@ -107,7 +110,8 @@ def main() -> None:
     print(f"CPU-bound tasks: {m} x ~{base / m:.2f} s")
     print(f"  plain sequential loop {base:7.2f} s")
     print(
-        f"  runner, loky x2       {par:7.2f} s -> speed-up {base / par:4.2f}x (target > 1.7x on 2 cores)"
+        f"  runner, loky x2       {par:7.2f} s -> speed-up {base / par:4.2f}x (target > 1.7x on 2 "
+        "cores)"
     )
 
 

@@ -1,4 +1,5 @@
-"""Datasets: the :class:`Dataset` type, file readers, the registry, synthetic generators and fetching.
+"""Datasets: the :class:`Dataset` type, file readers, the registry, synthetic generators and
+fetching.
 
 Typical use::
 

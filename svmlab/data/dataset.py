@@ -61,7 +61,8 @@ class Dataset:
     def __post_init__(self):
         if self.task not in TASKS:
             raise ValueError(
-                f"dataset {self.name!r}: unknown task {self.task!r}; valid tasks: {', '.join(TASKS)}"
+                f"dataset {self.name!r}: unknown task {self.task!r}; valid tasks: "
+                f"{', '.join(TASKS)}"
             )
         X = np.asarray(self.X, dtype=np.float64)
         if X.ndim != 2:

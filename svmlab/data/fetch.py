@@ -78,7 +78,8 @@ def _cached(target: Path, sha256: str, force: bool) -> bool:
 
 
 def _download(url: str, target: Path, sha256: str, force: bool) -> Path:
-    """Fetch ``url`` to ``target`` with pooch, which verifies the hash before moving the file in place."""
+    """Fetch ``url`` to ``target`` with pooch, which verifies the hash before moving the file in
+    place."""
     if _cached(target, sha256, force):
         return target
     target.parent.mkdir(parents=True, exist_ok=True)

@@ -146,7 +146,7 @@ def mi_bags(
     )
 
 
-# --------------------------------------------------------------------------- multi-target regression
+# ------------------------------------------------------------------ multi-target regression
 @_generator
 def mtr_correlated(
     n_samples=500, n_features=10, n_targets=4, correlation=0.8, noise=0.1, random_state=0

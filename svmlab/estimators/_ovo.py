@@ -51,6 +51,7 @@ def ovo_scores(votes: np.ndarray, evidence: np.ndarray) -> np.ndarray:
 
 
 def ovo_winner(votes: np.ndarray, evidence: np.ndarray) -> np.ndarray:
-    """Class index of the voting winner per sample (most votes, then evidence, then lowest index)."""
+    """Class index of the voting winner per sample (most votes, then evidence, then lowest
+    index)."""
     tied = votes == votes.max(axis=1, keepdims=True)
     return np.argmax(np.where(tied, evidence, -np.inf), axis=1)  # first maximum: lowest index

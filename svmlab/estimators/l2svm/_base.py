@@ -224,7 +224,8 @@ class L2SVMBase(ClassifierMixin, BaseEstimator, metaclass=ABCMeta):
         self.classes_, y_idx, counts = np.unique(y, return_inverse=True, return_counts=True)
         if len(self.classes_) < 2:
             raise ValueError(
-                f"{type(self).__name__} needs samples of at least 2 classes in the data, but the data "
+                f"{type(self).__name__} needs samples of at least 2 classes in the data, but the "
+                "data "
                 f"contains only one class: {self.classes_[0]!r}"
             )
         self._gamma = self._effective_gamma(X)
@@ -267,9 +268,11 @@ class L2SVMBase(ClassifierMixin, BaseEstimator, metaclass=ABCMeta):
         not_converged = [i for i in infos if not i["converged"]]
         if not_converged:
             warnings.warn(
-                f"{type(self).__name__}: {len(not_converged)} of {len(infos)} binary problems stopped at "
+                f"{type(self).__name__}: {len(not_converged)} of {len(infos)} binary problems "
+                "stopped at "
                 f"max_iter={self.max_iter} before the KKT violation fell below tol={self.tol}",
                 ConvergenceWarning,
+                stacklevel=2,
             )
         self.fit_info_ = {
             "iterations": int(sum(i["iterations"] for i in infos)),

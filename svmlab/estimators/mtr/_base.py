@@ -31,7 +31,8 @@ def check_order(order, m: int) -> np.ndarray:
     if not ok:
         shown = given.tolist() if given.ndim <= 1 else f"an array of shape {given.shape}"
         raise ValueError(
-            f"order must be a permutation of range({m}) (every target index 0..{m - 1} exactly once, "
+            f"order must be a permutation of range({m}) (every target index 0..{m - 1} exactly "
+            "once, "
             f"Y has m={m} columns); got {shown}"
         )
     return given.astype(np.int64)
@@ -72,7 +73,8 @@ class MultiTargetRegressorBase(RegressorMixin, BaseEstimator):
         if Y.ndim != 2 or Y.shape[1] < 2:
             shape = Y.shape
             raise ValueError(
-                f"Y must have shape (n_samples, n_targets) with n_targets >= 2 for multi-target regression; "
+                f"Y must have shape (n_samples, n_targets) with n_targets >= 2 for multi-target "
+                "regression; "
                 f"got shape {shape}. Use a single-target regressor for one target."
             )
         if Y.shape[0] != X.shape[0]:

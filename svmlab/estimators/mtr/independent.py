@@ -14,7 +14,8 @@ __all__ = ["IndependentTargetsBase", "fit_per_target"]
 
 
 def fit_per_target(template, X, Y, *, param_grid, inner_cv, n_jobs, seed_of):
-    """``fit_tuned`` on every column of ``Y`` (its observed rows); ``seed_of(t)`` seeds target ``t``."""
+    """``fit_tuned`` on every column of ``Y`` (its observed rows); ``seed_of(t)`` seeds target
+    ``t``."""
     return [
         fit_tuned(
             template,

@@ -40,7 +40,8 @@ _TUNING_CONSTRAINTS: dict = {
 
 
 class _TunedSVRMixin:
-    """Base learner ``estimator`` (default RBF epsilon-SVR), tuned by ``param_grid``/``inner_cv``."""
+    """Base learner ``estimator`` (default RBF epsilon-SVR), tuned by
+    ``param_grid``/``inner_cv``."""
 
     def _link_template(self):
         return SVR(kernel="rbf") if self.estimator is None else self.estimator

@@ -48,7 +48,8 @@ _NAMED_GRIDS = {"paper": PAPER_GRID, "paper_gamma_base2": PAPER_GRID_GAMMA_BASE2
 
 
 def resolve_param_grid(param_grid):
-    """A grid (as for :class:`~sklearn.model_selection.ParameterGrid`) from a name, dict or list of dicts."""
+    """A grid (as for :class:`~sklearn.model_selection.ParameterGrid`) from a name, dict or list of
+    dicts."""
     if isinstance(param_grid, str):
         return {k: list(v) for k, v in _NAMED_GRIDS[param_grid].items()}
     if isinstance(param_grid, dict):

@@ -1,4 +1,5 @@
-"""OLLAWV regression: the worst-violator scheme on the epsilon-insensitive loss (beyond the paper)."""
+"""OLLAWV regression: the worst-violator scheme on the epsilon-insensitive loss (beyond the
+paper)."""
 
 from __future__ import annotations
 

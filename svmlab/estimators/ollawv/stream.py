@@ -213,7 +213,8 @@ class DSOLLAWVClassifier(ClassifierMixin, BaseEstimator):
             self.fit_info_ = {"trained": [], "tuned_on_chunk": None, "iterations": []}
         elif classes is not None and not np.array_equal(np.unique(classes), self.classes_):
             raise ValueError(
-                f"classes={np.unique(classes).tolist()} differs from the first call's {self.classes_.tolist()}"
+                f"classes={np.unique(classes).tolist()} differs from the first call's "
+                f"{self.classes_.tolist()}"
             )
         new = np.setdiff1d(y, self.classes_)
         if new.size:
