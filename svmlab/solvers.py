@@ -95,18 +95,27 @@ class SolverSpec:
         """Instantiate the estimator with its parameters, then ``overrides``.
 
         ``random_state`` is applied when the estimator has that parameter and the
-        configuration leaves it unset, so runs are reproducible by default.
+        configuration leaves it unset, so runs are reproducible by default. A wrapper without
+        a ``random_state`` of its own (a ``TransformedTargetRegressor``, say) cannot seed what
+        it wraps, so then every unset nested ``..__random_state`` gets it instead; an
+        estimator with its own ``random_state`` seeds its inner estimators itself.
         """
         est = _instantiate({"_target_": self.target, **self.params})
         if overrides:
             est.set_params(**overrides)
-        if (
-            random_state is not None
-            and "random_state" in est.get_params()
-            and est.get_params()["random_state"] is None
-        ):
-            est.set_params(random_state=random_state)
-        return est
+        if random_state is None:
+            return est
+        own = est.get_params(deep=False)
+        if "random_state" in own:
+            if own["random_state"] is None:
+                est.set_params(random_state=random_state)
+            return est
+        nested = {
+            k: random_state
+            for k, v in est.get_params(deep=True).items()
+            if k.endswith("__random_state") and v is None
+        }
+        return est.set_params(**nested) if nested else est
 
     def validate(self) -> None:
         """Check, without fitting, that the class imports and every parameter and grid value is

@@ -49,16 +49,8 @@ SKLEARN_TASKS = {"binary", "multiclass", "regression"}
 
 
 def build(name):
-    """The solver as the runner builds it (seed 0), with the fast caps and nested estimators
-    seeded too (``SolverSpec.build`` seeds a top-level ``random_state`` only; see
-    :func:`test_build_seeds_nested_estimators`)."""
-    est = fast(SOLVERS[name].build(random_state=0))
-    nested = {
-        k: 0
-        for k, v in est.get_params(deep=True).items()
-        if k.endswith("__random_state") and v is None
-    }
-    return est.set_params(**nested)
+    """The solver as the runner builds it (seed 0), with the fast caps."""
+    return fast(SOLVERS[name].build(random_state=0))
 
 
 def kind_of(name) -> str | None:
@@ -365,12 +357,7 @@ def test_bad_input_gives_a_clear_error(name, case):
 # ------------------------------------------------------------------------------------------
 
 #: solver name -> reason for a strict xfail of test_build_seeds_nested_estimators
-UNSEEDED_BY_BUILD = {
-    "ollawv_regressor": (
-        "SolverSpec.build seeds a top-level random_state only; the nested OLLAWVRegressor's "
-        "regressor__random_state stays None (its shuffle then follows the global NumPy state)"
-    ),
-}
+UNSEEDED_BY_BUILD: dict[str, str] = {}
 
 
 def _with_xfail(params, reasons):
