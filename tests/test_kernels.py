@@ -190,7 +190,8 @@ def test_epanechnikov_is_exactly_zero_outside_its_support():
 
 
 def test_epanechnikov_gram_matrix_is_indefinite():
-    # by hand: points 0, 1, 2 on a line, sigma = 4, d = 1: K = [[1, .75, 0], [.75, 1, .75], [0, .75, 1]],
+    # by hand: points 0, 1, 2 on a line, sigma = 4, d = 1: K = [[1, .75, 0], [.75, 1, .75], [0, .75,
+    # 1]],
     # eigenvalues 1 and 1 +- 0.75 sqrt(2), the smallest negative
     K = kernel_matrix("epanechnikov", np.array([[0.0], [1.0], [2.0]]), sigma=4.0, degree=1.0)
     np.testing.assert_allclose(K, [[1, 0.75, 0], [0.75, 1, 0.75], [0, 0.75, 1]], atol=1e-15)

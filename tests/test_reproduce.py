@@ -7,7 +7,7 @@ from svmlab.reproduce import REPRODUCTIONS, get_reproduction, sections, side_by_
 
 def _rows():
     rows = []
-    for fold in range(5):
+    for _fold in range(5):
         for solver, acc, secs, sv in (("ollawv", 0.96, 0.02, 10.0), ("nnisda", 0.94, 0.05, 40.0)):
             rows.append(
                 {

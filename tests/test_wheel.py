@@ -46,7 +46,8 @@ def _run(site, *args):
 
 def test_wheel_contains_configs_and_registry(site):
     code = (
-        "import svmlab, svmlab.paths as p; print(svmlab.__file__); print(p.conf_dir()); print(p.registry_file());"
+        "import svmlab, svmlab.paths as p; print(svmlab.__file__); print(p.conf_dir()); "
+        "print(p.registry_file());"
         "print(p.repo_datasets_dir())"
     )
     out = _run(site, "-c", code)

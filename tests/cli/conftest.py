@@ -37,9 +37,11 @@ def test_conf(tmp_path):
     d = tmp_path / "testconf" / "solver"
     d.mkdir(parents=True)
     (d / "sleepy.yaml").write_text(
-        "name: sleepy\n_target_: svmlab.testing.SleepClassifier\ntasks: [binary, multiclass]\nseconds: 0.4\n"
+        "name: sleepy\n_target_: svmlab.testing.SleepClassifier\ntasks: [binary, "
+        "multiclass]\nseconds: 0.4\n"
     )
     (d / "failing.yaml").write_text(
-        "name: failing\n_target_: svmlab.testing.FailingClassifier\ntasks: [binary, multiclass]\nmessage: kaputt\n"
+        "name: failing\n_target_: svmlab.testing.FailingClassifier\ntasks: [binary, "
+        "multiclass]\nmessage: kaputt\n"
     )
     return d.parent

@@ -107,8 +107,9 @@ QUICK = [
 
 def test_override_of_an_experiment_entry_is_what_the_model_used(run_cli, tmp_path):
     """Regression: `solvers.linear_svc.C=1000` lost to linear_svc's grid (C=10 was fitted)."""
-    run_cli("run", *QUICK, "solvers.linear_svc.C=1000", f"results_dir={tmp_path}", "run_id=o",
-            check=0)
+    run_cli(
+        "run", *QUICK, "solvers.linear_svc.C=1000", f"results_dir={tmp_path}", "run_id=o", check=0
+    )
     df = pd.read_parquet(tmp_path / "quickstart" / "o" / "results.parquet")
     lin = df[df["solver"] == "linear_svc"]
     assert {json.loads(p)["C"] for p in lin["chosen_params"]} == {1000}
@@ -119,9 +120,18 @@ def test_override_of_an_experiment_entry_is_what_the_model_used(run_cli, tmp_pat
 
 def test_solver_without_grid_is_not_labelled_outer_best(run_cli, tmp_path):
     """Regression: naive_bayes under tuning.mode=outer_best was reported as '(outer-best)'."""
-    run_cli("run", "dataset=iris", "solver=naive_bayes", "tuning.mode=outer_best",
-            "protocol.n_splits=3", "runner=sequential", "runner.progress=false",
-            f"results_dir={tmp_path}", "run_id=nb", check=0)
+    run_cli(
+        "run",
+        "dataset=iris",
+        "solver=naive_bayes",
+        "tuning.mode=outer_best",
+        "protocol.n_splits=3",
+        "runner=sequential",
+        "runner.progress=false",
+        f"results_dir={tmp_path}",
+        "run_id=nb",
+        check=0,
+    )
     run_dir = tmp_path / "adhoc" / "nb"
     df = pd.read_parquet(run_dir / "results.parquet")
     assert set(df["tuning_mode"]) == {"none"}

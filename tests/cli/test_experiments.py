@@ -1,6 +1,5 @@
 """Every shipped experiment composes, and the OLLAWV quick profile runs end to end."""
 
-
 import pandas as pd
 import pytest
 
@@ -95,11 +94,20 @@ def test_sweep_report_keeps_each_jobs_rows_and_label(run_cli, tmp_path):
     job's C and filled it (and its ANOVA) with rows of all jobs."""
     drop = [f"solvers.{s}=null" for s in ("evosvm", "evosvm_s", "evosvm_h", "psosvm")]
     drop += ["datasets.ionosphere=null", "datasets.sonar=null"]
-    run_cli("run", "-m", "+experiment=evosvm_variants", "evo.C=1,0.01", *drop,
-            "runner=sequential", "runner.progress=false", f"results_dir={tmp_path}",
-            "run_id=sw", cwd=tmp_path, check=0)
-    out = run_cli("report", str(tmp_path / "evosvm_variants" / "sw"), "--no-stats",
-                  check=0).stdout
+    run_cli(
+        "run",
+        "-m",
+        "+experiment=evosvm_variants",
+        "evo.C=1,0.01",
+        *drop,
+        "runner=sequential",
+        "runner.progress=false",
+        f"results_dir={tmp_path}",
+        "run_id=sw",
+        cwd=tmp_path,
+        check=0,
+    )
+    out = run_cli("report", str(tmp_path / "evosvm_variants" / "sw"), "--no-stats", check=0).stdout
     blocks = {}
     for block in out.split("\n## ")[1:]:
         for c in ("1", "0.01"):
@@ -109,8 +117,11 @@ def test_sweep_report_keeps_each_jobs_rows_and_label(run_cli, tmp_path):
     assert all("Table 3.4, C = 1 " in b for b in blocks["1"])
     assert all("Table 3.4, C = 0.01" in b for b in blocks["0.01"])
     for c, job in blocks.items():
-        run = next(p.parent for p in (tmp_path / "evosvm_variants" / "sw").rglob("results.parquet")
-                   if f"evo.C={c}" in pd.read_parquet(p.parent / "results.parquet")["variant"][0])
+        run = next(
+            p.parent
+            for p in (tmp_path / "evosvm_variants" / "sw").rglob("results.parquet")
+            if f"evo.C={c}" in pd.read_parquet(p.parent / "results.parquet")["variant"][0]
+        )
         df = pd.read_parquet(run / "results.parquet")
         own = 100 * df[df["solver"] == "libsvm_kernel"]["error_rate"].mean()
         assert f"{own:.2f}" in job[0]  # the job's own LibSVM error, not another job's

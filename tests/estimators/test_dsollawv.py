@@ -145,7 +145,8 @@ def test_standardize_applies_the_training_scaling(stream):
 
 @pytest.mark.filterwarnings("ignore::sklearn.exceptions.SkipTestWarning")
 def test_check_estimator():
-    # tune=False keeps it fast; tuning runs in the tests above (check_estimator with tuning passes too)
+    # tune=False keeps it fast; tuning runs in the tests above (check_estimator with tuning passes
+    # too)
     results = check_estimator(DSOLLAWVClassifier(tune=False), on_fail=None)
     assert not [r["check_name"] for r in results if r["status"] == "failed"]
 

@@ -235,7 +235,8 @@ def test_switching_and_hybrid_change_genes_with_probability_one_over_n():
             assert stats.kstest(A[was_zero] / C, "uniform").pvalue > 0.01
         else:  # a zero gene is switched to C
             assert np.all(A[was_zero] == C)
-        # the number of genes changed per individual is binomial(n, 1/n): ~ 63 % of individuals change
+        # the number of genes changed per individual is binomial(n, 1/n): ~ 63 % of individuals
+        # change
         assert abs(changed.any(axis=1).mean() - (1 - (1 - 1 / n) ** n)) < 0.08
 
 

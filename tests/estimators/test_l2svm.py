@@ -65,7 +65,8 @@ def _reference_free_bias(X, y, C, gamma):
 
 
 def _oriented(est, values):
-    """Reference values (positive = "pos") oriented like decision_function (positive = classes_[1])."""
+    """Reference values (positive = "pos") oriented like decision_function (positive =
+    classes_[1])."""
     return values if est.classes_[1] == "pos" else -values
 
 

@@ -253,7 +253,8 @@ def test_musk1_ten_fold_accuracy(musk1, musk1_ten_fold):
     for name, make in makers.items():
         acc[name] = musk1_ten_fold(make, zscore=False, ignore=())  # the models scale inside
         print(
-            f"musk1 {name} pooled 10-fold accuracy {acc[name]:.4f} (paper {PAPER_MUSK1.get(name, 'n/a')})"
+            f"musk1 {name} pooled 10-fold accuracy {acc[name]:.4f} (paper "
+            f"{PAPER_MUSK1.get(name, 'n/a')})"
         )
     majority = max(np.mean(ds.y == c) for c in np.unique(ds.y))
     for name, value in acc.items():

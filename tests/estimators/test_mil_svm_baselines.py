@@ -62,7 +62,8 @@ def test_misvm_one_witness_per_positive_bag(mi_data):
     assert w.shape == (len(bags),)
     assert np.all(w[y == 0] == -1)
     assert np.all((w[y == 1] >= 0) & (w[y == 1] < np.array([len(b) for b in bags])[y == 1]))
-    # the witness is the bag's top instance under the final model, and the model has it as an example
+    # the witness is the bag's top instance under the final model, and the model has it as an
+    # example
     for i in np.flatnonzero(y == 1):
         f = model.instance_decision_function(bags[i])
         assert w[i] == int(np.argmax(f))

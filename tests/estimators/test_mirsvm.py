@@ -116,7 +116,8 @@ def test_a_cycle_stops_the_loop():
 
 
 def _mi_objective(model, bags, y):
-    """1/2 ||w||^2 + C sum_I hinge(Y_I max_i f(x_i)) of a fitted model, from its public attributes."""
+    """1/2 ||w||^2 + C sum_I hinge(Y_I max_i f(x_i)) of a fitted model, from its public
+    attributes."""
     K = rbf(model.support_vectors_, model.support_vectors_, model._gamma)
     v = model.dual_coef_
     Y = np.where(np.asarray(y) == model.classes_[1], 1.0, -1.0)

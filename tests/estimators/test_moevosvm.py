@@ -114,7 +114,8 @@ def test_large_margin_end_is_the_default_classifier(data):
     assert clf.pareto_train_error_[i] == max(clf.pareto_train_error_)
 
 
-# --- members as classifiers -------------------------------------------------------------------------
+# --- members as classifiers
+# -------------------------------------------------------------------------
 
 
 def test_every_member_predicts(fitted, data):
@@ -215,7 +216,8 @@ def test_two_objectives(data):
     assert np.all(np.diff(F[:, 0]) < 0)
 
 
-# --- NSGA-II building blocks -----------------------------------------------------------------------
+# --- NSGA-II building blocks
+# -----------------------------------------------------------------------
 
 
 def test_crowding_distance_by_hand():
@@ -273,7 +275,8 @@ def test_incremental_evaluation_matches_dense():
     np.testing.assert_allclose(Fc, mo_objectives(K, Y, children), rtol=1e-9, atol=1e-6)
 
 
-# --- determinism, errors, configs, scikit-learn ------------------------------------------------------
+# --- determinism, errors, configs, scikit-learn
+# ------------------------------------------------------
 
 
 @pytest.mark.parametrize("engine", ["rm", "pymoo"])

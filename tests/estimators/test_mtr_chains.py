@@ -86,7 +86,8 @@ def test_insample_and_oof_modes_change_the_training_inputs():
     np.testing.assert_array_equal(true[1].X_fit_[:, -1], Y[:, 1])
     # in-sample: link 0's fitted prediction on its training rows (the Recorder's constant)
     np.testing.assert_allclose(insample[1].X_fit_[:, -1], Y[:, 1].mean() + OFFSET)
-    # out-of-fold: each fold gets the mean of the OTHER folds: 4 different values, none the in-sample one
+    # out-of-fold: each fold gets the mean of the OTHER folds: 4 different values, none the
+    # in-sample one
     column = oof[1].X_fit_[:, -1]
     assert len(np.unique(column)) == 4
     assert not np.any(np.isclose(column, Y[:, 1].mean() + OFFSET, rtol=0, atol=1e-12))

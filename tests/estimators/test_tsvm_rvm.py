@@ -197,7 +197,8 @@ def test_same_seed_same_model(clusters):
     np.testing.assert_array_equal(m1.pareto_alpha_, m2.pareto_alpha_)
 
 
-# --- MO-T-SVM -------------------------------------------------------------------------------------------
+# --- MO-T-SVM
+# -------------------------------------------------------------------------------------------
 
 
 @pytest.fixture(
@@ -277,7 +278,8 @@ def test_clustering_from_the_pareto_front():
     assert np.all(np.diff(res.objectives[:, 1]) >= 0)  # ordered by (III)
 
 
-# --- input errors ---------------------------------------------------------------------------------------
+# --- input errors
+# ---------------------------------------------------------------------------------------
 
 
 @pytest.mark.parametrize("cls", [EvoTSVMClassifier, MOTSVMClassifier])
@@ -326,7 +328,8 @@ def test_bad_mo_tsvm_parameters():
         EvoTSVMClassifier().fit(X, np.full(12, -1))  # clustering only for MO-T-SVM
 
 
-# --- RVM ------------------------------------------------------------------------------------------------
+# --- RVM
+# ------------------------------------------------------------------------------------------------
 
 
 @pytest.fixture(scope="module")
@@ -404,7 +407,8 @@ def test_rvm_sklearn_essentials(check):
     check("RVMClassifier", RVMClassifier(max_iter=50))
 
 
-# --- configs ---------------------------------------------------------------------------------------------
+# --- configs
+# ---------------------------------------------------------------------------------------------
 
 
 @pytest.mark.parametrize(

@@ -265,7 +265,8 @@ def test_musk1_weka_mismo_ten_fold(musk1_ten_fold):
         lambda fold: WekaMIClassifier("weka.classifiers.mi.MISMO", timeout=300), zscore=False
     )
     print(
-        f"musk1 Weka MISMO (defaults) pooled 10-fold accuracy {accuracy:.4f} (paper {PAPER_MUSK1_MISMO})"
+        f"musk1 Weka MISMO (defaults) pooled 10-fold accuracy {accuracy:.4f} (paper "
+        f"{PAPER_MUSK1_MISMO})"
     )
     assert accuracy == pytest.approx(MEASURED_MUSK1_MISMO, abs=0.03)
     assert accuracy == pytest.approx(PAPER_MUSK1_MISMO, abs=0.05)

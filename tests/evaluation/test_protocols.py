@@ -16,6 +16,7 @@ from svmlab.evaluation.protocols import (
 def check_protocol(config, task, dataset):
     return get_protocol(config).check(task, dataset)
 
+
 CV10 = {"name": "cv10", "kind": "auto_kfold", "n_splits": 10, "n_repeats": 1}
 
 

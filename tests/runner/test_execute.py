@@ -143,8 +143,10 @@ def test_blas_limit_sets_one_thread(limit):
     if (os.cpu_count() or 1) < 2:
         pytest.skip("needs a machine with several cores to tell 1 thread from the default")
     code = (
-        "from svmlab.runner.task import _blas_limit\nfrom svmlab.testing import BlasProbeClassifier\n"
-        f"with _blas_limit({limit}):\n    print(BlasProbeClassifier().fit([[0], [1]], [0, 1]).fit_info_['max_threads'])"
+        "from svmlab.runner.task import _blas_limit\nfrom svmlab.testing import "
+        "BlasProbeClassifier\n"
+        f"with _blas_limit({limit}):\n    print(BlasProbeClassifier().fit([[0], [1]], [0, "
+        "1]).fit_info_['max_threads'])"
     )
     env = {k: v for k, v in os.environ.items() if not k.endswith("_NUM_THREADS")}
     out = subprocess.run(

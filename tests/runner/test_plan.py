@@ -201,8 +201,12 @@ def test_override_of_an_experiment_entry_leaves_its_grid(make_cfg, tmp_path):
     """Bug: `solvers.<key>.C=1000` was overridden by the grid; any form of override fixes it."""
     cfg = make_cfg()
     cfg["solvers"] = {
-        "lin": {"name": "lin", "_target_": "sklearn.svm.LinearSVC", "C": 1000.0,
-                "grid": {"C": [1, 10], "tol": [1e-4]}},
+        "lin": {
+            "name": "lin",
+            "_target_": "sklearn.svm.LinearSVC",
+            "C": 1000.0,
+            "grid": {"C": [1, 10], "tol": [1e-4]},
+        },
         "svc": {"name": "svc", "_target_": "sklearn.svm.SVC", "grid": {"C": [1, 10]}},
     }
     plan = build_plan(cfg, str(tmp_path), "r", fixed_params={"lin": ["C"]})
