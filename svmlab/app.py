@@ -132,6 +132,8 @@ def job(cfg) -> None:
     hc = HydraConfig.get()
     run_dir = Path(hc.runtime.output_dir)
     overrides = parse_overrides(list(hc.overrides.task))
+    # a deletion (~solver.C) fixes nothing: the parameter falls back to its default
+    settings = parse_overrides([o for o in hc.overrides.task if not o.startswith("~")])
     try:
         container = OmegaConf.to_container(cfg, resolve=True)
         run_id = _run_id(container, run_dir)
@@ -142,7 +144,7 @@ def job(cfg) -> None:
             str(run_dir),
             run_id,
             variant=_variant(overrides),
-            fixed_params=fixed_params(overrides),
+            fixed_params=fixed_params(settings),
         )
         resumed = prepare_run_dir(run_dir, plan.identity, OmegaConf.to_yaml(cfg, resolve=True))
         _announce(plan, run_dir, resumed)

@@ -294,7 +294,10 @@ def _report(args) -> int:
     )
     if stat_metrics and not args.no_stats:
         formats = _figure_formats(args)
-        out_dir = args.figures_dir or (Path(args.run_dir) / "report")
+        run_path = Path(args.run_dir)
+        out_dir = args.figures_dir or (
+            (run_path.parent if run_path.is_file() else run_path) / "report"
+        )
         ranks_by_metric = {}
         for metric in stat_metrics:
             matrix = aggregate(df, metric, args.aggregate).pivot(

@@ -182,7 +182,10 @@ def run_config(path: str | Path) -> dict:
     between the jobs of a sweep (the reproduction target, say) is read per job with
     :func:`run_configs`.
     """
-    for run in run_dirs(path) if Path(path).is_dir() else []:
+    path = Path(path)
+    if path.is_file():  # a results.parquet: its run directory's configuration
+        return read_config(path.parent)
+    for run in run_dirs(path):
         f = run / "config.yaml"
         if f.exists():
             return read_config(run)

@@ -44,6 +44,9 @@ class SolverSpec:
     grid: dict[str, list] = field(default_factory=dict)
     tasks: tuple[str, ...] = TASKS
     description: str = ""
+    #: Reserved keys the configuration itself gave (``grid``, ``tasks``, ``substitutes``), as
+    #: given: rows record, and task keys hash, the configuration as written.
+    declared: dict[str, Any] = field(default_factory=dict)
 
     @classmethod
     def from_config(cls, cfg: dict) -> SolverSpec:
@@ -66,22 +69,22 @@ class SolverSpec:
                 f"solver {name!r}: unknown task(s) {bad}; valid tasks: {', '.join(TASKS)}"
             )
         params = {k: v for k, v in cfg.items() if k not in RESERVED}
-        return cls(name, cfg["_target_"], params, grid, tasks, cfg.get("description", ""))
+        declared = {k: cfg[k] for k in ("grid", "tasks", "substitutes") if k in cfg}
+        return cls(name, cfg["_target_"], params, grid, tasks, cfg.get("description", ""), declared)
 
     def settings(self) -> dict:
-        """The configuration as a result row records it: target, parameters, grid, tasks."""
-        return {
-            "_target_": self.target,
-            **self.params,
-            "grid": self.grid,
-            "tasks": list(self.tasks),
-        }
+        """The configuration as a result row records it: the keys it was written with (less
+        ``name`` and ``description``), its grid as left after fixed parameters were taken
+        out."""
+        out = {"_target_": self.target, **self.params, **self.declared}
+        if "grid" in self.declared or self.grid:
+            out["grid"] = self.grid
+        return out
 
     def fixing(self, params: dict) -> SolverSpec:
         """This solver with ``params`` set and taken out of its grid (they are not tuned)."""
         grid = {k: v for k, v in self.grid.items() if k not in params}
-        out = replace(self, params={**self.params, **params}, grid=grid)
-        return out
+        return replace(self, params={**self.params, **params}, grid=grid)
 
     def without_grid_keys(self, keys) -> SolverSpec:
         """This solver with the grid entries ``keys`` removed (parameters fixed elsewhere)."""

@@ -7,7 +7,7 @@ source of truth. A file dataset is looked up, in this order, in
 2. the checkout's ``datasets/`` folder,
 3. the user cache (``SVMLAB_CACHE_DIR`` or the platform cache),
 
-and only then, when allowed, downloaded (:func:`svmlab.data.fetch.fetch`). A file
+and only then, when allowed, downloaded (:func:`fetch`). A file
 found locally must match the registry's sha256 (for a ``.gz`` entry, the ``.gz``
 itself or a decompressed copy matching ``sha256_raw``); a mismatch raises
 :class:`~svmlab.errors.ChecksumError` naming the file -- there is no silent
@@ -194,7 +194,7 @@ def load_dataset(name: str, params=None, *, allow_download: bool = False) -> Dat
         Generator parameters for synthetic datasets (overriding the defaults);
         other datasets take none.
     allow_download : bool, default=False
-        Download a file dataset that has no local copy (see :func:`svmlab.data.fetch.fetch`).
+        Download a file dataset that has no local copy (see :func:`fetch`).
 
     Returns
     -------

@@ -204,6 +204,8 @@ class Holdout(Protocol):
             )
 
     def _repeat_splits(self, y, repeat, rs, task):
+        if task is None:  # whether to stratify depends on it
+            raise ConfigError(f"protocol {self.name!r}: holdout split() needs the dataset's task")
         index = np.arange(len(y))
         labels = y if (task in CLASSIFICATION_TASKS) else None
         if labels is not None and np.unique(labels, return_counts=True)[1].min() < 2:

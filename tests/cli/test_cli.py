@@ -56,6 +56,9 @@ def test_quickstart_runs_and_reports(run_cli, tmp_path):
         "report", str(run_dir), "--metric", "kappa", "--format", "latex", check=0
     ).stdout
     assert "\\toprule" in report and "\\textbf" in report
+    # the results file itself can be reported too (figures go beside it)
+    from_file = run_cli("report", str(run_dir / "results.parquet"), check=0)
+    assert "Friedman" in from_file.stdout and (run_dir / "report").is_dir()
     # a second run of the same run_id resumes: nothing to do
     again = run_cli("run", f"results_dir={tmp_path}", "run_id=q", cwd=tmp_path, check=0)
     assert "120 already done" in again.stderr

@@ -226,3 +226,16 @@ def test_tuning_mode_is_decided_once_per_solver(make_cfg, tmp_path):
         protocol={"name": "p", "kind": "prequential", "chunk_size": 1000},
     )
     assert {t.tuning_mode for t in build_plan(stream, str(tmp_path), "r").tasks} == {"none"}
+
+
+def test_rows_record_the_solver_as_configured(make_cfg, tmp_path):
+    """A solver written without a grid or task list is recorded (and hashed) without them,
+    so run directories of earlier svmlab versions still resume."""
+    nb = {"name": "nb", "_target_": "sklearn.naive_bayes.GaussianNB"}
+    spec = build_plan(make_cfg(solver=nb), str(tmp_path), "r").tasks[0].solver
+    assert spec.settings() == {"_target_": "sklearn.naive_bayes.GaussianNB"}
+    knn = build_plan(make_cfg(), str(tmp_path), "r", fixed_params=["n_neighbors"]).tasks[0]
+    assert knn.solver.settings()["grid"] == {} and knn.solver.settings()["tasks"] == [
+        "binary",
+        "multiclass",
+    ]
