@@ -32,6 +32,7 @@ same folds.
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import ClassVar
@@ -56,7 +57,7 @@ class Split:
 
 
 @dataclass(frozen=True)
-class Protocol:
+class Protocol(ABC):
     """Base class of the splitters; ``config`` is the configuration it was built from.
 
     Subclasses set :attr:`kind`, validate their own fields in :meth:`_validate` and
@@ -104,8 +105,9 @@ class Protocol:
             rs = derive_seed(seed, "split", dataset, repeat)
             yield from self._repeat_splits(y, repeat, rs, task)
 
+    @abstractmethod
     def _repeat_splits(self, y, repeat: int, rs: int, task: str | None) -> Iterator[Split]:
-        raise NotImplementedError  # pragma: no cover - every concrete protocol overrides it
+        """The splits of one repetition, seeded with ``rs``."""
 
     def as_dict(self) -> dict:
         """The configuration this protocol was built from."""
