@@ -217,7 +217,7 @@ def _stats_options(p: argparse.ArgumentParser) -> None:
         nargs="*",
         default=["png"],
         metavar="FMT",
-        help="figure formats among png pdf svg (default: png; none: no figures)",
+        help="figure formats, e.g. png pdf svg eps (default: png; none: no figures)",
     )
 
 

@@ -7,12 +7,10 @@ from pathlib import Path
 
 import pandas as pd
 
-from svmlab.errors import SvmlabError
 from svmlab.stats.compare import Comparison, compare
+from svmlab.stats.figures.saving import check_formats
 from svmlab.stats.sections import Section
 from svmlab.stats.tables import comparison_sections
-
-FIGURE_FORMATS = ("png", "pdf", "svg")
 
 
 def _slug(text: str) -> str:
@@ -20,19 +18,14 @@ def _slug(text: str) -> str:
 
 
 def check_figure_formats(formats) -> tuple[str, ...]:
-    """The figure formats asked for, validated (``none`` means no figures).
+    """The figure formats asked for, validated by the figure writer's own check
+    (:func:`svmlab.stats.figures.saving.check_formats`); ``none`` means no figures.
 
     >>> check_figure_formats(["png", "none"])
     ('png',)
     """
     formats = tuple(f for f in (formats or ()) if f != "none")
-    bad = [f for f in formats if f not in FIGURE_FORMATS]
-    if bad:
-        raise SvmlabError(
-            f"unknown figure format(s) {', '.join(bad)}; choose among "
-            f"{', '.join(FIGURE_FORMATS)} (or none)"
-        )
-    return formats
+    return tuple(check_formats(formats)) if formats else ()
 
 
 def figures(cmp: Comparison, out_dir: str | Path, *, name: str, formats=("png",)) -> list[Path]:

@@ -57,7 +57,7 @@ def save_figure(
     """
     import matplotlib
 
-    wanted = _checked_formats(formats)
+    wanted = check_formats(formats)
     stem = Path(path_stem)
     stem.parent.mkdir(parents=True, exist_ok=True)
     rc: dict[str, Any] = {"svg.fonttype": "none", "pdf.fonttype": 42, "ps.fonttype": 42}
@@ -81,7 +81,7 @@ def save_figure(
     return paths
 
 
-def _checked_formats(formats: Sequence[str] | str) -> list[str]:
+def check_formats(formats: Sequence[str] | str) -> list[str]:
     """The formats in lower case without leading dots; raise if none or one is unknown."""
     if isinstance(formats, str):
         formats = (formats,)
