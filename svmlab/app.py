@@ -154,7 +154,7 @@ def job(cfg) -> None:
         metric = container.get("summary_metric")
         how = (container.get("report") or {}).get("aggregate") or "mean"
         metrics = [metric] if metric else None
-        print(render(build_report(df, metrics, how, reproduce=container.get("reproduce"))))
+        print(render(build_report(df, metrics, how)))
         EXIT["code"] = max(EXIT["code"], _conclude(summary, df, run_dir, run_id))
     except SvmlabError as exc:
         _say(f"error: {exc}")

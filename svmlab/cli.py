@@ -277,7 +277,7 @@ def _report(args) -> int:
 
     from svmlab.evaluation.metrics import column_direction, default_metric
     from svmlab.reporting import build_report
-    from svmlab.results import aggregate, load_results, run_config, run_configs
+    from svmlab.results import aggregate, load_results, run_config
     from svmlab.stats.analysis import analyse
     from svmlab.stats.sections import render
 
@@ -287,7 +287,7 @@ def _report(args) -> int:
     args.aggregate = args.aggregate or defaults.get("aggregate") or "mean"
     if args.bd_alpha is None:
         args.bd_alpha = defaults.get("bd_alpha")
-    sections = build_report(df, args.metric, args.aggregate, configs=run_configs(df))
+    sections = build_report(df, args.metric, args.aggregate)
     figures = []
     stat_metrics = args.metric or sorted(
         {default_metric(t) for t in df.loc[df["status"] == "ok", "task_type"].dropna()}

@@ -8,7 +8,7 @@ import pandas as pd
 
 from svmlab.evaluation.metrics import column_direction, default_metric
 from svmlab.reproduce import sections as reproduce_sections
-from svmlab.results import aggregate, poolable
+from svmlab.results import aggregate, poolable, run_configs
 from svmlab.stats.sections import Section
 
 
@@ -83,11 +83,10 @@ def build_report(
     metrics: list[str] | None = None,
     how: str = "mean",
     *,
-    reproduce: str | None = None,
     configs: dict[str, dict] | None = None,
 ) -> list[Section]:
     """The sections of ``svmlab report``: one summary per metric, the failed tasks, and
-    the published tables side by side when a run names a reproduction target.
+    the published tables side by side for each run that names a reproduction target.
 
     Parameters
     ----------
@@ -98,11 +97,9 @@ def build_report(
         (:func:`svmlab.evaluation.metrics.default_metric`); task types sharing a metric
         share a table.
     how : {"mean", "pooled"}
-    reproduce : str, optional
-        A reproduction target for all of ``df`` (one run).
     configs : dict, optional
-        ``{run_dir: configuration}`` (:func:`svmlab.results.run_configs`): each run is
-        compared with its own configuration's target. Takes precedence over ``reproduce``.
+        ``{run_dir: configuration}``; by default each run's stored ``config.yaml``
+        (:func:`svmlab.results.run_configs`). Each run is compared with its own target.
     """
     ok = df[df["status"] == "ok"]
     sections = []
@@ -114,10 +111,6 @@ def build_report(
             sections = [
                 summary_section(ok[default == m], m, how) for m in sorted(default.dropna().unique())
             ]
-    if not ok.empty:
-        if configs:
-            sections += reproduction_sections(df, configs)
-        elif reproduce:
-            sections += reproduce_sections(reproduce, df)
+        sections += reproduction_sections(df, run_configs(df) if configs is None else configs)
     status = status_section(df)
     return sections + ([status] if status is not None else [])
