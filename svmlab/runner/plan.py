@@ -322,8 +322,11 @@ def expand(
                 why = f"{spec.name} handles {', '.join(spec.tasks)}, not {ds.task}"
                 skipped.append((ds.name, spec.name, why))
                 continue
+            built = spec.build()
             if settings.preprocessing.get("impute", "none") == "none":
-                check_finite(ds, spec, spec.build())
+                check_finite(ds, spec, built)
+            values = built.get_params(deep=True)
+            fixed = {k: values[k] for k in sorted(entry.fixed) if k in values}
             for repeat in range(protocol.n_repeats):
                 for fold in range(protocol.n_folds):
                     content = {
@@ -355,7 +358,7 @@ def expand(
                             seed=settings.seed,
                             repeat=repeat,
                             fold=fold,
-                            fixed_params=tuple(sorted(entry.fixed)),
+                            fixed_params=fixed,
                             variant=variant,
                             timeout=settings.runner.get("task_timeout"),
                             limit_blas=limit_blas,

@@ -34,7 +34,7 @@ class TaskSpec:
 
     Nothing here is re-derived in the worker: the protocol is already the concrete
     splitter for the dataset's task, ``tuning_mode`` is the mode this (solver, protocol)
-    pair runs (decided once by :meth:`Tuning.mode_for`), and ``fixed_params`` names the
+    pair runs (decided once by :meth:`Tuning.mode_for`), and ``fixed_params`` holds the
     solver parameters fixed for this task (command-line overrides, a dataset entry's
     ``solver_params``), which the row records with the values the estimator used.
     """
@@ -54,7 +54,7 @@ class TaskSpec:
     seed: int
     repeat: int
     fold: int
-    fixed_params: tuple[str, ...] = ()
+    fixed_params: dict = field(default_factory=dict)
     variant: str = ""
     timeout: float | None = None
     limit_blas: bool = False
@@ -86,12 +86,9 @@ def _dataset_and_split(spec: TaskSpec):
 
 
 def used_params(spec: TaskSpec, point: dict) -> dict:
-    """The parameters a task's estimator was built with that the run chose or fixed: the
-    grid point, plus every fixed parameter with the value the estimator actually got."""
-    if not spec.fixed_params:
-        return dict(point)
-    params = spec.solver.build(point).get_params(deep=True)
-    return {**{k: params[k] for k in spec.fixed_params if k in params}, **point}
+    """The parameters the run chose or fixed for this task's estimator: every fixed parameter
+    with the value the estimator was built with, and the grid point."""
+    return {**spec.fixed_params, **point}
 
 
 def evaluate_task(spec: TaskSpec) -> list[dict]:

@@ -43,7 +43,7 @@ def test_dataset_solver_params_go_to_the_solvers_that_take_them(make_cfg, tmp_pa
     by = {(t.dataset, t.solver.name): t for t in plan.tasks}
     iris_svc, wine_svc = by[("iris", "svc")].solver, by[("wine", "svc")].solver
     assert iris_svc.params["gamma"] == 0.5 and iris_svc.grid == {"C": [1.0, 10.0]}
-    assert by[("iris", "svc")].fixed_params == ("gamma",)  # recorded in chosen_params
+    assert by[("iris", "svc")].fixed_params == {"gamma": 0.5}  # recorded in chosen_params
     assert "gamma" not in wine_svc.params and wine_svc.grid["gamma"] == [0.1, 1.0]
     assert "gamma" not in by[("iris", "knn")].solver.params  # k-NN has no gamma: unchanged
     other = build_plan(
@@ -211,8 +211,8 @@ def test_override_of_an_experiment_entry_leaves_its_grid(make_cfg, tmp_path):
     }
     plan = build_plan(cfg, str(tmp_path), "r", fixed_params={"lin": ["C"]})
     by = {t.solver.name: t for t in plan.tasks}
-    assert by["lin"].solver.grid == {"tol": [1e-4]} and by["lin"].fixed_params == ("C",)
-    assert by["svc"].solver.grid == {"C": [1, 10]} and by["svc"].fixed_params == ()
+    assert by["lin"].solver.grid == {"tol": [1e-4]} and by["lin"].fixed_params == {"C": 1000.0}
+    assert by["svc"].solver.grid == {"C": [1, 10]} and by["svc"].fixed_params == {}
 
 
 def test_tuning_mode_is_decided_once_per_solver(make_cfg, tmp_path):
