@@ -183,6 +183,17 @@ def registered_solvers(solver_dir=None) -> dict:
     }
 
 
+def weka_pairs(solver_dir=None) -> dict:
+    """``X -> (native spec, Weka spec)`` for every ``conf/solver/weka_X.yaml`` beside an
+    ``X.yaml``: the native re-implementation and the real Weka classifier it stands for."""
+    solvers = registered_solvers(solver_dir)
+    return {
+        name[len("weka_") :]: (solvers[name[len("weka_") :]], spec)
+        for name, spec in solvers.items()
+        if name.startswith("weka_") and name[len("weka_") :] in solvers
+    }
+
+
 def solver_targets(spec) -> list[str]:
     """Every ``_target_`` of a solver: its class and the classes of nested estimators."""
     found = [spec.target]

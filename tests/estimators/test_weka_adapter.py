@@ -182,7 +182,7 @@ def test_bad_input_is_rejected_before_weka_runs(tmp_path, split):
 
 @pytest.mark.parametrize(
     "name, classname",
-    [("weka_mismo", "MISMO"), ("weka_misvm", "MISVM"), ("weka_simplemi", "SimpleMI")],
+    [("weka_mismo", "MISMO"), ("weka_misvm", "MISVM"), ("weka_simple_mi", "SimpleMI")],
 )
 def test_solver_configs(name, classname):
     cfg = yaml.safe_load((ROOT / "conf" / "solver" / f"{name}.yaml").read_text())
