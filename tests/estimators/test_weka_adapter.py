@@ -270,3 +270,41 @@ def test_musk1_weka_mismo_ten_fold(musk1_ten_fold):
     )
     assert accuracy == pytest.approx(MEASURED_MUSK1_MISMO, abs=0.03)
     assert accuracy == pytest.approx(PAPER_MUSK1_MISMO, abs=0.05)
+
+
+def test_C_and_sigma_become_weka_options():
+    mismo = WekaMIClassifier("weka.classifiers.mi.MISMO", options="-N 2", C=10, sigma=5)
+    assert mismo._weka_args() == [
+        "-C",
+        "10.0",
+        "-K",
+        "weka.classifiers.mi.supportVector.MIRBFKernel -G 0.02",
+        "-N",
+        "2",
+    ]
+    misvm = WekaMIClassifier("weka.classifiers.mi.MISVM", sigma=0.5)
+    assert misvm._weka_args() == ["-K", "weka.classifiers.functions.supportVector.RBFKernel -G 2.0"]
+
+
+@pytest.mark.parametrize(
+    "classname, options, params, message",
+    [
+        ("weka.classifiers.mi.MIDD", "", {"C": 1.0}, "applies to"),
+        ("weka.classifiers.mi.MISMO", "-C 3", {"C": 1.0}, "set twice"),
+        ("weka.classifiers.mi.MISVM", '-K "x -G 1"', {"sigma": 1.0}, "set twice"),
+    ],
+)
+def test_C_and_sigma_are_refused_where_they_mean_nothing_or_clash(
+    classname, options, params, message, split
+):
+    train, y, _, _ = split
+    with pytest.raises(ValueError, match=message):
+        WekaMIClassifier(classname, options=options, **params).fit(train, y)
+
+
+@requires_weka
+def test_rbf_grid_point_runs_in_weka(split):
+    train, y, test, _ = split
+    model = WekaMIClassifier("weka.classifiers.mi.MISMO", C=10, sigma=5).fit(train, y)
+    model.predict(test)
+    assert "weka.classifiers.mi.supportVector.MIRBFKernel -G 0.02" in model.last_run_["command"]

@@ -57,6 +57,7 @@ from svmlab.estimators.mil._bags import check_bag_labels, check_bags
 
 __all__ = [
     "DEFAULT_WEKA_JAR",
+    "RBF_KERNELS",
     "WEKA_JAR_ENV",
     "WekaMIClassifier",
     "WekaNotAvailableError",
@@ -97,6 +98,14 @@ _RESERVED = {
     "-threshold-file": "threshold output",
     "-threshold-label": "threshold output",
     "-r": "margin output",
+}
+
+
+#: The support vector classifiers of ``weka.classifiers.mi`` and the RBF kernel each takes
+#: through ``-K``; :class:`WekaMIClassifier`'s ``C`` and ``sigma`` apply to these only.
+RBF_KERNELS = {
+    "weka.classifiers.mi.MISMO": "weka.classifiers.mi.supportVector.MIRBFKernel",
+    "weka.classifiers.mi.MISVM": "weka.classifiers.functions.supportVector.RBFKernel",
 }
 
 
@@ -367,6 +376,15 @@ class WekaMIClassifier(ClassifierMixin, BaseEstimator):
     options : str or list of str, default=""
         Weka options of that classifier, as on Weka's command line (shell quoting for nested
         options, ``--`` before the options of a ``-W`` base classifier). Empty: Weka's defaults.
+    C : float, optional
+        MISMO and MISVM only: the complexity constant, written as ``-C C`` (None: Weka's
+        default, 1, or what ``options`` says).
+    sigma : float, optional
+        MISMO and MISVM only: use Weka's RBF kernel of width ``sigma`` (``MIRBFKernel`` for
+        MISMO, ``RBFKernel`` for MISVM), written as ``-K "<kernel> -G g"`` with
+        ``g = 1 / (2 sigma^2)``, because Weka's RBF is ``exp(-g ||x - x'||^2)``. With ``C``
+        this gives the Weka classifiers the same ``grid: {C: [...], sigma: [...]}`` as
+        svmlab's own. None: the kernel of ``options`` (Weka's default: linear).
     weka_jar : str or Path, optional
         Path of ``weka.jar``; default ``$SVMLAB_WEKA_JAR``, else ``/usr/share/java/weka.jar``.
     java : str, default="java"
@@ -390,6 +408,8 @@ class WekaMIClassifier(ClassifierMixin, BaseEstimator):
     _parameter_constraints: dict = {
         "classname": [str],
         "options": [str, list, tuple, None],
+        "C": [Interval(Real, 0.0, None, closed="neither"), None],
+        "sigma": [Interval(Real, 0.0, None, closed="neither"), None],
         "weka_jar": [str, os.PathLike, None],
         "java": [str],
         "timeout": [Interval(Real, 0.0, None, closed="neither"), None],
@@ -400,6 +420,8 @@ class WekaMIClassifier(ClassifierMixin, BaseEstimator):
         self,
         classname: str = "weka.classifiers.mi.MISMO",
         options="",
+        C: float | None = None,
+        sigma: float | None = None,
         weka_jar=None,
         java: str = "java",
         timeout: float | None = None,
@@ -407,6 +429,8 @@ class WekaMIClassifier(ClassifierMixin, BaseEstimator):
     ):
         self.classname = classname
         self.options = options
+        self.C = C
+        self.sigma = sigma
         self.weka_jar = weka_jar
         self.java = java
         self.timeout = timeout
@@ -435,7 +459,7 @@ class WekaMIClassifier(ClassifierMixin, BaseEstimator):
         ValueError
             For invalid bags, labels, weights or options.
         """
-        parse_options(self.options)
+        self._weka_args()
         if not self.classname.strip() or any(c.isspace() for c in self.classname):
             raise ValueError(f"classname must be one Java class name, got {self.classname!r}")
         find_java(self.java)
@@ -467,7 +491,7 @@ class WekaMIClassifier(ClassifierMixin, BaseEstimator):
         check_is_fitted(self)
         Xt, st, szt = check_bags(bags, self.n_features_in_)
         settings = repr(
-            (self.classname, self.options, str(self.weka_jar), self.java, self.jvm_options)
+            (self._weka_args(), self.classname, str(self.weka_jar), self.java, self.jvm_options)
         )
         digest = hashlib.sha256(Xt.tobytes() + szt.tobytes() + settings.encode()).hexdigest()
         if self._cache is not None and self._cache[0] == digest:
@@ -516,7 +540,7 @@ class WekaMIClassifier(ClassifierMixin, BaseEstimator):
                 "-p",
                 "0",
                 "-distribution",
-                *parse_options(self.options),
+                *self._weka_args(),
             ]
             t0 = time.perf_counter()
             try:
@@ -538,6 +562,29 @@ class WekaMIClassifier(ClassifierMixin, BaseEstimator):
             raise RuntimeError(_failure_message(self.classname, self.options, proc, exc)) from None
         self._cache = (digest, pred, proba)
         return pred, proba
+
+    def _weka_args(self) -> list[str]:
+        """The classifier's Weka options: ``options`` plus what ``C`` and ``sigma`` say."""
+        args = parse_options(self.options)
+        extra = []
+        for name, value, flag in (("C", self.C, "-C"), ("sigma", self.sigma, "-K")):
+            if value is None:
+                continue
+            if self.classname not in RBF_KERNELS:
+                raise ValueError(
+                    f"{name}={value!r} applies to {' and '.join(sorted(RBF_KERNELS))} only, "
+                    f"not to {self.classname}; pass Weka options instead"
+                )
+            if flag in args[: args.index("--") if "--" in args else len(args)]:
+                raise ValueError(
+                    f"{name} is set twice: as {name}={value!r} and as {flag} in options"
+                )
+            if name == "C":
+                extra += ["-C", repr(float(value))]
+            else:
+                gamma = 1.0 / (2.0 * float(value) ** 2)
+                extra += ["-K", f"{RBF_KERNELS[self.classname]} -G {gamma!r}"]
+        return extra + args
 
     def predict(self, bags):
         """Weka's predicted label of each bag.
