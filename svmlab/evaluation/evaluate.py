@@ -96,7 +96,7 @@ def fit_and_score(
         Passed to estimators with an unset ``random_state``.
     """
     pre = Preprocessor.from_config(preprocessing).fit(train)
-    train, test = pre.transform(train), pre.transform(test)
+    train, test = pre.transform(train), pre.transform(test)  # meta (bag weights) is kept
     estimator = solver.build(params, random_state=random_state)
     check_finite(train, solver, estimator)
     targets = train.Y if train.task == "multitarget" else train.y
@@ -105,7 +105,7 @@ def fit_and_score(
     ) as caught:  # kept in the result row, not printed per fold
         warnings.simplefilter("always")
         t0 = time.perf_counter()
-        estimator.fit(model_inputs(train), targets)
+        estimator.fit(model_inputs(train), targets, **pre.fit_weights(train))
         fit_time = time.perf_counter() - t0
         inputs = model_inputs(test)
         t0 = time.perf_counter()

@@ -12,6 +12,7 @@ from svmlab.errors import ConfigError
 
 SCALERS = ("zscore", "minmax", "none")
 IMPUTERS = ("none", "mean", "median")
+BAG_WEIGHTS = ("ignore", "fit")
 
 
 class Preprocessor:
@@ -26,6 +27,11 @@ class Preprocessor:
         standardised scale, as the MTR paper's tables are.
     impute : {"none", "mean", "median"}, default="none"
         Fill missing inputs (NaN) with a training statistic before scaling.
+    bag_weights : {"ignore", "fit"}, default="ignore"
+        Multi-instance data whose file gives each bag a weight (the ``{w}`` of a Weka ARFF,
+        e.g. musk1's): ``"fit"`` passes the training bags' weights to the solver's ``fit`` as
+        ``sample_weight`` (:meth:`fit_weights`); ``"ignore"`` trains on unweighted bags.
+        Metrics always count bags unweighted, as the papers' tables do.
 
     Notes
     -----
@@ -33,23 +39,42 @@ class Preprocessor:
     bags. Missing values are ignored when the statistics are computed.
     """
 
-    def __init__(self, X: str = "zscore", Y: str = "none", impute: str = "none"):
+    def __init__(
+        self, X: str = "zscore", Y: str = "none", impute: str = "none", bag_weights="ignore"
+    ):
         for key, value, valid in (
             ("X", X, SCALERS),
             ("Y", Y, ("zscore", "none")),
             ("impute", impute, IMPUTERS),
+            ("bag_weights", bag_weights, BAG_WEIGHTS),
         ):
             if value not in valid:
                 raise ConfigError(
                     f"preprocessing.{key}={value!r} is not valid; choose one of {', '.join(valid)}"
                 )
-        self.X, self.Y, self.impute = X, Y, impute
+        self.X, self.Y, self.impute, self.bag_weights = X, Y, impute, bag_weights
 
     @classmethod
     def from_config(cls, cfg: dict | None) -> Preprocessor:
         """Build from the ``preprocessing`` section of a run configuration."""
         cfg = dict(cfg or {})
-        return cls(cfg.get("X", "zscore"), cfg.get("Y", "none"), cfg.get("impute", "none"))
+        return cls(
+            cfg.get("X", "zscore"),
+            cfg.get("Y", "none"),
+            cfg.get("impute", "none"),
+            cfg.get("bag_weights", "ignore"),
+        )
+
+    def fit_weights(self, train: Dataset) -> dict:
+        """Keyword arguments for the solver's ``fit``: ``{"sample_weight": ...}`` with the
+        training bags' weights when ``bag_weights="fit"`` (1 for a bag the file gives none),
+        else nothing."""
+        if self.bag_weights != "fit" or train.task != "multi_instance":
+            return {}
+        weights = train.meta.get("bag_weights")
+        if weights is None:
+            weights = np.ones(train.n_bags)
+        return {"sample_weight": np.asarray(weights, dtype=np.float64)}
 
     def fit(self, train: Dataset) -> Preprocessor:
         """Learn the fill values and scales from the training part ``train``."""

@@ -14,6 +14,7 @@ each with a stable key). :func:`build_plan` chains them.
 from __future__ import annotations
 
 import hashlib
+import inspect
 import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -275,7 +276,24 @@ def _datasets(cfg: dict, settings: RunSettings, solvers: list[SolverEntry]) -> l
 def plan_members(cfg: dict, settings: RunSettings, fixed_params=None):
     """The run's validated solvers and datasets."""
     solvers = _solvers(cfg, fixed_params)
+    _check_bag_weights(settings, solvers)
     return solvers, _datasets(cfg, settings, solvers)
+
+
+def _check_bag_weights(settings: RunSettings, solvers: list[SolverEntry]) -> None:
+    """With ``preprocessing.bag_weights=fit`` every solver's ``fit`` must take weights."""
+    if settings.preprocessing.get("bag_weights", "ignore") != "fit":
+        return
+    refuse = [
+        e.spec.name
+        for e in solvers
+        if "sample_weight" not in inspect.signature(e.spec.build().fit).parameters
+    ]
+    if refuse:
+        raise ConfigError(
+            f"preprocessing.bag_weights=fit: the fit of {', '.join(refuse)} takes no "
+            "sample_weight; leave those solvers out or set preprocessing.bag_weights=ignore"
+        )
 
 
 def _identity_solver(spec: SolverSpec) -> dict:

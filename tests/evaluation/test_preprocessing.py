@@ -41,3 +41,52 @@ def test_multitarget_scaling_and_bags_follow_rows():
 def test_bad_option_names_valid_choices():
     with pytest.raises(ConfigError, match="zscore, minmax, none"):
         Preprocessor("standard")
+
+
+def test_bag_weights_reach_fit_only_when_asked():
+    mi = _ds([[0.0], [2.0], [4.0]], task="multi_instance", y=[0, 1], bag_ids=[0, 1, 1])
+    mi = mi.subset([0, 1])
+    weighted = type(mi)(**{**mi.__dict__, "meta": {"bag_weights": np.array([3.0, 5.0])}})
+    part = weighted.subset([1])
+    assert Preprocessor().fit_weights(part) == {}
+    fit = Preprocessor(bag_weights="fit").fit_weights(part)
+    assert fit["sample_weight"].tolist() == [5.0]
+    assert Preprocessor(bag_weights="fit").fit_weights(mi)["sample_weight"].tolist() == [1.0, 1.0]
+    with pytest.raises(ConfigError, match="ignore, fit"):
+        Preprocessor(bag_weights="yes")
+
+
+class _WeightedMajority:
+    """A multi-instance majority vote that counts bag weights."""
+
+    def get_params(self, deep=True):
+        return {}
+
+    def set_params(self, **params):
+        return self
+
+    def fit(self, bags, y, sample_weight=None):
+        w = np.ones(len(y)) if sample_weight is None else sample_weight
+        labels = np.unique(y)
+        self.label_ = labels[np.argmax([w[y == c].sum() for c in labels])]
+        return self
+
+    def predict(self, bags):
+        return np.full(len(bags), self.label_)
+
+
+def test_fit_and_score_trains_on_the_bag_weights(monkeypatch):
+    from svmlab.evaluation import evaluate
+    from svmlab.solvers import SolverSpec
+
+    # three light negative bags, one heavy positive bag
+    X = np.arange(5.0)[:, None]
+    mi = _ds(X, task="multi_instance", y=[0, 0, 0, 1], bag_ids=[0, 1, 2, 3, 3])
+    mi = type(mi)(**{**mi.__dict__, "meta": {"bag_weights": np.array([1.0, 1.0, 1.0, 9.0])}})
+    spec = SolverSpec.from_config({"name": "wm", "_target_": "sklearn.dummy.DummyClassifier"})
+    monkeypatch.setattr(SolverSpec, "build", lambda self, *a, **k: _WeightedMajority())
+    for how, expected in (("ignore", 0), ("fit", 1)):
+        ev = evaluate.fit_and_score(
+            spec, {}, mi, mi, preprocessing={"bag_weights": how}, classes=np.array([0, 1])
+        )
+        assert ev.metrics["accuracy"] == (0.75 if expected == 0 else 0.25), how

@@ -239,3 +239,19 @@ def test_rows_record_the_solver_as_configured(make_cfg, tmp_path):
         "binary",
         "multiclass",
     ]
+
+
+def test_bag_weights_fit_needs_solvers_that_take_weights(make_cfg, tmp_path):
+    cfg = make_cfg(
+        dataset={"name": "mi_bags", "params": {}},
+        solver={
+            "name": "simple_mi_mean",
+            "_target_": "svmlab.testing.MeanBagClassifier",
+            "tasks": ["multi_instance"],
+        },
+        preprocessing={"X": "zscore", "bag_weights": "fit"},
+        protocol={"name": "bag5", "kind": "bag_stratified_kfold", "n_splits": 5},
+        tuning={"mode": "none"},
+    )
+    with pytest.raises(ConfigError, match="simple_mi_mean takes no sample_weight"):
+        build_plan(cfg, str(tmp_path), "r")
