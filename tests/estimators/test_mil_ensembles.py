@@ -108,7 +108,7 @@ def test_mi_wrapper_weights_sum_to_one_per_bag(split):
     np.testing.assert_allclose(np.add.reduceat(w, starts), 1.0)
     np.testing.assert_allclose(instance_weights(sizes, "none"), 1.0)
     bags_tr, y_tr, _, _ = split
-    model = MIWrapperClassifier().fit(bags_tr, y_tr)
+    model = MIWrapperClassifier(weighting="bag").fit(bags_tr, y_tr)  # Weka -A 2
     assert model.fit_info_["bag_weight_min"] == pytest.approx(1.0)
     assert model.fit_info_["bag_weight_max"] == pytest.approx(1.0)
 

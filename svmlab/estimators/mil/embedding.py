@@ -1,20 +1,25 @@
 """SimpleMI: embed every bag as one feature vector, then use a single-instance classifier.
 
 Weka's ``weka.classifiers.mi.SimpleMI`` (the MIRSVM paper's "SimpleMI" column, Melki (2018),
-Sec. 4.3) turns a bag into one instance and hands the result to any
-propositional learner. Two embeddings are offered:
+Sec. 4.3; HyDR-MI's "MISimple") turns a bag into one instance and hands the result to any
+propositional learner. The three embeddings are Weka 3.6's ``-M`` options:
 
-* ``method="mean"``: the per-feature arithmetic average of the bag's instances (Weka's
-  default, "arithmetic average");
-* ``method="minmax"``: the per-feature minimum and maximum concatenated, ``2 d`` features
-  (Weka's "geometric" option, the centre of the bag's bounding box, is a linear function of
-  these; keeping both bounds gives the learner the box itself).
+* ``method="mean"`` (Weka ``-M 1``, "arithmetic average", default): the per-feature mean of the
+  bag's instances;
+* ``method="center"`` (Weka ``-M 2``, "geometric centre"): the per-feature midpoint
+  ``(min + max) / 2`` of the bag's bounding box (not a geometric mean);
+* ``method="minmax"`` (Weka ``-M 3``, "minimax"): the per-feature minimum and maximum
+  concatenated, ``2 d`` features (minima first).
+
+Weka's SimpleMI has no preprocessing of its own: the base learner sees the raw embedded
+values. With ``estimator=PrecisionNaiveBayes()`` this is ``SimpleMI -W
+weka.classifiers.bayes.NaiveBayes``.
 
 Note on the paper's numbers: the published SimpleMI, MIWrapper and MIBoost accuracies equal
 the majority-class rate on all 15 datasets (e.g. musk1 0.5109 = 47/92), i.e. those Weka runs
 behaved like a constant classifier (Weka's ``SingleClassifierEnhancer`` default base learner
 is ``ZeroR``). This implementation defaults to a real learner; pass
-``estimator=DummyClassifier(strategy="most_frequent")`` to mimic the published column.
+``estimator=DummyClassifier(strategy="prior")`` to mimic the published column.
 
 This module also holds small helpers shared by the other multi-instance ensembles
 (label checking, seeding and weighted fitting of inner scikit-learn estimators).
@@ -58,9 +63,10 @@ def embed_bags(bags, method: str = "mean", n_features: int | None = None):
     Parameters
     ----------
     bags : sequence of array-like of shape (n_instances_I, n_features)
-    method : {"mean", "minmax"}
-        ``"mean"``: per-feature average (``d`` columns). ``"minmax"``: per-feature minimum
-        then per-feature maximum (``2 d`` columns).
+    method : {"mean", "center", "minmax"}
+        ``"mean"``: per-feature average (``d`` columns, Weka ``-M 1``). ``"center"``:
+        per-feature ``(min + max) / 2`` (``d`` columns, Weka ``-M 2``). ``"minmax"``:
+        per-feature minimum then per-feature maximum (``2 d`` columns, Weka ``-M 3``).
     n_features : int, optional
         Required feature count (checked by :func:`check_bags`).
 
@@ -71,15 +77,17 @@ def embed_bags(bags, method: str = "mean", n_features: int | None = None):
     X, starts, sizes = check_bags(bags, n_features)
     if method == "mean":
         return np.add.reduceat(X, starts, axis=0) / sizes[:, None]
-    if method == "minmax":
-        return np.hstack(
-            [np.minimum.reduceat(X, starts, axis=0), np.maximum.reduceat(X, starts, axis=0)]
-        )
-    raise ValueError(f"method must be 'mean' or 'minmax', got {method!r}")
+    if method in ("center", "minmax"):
+        lo, hi = np.minimum.reduceat(X, starts, axis=0), np.maximum.reduceat(X, starts, axis=0)
+        return (lo + hi) / 2.0 if method == "center" else np.hstack([lo, hi])
+    raise ValueError(f"method must be 'mean', 'center' or 'minmax', got {method!r}")
 
 
 class SimpleMIClassifier(ClassifierMixin, BaseEstimator):
-    """SimpleMI: bag embedding (mean or min/max) followed by a single-instance classifier.
+    """SimpleMI: bag embedding (mean, centre or min/max) followed by a single-instance classifier.
+
+    With ``estimator=PrecisionNaiveBayes()`` and the default ``method`` this is Weka 3.6
+    ``weka.classifiers.mi.SimpleMI -M 1 -W weka.classifiers.bayes.NaiveBayes``.
 
     Parameters
     ----------
@@ -87,9 +95,10 @@ class SimpleMIClassifier(ClassifierMixin, BaseEstimator):
         The propositional learner on the bag vectors, cloned in ``fit``. ``None`` means
         ``SVC(kernel="rbf", C=1.0, gamma="scale")`` (the nearest scikit-learn learner to
         Weka's SMO; note Weka's own SimpleMI default is ``ZeroR``, see the module notes).
-    method : {"mean", "minmax"}, default="mean"
-        Bag embedding: per-feature arithmetic average (Weka's default) or per-feature
-        minimum and maximum concatenated (``2 d`` features).
+    method : {"mean", "center", "minmax"}, default="mean"
+        Bag embedding (Weka ``-M 1 / 2 / 3``): per-feature arithmetic average (Weka's
+        default), per-feature ``(min + max) / 2``, or per-feature minimum and maximum
+        concatenated (``2 d`` features).
     random_state : int, RandomState instance or None, default=None
         Seeds every ``random_state`` of the (cloned) base estimator.
 
@@ -107,7 +116,7 @@ class SimpleMIClassifier(ClassifierMixin, BaseEstimator):
 
     _parameter_constraints: dict = {
         "estimator": [HasMethods(["fit", "predict"]), None],
-        "method": [StrOptions({"mean", "minmax"})],
+        "method": [StrOptions({"mean", "center", "minmax"})],
         "random_state": ["random_state"],
     }
 
@@ -121,7 +130,7 @@ class SimpleMIClassifier(ClassifierMixin, BaseEstimator):
         return SVC(kernel="rbf", C=1.0, gamma="scale")
 
     def transform(self, bags):
-        """The bag vectors the base learner sees, shape (n_bags, d) or (n_bags, 2 d)."""
+        """The bag vectors the base learner sees, shape (n_bags, d) or (n_bags, 2 d) (minmax)."""
         check_is_fitted(self)
         return embed_bags(bags, self.method, self.n_features_in_)
 

@@ -1,18 +1,29 @@
-"""MIWrapper (Frank & Xu 2003): learn on instances labelled by their bags, average back to bags.
+"""MIWrapper (Frank & Xu 2003): learn on instances labelled by their bags, combine back to bags.
 
-Every training instance inherits its bag's label. Instances are weighted so that every bag
-carries the same total weight (``1 / |B|`` per instance, so each bag sums to 1): large bags do
-not dominate. A single-instance probabilistic classifier is fitted on the weighted instances;
-a bag's class probability is an aggregate of its instances' probabilities:
+Every training instance inherits its bag's label and a weight that depends on its bag's size
+(``weighting``). A single-instance probabilistic classifier is fitted on the weighted
+instances; a bag's class distribution combines its instances' distributions (``method``).
+With the defaults this is Weka 3.6's ``weka.classifiers.mi.MIWrapper`` as run from its command
+line (``-P 1 -A 3``), given an equivalent base learner:
 
-* ``"arithmetic"`` (default): mean of the instance probabilities;
-* ``"geometric"``: per class, the geometric mean of the instance probabilities, renormalised
-  over the two classes (equivalently, the bag log-odds is the mean instance log-odds);
-* ``"max"``: the largest instance probability of ``classes_[1]`` (the standard MI assumption).
+* ``weighting``: ``"bag_scaled"`` (Weka ``-A 3``, default): ``N / (n_bags * |B|)`` with ``N``
+  the number of training instances, so every bag totals the mean bag size and all weights sum
+  to ``N``; ``"bag"`` (Weka ``-A 2``): ``1 / |B|``, every bag totals 1; ``"none"`` (Weka
+  ``-A 1``): 1. The bag-proportional schemes differ by a constant factor, which changes
+  learners whose fit depends on the weights' scale (a Laplace prior, ``C`` of an SVM, a
+  minimum leaf weight). Weka's ``-A 0`` (bag weight / |B|) needs bag weights and is not offered.
+* ``method``: ``"arithmetic"`` (Weka ``-P 1``, default): per class, the mean of the instance
+  probabilities; ``"geometric"`` (Weka ``-P 2``): per class, the geometric mean of the
+  instance probabilities, each first clipped to ``[clip, 1 - clip]`` (Weka: ``clip = 0.001``);
+  ``"max"`` (Weka ``-P 3``): the largest instance probability of ``classes_[1]`` (the standard
+  MI assumption), the other class getting the rest. The per-class values are then normalised
+  to sum to one (uniform when they sum to almost zero, below ``1e-6``, as Weka does); the
+  predicted class is the most probable one, ``classes_[0]`` on a tie.
 
-Weka's ``weka.classifiers.mi.MIWrapper`` is the paper's comparator (Melki (2018), Sec. 4.3).
-The published MIWrapper accuracies equal the majority-class rate on all 15 datasets
-(Weka's default base learner is ``ZeroR``); use ``estimator=DummyClassifier()`` to mimic them.
+Weka's MIWrapper has no preprocessing of its own: the base learner sees the raw attribute
+values. Weka's default base learner is ``ZeroR`` (the weighted majority class); the MIRSVM and
+HyDR-MI papers' MIWrapper columns equal the majority rate, i.e. that default. The equivalent
+here is ``estimator=DummyClassifier(strategy="prior")`` (docs/decisions/mil.md).
 
 Reference: E. Frank, X. Xu. Applying propositional learning algorithms to multi-instance
 data. Working paper 06/03, Dept. of Computer Science, University of Waikato, 2003.
@@ -21,42 +32,86 @@ data. Working paper 06/03, Dept. of Computer Science, University of Waikato, 200
 from __future__ import annotations
 
 import time
+from numbers import Real
 
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context, clone
-from sklearn.naive_bayes import GaussianNB
 from sklearn.utils import check_random_state
-from sklearn.utils._param_validation import HasMethods, StrOptions
+from sklearn.utils._param_validation import HasMethods, Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted
 
 from svmlab.estimators.mil._bags import (
     check_bag_labels,
     check_bags,
     fit_weighted,
-    instance_weights,
-    positive_proba,
     seed_estimator,
 )
+from svmlab.estimators.naive_bayes import PrecisionNaiveBayes
 
-__all__ = ["MIWrapperClassifier", "instance_weights"]
+__all__ = ["MIWrapperClassifier", "instance_weights", "two_class_proba"]
 
-_EPS = 1e-12
+#: Weka MIWrapper's ``-A`` code of every ``weighting``.
+WEKA_WEIGHT_METHOD = {"bag_scaled": 3, "bag": 2, "none": 1}
+#: Weka MIWrapper's ``-P`` code of every ``method``.
+WEKA_TEST_METHOD = {"arithmetic": 1, "geometric": 2, "max": 3}
+
+
+def instance_weights(sizes, weighting: str = "bag_scaled"):
+    """Training weight of every instance, stacked bag after bag.
+
+    Parameters
+    ----------
+    sizes : array-like of int, shape (n_bags,)
+    weighting : {"bag_scaled", "bag", "none"}, default="bag_scaled"
+        ``"bag_scaled"``: ``N / (n_bags * |B|)`` (Weka MIWrapper ``-A 3``); ``"bag"``:
+        ``1 / |B|`` (``-A 2``); ``"none"``: 1 (``-A 1``).
+
+    Returns
+    -------
+    ndarray of shape (sum(sizes),)
+    """
+    sizes = np.asarray(sizes, dtype=np.intp)
+    if weighting == "bag_scaled":
+        return np.repeat(float(sizes.sum()) / (len(sizes) * sizes), sizes)
+    if weighting == "bag":
+        return np.repeat(1.0 / sizes, sizes)
+    if weighting == "none":
+        return np.ones(int(sizes.sum()))
+    raise ValueError(f"weighting must be 'bag_scaled', 'bag' or 'none', got {weighting!r}")
+
+
+def two_class_proba(estimator, X):
+    """Columns (index 0, index 1) of a fitted classifier's ``predict_proba`` on labels {0, 1};
+    a label the classifier never saw gets probability 0. Shape (n_samples, 2)."""
+    proba = np.asarray(estimator.predict_proba(X), dtype=float)
+    out = np.zeros((X.shape[0], 2))
+    for col, label in enumerate(estimator.classes_):
+        if label in (0, 1):
+            out[:, int(label)] = proba[:, col]
+    return out
 
 
 class MIWrapperClassifier(ClassifierMixin, BaseEstimator):
     """MIWrapper: a propositional learner on bag-labelled, bag-weighted instances.
 
+    The defaults reproduce Weka 3.6 ``weka.classifiers.mi.MIWrapper -P 1 -A 3`` with base
+    learner ``weka.classifiers.bayes.NaiveBayes`` (see the module notes).
+
     Parameters
     ----------
     estimator : classifier or None, default=None
-        Instance-level learner with ``predict_proba`` and ``sample_weight`` support, cloned
-        in ``fit``. ``None`` means ``GaussianNB()`` (Weka's NaiveBayes, one of Frank & Xu's
-        learners; scale-free, so no preprocessing is needed).
+        Instance-level learner with ``predict_proba`` and ``sample_weight`` support, cloned in
+        ``fit``. ``None`` means :class:`~svmlab.estimators.naive_bayes.PrecisionNaiveBayes`
+        (Weka's NaiveBayes, one of Frank & Xu's learners). Weka's own default, ZeroR, is
+        ``DummyClassifier(strategy="prior")``.
     method : {"arithmetic", "geometric", "max"}, default="arithmetic"
-        How instance probabilities become a bag probability (see the module notes).
-    weighting : {"bag", "none"}, default="bag"
-        ``"bag"``: instance weight ``1/|B|`` so every bag totals 1 (Frank & Xu). ``"none"``:
-        unit weights.
+        How instance probabilities become a bag distribution (Weka ``-P 1 / 2 / 3``).
+    weighting : {"bag_scaled", "bag", "none"}, default="bag_scaled"
+        Instance weights (Weka ``-A 3 / 2 / 1``).
+    clip : float, default=0.001
+        ``method="geometric"`` only: instance probabilities are clipped to
+        ``[clip, 1 - clip]`` before the logarithm (Weka: 0.001; svmlab before 2026-11 used
+        ``1e-12``).
     random_state : int, RandomState instance or None, default=None
         Seeds every ``random_state`` of the (cloned) base estimator.
 
@@ -74,16 +129,23 @@ class MIWrapperClassifier(ClassifierMixin, BaseEstimator):
     _parameter_constraints: dict = {
         "estimator": [HasMethods(["fit", "predict_proba"]), None],
         "method": [StrOptions({"arithmetic", "geometric", "max"})],
-        "weighting": [StrOptions({"bag", "none"})],
+        "weighting": [StrOptions({"bag_scaled", "bag", "none"})],
+        "clip": [Interval(Real, 0, 0.5, closed="both")],
         "random_state": ["random_state"],
     }
 
     def __init__(
-        self, estimator=None, method: str = "arithmetic", weighting: str = "bag", random_state=None
+        self,
+        estimator=None,
+        method: str = "arithmetic",
+        weighting: str = "bag_scaled",
+        clip: float = 0.001,
+        random_state=None,
     ):
         self.estimator = estimator
         self.method = method
         self.weighting = weighting
+        self.clip = clip
         self.random_state = random_state
 
     @_fit_context(prefer_skip_nested_validation=False)
@@ -105,7 +167,7 @@ class MIWrapperClassifier(ClassifierMixin, BaseEstimator):
         self.classes_, y_idx = check_bag_labels(y, len(sizes), "MIWrapper")
         self.n_features_in_ = X.shape[1]
         w = instance_weights(sizes, self.weighting)
-        est = clone(self.estimator) if self.estimator is not None else GaussianNB()
+        est = clone(self.estimator) if self.estimator is not None else PrecisionNaiveBayes()
         seed_estimator(est, check_random_state(self.random_state))
         self.estimator_ = fit_weighted(est, X, np.repeat(y_idx, sizes), w, "MIWrapper")
         per_bag = np.add.reduceat(w, starts)
@@ -124,21 +186,25 @@ class MIWrapperClassifier(ClassifierMixin, BaseEstimator):
         """Bag class probabilities (columns ordered as ``classes_``), shape (n_bags, 2)."""
         check_is_fitted(self)
         X, starts, sizes = check_bags(bags, self.n_features_in_)
-        p = np.clip(positive_proba(self.estimator_, X), 0.0, 1.0)
+        P = two_class_proba(self.estimator_, X)
         if self.method == "arithmetic":
-            pos = np.add.reduceat(p, starts) / sizes
-        elif self.method == "max":
-            pos = np.maximum.reduceat(p, starts)
-        else:  # normalised geometric mean over the two classes, in log space
-            lp = np.add.reduceat(np.log(np.maximum(p, _EPS)), starts) / sizes
-            ln = np.add.reduceat(np.log(np.maximum(1.0 - p, _EPS)), starts) / sizes
-            pos = 1.0 / (1.0 + np.exp(ln - lp))
-        return np.column_stack([1.0 - pos, pos])
+            dist = np.add.reduceat(P / np.repeat(sizes, sizes)[:, None], starts, axis=0)
+        elif self.method == "geometric":
+            logs = np.log(np.clip(P, self.clip, 1.0 - self.clip)) / np.repeat(sizes, sizes)[:, None]
+            dist = np.exp(np.add.reduceat(logs, starts, axis=0))
+        else:
+            top = np.maximum.reduceat(np.maximum(P[:, 1], 0.0), starts)
+            dist = np.column_stack([1.0 - top, top])
+        total = dist.sum(axis=1, keepdims=True)
+        flat = np.abs(total[:, 0]) < 1e-6
+        dist = dist / np.where(flat[:, None], 1.0, total)
+        dist[flat] = 0.5
+        return dist
 
     def decision_function(self, bags):
         """Probability of ``classes_[1]`` per bag minus 0.5 (positive means ``classes_[1]``)."""
         return self.predict_proba(bags)[:, 1] - 0.5
 
     def predict(self, bags):
-        """Bag labels: ``classes_[1]`` when its bag probability exceeds 0.5."""
-        return self.classes_[(self.predict_proba(bags)[:, 1] > 0.5).astype(np.intp)]
+        """Bag labels: the most probable class, ``classes_[0]`` on a tie (as Weka)."""
+        return self.classes_[np.argmax(self.predict_proba(bags), axis=1)]
