@@ -75,7 +75,7 @@ def test_plan_lists_unavailable_study_datasets(tmp_path):
 
 def test_mil_precision_uses_each_paper_rows_class_convention():
     rows = []
-    for solver, pos, neg in (("mirsvm", 0.9, 0.1), ("misvm_bag", 0.2, 0.8)):
+    for solver, pos, neg in (("mirsvm", 0.9, 0.1), ("misvm_instance", 0.2, 0.8)):
         rows.append(
             {
                 "dataset": "musk1",
