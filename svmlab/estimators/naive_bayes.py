@@ -178,4 +178,5 @@ class PrecisionNaiveBayes(ClassifierMixin, BaseEstimator):
 
     def predict(self, X):
         """The most probable class (the first one on ties, as Weka)."""
+        check_is_fitted(self)
         return self.classes_[np.argmax(self.predict_proba(X), axis=1)]

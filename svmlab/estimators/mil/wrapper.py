@@ -91,6 +91,17 @@ def two_class_proba(estimator, X):
     return out
 
 
+def _bag_sums(V, starts, sizes):
+    """Per-bag column sums of ``V`` (instances stacked bag after bag), added one instance after
+    the other in bag order, as Weka's MIWrapper does: exact ties between the classes (e.g. a
+    bag of as many sure positives as sure negatives) then break the same way."""
+    pad = np.zeros((len(sizes), int(sizes.max()), V.shape[1]))
+    pad[
+        np.repeat(np.arange(len(sizes)), sizes), np.arange(V.shape[0]) - np.repeat(starts, sizes)
+    ] = V
+    return np.cumsum(pad, axis=1)[:, -1]  # cumsum is sequential; the trailing zeros add nothing
+
+
 class MIWrapperClassifier(ClassifierMixin, BaseEstimator):
     """MIWrapper: a propositional learner on bag-labelled, bag-weighted instances.
 
@@ -187,11 +198,12 @@ class MIWrapperClassifier(ClassifierMixin, BaseEstimator):
         check_is_fitted(self)
         X, starts, sizes = check_bags(bags, self.n_features_in_)
         P = two_class_proba(self.estimator_, X)
+        n_i = np.repeat(sizes, sizes)[:, None].astype(float)
         if self.method == "arithmetic":
-            dist = np.add.reduceat(P / np.repeat(sizes, sizes)[:, None], starts, axis=0)
+            dist = _bag_sums(P / n_i, starts, sizes)
         elif self.method == "geometric":
-            logs = np.log(np.clip(P, self.clip, 1.0 - self.clip)) / np.repeat(sizes, sizes)[:, None]
-            dist = np.exp(np.add.reduceat(logs, starts, axis=0))
+            logs = np.log(np.clip(P, self.clip, 1.0 - self.clip)) / n_i
+            dist = np.exp(_bag_sums(logs, starts, sizes))
         else:
             top = np.maximum.reduceat(np.maximum(P[:, 1], 0.0), starts)
             dist = np.column_stack([1.0 - top, top])
