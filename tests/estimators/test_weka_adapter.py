@@ -182,7 +182,16 @@ def test_bad_input_is_rejected_before_weka_runs(tmp_path, split):
 
 @pytest.mark.parametrize(
     "name, classname",
-    [("weka_mismo", "MISMO"), ("weka_misvm", "MISVM"), ("weka_simple_mi", "SimpleMI")],
+    [
+        ("weka_mismo", "MISMO"),
+        ("weka_misvm", "MISVM"),
+        ("weka_simple_mi", "SimpleMI"),
+        ("weka_midd", "MIDD"),
+        ("weka_emdd", "MIEMDD"),
+        ("weka_mdd", "MDD"),
+        ("weka_milr", "MILR"),
+        ("weka_minnd", "MINND"),
+    ],
 )
 def test_solver_configs(name, classname):
     cfg = yaml.safe_load((ROOT / "conf" / "solver" / f"{name}.yaml").read_text())

@@ -1,37 +1,50 @@
-"""Diverse Density (Maron & Lozano-Perez 1998) and EM-DD (Zhang & Goldman 2001).
+"""Diverse Density (Maron & Lozano-Perez 1998) and EM-DD (Zhang & Goldman 2001), as Weka 3.6.
 
 Both look for a target point ``t`` with per-feature scales ``s``; an instance ``x`` belongs
 to the concept with probability
 
     p(x) = exp(-sum_k s_k^2 (x_k - t_k)^2).
 
-**DiverseDensityClassifier** (MIDD) maximises the noisy-or diverse density
+The defaults reproduce Weka 3.6.14's ``weka.classifiers.mi.MIDD`` and ``MIEMDD`` with their
+default options (``-N 1``, and ``-S 1`` for MIEMDD); ``docs/decisions/mil.md`` records the
+reading of Weka's code this follows.
 
-    DD(t, s) = prod_{B+} (1 - prod_j (1 - p(x_Bj)))  *  prod_{B-} prod_j (1 - p(x_Bj))
+**DiverseDensityClassifier** (MIDD) minimises the noisy-or ``-log DD``
 
-by L-BFGS-B on ``-log DD`` (analytic gradient), started from instances of the positive
-bags with every scale 1; the best local optimum is kept.
+    -sum_{B+} log max(1 - prod_j (1 - p_Bj), z) - sum_{B-} sum_j log max(1 - p_Bj, z)
 
-**EMDDClassifier** (EM-DD) replaces the noisy-or by the *most-likely-cause* model: the E-step
-picks in every bag the instance with the largest ``p``, the M-step maximises the single-
-instance likelihood ``prod_{B+} p(x_B*) prod_{B-} (1 - p(x_B*))`` by L-BFGS-B, until the
-most-likely-cause likelihood stops improving. Starts and selection as MIDD.
+over ``(t, s)`` with ``z = sqrt(2^-52)`` (Weka's ``m_Zero``: every probability is floored
+there, so far-away positive bags and near-hit negative instances stop pulling), once from
+every instance of the largest positive bag(s) with every scale 1; the lowest value wins.
+The gradient is Weka's expression (the floors enter it as Weka writes them).
+
+**EMDDClassifier** (EM-DD) draws ``n_start_bags`` = 3 positive bags with Java's
+``java.util.Random(random_state)`` exactly as Weka does and starts from every instance of
+them. EM: the E-step picks in every bag the instance with the largest ``p`` (the first on
+ties); the M-step minimises the single-instance ``-log`` likelihood of the picked instances,
+``-sum_{B+} log max(p, z) - sum_{B-} log max(1 - p, z)``. EM repeats while the M-step optimum
+falls, at most ``max_em_iter`` = 10 rounds; when the last round rose, its predecessor is kept.
+Of all starts, the hypothesis with the fewest training errors (bags with ``P(B+) >= 0.5``
+counted positive) wins, the first on ties.
 
 Bag prediction
 --------------
-``bag_rule="noisy_or"`` gives ``P(B+) = 1 - prod_j (1 - p(x_Bj))``; ``bag_rule="max"`` gives
-``P(B+) = max_j p(x_Bj)`` (the most-likely instance). A bag is positive when
-``P(B+) > 0.5``. Defaults: MIDD noisy-or, EM-DD max, our reading of Weka's ``MIDD`` and
-``MIEMDD``; the other rule is one switch away. ``decision_function`` returns the log-odds
-``log P(B+) - log P(B-)`` (computed stably; > 0 means positive).
+``bag_rule="noisy_or"`` gives ``P(B+) = 1 - prod_j (1 - p_Bj)`` (MIDD); ``bag_rule="max"``
+gives ``P(B+) = max_j p_Bj`` (the most-likely instance, MIEMDD). A bag is positive when
+``P(B+) > 0.5`` (Weka: the larger of ``P(B-)``, ``P(B+)``, class 0 on ties).
+``decision_function`` returns the log-odds ``log P(B+) - log P(B-)`` (computed stably).
 
-Differences from Weka (``weka.classifiers.mi.MIDD`` / ``MIEMDD``)
-------------------------------------------------------------------
-* Features are standardised on the training instances (Weka's default filter for both).
-* Weka starts the optimiser from *every* positive-bag instance. Here at most ``max_starts``
-  starts are used, a random subset drawn with ``random_state`` (``None`` = all, Weka's
-  behaviour). The optimiser is SciPy's L-BFGS-B, not Weka's own quasi-Newton routine, and
-  the scales are unbounded (only ``s_k^2`` matters).
+Differences from Weka
+---------------------
+* The optimiser (``optimizer="weka"``) is :class:`WekaQuasiNewton`, our re-implementation
+  of Weka's BFGS with its line search and stopping rules, for unbounded problems (Weka's
+  bounds are all NaN here). It keeps the inverse Hessian by Sherman-Morrison instead of
+  Weka's Cholesky factor updates, so rounding differs and a run may end in another local
+  optimum. ``optimizer="lbfgsb"`` (SciPy) is a faster shortcut.
+* Shortcuts, off by default: ``max_starts`` caps the starting instances (a random subset
+  drawn with ``random_state``); MIDD's ``start_from="positive_bags"`` starts from every
+  positive-bag instance; EM-DD's ``n_start_bags`` changes Weka's three bags.
+* Missing values are rejected (Weka replaces them by the mean).
 
 References
 ----------
@@ -52,62 +65,90 @@ from sklearn.utils import check_random_state
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted
 
-from svmlab.estimators.mil._bags import (
-    BagClassifierMixin,
-    check_bag_labels,
-    check_bags,
-    feature_scaling,
-)
+from svmlab.estimators.mil._bags import BagClassifierMixin, check_bag_labels, check_bags
 
-__all__ = ["DiverseDensityClassifier", "EMDDClassifier", "dd_negative_log_likelihood"]
+__all__ = [
+    "DiverseDensityClassifier",
+    "EMDDClassifier",
+    "JavaRandom",
+    "WekaQuasiNewton",
+    "dd_negative_log_likelihood",
+    "emdd_negative_log_likelihood",
+    "weka_emdd_start_bags",
+    "weka_filter",
+]
 
-_MIN_DIST = 1e-12  # floor of the scaled squared distance (p <= 1 - 1e-12)
-_SMALL_LSE = -23.0  # below this log(sum_j p_j) the noisy-or uses log(1 - prod(1-p)) ~ log(sum p)
+#: Weka's ``Optimization.m_Zero``: the square root of the machine epsilon 2^-52.
+WEKA_ZERO = float(np.sqrt(2.0**-52))
+_NO_CAP = 15000  # "max_iter=None": Weka reruns its optimiser until it converges
 
 
-def _log1m_exp_neg(d):
-    """``log(1 - exp(-d))`` for ``d > 0``, accurate for small and large ``d``."""
-    small = d <= np.log(2.0)
-    out = np.empty_like(d)
-    out[small] = np.log(-np.expm1(-d[small]))
-    out[~small] = np.log1p(-np.exp(-d[~small]))
-    return out
+def weka_filter(X, kind: str):
+    """Per-feature ``(offset, scale)`` of Weka 3.6's ``-N`` filter, fitted on ``X``.
+
+    ``"standard"`` (``-N 1``, Weka's ``Standardize``): mean and *sample* standard deviation
+    (``n - 1``); a constant feature is only centred. ``"minmax"`` (``-N 0``, ``Normalize``):
+    ``(x - min) / (max - min)``; a constant feature becomes 0. ``"none"`` (``-N 2``).
+    ``(X - offset) / scale`` is the filtered data.
+    """
+    d = X.shape[1]
+    if kind == "none":
+        return np.zeros(d), np.ones(d)
+    if kind == "minmax":
+        offset = X.min(axis=0)
+        scale = X.max(axis=0) - offset
+        return offset, np.where(scale > 0, scale, np.inf)
+    offset = X.mean(axis=0)
+    scale = X.std(axis=0, ddof=1) if len(X) > 1 else np.zeros(d)
+    return offset, np.where(scale > 0, scale, 1.0)
+
+
+class JavaRandom:
+    """``java.util.Random``: the 48-bit linear congruential generator, bit for bit.
+
+    Only what Weka's MIEMDD uses: the seed scrambling and ``nextInt(bound)``.
+    """
+
+    _MULT, _ADD, _MASK = 0x5DEECE66D, 0xB, (1 << 48) - 1
+
+    def __init__(self, seed: int):
+        self._seed = (int(seed) ^ self._MULT) & self._MASK
+
+    def _next(self, bits: int) -> int:
+        self._seed = (self._seed * self._MULT + self._ADD) & self._MASK
+        value = (self._seed >> (48 - bits)) & 0xFFFFFFFF  # Java's cast to int
+        return value - (1 << 32) if value >= 1 << 31 else value
+
+    def next_int(self, bound: int) -> int:
+        """A uniform int in ``[0, bound)``, as Java's ``nextInt(int)``."""
+        if bound <= 0:
+            raise ValueError("bound must be positive")
+        if bound & -bound == bound:  # a power of two
+            return (bound * self._next(31)) >> 31
+        while True:
+            bits = self._next(31)
+            value = bits % bound
+            if bits - value + (bound - 1) < 2**31:  # Java's int overflow test
+                return value
 
 
 def _scaled_sq_dist(X, t, s):
+    """Scaled squared distances of the rows of ``X`` to ``t``, with ``(X - t, (X - t)**2)``."""
     diff = X - t
-    return np.maximum((diff * diff) @ (s * s), _MIN_DIST), diff
+    sq = diff * diff
+    return sq @ (s * s), (diff, sq)
 
 
-def _noisy_or_log_probs(dist, starts):
-    """Per bag ``(log P(B+), log P(B-), weights)`` under the noisy-or.
-
-    ``weights`` are, per instance, ``d log P(B+) / d dist`` (the gradient of the positive
-    bag term with respect to the instance's distance, negated below where needed).
-    """
-    log_neg_inst = _log1m_exp_neg(dist)  # log(1 - p_j)
-    log_neg = np.add.reduceat(log_neg_inst, starts)  # log prod_j (1 - p_j)
-    m = np.maximum.reduceat(-dist, starts)
-    sizes = np.diff(np.append(starts, len(dist)))
-    bag_of = np.repeat(np.arange(len(starts)), sizes)
-    ex = np.exp(-dist - m[bag_of])
-    sum_ex = np.add.reduceat(ex, starts)
-    lse = m + np.log(sum_ex)  # log sum_j p_j
-    approx = lse < _SMALL_LSE
-    minus_q = np.maximum(-log_neg, 1e-300)
-    log_pos = np.where(approx, lse, np.log(-np.expm1(-minus_q)))
-    # d log P(B+) / d dist_j: exact -1/expm1(-Q) / expm1(dist_j); small-p limit -softmax_j
-    with np.errstate(over="ignore", divide="ignore"):
-        exact = -1.0 / (np.expm1(minus_q)[bag_of] * np.expm1(dist))
-    soft = -ex / sum_ex[bag_of]
-    dpos = np.where(approx[bag_of], soft, exact)
-    with np.errstate(over="ignore", divide="ignore"):
-        dneg = 1.0 / np.expm1(dist)  # d log(1 - p_j) / d dist_j
-    return log_pos, log_neg, dpos, dneg, bag_of
+def _gradient(coef, parts, s):
+    """Gradient in ``[t, s]`` of ``sum_j coef_j * dist_j`` (``dist`` the scaled distance)."""
+    diff, sq = parts
+    grad_t = -2.0 * s * s * (coef @ diff)
+    grad_s = 2.0 * s * (coef @ sq)
+    return np.concatenate([grad_t, grad_s])
 
 
 def dd_negative_log_likelihood(params, X, starts, positive):
-    """``-log DD(t, s)`` (noisy-or) and its gradient.
+    """Weka MIDD's noisy-or ``-log DD(t, s)`` and its gradient.
 
     Parameters
     ----------
@@ -115,54 +156,254 @@ def dd_negative_log_likelihood(params, X, starts, positive):
         ``[t, s]``.
     X : ndarray of shape (n_instances, n_features)
         Stacked instances; ``starts`` the first row of every bag.
+    starts : ndarray of shape (n_bags,)
     positive : ndarray of bool, shape (n_bags,)
         Which bags are positive.
 
     Returns
     -------
     value : float
+        ``-sum_{B+} log max(1 - prod_j q_j, z) - sum_{B-} sum_j log max(q_j, z)`` with
+        ``q_j = 1 - p_j`` and ``z`` = :data:`WEKA_ZERO`.
     grad : ndarray of shape (2 * n_features,)
+        Weka's gradient: ``sum_j c_B (1 - q'_j) / q'_j * d dist_j`` with ``q'_j = max(q_j, z)``
+        and ``c_B = -1`` for negative bags, ``(1 - P'_B) / P'_B`` for positive ones
+        (``P'_B = max(1 - prod_j q_j, z)``); it is the exact gradient where nothing is floored.
     """
     d = X.shape[1]
     t, s = params[:d], params[d:]
-    dist, diff = _scaled_sq_dist(X, t, s)
-    log_pos, log_neg, dpos, dneg, bag_of = _noisy_or_log_probs(dist, starts)
-    value = -log_pos[positive].sum() - log_neg[~positive].sum()
-    g = np.where(positive[bag_of], -dpos, -dneg)  # d value / d dist_j
-    g = np.where(dist > _MIN_DIST, g, 0.0)  # the floor is flat
-    grad_t = -2.0 * s * s * (g @ diff)
-    grad_s = 2.0 * s * (g @ (diff * diff))
-    return float(value), np.concatenate([grad_t, grad_s])
+    dist, parts = _scaled_sq_dist(X, t, s)
+    q = -np.expm1(-dist)  # 1 - p
+    sizes = np.diff(np.append(starts, len(dist)))
+    pos_inst = np.repeat(positive, sizes)
+    qf = np.maximum(q, WEKA_ZERO)
+    with np.errstate(divide="ignore"):
+        log_q = np.log(q)
+    bag_pos = -np.expm1(np.add.reduceat(log_q, starts))  # 1 - prod_j q_j
+    bag_pos = np.maximum(bag_pos, WEKA_ZERO)
+    value = -np.log(bag_pos[positive]).sum() - np.log(qf[~pos_inst]).sum()
+    c_bag = np.where(positive, (1.0 - bag_pos) / bag_pos, -1.0)
+    coef = np.repeat(c_bag, sizes) * (1.0 - qf) / qf  # d value / d dist_j, Weka's way
+    return float(value), _gradient(coef, parts, s)
 
 
-def _mlc_negative_log_likelihood(params, Xsel, positive):
-    """Single-instance ``-log`` likelihood of the selected instances (EM-DD's M-step)."""
+def emdd_negative_log_likelihood(params, Xsel, positive):
+    """Weka MIEMDD's M-step objective and gradient on one selected instance per bag.
+
+    ``-sum_{B+} log max(p, z) - sum_{B-} log max(1 - p, z)`` with ``z`` = :data:`WEKA_ZERO`;
+    Weka's gradient ``sum_{B+} d dist - sum_{B-} p / (1 - p) d dist`` (unfloored).
+    """
     d = Xsel.shape[1]
     t, s = params[:d], params[d:]
-    dist, diff = _scaled_sq_dist(Xsel, t, s)
-    value = dist[positive].sum() - _log1m_exp_neg(dist[~positive]).sum()
-    with np.errstate(over="ignore", divide="ignore"):
-        g = np.where(positive, 1.0, -1.0 / np.expm1(dist))
-    g = np.where(dist > _MIN_DIST, g, 0.0)
-    grad_t = -2.0 * s * s * (g @ diff)
-    grad_s = 2.0 * s * (g @ (diff * diff))
-    return float(value), np.concatenate([grad_t, grad_s])
+    dist, parts = _scaled_sq_dist(Xsel, t, s)
+    p = np.exp(-dist)
+    q = -np.expm1(-dist)
+    value = -np.log(np.maximum(p[positive], WEKA_ZERO)).sum()
+    value -= np.log(np.maximum(q[~positive], WEKA_ZERO)).sum()
+    with np.errstate(divide="ignore", invalid="ignore"):
+        odds = np.where(q > 0, p / np.where(q > 0, q, 1.0), 1.0 / np.finfo(float).eps)
+    coef = np.where(positive, 1.0, -odds)
+    return float(value), _gradient(coef, parts, s)
 
 
-def _bag_min_dist(dist, starts):
-    return np.minimum.reduceat(dist, starts)
+class WekaQuasiNewton:
+    """Weka 3.6's quasi-Newton minimiser (``weka.core.Optimization``) without bounds.
+
+    A re-implementation from the description of Weka's method (Xu 2003, after Gill, Murray &
+    Wright 1981 and Dennis & Schnabel 1983), for the unbounded problems of MIDD and MIEMDD
+    (their bounds are all NaN, so no variable is ever fixed):
+
+    * BFGS: the Hessian approximation starts at the identity and takes Weka's two rank-one
+      terms ``dg dg' / (dg' dx) + g g' / (g' p)`` (``p`` the search direction actually used);
+      we carry its inverse by the Sherman-Morrison formula. No update when
+      ``dg' dx < max(z |dx| |dg|, z)``.
+    * Line search from ``lambda = 1`` along ``p`` (scaled down to length ``stpmax = 100 *
+      max(|g0|, n)``): sufficient decrease ``f <= f0 + 1e-4 lambda g'p`` (alpha condition)
+      and curvature ``g(x)'p >= 0.9 g'p`` (beta condition). When the first trial meets the
+      first but not the second, ``lambda`` doubles (up to ``stpmax / |p|``) while the decrease
+      lasts; failed trials backtrack by quadratic then cubic interpolation (``lambda`` kept
+      in ``[0.1, 0.5]`` of the previous one); a last stage interpolates between the lowest
+      and highest admissible ``lambda`` for the curvature condition.
+    * Convergence (``z = sqrt(2^-52)``): the largest relative step ``|dx_i| / max(|x_i|, 1)``,
+      or the largest scaled gradient ``|g_i| max(|p_i|, 1) / max(|f|, 1)``, or ``|dg' dx|``
+      below ``z``; or ``|g'p| <= z`` at a line search.
+    * After 200 iterations Weka's callers restart it from the point reached (the Hessian
+      back to the identity); we do the same, at most ``max_iter`` iterations in all.
+
+    Parameters
+    ----------
+    fun : callable
+        ``fun(x) -> (value, gradient)``.
+    max_iter : int
+        Cap on the iterations over all restarts.
+    """
+
+    ALF, BETA, TOLX, STPMX, MAXITS = 1.0e-4, 0.9, 1.0e-6, 100.0, 200
+
+    def __init__(self, fun, max_iter: int = 100 * 200):
+        self.fun = fun
+        self.max_iter = max_iter
+        self.nit = 0
+        self.nfev = 0
+
+    def _f(self, x):
+        self.nfev += 1
+        value, grad = self.fun(x)
+        if np.isnan(value):
+            raise FloatingPointError("objective function value is NaN")
+        return value, grad
+
+    def minimize(self, x0):
+        """Minimise from ``x0``; returns ``(x, f, converged)``."""
+        x = np.array(x0, dtype=float)
+        while True:
+            x, f, done = self._run(x)
+            if done or self.nit >= self.max_iter:
+                return x, f, done
+
+    def _run(self, x):
+        z = WEKA_ZERO
+        f, g = self._f(x)
+        n = len(x)
+        H = np.eye(n)
+        p = -g
+        stpmax = self.STPMX * max(np.sqrt(g @ g), n)
+        for _ in range(self.MAXITS):
+            if self.nit >= self.max_iter:
+                return x, f, False
+            self.nit += 1
+            x_old, g_old = x, g
+            x, f, p, slope = self._line_search(x, f, g, p, stpmax)
+            dx = x - x_old
+            finish = np.max(np.abs(dx) / np.maximum(np.abs(x), 1.0)) < z
+            _, g = self._f(x)
+            dg = g - g_old
+            denom = dx @ dg
+            test = np.max(np.abs(g) * np.maximum(np.abs(p), 1.0)) / max(abs(f), 1.0)
+            if test < z or abs(denom) < z:
+                finish = True
+            if finish:
+                return x, self._f(x)[0], True
+            if denom >= max(z * np.sqrt(dx @ dx) * np.sqrt(dg @ dg), z):
+                H = _sherman_morrison(H, dg, 1.0 / denom)
+                H = _sherman_morrison(H, g_old, 1.0 / slope)
+            p = -(H @ g)
+        return x, f, False
+
+    def _line_search(self, x_old, f_old, g, p, stpmax):
+        """One step along ``p``; returns ``(x, f, p as scaled, g'p)``."""
+        z = WEKA_ZERO
+        norm = np.sqrt(p @ p)
+        max_lam = 1.0
+        if norm > stpmax:
+            p = p * (stpmax / norm)
+        else:
+            max_lam = stpmax / norm if norm > 0 else np.inf
+        slope = g @ p
+        if abs(slope) <= z or slope > z:  # orthogonal (a minimum), or not a descent direction
+            return x_old, f_old, p, slope
+        test = np.max(np.abs(p) / np.maximum(np.abs(x_old), 1.0))
+        if test <= z:
+            return x_old, f_old, p, slope
+        lam_min = self.TOLX / test
+        lam, lam2 = 1.0, 0.0
+        init_f = f_old
+        lo = hi = lam
+        f_lo = f_hi = f_old
+        new_slope = 0.0
+        k = 0
+        while True:
+            x = x_old + lam * p
+            f, g_new = self._f(x)
+            while np.isinf(f):
+                lam *= 0.5
+                if lam <= 2.0**-52:
+                    return x, f, p, slope
+                x = x_old + lam * p
+                f, g_new = self._f(x)
+                init_f = np.inf
+            if f <= f_old + self.ALF * lam * slope:  # alpha condition
+                new_slope = g_new @ p
+                if new_slope >= self.BETA * slope:  # beta condition
+                    return x, f, p, slope
+                if k == 0:  # the full step is too short: expand while the decrease lasts
+                    while not (lam >= max_lam or f > f_old + self.ALF * lam * slope):
+                        lo, f_lo = lam, f
+                        lam = min(2.0 * lam, max_lam)
+                        x = x_old + lam * p
+                        f, g_new = self._f(x)
+                        new_slope = g_new @ p
+                        if new_slope >= self.BETA * slope:
+                            return x, f, p, slope
+                    hi, f_hi = lam, f
+                else:
+                    hi, lo, f_lo = lam2, lam, f
+                break
+            if lam < lam_min:  # no admissible step
+                if init_f < f_old:
+                    return x_old + p, f, p, slope  # Weka keeps the last f here
+                return x_old, f_old, p, slope
+            if k == 0:  # quadratic backtrack
+                if not np.isinf(init_f):
+                    init_f = f
+                tmp = -0.5 * lam * slope / ((f - f_old) / lam - slope)
+            else:  # cubic backtrack
+                r1 = f - f_old - lam * slope
+                r2 = f_hi - f_old - lam2 * slope
+                a = (r1 / lam**2 - r2 / lam2**2) / (lam - lam2)
+                b = (-lam2 * r1 / lam**2 + lam * r2 / lam2**2) / (lam - lam2)
+                if a == 0.0:
+                    tmp = -slope / (2.0 * b)
+                else:
+                    disc = max(b * b - 3.0 * a * slope, 0.0)
+                    tmp = min(-b + np.sqrt(disc), np.finfo(float).max) / (3.0 * a)
+                tmp = min(tmp, 0.5 * lam)
+            lam2, f_hi = lam, f
+            lam = max(tmp, 0.1 * lam)
+            k += 1
+        # last stage: interpolate in [lo, hi] for the beta condition
+        diff = hi - lo
+        while new_slope < self.BETA * slope and diff >= lam_min:
+            incr = -0.5 * new_slope * diff * diff / (f_hi - f_lo - new_slope * diff)
+            incr = max(incr, 0.2 * diff)
+            lam = lo + incr
+            if lam >= hi:
+                lam, incr = hi, diff
+            x = x_old + lam * p
+            f, g_new = self._f(x)
+            if f > f_old + self.ALF * lam * slope:
+                diff, f_hi = incr, f
+            else:
+                new_slope = g_new @ p
+                if new_slope < self.BETA * slope:
+                    lo, f_lo = lam, f
+                    diff -= incr
+        if new_slope < self.BETA * slope:
+            return x_old + lo * p, f_lo, p, slope
+        return x, f, p, slope
+
+
+def _sherman_morrison(H, u, coef):
+    """Inverse of ``inv(H) + coef * u u'`` (unchanged when that is near singular)."""
+    Hu = H @ u
+    den = 1.0 + coef * (u @ Hu)
+    if not np.isfinite(den) or abs(den) <= WEKA_ZERO:
+        return H
+    Hu_scaled = Hu * (coef / den)
+    H -= Hu[:, None] * Hu_scaled[None, :]
+    return H
 
 
 class _DDBase(BagClassifierMixin, ClassifierMixin, BaseEstimator):
-    """Shared machinery: scaling, starts, bag scores."""
+    """Shared machinery: Weka's filter, the optimiser, bag scores."""
 
     _parameter_constraints: dict = {
         "max_starts": [Interval(Integral, 1, None, closed="left"), None],
-        "max_iter": [Interval(Integral, 1, None, closed="left")],
+        "max_iter": [Interval(Integral, 1, None, closed="left"), None],
         "tol": [Interval(Real, 0.0, None, closed="neither")],
         "scaling": [StrOptions({"minmax", "standard", "none"})],
         "bag_rule": [StrOptions({"noisy_or", "max"})],
-        "random_state": ["random_state"],
+        "optimizer": [StrOptions({"weka", "lbfgsb"})],
     }
     _name = "DD"
 
@@ -170,21 +411,50 @@ class _DDBase(BagClassifierMixin, ClassifierMixin, BaseEstimator):
         X, starts, sizes = check_bags(bags)
         self.classes_, y01 = check_bag_labels(y, len(sizes), self._name)
         self.n_features_in_ = X.shape[1]
-        self._offset, self._scale = feature_scaling(X, self.scaling)
+        self._offset, self._scale = weka_filter(X, self.scaling)
         X = (X - self._offset) / self._scale
-        positive = y01 == 1
-        bag_of = np.repeat(np.arange(len(sizes)), sizes)
-        candidates = np.flatnonzero(positive[bag_of])
-        rng = check_random_state(self.random_state)
+        return X, starts, sizes, y01 == 1
+
+    def _cap(self, candidates, seed):
         if self.max_starts is not None and len(candidates) > self.max_starts:
+            rng = check_random_state(seed)
             candidates = np.sort(rng.choice(candidates, self.max_starts, replace=False))
-        return X, starts, sizes, positive, candidates
+        return candidates
+
+    def _minimize(self, fun, x0, args):
+        """Minimise ``fun`` from ``x0`` with ``optimizer``; returns ``(x, value, iterations)``."""
+        if self.optimizer == "weka":
+            cap = 100 * WekaQuasiNewton.MAXITS if self.max_iter is None else self.max_iter
+            opt = WekaQuasiNewton(lambda x: fun(x, *args), max_iter=cap)
+            x, value, _ = opt.minimize(x0)
+            return x, float(value), opt.nit
+        f0 = fun(x0, *args)[0]
+        maxiter = _NO_CAP if self.max_iter is None else self.max_iter
+        res = minimize(
+            fun,
+            x0,
+            args=args,
+            jac=True,
+            method="L-BFGS-B",
+            options={
+                "maxiter": maxiter,
+                "maxfun": 20 * maxiter,
+                "ftol": self.tol * 1e-3,
+                "gtol": self.tol * max(1.0, abs(f0)),
+            },
+        )
+        return res.x, float(res.fun), int(res.nit)
 
     def _finish(self, params, info):
         d = self.n_features_in_
         self.target_ = params[:d].copy()
         self.scales_ = params[d:].copy()
         self.fit_info_ = info
+
+    def _filtered_dist(self, bags):
+        X, starts, _ = check_bags(bags, n_features=self.n_features_in_)
+        X = (X - self._offset) / self._scale
+        return _scaled_sq_dist(X, self.target_, self.scales_)[0], starts
 
     def decision_function(self, bags):
         """Log-odds ``log P(B+) - log P(B-)`` of every bag under ``bag_rule``.
@@ -199,76 +469,122 @@ class _DDBase(BagClassifierMixin, ClassifierMixin, BaseEstimator):
             > 0 means ``classes_[1]``.
         """
         check_is_fitted(self)
-        X, starts, _ = check_bags(bags, n_features=self.n_features_in_)
-        X = (X - self._offset) / self._scale
-        dist, _ = _scaled_sq_dist(X, self.target_, self.scales_)
+        dist, starts = self._filtered_dist(bags)
         if self.bag_rule == "max":
-            dmin = _bag_min_dist(dist, starts)
-            return -dmin - _log1m_exp_neg(dmin)
-        log_pos, log_neg, *_ = _noisy_or_log_probs(dist, starts)
+            dmin = np.minimum.reduceat(dist, starts)
+            log_pos = -dmin
+            log_neg = _log1m_exp_neg(dmin)
+        else:
+            log_neg = np.add.reduceat(_log1m_exp_neg(dist), starts)  # log prod_j (1 - p_j)
+            log_pos = _log1m_exp_neg(-log_neg)
         return log_pos - log_neg
 
     def predict_proba(self, bags):
-        """``[P(B-), P(B+)]`` per bag under ``bag_rule``."""
+        """``[P(B-), P(B+)]`` per bag under ``bag_rule``.
+
+        Parameters
+        ----------
+        bags : sequence of array-like of shape (n_instances_I, n_features)
+
+        Returns
+        -------
+        ndarray of shape (n_bags, 2)
+        """
         z = self.decision_function(bags)
         p = 1.0 / (1.0 + np.exp(-np.clip(z, -700, 700)))
         return np.column_stack([1.0 - p, p])
 
 
+def _log1m_exp_neg(d):
+    """``log(1 - exp(-d))`` for ``d >= 0`` (``-inf`` at 0), accurate for small and large ``d``."""
+    d = np.asarray(d, dtype=float)
+    small = d <= np.log(2.0)
+    out = np.empty_like(d)
+    with np.errstate(divide="ignore"):
+        out[small] = np.log(-np.expm1(-d[small]))
+    out[~small] = np.log1p(-np.exp(-d[~small]))
+    return out
+
+
 class DiverseDensityClassifier(_DDBase):
-    """MIDD: noisy-or diverse density maximised by gradient ascent from positive instances.
+    """MIDD: noisy-or diverse density, Weka 3.6's ``weka.classifiers.mi.MIDD``.
 
     Parameters
     ----------
-    max_starts : int or None, default=50
-        Cap on the number of starting points (each a positive-bag instance, scales 1).
-        When there are more candidates a random subset is drawn with ``random_state``;
-        ``None`` uses every positive instance as Weka does.
-    max_iter : int, default=200
-        L-BFGS-B iterations per start.
-    tol : float, default=1e-6
-        L-BFGS-B ``ftol``.
+    start_from : {"largest_positive_bags", "positive_bags"}, default="largest_positive_bags"
+        Starting instances (scales 1): every instance of the positive bag(s) with the most
+        instances (Weka), or of every positive bag (a slower variant).
+    max_starts : int or None, default=None
+        Cap on the starting instances; a random subset drawn with ``random_state`` when there
+        are more. ``None``: all (Weka).
+    optimizer : {"weka", "lbfgsb"}, default="weka"
+        ``"weka"``: :class:`WekaQuasiNewton`, Weka's BFGS and line search. ``"lbfgsb"``:
+        SciPy's L-BFGS-B (faster; it stops at once where Weka's floors make ``-log DD`` flat
+        around the start, which Weka's expanding line search crosses).
+    max_iter : int or None, default=None
+        Optimiser iterations per start; ``None``: to convergence (Weka; at most 20000 for
+        ``"weka"``, 15000 for ``"lbfgsb"``).
+    tol : float, default=1.49e-8
+        L-BFGS-B only: it stops when the largest gradient entry is below
+        ``tol * max(1, |f(start)|)`` or the relative decrease of ``f`` below ``tol / 1000``.
+        Weka's own tests use the fixed ``sqrt(2^-52)``.
     scaling : {"standard", "minmax", "none"}, default="standard"
-        Feature scaling on the training instances (Weka MIDD standardises by default).
+        Weka's ``-N`` filter on the training instances (:func:`weka_filter`).
     bag_rule : {"noisy_or", "max"}, default="noisy_or"
         How instance probabilities make the bag probability (module docstring).
     random_state : int, RandomState instance or None, default=None
-        Seeds the subset of starts.
+        Seeds the subset of starts (only with ``max_starts``).
 
     Attributes
     ----------
     classes_ : ndarray of shape (2,)
     target_ : ndarray of shape (n_features,)
-        The concept point ``t`` (in scaled feature space).
+        The concept point ``t`` (in filtered feature space).
     scales_ : ndarray of shape (n_features,)
         The feature scales ``s`` (only ``s**2`` matters).
     fit_info_ : dict
-        ``n_starts``, ``start_values`` (``-log DD`` at each start), ``final_values``,
-        ``best_start`` (instance row), ``neg_log_dd`` (best), ``optimizer_iterations``,
-        ``seconds``.
+        ``n_starts``, ``start_rows``, ``start_values`` (``-log DD`` at each start),
+        ``final_values``, ``best_start`` (instance row), ``neg_log_dd`` (best),
+        ``optimizer_iterations``, ``seconds``.
     """
 
     _name = "MIDD"
+    _parameter_constraints: dict = {
+        **_DDBase._parameter_constraints,
+        "start_from": [StrOptions({"largest_positive_bags", "positive_bags"})],
+        "random_state": ["random_state"],
+    }
 
     def __init__(
         self,
-        max_starts: int | None = 50,
-        max_iter: int = 200,
-        tol: float = 1e-6,
+        start_from: str = "largest_positive_bags",
+        max_starts: int | None = None,
+        optimizer: str = "weka",
+        max_iter: int | None = None,
+        tol: float = WEKA_ZERO,
         scaling: str = "standard",
         bag_rule: str = "noisy_or",
         random_state=None,
     ):
+        self.start_from = start_from
         self.max_starts = max_starts
+        self.optimizer = optimizer
         self.max_iter = max_iter
         self.tol = tol
         self.scaling = scaling
         self.bag_rule = bag_rule
         self.random_state = random_state
 
+    def _starts(self, starts, sizes, positive):
+        use = positive.copy()
+        if self.start_from == "largest_positive_bags":
+            use &= sizes == sizes[positive].max()
+        rows = np.concatenate([starts[b] + np.arange(sizes[b]) for b in np.flatnonzero(use)])
+        return self._cap(rows, self.random_state)
+
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, bags, y):
-        """Maximise the diverse density from each start and keep the best optimum.
+        """Minimise ``-log DD`` from each start and keep the lowest optimum.
 
         Parameters
         ----------
@@ -281,29 +597,24 @@ class DiverseDensityClassifier(_DDBase):
         self : object
         """
         t0 = time.perf_counter()
-        X, starts, _, positive, candidates = self._prepare(bags, y)
+        X, starts, sizes, positive = self._prepare(bags, y)
+        rows = self._starts(starts, sizes, positive)
         d = X.shape[1]
         best, best_val, best_start = None, np.inf, -1
         start_vals, final_vals, iters = [], [], []
-        for row in candidates:
+        for row in rows:
             x0 = np.concatenate([X[row], np.ones(d)])
             start_vals.append(dd_negative_log_likelihood(x0, X, starts, positive)[0])
-            res = minimize(
-                dd_negative_log_likelihood,
-                x0,
-                args=(X, starts, positive),
-                jac=True,
-                method="L-BFGS-B",
-                options={"maxiter": self.max_iter, "ftol": self.tol},
-            )
-            final_vals.append(float(res.fun))
-            iters.append(int(res.nit))
-            if res.fun < best_val:
-                best, best_val, best_start = res.x, float(res.fun), int(row)
+            x, value, nit = self._minimize(dd_negative_log_likelihood, x0, (X, starts, positive))
+            final_vals.append(value)
+            iters.append(nit)
+            if value < best_val:  # strict: the first of equal optima, as Weka
+                best, best_val, best_start = x, value, int(row)
         self._finish(
             best,
             {
-                "n_starts": len(candidates),
+                "n_starts": len(rows),
+                "start_rows": np.asarray(rows),
                 "start_values": np.array(start_vals),
                 "final_values": np.array(final_vals),
                 "best_start": best_start,
@@ -315,53 +626,98 @@ class DiverseDensityClassifier(_DDBase):
         return self
 
 
-class EMDDClassifier(_DDBase):
-    """EM-DD: diverse density with the most-likely-cause model, fitted by EM.
+def weka_emdd_start_bags(positive, n_bags_to_draw: int, seed: int):
+    """The positive bags Weka 3.6's MIEMDD starts from.
+
+    Weka draws ``java.util.Random(seed).nextInt(n_bags - 1)`` until it has three distinct
+    positive bags (so the last bag is never drawn). Here ``n_bags_to_draw`` bags are drawn
+    the same way; when fewer positive bags can be drawn (Weka would loop forever), every
+    positive bag is used.
 
     Parameters
     ----------
-    max_starts : int or None, default=50
-        Cap on the starting points (positive-bag instances, scales 1); a random subset drawn
-        with ``random_state`` when there are more, ``None`` for all.
-    max_iter : int, default=200
-        L-BFGS-B iterations per M-step.
-    max_em_iter : int, default=20
-        Cap on the EM iterations per start.
-    tol : float, default=1e-6
-        L-BFGS-B ``ftol``; EM stops when the most-likely-cause ``-log`` likelihood improves by
-        less than ``tol`` (relative) or the selected instances stop changing.
+    positive : ndarray of bool, shape (n_bags,)
+    n_bags_to_draw : int
+    seed : int
+
+    Returns
+    -------
+    list of int
+        Bag indices in the order drawn.
+    """
+    drawable = np.flatnonzero(positive[:-1])
+    if len(drawable) < n_bags_to_draw or len(positive) < 2:
+        return [int(b) for b in np.flatnonzero(positive)]
+    rng = JavaRandom(seed)
+    chosen: list[int] = []
+    while len(chosen) < n_bags_to_draw:
+        b = rng.next_int(len(positive) - 1)
+        if positive[b] and b not in chosen:
+            chosen.append(b)
+    return chosen
+
+
+class EMDDClassifier(_DDBase):
+    """EM-DD: most-likely-cause diverse density fitted by EM, Weka 3.6's ``MIEMDD``.
+
+    Parameters
+    ----------
+    n_start_bags : int or None, default=3
+        Positive bags whose instances are the starts (scales 1), drawn with
+        ``java.util.Random(random_state)`` as Weka does (:func:`weka_emdd_start_bags`);
+        ``None``: every positive bag.
+    max_starts : int or None, default=None
+        Cap on the starting instances (a random subset, seeded by ``random_state``);
+        ``None``: all (Weka).
+    optimizer : {"weka", "lbfgsb"}, default="weka"
+        As :class:`DiverseDensityClassifier`.
+    max_iter : int or None, default=None
+        Optimiser iterations per M-step; ``None``: to convergence (Weka).
+    max_em_iter : int, default=10
+        EM rounds per start (Weka: 10).
+    tol : float, default=1.49e-8
+        L-BFGS-B's threshold, as :class:`DiverseDensityClassifier`.
     scaling : {"standard", "minmax", "none"}, default="standard"
-        Feature scaling (Weka MIEMDD standardises by default).
+        Weka's ``-N`` filter (:func:`weka_filter`).
     bag_rule : {"max", "noisy_or"}, default="max"
-        Bag probability: the most-likely instance's ``p`` (EM-DD's model) or noisy-or.
-    random_state : int, RandomState instance or None, default=None
-        Seeds the subset of starts.
+        Bag probability: the most-likely instance's ``p`` (Weka) or noisy-or.
+    random_state : int, default=1
+        Weka's ``-S``: the seed of the Java generator that draws the start bags (and of the
+        subset of starts with ``max_starts``).
 
     Attributes
     ----------
     classes_, target_, scales_ : as :class:`DiverseDensityClassifier`
     fit_info_ : dict
-        ``n_starts``, ``start_values`` / ``final_values`` (most-likely-cause ``-log``
-        likelihood), ``em_iterations``, ``best_start``, ``neg_log_likelihood``, ``seconds``.
+        ``start_bags``, ``n_starts``, ``start_values`` (M-step objective at each start, on its
+        first E-step's instances), ``final_values`` (M-step optimum of the kept hypothesis),
+        ``training_errors``, ``em_iterations``, ``best_start``, ``training_error`` (best),
+        ``neg_log_likelihood`` (its value), ``seconds``.
     """
 
     _name = "EM-DD"
     _parameter_constraints: dict = {
         **_DDBase._parameter_constraints,
+        "n_start_bags": [Interval(Integral, 1, None, closed="left"), None],
         "max_em_iter": [Interval(Integral, 1, None, closed="left")],
+        "random_state": [Interval(Integral, None, None, closed="neither")],
     }
 
     def __init__(
         self,
-        max_starts: int | None = 50,
-        max_iter: int = 200,
-        max_em_iter: int = 20,
-        tol: float = 1e-6,
+        n_start_bags: int | None = 3,
+        max_starts: int | None = None,
+        optimizer: str = "weka",
+        max_iter: int | None = None,
+        max_em_iter: int = 10,
+        tol: float = WEKA_ZERO,
         scaling: str = "standard",
         bag_rule: str = "max",
-        random_state=None,
+        random_state: int = 1,
     ):
+        self.n_start_bags = n_start_bags
         self.max_starts = max_starts
+        self.optimizer = optimizer
         self.max_iter = max_iter
         self.max_em_iter = max_em_iter
         self.tol = tol
@@ -370,21 +726,30 @@ class EMDDClassifier(_DDBase):
         self.random_state = random_state
 
     @staticmethod
-    def _mlc(params, X, starts, positive):
-        """Most-likely-cause ``-log`` likelihood and each bag's most likely instance row."""
+    def _select(params, X, starts, sizes):
+        """Each bag's most likely instance (the first on ties): Weka's E-step."""
         d = X.shape[1]
         dist, _ = _scaled_sq_dist(X, params[:d], params[d:])
-        dmin = _bag_min_dist(dist, starts)
-        sizes = np.diff(np.append(starts, len(dist)))
+        dmin = np.minimum.reduceat(dist, starts)
         bag_of = np.repeat(np.arange(len(starts)), sizes)
         hits = np.flatnonzero(dist == dmin[bag_of])
         _, first = np.unique(bag_of[hits], return_index=True)
-        value = dmin[positive].sum() - _log1m_exp_neg(dmin[~positive]).sum()
-        return float(value), hits[first]
+        return hits[first], dmin
+
+    def _training_errors(self, params, X, starts, sizes, positive):
+        """Weka's count: a bag is called positive when ``P(B+) >= 0.5``."""
+        d = X.shape[1]
+        dist, _ = _scaled_sq_dist(X, params[:d], params[d:])
+        if self.bag_rule == "max":
+            log_pos = -np.minimum.reduceat(dist, starts)
+        else:
+            log_pos = _log1m_exp_neg(-np.add.reduceat(_log1m_exp_neg(dist), starts))
+        called = log_pos >= np.log(0.5)
+        return int(np.sum(called != positive))
 
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, bags, y):
-        """Run EM from each start and keep the hypothesis with the best likelihood.
+        """Run EM from each start and keep the hypothesis with the fewest training errors.
 
         Parameters
         ----------
@@ -397,46 +762,45 @@ class EMDDClassifier(_DDBase):
         self : object
         """
         t0 = time.perf_counter()
-        X, starts, _, positive, candidates = self._prepare(bags, y)
+        X, starts, sizes, positive = self._prepare(bags, y)
+        if self.n_start_bags is None:
+            start_bags = [int(b) for b in np.flatnonzero(positive)]
+        else:
+            start_bags = weka_emdd_start_bags(positive, self.n_start_bags, self.random_state)
+        rows = np.concatenate([starts[b] + np.arange(sizes[b]) for b in start_bags])
+        rows = self._cap(rows, self.random_state)
         d = X.shape[1]
-        best, best_val, best_start = None, np.inf, -1
-        start_vals, final_vals, em_iters = [], [], []
-        for row in candidates:
-            h = np.concatenate([X[row], np.ones(d)])
-            val, sel = self._mlc(h, X, starts, positive)
-            start_vals.append(val)
-            n_em = 0
-            for _ in range(self.max_em_iter):
+        best, best_err, best_val, best_start = None, np.inf, np.inf, -1
+        start_vals, final_vals, errors, em_iters = [], [], [], []
+        for row in rows:
+            x = np.concatenate([X[row], np.ones(d)])
+            pre_x, pre_nll, nll, n_em = x, np.inf, np.finfo(float).max / 10.0, 0
+            while nll < pre_nll and n_em < self.max_em_iter:
                 n_em += 1
-                res = minimize(
-                    _mlc_negative_log_likelihood,
-                    h,
-                    args=(X[sel], positive),
-                    jac=True,
-                    method="L-BFGS-B",
-                    options={"maxiter": self.max_iter, "ftol": self.tol},
-                )
-                new_val, new_sel = self._mlc(res.x, X, starts, positive)
-                if new_val >= val - self.tol * max(1.0, abs(val)):
-                    if new_val < val:
-                        h, val = res.x, new_val
-                    break
-                h, val = res.x, new_val
-                if np.array_equal(new_sel, sel):
-                    break
-                sel = new_sel
-            final_vals.append(val)
+                pre_nll = nll
+                sel, _ = self._select(x, X, starts, sizes)
+                if n_em == 1:
+                    start_vals.append(emdd_negative_log_likelihood(x, X[sel], positive)[0])
+                new_x, nll, _ = self._minimize(emdd_negative_log_likelihood, x, (X[sel], positive))
+                pre_x, x = x, new_x
+            h, h_nll = (pre_x, pre_nll) if nll > pre_nll else (x, nll)
+            err = self._training_errors(h, X, starts, sizes, positive)
+            final_vals.append(h_nll)
+            errors.append(err)
             em_iters.append(n_em)
-            if val < best_val:
-                best, best_val, best_start = h, val, int(row)
+            if err < best_err:  # strict: the first hypothesis with the fewest errors
+                best, best_err, best_val, best_start = h, err, h_nll, int(row)
         self._finish(
             best,
             {
-                "n_starts": len(candidates),
+                "start_bags": start_bags,
+                "n_starts": len(rows),
                 "start_values": np.array(start_vals),
                 "final_values": np.array(final_vals),
+                "training_errors": np.array(errors),
                 "em_iterations": np.array(em_iters),
                 "best_start": best_start,
+                "training_error": best_err,
                 "neg_log_likelihood": best_val,
                 "seconds": time.perf_counter() - t0,
             },
