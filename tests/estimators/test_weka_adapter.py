@@ -184,7 +184,7 @@ def test_bad_input_is_rejected_before_weka_runs(tmp_path, split):
     "name, classname",
     [
         ("weka_mismo", "MISMO"),
-        ("weka_misvm", "MISVM"),
+        ("weka_misvm_instance", "MISVM"),
         ("weka_simple_mi", "SimpleMI"),
         ("weka_midd", "MIDD"),
         ("weka_emdd", "MIEMDD"),

@@ -14,16 +14,18 @@ for a positive bag during training:
 * :class:`InstanceMISVMClassifier` (**mi-SVM**, the instance-level margin): every instance gets a
   label. Negative-bag instances are always negative; positive-bag instances start
   positive, are relabelled with the sign of the current decision value and, when a positive
-  bag would be left without a positive instance, its instance with the largest decision
-  value is forced positive (the at-least-one-positive constraint). The labels are updated
-  until they stop changing.
+  bag would be left without a positive instance, its instance(s) with the largest decision
+  value are forced positive (the at-least-one-positive constraint). The labels are updated
+  until they stop changing. With its defaults it is Weka 3.6.14's ``weka.classifiers.mi.MISVM``
+  (see below).
 
 The QPs are kernel SVM duals with a bias, solved by :func:`svmlab.qp.solve_svm_dual` (SMO,
 warm-started from the previous iteration's ``alpha``) on the Gaussian kernel
-``exp(-||x - x'||^2 / (2 sigma^2))``. That needs the kernel over the training examples
-(MI-SVM: negative instances + one witness per positive bag; mi-SVM: all instances). Above
-``max_kernel_size`` examples (``qp_solver="auto"``), LIBSVM (``sklearn.svm.SVC(kernel="rbf")``,
-which caches kernel rows instead of storing the matrix) is used instead, without warm starts.
+``exp(-||x - x'||^2 / (2 sigma^2))`` (mi-SVM: or the linear kernel). That needs the kernel over
+the training examples (MI-SVM: negative instances + one witness per positive bag; mi-SVM: all
+instances). Above ``max_kernel_size`` examples (``qp_solver="auto"``), LIBSVM
+(``sklearn.svm.SVC``, which caches kernel rows instead of storing the matrix) is used instead,
+without warm starts.
 
 The names: the class names say which margin is meant (``Bag`` / ``Instance``), because the
 paper's spellings "MI-SVM" and "mi-SVM" differ only in case. The old names ``MISVMClassifier``
@@ -35,11 +37,14 @@ Weka's class is named after the wrong one: ``weka.classifiers.mi.MISVM``, the MI
 Andrews' mi_SVM: every instance starts with its bag's label and the positive-bag instances
 are relabelled from the SVM output until the labels stop changing -- i.e.
 :class:`InstanceMISVMClassifier`, not the bag-level :class:`BagMISVMClassifier` its name
-suggests. It wraps Weka's SMO, which by default rescales every attribute to [0, 1] and uses
-its own kernel parameterisation (a linear ``PolyKernel`` unless told otherwise); here the data
-are taken as given (the runner's preprocessing applies) and the kernel is sigma-parameterised
-like MIRSVM's. The real Weka classifier is available through the ``weka_misvm`` config
-(:class:`~svmlab.estimators.mil.weka.WekaMIClassifier`).
+suggests. :class:`InstanceMISVMClassifier`'s defaults are Weka 3.6.14's MISVM with its default
+options (``-C 1 -N 0 -I 500``, linear ``PolyKernel``): the attributes rescaled to [0, 1] on the
+training instances, at most 500 SVMs, relabelling by the sign of the output (``f > 0`` ->
+positive), in a positive bag left without a positive instance every instance sharing the
+largest output made positive, a bag positive when one of its instances has ``f > 0``. The real
+Weka classifier is available through the ``weka_misvm_instance`` config
+(:class:`~svmlab.estimators.mil.weka.WekaMIClassifier`). :class:`BagMISVMClassifier` keeps the
+Gaussian kernel on the data as given.
 
 References
 ----------
@@ -64,6 +69,7 @@ from svmlab.estimators.mil._bags import (
     bag_argmax,
     check_binary_bags,
 )
+from svmlab.estimators.mil.set_kernel import minmax_scaler
 from svmlab.kernels import gamma_from_sigma, rbf, rbf_expansion
 from svmlab.qp import solve_svm_dual
 
@@ -94,12 +100,13 @@ _COMMON_CONSTRAINTS: dict = {
 def _relabel_positive_bags(f, p_bag_of, p_starts, pos_sizes):
     """mi-SVM's labels of the positive-bag instances from their outputs ``f``: the sign of
     ``f`` (``f > 0`` -> +1), and in every positive bag left without a positive instance its
-    highest-scoring instance +1 (at least one positive per positive bag)."""
+    highest-scoring instances +1 (all of them on a tie, as Weka's MISVM does; at least one
+    positive per positive bag)."""
     new_pos = np.where(f > 0, 1.0, -1.0)
     has_pos = np.bincount(p_bag_of, weights=(new_pos > 0), minlength=len(pos_sizes)) > 0
     if not has_pos.all():
-        best = bag_argmax(f, p_starts, pos_sizes)
-        new_pos[best[~has_pos]] = 1.0
+        top = np.maximum.reduceat(f, p_starts)
+        new_pos[(f == top[p_bag_of]) & ~has_pos[p_bag_of]] = 1.0
     return new_pos
 
 
@@ -143,11 +150,12 @@ class _InstanceSVMBase(MaxInstanceMixin, ClassifierMixin, BaseEstimator):
             self.qp_solver == "auto" and n_examples > self.max_kernel_size
         )
 
-    def _train(self, Z, yz, gamma, K, previous):
+    def _train(self, Z, yz, gamma, K, previous, kernel="rbf"):
         """One SVM on examples ``Z`` with labels ``yz`` (+-1).
 
         Returns ``(alpha, b, sol_or_None, n_iter)``: ``alpha`` over all rows of ``Z``.
-        ``K`` is the precomputed kernel (SMO path) or ``None`` (LIBSVM path).
+        ``K`` is the precomputed kernel (SMO path) or ``None`` (LIBSVM path, with the
+        ``kernel`` named for ``sklearn.svm.SVC``).
         """
         if K is not None:
             sol = solve_svm_dual(
@@ -156,7 +164,7 @@ class _InstanceSVMBase(MaxInstanceMixin, ClassifierMixin, BaseEstimator):
             return sol.alpha, float(sol.intercept), sol, int(sol.n_iter), bool(sol.converged)
         from sklearn.svm import SVC
 
-        svc = SVC(kernel="rbf", gamma=gamma, C=float(self.C), tol=self.tol, cache_size=500).fit(
+        svc = SVC(kernel=kernel, gamma=gamma, C=float(self.C), tol=self.tol, cache_size=500).fit(
             Z, yz
         )
         alpha = np.zeros(len(yz))
@@ -342,39 +350,124 @@ class BagMISVMClassifier(_InstanceSVMBase):
 
 
 class InstanceMISVMClassifier(_InstanceSVMBase):
-    __doc__ = (
-        """mi-SVM (Andrews et al. 2002): positive bags' instance labels, inferred by alternation.
+    """mi-SVM (Andrews et al. 2002): positive bags' instance labels, inferred by alternation.
 
-    This is the algorithm of Weka's ``weka.classifiers.mi.MISVM`` (relabel until stable),
-    despite that class's upper-case name. Alias: ``MiSVMClassifier``.
+    With its defaults this is Weka 3.6.14's ``weka.classifiers.mi.MISVM`` with its default
+    options (``-C 1 -N 0 -I 500``, linear ``PolyKernel``), despite that class's upper-case
+    name; ``kernel="rbf"`` with ``C`` and ``sigma`` is ``-C C -K
+    "weka.classifiers.functions.supportVector.RBFKernel -G g"`` with ``g = 1 / (2 sigma^2)``.
+    Alias: ``MiSVMClassifier``.
 
-    Negative-bag instances are labelled -1 throughout; positive-bag instances start at +1.
-    Each iteration trains an SVM on all instances, relabels every positive-bag instance with
-    the sign of its decision value (``f > 0`` -> +1) and, in every positive bag left without
-    a positive instance, labels its highest-scoring instance +1 (at least one positive per
-    positive bag). Stops when the labels no longer change, on a cycle, or at ``max_iter``.
-    """
-        + _PARAMS_DOC
-        + """
+    Negative-bag instances are labelled -1 throughout; positive-bag instances start at +1
+    (their bag's label). Each iteration trains an SVM on all instances, relabels every
+    positive-bag instance with the sign of its decision value (``f > 0`` -> +1, ``f <= 0`` ->
+    -1) and, in every positive bag left without a positive instance, labels its
+    highest-scoring instance(s) +1 (all of them on a tie). Stops when the labels no longer
+    change or after ``max_iter`` SVMs; the model is the last SVM trained. A bag is predicted
+    ``classes_[1]`` when one of its instances has ``f > 0``.
+
+    Parameters
+    ----------
+    C : float, default=1.0
+        Penalty of the hinge loss; > 0 (Weka's ``-C``). The paper's grid:
+        {0.1, 1, 10, 100, 1e3, 1e4}.
+    kernel : {"linear", "rbf"}, default="linear"
+        ``"linear"``: ``<x, x'>`` (Weka's default ``PolyKernel``, exponent 1). ``"rbf"``:
+        ``exp(-||x - x'||^2 / (2 sigma^2))`` (Weka's ``RBFKernel``).
+    sigma : float, default=1.0
+        Width of the Gaussian kernel (``gamma = 1 / (2 sigma^2)``); used by ``kernel="rbf"``
+        only. The paper's grid: {0.1, 0.5, 1, 2, 5, 10}.
+    gamma : float or None, default=None
+        The Gaussian as ``exp(-gamma ||x - x'||^2)`` (Weka's ``-G``); when set, ``sigma`` is
+        ignored.
+    scaling : {"minmax", "none"}, default="minmax"
+        ``"minmax"``: rescale every feature to [0, 1] with the training instances' minimum
+        and maximum (Weka's ``-N 0``; a feature constant in training becomes 0).
+        ``"none"``: take the features as given (``-N 2``).
+    max_iter : int, default=500
+        Cap on the number of SVMs trained (Weka's ``-I``). Reaching it with labels that still
+        change raises a ``ConvergenceWarning``.
+    on_cycle : {"continue", "stop"}, default="continue"
+        What happens when the labels return to an earlier state (the alternation is then
+        periodic and never settles). ``"continue"``: the result is the model the alternation
+        would hold after ``max_iter`` SVMs, as Weka, which has no cycle test, returns; it is
+        read off the cycle without training the remaining SVMs. ``"stop"``: stop at once and
+        keep the SVM just trained.
+    tol : float, default=2e-3
+        KKT tolerance of each SVM: the maximal violating pair gap (LIBSVM's ``eps``). Weka's
+        SMO stops at a gap of ``2 L`` for its tolerance ``-L L`` (default 1e-3), so the
+        default equals Weka's.
+    qp_solver : {"auto", "smo", "libsvm"}, default="auto"
+        ``"smo"``: :func:`svmlab.qp.solve_svm_dual` on a precomputed kernel, warm-started
+        across iterations. ``"libsvm"``: ``sklearn.svm.SVC`` on the instances, no kernel
+        matrix stored. ``"auto"``: SMO up to ``max_kernel_size`` instances, LIBSVM above.
+    max_kernel_size : int, default=6000
+        The switch point of ``qp_solver="auto"`` (a 6000 x 6000 kernel is 288 MB).
+
     Attributes
     ----------
     classes_ : ndarray of shape (2,)
         Bag labels; ``classes_[1]`` is the positive class.
     instance_labels_ : ndarray of shape (n_instances,)
-        The final imputed instance labels (+1 / -1), training bags stacked in order; the
-        final SVM was trained on them. Every positive bag has at least one +1.
-    support_vectors_, dual_coef_, intercept_, n_support_, model_size_
-        The instance-level SVM, as in :class:`BagMISVMClassifier`.
+        The instance labels (+1 / -1) the final SVM was trained on, training bags stacked in
+        order. Every positive bag has at least one +1.
+    support_vectors_ : ndarray of shape (n_SV, n_features)
+        Support vectors, in the rescaled feature space.
+    dual_coef_, intercept_
+        The instance-level SVM: ``f(x) = sum_j dual_coef_j K(sv_j, x') + intercept_`` with
+        ``x'`` the rescaled ``x``.
+    n_support_ : ndarray of shape (2,)
+        Support vectors (negative, positive).
+    model_size_ : int
+        Number of support vectors.
     n_iter_ : int
         SVMs trained.
     fit_info_ : dict
-        ``iterations``, ``converged``, ``stop``, ``changed_per_iter`` (instance labels changed
-        after each SVM), ``qp_iterations``, ``seconds``, ``qp_solver``, ``gamma``, ``n_bags``,
-        ``n_instances``, ``n_examples``.
+        ``iterations`` (SVMs trained), ``equivalent_iterations`` (the SVMs Weka trains for
+        the same result: ``max_iter`` after a cycle), ``converged``, ``stop``
+        ("converged", "cycle", "max_iter"), ``cycle_length`` (0 without a cycle),
+        ``changed_per_iter`` (instance labels changed after each SVM), ``qp_iterations``,
+        ``seconds``, ``qp_solver``, ``gamma``, ``n_bags``, ``n_instances``, ``n_examples``.
     """
-    )
 
+    _parameter_constraints: dict = {
+        **_COMMON_CONSTRAINTS,
+        "kernel": [StrOptions({"linear", "rbf"})],
+        "scaling": [StrOptions({"minmax", "none"})],
+        "on_cycle": [StrOptions({"continue", "stop"})],
+    }
     _name = "mi-SVM"
+
+    def __init__(
+        self,
+        C: float = 1.0,
+        kernel: str = "linear",
+        sigma: float = 1.0,
+        gamma: float | None = None,
+        scaling: str = "minmax",
+        max_iter: int = 500,
+        on_cycle: str = "continue",
+        tol: float = 2e-3,
+        qp_solver: str = "auto",
+        max_kernel_size: int = 6000,
+    ):
+        super().__init__(
+            C=C,
+            sigma=sigma,
+            gamma=gamma,
+            max_iter=max_iter,
+            tol=tol,
+            qp_solver=qp_solver,
+            max_kernel_size=max_kernel_size,
+        )
+        self.kernel = kernel
+        self.scaling = scaling
+        self.on_cycle = on_cycle
+
+    def _scale(self, X):
+        if self._offset is None:
+            return X
+        return (X - self._offset) * self._factor
 
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, bags, y):
@@ -393,6 +486,12 @@ class InstanceMISVMClassifier(_InstanceSVMBase):
         t_start = time.perf_counter()
         X, starts, sizes, self.classes_, Y = check_binary_bags(self._name, bags, y)
         self.n_features_in_ = X.shape[1]
+        if self.scaling == "minmax":
+            self._offset, self._factor = minmax_scaler(X)
+        else:
+            self._offset = self._factor = None
+        X = self._scale(X)
+        linear = self.kernel == "linear"
         gamma = self._gamma_value()
         bag_of = np.repeat(np.arange(len(sizes)), sizes)
         pos_bags = np.flatnonzero(Y > 0)
@@ -400,25 +499,37 @@ class InstanceMISVMClassifier(_InstanceSVMBase):
         p_starts = np.concatenate([[0], np.cumsum(sizes[pos_bags])[:-1]]).astype(np.intp)
         p_bag_of = np.repeat(np.arange(len(pos_bags)), sizes[pos_bags])
 
-        labels = Y[bag_of].copy()  # positive-bag instances start positive
+        labels = Y[bag_of].copy()  # every instance starts with its bag's label
         libsvm = self._use_libsvm(X.shape[0])
         K = None
-        if not libsvm:
-            sq = row_norms(X, squared=True)
-            K = rbf(X, X, gamma, X_sq=sq, Y_sq=sq)  # the inputs never change, only the labels
+        if not libsvm:  # the inputs never change, only the labels
+            if linear:
+                K = X @ X.T
+            else:
+                sq = row_norms(X, squared=True)
+                K = rbf(X, X, gamma, X_sq=sq, Y_sq=sq)
 
-        seen: set[bytes] = {labels.tobytes()}
+        # states[k] = the labels the (k+1)-th SVM is trained on; models[k] = that SVM
+        states: list[np.ndarray] = [labels]
+        models: list[tuple] = []
+        seen: dict[bytes, int] = {labels.tobytes(): 0}
         changed_per_iter: list[int] = []
-        previous, qp_iter, stop, converged_qp = None, 0, "max_iter", True
+        previous, qp_iter, stop, converged_qp, cycle = None, 0, "max_iter", True, 0
+        final, continued = None, False
         for it in range(self.max_iter):
-            alpha, b, previous, n_qp, ok = self._train(X, labels, gamma, K, previous)
+            alpha, b, previous, n_qp, ok = self._train(
+                X, labels, gamma, K, previous, kernel="linear" if linear else "rbf"
+            )
             qp_iter += n_qp
             converged_qp &= ok
+            sv = np.flatnonzero(alpha > 0)
+            models.append((sv, alpha[sv] * labels[sv], b))
             if K is not None:
-                f = K[pos_rows] @ (alpha * labels) + b
+                f = K[np.ix_(pos_rows, sv)] @ models[-1][1] + b
+            elif linear:
+                f = X[pos_rows] @ (models[-1][1] @ X[sv]) + b
             else:
-                sv = alpha > 0
-                f = rbf_expansion(X[pos_rows], X[sv], (alpha * labels)[sv], b, gamma)
+                f = rbf_expansion(X[pos_rows], X[sv], models[-1][1], b, gamma)
             new = labels.copy()
             new[pos_rows] = _relabel_positive_bags(f, p_bag_of, p_starts, sizes[pos_bags])
             n_changed = int(np.sum(new != labels))
@@ -429,27 +540,56 @@ class InstanceMISVMClassifier(_InstanceSVMBase):
             key = new.tobytes()
             if key in seen:
                 stop = "cycle"
+                first = seen[key]  # states[first] == new: period len(states) - first
+                cycle = len(states) - first
+                if self.on_cycle == "continue":
+                    # the SVM number max_iter would be trained on states[final]
+                    final = first + (self.max_iter - 1 - first) % cycle
+                    continued = True
                 break
             if it + 1 == self.max_iter:
                 break
-            seen.add(key)
+            seen[key] = len(states)
+            states.append(new)
             labels = new
+        if final is None:
+            final = len(models) - 1
         if stop == "max_iter":
             warnings.warn(  # noqa: B028 (about this fit, not the caller's line)
                 f"mi-SVM: the instance labels still changed after max_iter={self.max_iter} "
                 "iterations",
                 ConvergenceWarning,
             )
-        self._store_model(X, labels, alpha, b, gamma)
+        sv, coef, b = models[final]
+        labels = states[final]
+        self._gamma = gamma
+        self.support_vectors_ = X[sv].copy()
+        self.dual_coef_ = coef
+        self.intercept_ = float(b)
+        self._coef = coef @ self.support_vectors_ if linear else None
+        self.n_support_ = np.array([np.sum(labels[sv] < 0), np.sum(labels[sv] > 0)], dtype=np.int32)
+        self.model_size_ = int(len(sv))
         self.instance_labels_ = labels.astype(np.int8)
         self.n_iter_ = len(changed_per_iter)
         self.fit_info_ = self._run_info(
             stop, changed_per_iter, qp_iter, converged_qp, t_start, libsvm, gamma
         )
         self.fit_info_.update(
-            n_bags=int(len(sizes)), n_instances=int(X.shape[0]), n_examples=int(X.shape[0])
+            equivalent_iterations=int(self.max_iter if continued else self.n_iter_),
+            cycle_length=int(cycle),
+            n_bags=int(len(sizes)),
+            n_instances=int(X.shape[0]),
+            n_examples=int(X.shape[0]),
         )
         return self
+
+    def _instance_scores(self, X):
+        X = self._scale(X)
+        if self._coef is not None:
+            return X @ self._coef + self.intercept_
+        return rbf_expansion(
+            X, self.support_vectors_, self.dual_coef_, self.intercept_, self._gamma
+        )
 
 
 # The names before the rename (kept importable; "MISVM" and "miSVM" differ only in case).

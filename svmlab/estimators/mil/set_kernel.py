@@ -1,27 +1,28 @@
-"""Bag-kernel SVMs: the normalised set kernel (Gärtner et al. 2002), as in Weka's MISMO.
+"""Bag-kernel SVMs: the set kernel of Gärtner et al. (2002) as in Weka 3.6's MISMO.
 
 A bag-level kernel turns a multi-instance problem into an ordinary kernel SVM over bags.
-:class:`SetKernelSVC` uses the set kernel with a Gaussian instance kernel,
+:class:`SetKernelSVC` uses the set kernel, the sum of an instance kernel over all pairs of
+instances of two bags,
 
-    k_set(X, X') = sum_{x in X} sum_{x' in X'} exp(-||x - x'||^2 / (2 sigma^2)),
+    k_set(X, X') = sum_{x in X} sum_{x' in X'} k(x, x'),
 
-normalised as ``k_set(X, X') / sqrt(k_set(X, X) k_set(X', X'))`` (so every bag has unit
-norm in feature space and large bags do not dominate), and trains the soft-margin SVM
-dual with a bias on the ``n_bags x n_bags`` bag kernel with :func:`svmlab.qp.solve_svm_dual`.
-The bag kernel is accumulated over blocks of instance rows: the instance-level kernel is
-never held as a whole.
+with ``k`` the linear kernel ``<x, x'>`` (Weka's default ``MIPolyKernel``, exponent 1) or the
+Gaussian ``exp(-gamma ||x - x'||^2)`` (Weka's ``MIRBFKernel``), and trains the soft-margin
+SVM dual with a bias on the ``n_bags x n_bags`` bag kernel with
+:func:`svmlab.qp.solve_svm_dual`. The bag kernel is accumulated over blocks of instance rows:
+the instance-level kernel is never held as a whole.
+
+With its defaults :class:`SetKernelSVC` is Weka 3.6.14's ``weka.classifiers.mi.MISMO`` (no
+``-M``): every attribute rescaled to [0, 1] with the training instances' minimum and maximum
+(``-N 0``), the *unnormalised* set kernel, and every bag's box constraint ``C`` times the mean
+training bag size (MISMO's propositional round trip gives every bag that weight, and Weka's
+SMO bounds ``alpha_i`` by ``C * weight_i``). ``normalize=True`` (the cosine normalisation
+``k / sqrt(k(X, X) k(X', X'))`` recommended by Gärtner et al.), ``scaling="none"`` and
+``bag_weight="none"`` are the named departures from Weka.
 
 :class:`BagKernelSVCBase` (shared with :class:`svmlab.estimators.mil.MiGraphClassifier`)
 implements the generic *weighted* bag kernel
 ``k(X, X') = sum_a sum_b w_a w'_b k(x_a, x'_b)`` followed by a normalisation.
-
-Differences from the paper's comparator (Weka ``weka.classifiers.mi.MISMO`` with
-``MIRBFKernel``): Weka's SMO rescales every attribute to [0, 1] by default, trains with
-its own SMO (``epsilon``/``toleranceParameter`` 1e-12 / 1e-3) and, in MISMO, optionally
-fits logistic models for probabilities; here the data are taken as given (the runner's
-preprocessing applies), the kernel is sigma-parameterised and the normalisation is the
-cosine normalisation of Gärtner et al. Weka's MIRBFKernel also sums the instance RBF over
-all instance pairs.
 
 References
 ----------
@@ -36,7 +37,7 @@ from numbers import Real
 
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context
-from sklearn.utils._param_validation import Interval
+from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.extmath import row_norms
 from sklearn.utils.validation import check_is_fitted
 
@@ -44,7 +45,7 @@ from svmlab.estimators.mil._bags import BagClassifierMixin, check_bags, check_bi
 from svmlab.kernels import gamma_from_sigma, rbf
 from svmlab.qp import solve_svm_dual
 
-__all__ = ["BagKernelSVCBase", "SetKernelSVC", "weighted_bag_kernel"]
+__all__ = ["BagKernelSVCBase", "SetKernelSVC", "minmax_scaler", "weighted_bag_kernel"]
 
 _BLOCK_BYTES = 64 * 2**20
 
@@ -93,6 +94,25 @@ def weighted_bag_kernel(X, starts, w, Y, starts_Y, w_Y, gamma: float) -> np.ndar
         out[first:last] = np.add.reduceat(Kb, starts[first:last] - starts[first], axis=0)
         first = last
     return out
+
+
+def minmax_scaler(X):
+    """Weka's ``Normalize`` fitted on the rows of ``X``: ``(offset, factor)`` such that
+    ``(Z - offset) * factor`` maps every feature's training range to [0, 1].
+
+    A feature constant on ``X`` gets factor 0, so it becomes 0 for every row, training or
+    test, as in Weka (which maps a constant attribute to 0).
+    """
+    lo, hi = X.min(axis=0), X.max(axis=0)
+    span = hi - lo
+    factor = np.zeros_like(span)
+    np.divide(1.0, span, out=factor, where=span > 0)
+    return lo, factor
+
+
+def _bag_sums(X, starts, w) -> np.ndarray:
+    """``sum_a w_a x_a`` of every bag (the feature map of the linear set kernel)."""
+    return np.add.reduceat(X * w[:, None], starts, axis=0)
 
 
 def _self_kernel(X, starts, sizes, w, gamma) -> np.ndarray:
@@ -145,9 +165,25 @@ class BagKernelSVCBase(BagClassifierMixin, ClassifierMixin, BaseEstimator, metac
 
     # -- kernel ------------------------------------------------------------------------------
 
+    def _fit_transform(self, X):
+        """Fit any per-feature preprocessing on the training instances and apply it."""
+        return X
+
+    def _transform(self, X):
+        """Apply the fitted per-feature preprocessing to new instances."""
+        return X
+
+    def _raw_kernel(self, X, starts, w, Y, starts_Y, w_Y):
+        """The weighted bag kernel before normalisation."""
+        return weighted_bag_kernel(X, starts, w, Y, starts_Y, w_Y, self._gamma)
+
+    def _box(self, sizes):
+        """Box constraint(s) of the bags' dual variables (scalar or one per bag)."""
+        return float(self.C)
+
     def _prepare(self, bags, n_features=None):
         X, starts, sizes = check_bags(bags, n_features)
-        return self._prepare_stacked(X, starts, sizes)
+        return self._prepare_stacked(self._transform(X), starts, sizes)
 
     def _prepare_stacked(self, X, starts, sizes):
         w = self._instance_weights(X, starts, sizes)
@@ -169,7 +205,7 @@ class BagKernelSVCBase(BagClassifierMixin, ClassifierMixin, BaseEstimator, metac
             Y, sY, wY, aY = X, s, w, a
         else:
             Y, sY, _, wY, aY = self._prepare(other, self.n_features_in_)
-        return self._normalise(weighted_bag_kernel(X, s, w, Y, sY, wY, self._gamma), a, aY)
+        return self._normalise(self._raw_kernel(X, s, w, Y, sY, wY), a, aY)
 
     # -- fitting -----------------------------------------------------------------------------
 
@@ -191,14 +227,14 @@ class BagKernelSVCBase(BagClassifierMixin, ClassifierMixin, BaseEstimator, metac
         X, starts, sizes, self.classes_, Y = check_binary_bags(self._name, bags, y)
         self.n_features_in_ = X.shape[1]
         self._gamma = float(self.gamma) if self.gamma is not None else gamma_from_sigma(self.sigma)
+        X = self._fit_transform(X)
         X, starts, sizes, w, stat = self._prepare_stacked(X, starts, sizes)
-        K = self._normalise(
-            weighted_bag_kernel(X, starts, w, X, starts, w, self._gamma), stat, stat
-        )
+        K = self._normalise(self._raw_kernel(X, starts, w, X, starts, w), stat, stat)
         K = 0.5 * (K + K.T)  # exact symmetry for the QP
         kernel_seconds = time.perf_counter() - t0
-        sol = solve_svm_dual(K, Y, float(self.C), tol=self.tol, method="smo")
-        sv = sol.alpha > 1e-8 * float(self.C)
+        box = self._box(sizes)
+        sol = solve_svm_dual(K, Y, box, tol=self.tol, method="smo")
+        sv = sol.alpha > 1e-8 * np.min(box)
         self.support_ = np.flatnonzero(sv)
         # keep the support bags' instances, weights and statistics for prediction
         keep = np.repeat(sv, sizes)
@@ -243,31 +279,55 @@ class BagKernelSVCBase(BagClassifierMixin, ClassifierMixin, BaseEstimator, metac
         if self.model_size_ == 0:
             return np.full(len(s), self.intercept_)
         K = self._normalise(
-            weighted_bag_kernel(X, s, w, self._sv_X, self._sv_starts, self._sv_w, self._gamma),
-            a,
-            self._sv_stat,
+            self._raw_kernel(X, s, w, self._sv_X, self._sv_starts, self._sv_w), a, self._sv_stat
         )
         return K @ self.dual_coef_ + self.intercept_
 
 
 class SetKernelSVC(BagKernelSVCBase):
-    """SVM with the normalised set kernel of Gärtner et al. (2002): the MISMO comparator.
+    """SVM on the set kernel of Gärtner et al. (2002); with its defaults, Weka 3.6's MISMO.
 
-    ``k(X, X') = sum_{x, x'} exp(-||x - x'||^2 / (2 sigma^2))``, divided by
-    ``sqrt(k(X, X) k(X', X'))`` (unit diagonal), then a soft-margin SVM with bias on the
-    bag kernel (:func:`svmlab.qp.solve_svm_dual`, SMO).
+    ``k(X, X') = sum_{x in X, x' in X'} k(x, x')`` with the linear (``kernel="linear"``) or
+    Gaussian (``kernel="rbf"``) instance kernel, then a soft-margin SVM with bias on the bag
+    kernel (:func:`svmlab.qp.solve_svm_dual`, SMO). A bag is predicted ``classes_[1]`` when
+    its output is > 0.
+
+    The defaults reproduce ``weka.classifiers.mi.MISMO`` of Weka 3.6.14 with its default
+    options (``-C 1 -N 0``, ``MIPolyKernel -E 1``, no ``-M``); ``kernel="rbf"`` with ``C``
+    and ``sigma`` is ``-C C -K "weka.classifiers.mi.supportVector.MIRBFKernel -G g"`` with
+    ``g = 1 / (2 sigma^2)``.
 
     Parameters
     ----------
     C : float, default=1.0
-        Penalty of the hinge loss; > 0. The paper's grid: {0.1, 1, 10, 100, 1e3, 1e4}.
+        Penalty of the hinge loss; > 0 (Weka's ``-C``). The paper's grid:
+        {0.1, 1, 10, 100, 1e3, 1e4}.
+    kernel : {"linear", "rbf"}, default="linear"
+        Instance kernel summed by the set kernel. ``"linear"``: ``<x, x'>`` (Weka's default
+        ``MIPolyKernel``, exponent 1; the set kernel is then the inner product of the bags'
+        instance sums). ``"rbf"``: ``exp(-||x - x'||^2 / (2 sigma^2))`` (``MIRBFKernel``).
     sigma : float, default=1.0
-        Width of the instance Gaussian kernel (``gamma = 1 / (2 sigma^2)``). The paper's
-        grid: {0.1, 0.5, 1, 2, 5, 10}.
+        Width of the Gaussian instance kernel (``gamma = 1 / (2 sigma^2)``); used by
+        ``kernel="rbf"`` only. The paper's grid: {0.1, 0.5, 1, 2, 5, 10}.
     gamma : float or None, default=None
-        The instance kernel as ``exp(-gamma ||x - x'||^2)``; when set, ``sigma`` is ignored.
-    tol : float, default=1e-3
-        KKT tolerance of the SVM (LIBSVM's ``eps``).
+        The Gaussian as ``exp(-gamma ||x - x'||^2)`` (Weka's ``-G``); when set, ``sigma`` is
+        ignored.
+    normalize : bool, default=False
+        Divide the set kernel by ``sqrt(k(X, X) k(X', X'))`` (unit diagonal: large bags do
+        not dominate), as Gärtner et al. recommend. Weka's MISMO does not normalise.
+    scaling : {"minmax", "none"}, default="minmax"
+        ``"minmax"``: rescale every feature to [0, 1] with the training instances' minimum
+        and maximum (Weka's ``-N 0``, ``Normalize``; a feature constant in training becomes
+        0). ``"none"``: take the features as given (Weka's ``-N 2``).
+    bag_weight : {"mean_size", "none"}, default="mean_size"
+        ``"mean_size"``: every bag's box constraint is ``C`` times the mean number of
+        instances per training bag, as in Weka (MISMO's conversion to instances and back
+        gives every bag that weight, and Weka's SMO bounds ``alpha_i`` by
+        ``C * weight_i``). ``"none"``: the box constraint is ``C``.
+    tol : float, default=2e-3
+        Stop when the maximal violating pair gap is at most ``tol`` (LIBSVM's ``eps``). Weka's
+        SMO stops at a gap of ``2 L`` for its tolerance ``-L L`` (default 1e-3), so the
+        default equals Weka's.
 
     Attributes
     ----------
@@ -284,17 +344,93 @@ class SetKernelSVC(BagKernelSVCBase):
         Number of support bags.
     fit_info_ : dict
         ``iterations`` (SMO pair updates), ``converged``, ``kkt_gap``, ``objective``,
-        ``kernel_seconds``, ``qp_seconds``, ``gamma``, ``n_bags``, ``n_instances``.
+        ``kernel_seconds``, ``qp_seconds``, ``gamma``, ``n_bags``, ``n_instances``,
+        ``bag_C`` (the box constraint of every bag).
+
+    Notes
+    -----
+    Weka's SMO visits the bags in a shuffled order and is a different SMO implementation;
+    both stop at the same KKT tolerance, so the two solutions agree to that tolerance, not
+    bit for bit.
     """
 
+    _parameter_constraints: dict = {
+        **BagKernelSVCBase._parameter_constraints,
+        "kernel": [StrOptions({"linear", "rbf"})],
+        "normalize": ["boolean"],
+        "scaling": [StrOptions({"minmax", "none"})],
+        "bag_weight": [StrOptions({"mean_size", "none"})],
+    }
     _name = "SetKernelSVC"
+
+    def __init__(
+        self,
+        C: float = 1.0,
+        kernel: str = "linear",
+        sigma: float = 1.0,
+        gamma: float | None = None,
+        normalize: bool = False,
+        scaling: str = "minmax",
+        bag_weight: str = "mean_size",
+        tol: float = 2e-3,
+    ):
+        super().__init__(C=C, sigma=sigma, gamma=gamma, tol=tol)
+        self.kernel = kernel
+        self.normalize = normalize
+        self.scaling = scaling
+        self.bag_weight = bag_weight
+
+    def fit(self, bags, y):
+        """Fit the SVM on the set kernel.
+
+        Parameters
+        ----------
+        bags : sequence of array-like of shape (n_instances_I, n_features)
+        y : array-like of shape (n_bags,)
+            Exactly two classes; ``classes_[1]`` (the larger) is the positive class.
+
+        Returns
+        -------
+        self : object
+        """
+        super().fit(bags, y)
+        self.fit_info_["bag_C"] = float(self._bag_C)
+        return self
+
+    def _fit_transform(self, X):
+        if self.scaling == "minmax":
+            self._offset, self._factor = minmax_scaler(X)
+        else:
+            self._offset = self._factor = None
+        return self._transform(X)
+
+    def _transform(self, X):
+        if self._offset is None:
+            return X
+        return (X - self._offset) * self._factor
 
     def _instance_weights(self, X, starts, sizes):
         return np.ones(X.shape[0])
 
-    def _bag_stat(self, X, starts, sizes, w, gamma):
-        return _self_kernel(X, starts, sizes, w, gamma)  # k(X, X) > 0 (it includes k(x, x) = 1)
+    def _raw_kernel(self, X, starts, w, Y, starts_Y, w_Y):
+        if self.kernel == "linear":
+            return _bag_sums(X, starts, w) @ _bag_sums(Y, starts_Y, w_Y).T
+        return weighted_bag_kernel(X, starts, w, Y, starts_Y, w_Y, self._gamma)
 
-    @staticmethod
-    def _normalise(K, stat_rows, stat_cols):
+    def _bag_stat(self, X, starts, sizes, w, gamma):
+        if not self.normalize:
+            return np.ones(len(starts))
+        if self.kernel == "linear":
+            stat = np.sum(_bag_sums(X, starts, w) ** 2, axis=1)
+            return np.where(stat > 0, stat, 1.0)  # an all-zero bag keeps its zero row
+        return _self_kernel(X, starts, sizes, w, gamma)  # > 0: it includes k(x, x) = 1
+
+    def _normalise(self, K, stat_rows, stat_cols):
+        if not self.normalize:
+            return K
         return K / np.sqrt(np.outer(stat_rows, stat_cols))
+
+    def _box(self, sizes):
+        factor = float(np.mean(sizes)) if self.bag_weight == "mean_size" else 1.0
+        self._bag_C = float(self.C) * factor
+        return self._bag_C
