@@ -179,3 +179,28 @@ def test_zero_r_equals_weka_default(classname, problem):
         native = cls(DummyClassifier(strategy="prior")).fit(tr, ytr)
         weka = WekaMIClassifier(classname=f"weka.classifiers.mi.{classname}").fit(tr, ytr)
         np.testing.assert_array_equal(native.predict(bags_te), weka.predict(bags_te))
+
+
+@requires_weka
+@pytest.mark.parametrize(
+    "case",
+    [
+        (MIWrapperClassifier(weighting="original"), "MIWrapper", f"-P 1 -A 0 {NB}"),
+        (MIWrapperClassifier(), "MIWrapper", f"-P 1 -A 3 {NB}"),
+        (SimpleMIClassifier(PrecisionNaiveBayes()), "SimpleMI", f"-M 1 {NB}"),
+    ],
+    ids=["miw_A0", "miw_A3", "smi_M1"],
+)
+def test_bag_weights_as_weka(case, problem):
+    """Bag weights: MIWrapper -A 0 spreads them over the bag's instances; -A 3 and SimpleMI
+    ignore them, in Weka and natively."""
+    native, classname, options = case
+    bags_tr, y_tr, bags_te, _ = problem
+    w = np.random.RandomState(0).uniform(0.1, 5.0, size=len(y_tr))
+    weka = WekaMIClassifier(classname=f"weka.classifiers.mi.{classname}", options=options)
+    weka.fit(bags_tr, y_tr, sample_weight=w)
+    native = clone(native).fit(bags_tr, y_tr, sample_weight=w)
+    np.testing.assert_array_equal(native.predict(bags_te), weka.predict(bags_te))
+    np.testing.assert_allclose(
+        native.predict_proba(bags_te), weka.predict_proba(bags_te), atol=6e-4
+    )

@@ -135,7 +135,7 @@ class SimpleMIClassifier(ClassifierMixin, BaseEstimator):
         return embed_bags(bags, self.method, self.n_features_in_)
 
     @_fit_context(prefer_skip_nested_validation=False)
-    def fit(self, bags, y):
+    def fit(self, bags, y, sample_weight=None):
         """Embed the training bags and fit the base classifier.
 
         Parameters
@@ -143,6 +143,9 @@ class SimpleMIClassifier(ClassifierMixin, BaseEstimator):
         bags : sequence of array-like of shape (n_instances_I, n_features)
         y : array-like of shape (n_bags,)
             Exactly two classes.
+        sample_weight : array-like of shape (n_bags,), default=None
+            Bag weights: accepted and ignored, as Weka's SimpleMI ignores them (its embedded
+            instances all weigh 1).
 
         Returns
         -------

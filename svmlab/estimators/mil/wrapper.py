@@ -9,9 +9,10 @@ line (``-P 1 -A 3``), given an equivalent base learner:
 * ``weighting``: ``"bag_scaled"`` (Weka ``-A 3``, default): ``N / (n_bags * |B|)`` with ``N``
   the number of training instances, so every bag totals the mean bag size and all weights sum
   to ``N``; ``"bag"`` (Weka ``-A 2``): ``1 / |B|``, every bag totals 1; ``"none"`` (Weka
-  ``-A 1``): 1. The bag-proportional schemes differ by a constant factor, which changes
-  learners whose fit depends on the weights' scale (a Laplace prior, ``C`` of an SVM, a
-  minimum leaf weight). Weka's ``-A 0`` (bag weight / |B|) needs bag weights and is not offered.
+  ``-A 1``): 1; ``"original"`` (Weka ``-A 0``): the bag's weight (``sample_weight``, 1 when
+  not given) divided by ``|B|``. The bag-proportional schemes differ by a constant factor,
+  which changes learners whose fit depends on the weights' scale (a Laplace prior, ``C`` of an
+  SVM, a minimum leaf weight). Like Weka, only ``"original"`` uses the bag weights.
 * ``method``: ``"arithmetic"`` (Weka ``-P 1``, default): per class, the mean of the instance
   probabilities; ``"geometric"`` (Weka ``-P 2``): per class, the geometric mean of the
   instance probabilities, each first clipped to ``[clip, 1 - clip]`` (Weka: ``clip = 0.001``);
@@ -51,20 +52,23 @@ from svmlab.estimators.naive_bayes import PrecisionNaiveBayes
 __all__ = ["MIWrapperClassifier", "instance_weights", "two_class_proba"]
 
 #: Weka MIWrapper's ``-A`` code of every ``weighting``.
-WEKA_WEIGHT_METHOD = {"bag_scaled": 3, "bag": 2, "none": 1}
+WEKA_WEIGHT_METHOD = {"bag_scaled": 3, "bag": 2, "none": 1, "original": 0}
 #: Weka MIWrapper's ``-P`` code of every ``method``.
 WEKA_TEST_METHOD = {"arithmetic": 1, "geometric": 2, "max": 3}
 
 
-def instance_weights(sizes, weighting: str = "bag_scaled"):
+def instance_weights(sizes, weighting: str = "bag_scaled", bag_weights=None):
     """Training weight of every instance, stacked bag after bag.
 
     Parameters
     ----------
     sizes : array-like of int, shape (n_bags,)
-    weighting : {"bag_scaled", "bag", "none"}, default="bag_scaled"
+    weighting : {"bag_scaled", "bag", "none", "original"}, default="bag_scaled"
         ``"bag_scaled"``: ``N / (n_bags * |B|)`` (Weka MIWrapper ``-A 3``); ``"bag"``:
-        ``1 / |B|`` (``-A 2``); ``"none"``: 1 (``-A 1``).
+        ``1 / |B|`` (``-A 2``); ``"none"``: 1 (``-A 1``); ``"original"``: bag weight
+        ``/ |B|`` (``-A 0``).
+    bag_weights : array-like of shape (n_bags,), optional
+        The bags' weights, used by ``"original"`` only (default 1 per bag).
 
     Returns
     -------
@@ -77,7 +81,12 @@ def instance_weights(sizes, weighting: str = "bag_scaled"):
         return np.repeat(1.0 / sizes, sizes)
     if weighting == "none":
         return np.ones(int(sizes.sum()))
-    raise ValueError(f"weighting must be 'bag_scaled', 'bag' or 'none', got {weighting!r}")
+    if weighting == "original":
+        bw = np.ones(len(sizes)) if bag_weights is None else np.asarray(bag_weights, float)
+        return np.repeat(bw / sizes, sizes)
+    raise ValueError(
+        f"weighting must be 'bag_scaled', 'bag', 'none' or 'original', got {weighting!r}"
+    )
 
 
 def two_class_proba(estimator, X):
@@ -117,8 +126,8 @@ class MIWrapperClassifier(ClassifierMixin, BaseEstimator):
         ``DummyClassifier(strategy="prior")``.
     method : {"arithmetic", "geometric", "max"}, default="arithmetic"
         How instance probabilities become a bag distribution (Weka ``-P 1 / 2 / 3``).
-    weighting : {"bag_scaled", "bag", "none"}, default="bag_scaled"
-        Instance weights (Weka ``-A 3 / 2 / 1``).
+    weighting : {"bag_scaled", "bag", "none", "original"}, default="bag_scaled"
+        Instance weights (Weka ``-A 3 / 2 / 1 / 0``).
     clip : float, default=0.001
         ``method="geometric"`` only: instance probabilities are clipped to
         ``[clip, 1 - clip]`` before the logarithm (Weka: 0.001; svmlab before 2026-11 used
@@ -140,7 +149,7 @@ class MIWrapperClassifier(ClassifierMixin, BaseEstimator):
     _parameter_constraints: dict = {
         "estimator": [HasMethods(["fit", "predict_proba"]), None],
         "method": [StrOptions({"arithmetic", "geometric", "max"})],
-        "weighting": [StrOptions({"bag_scaled", "bag", "none"})],
+        "weighting": [StrOptions({"bag_scaled", "bag", "none", "original"})],
         "clip": [Interval(Real, 0, 0.5, closed="both")],
         "random_state": ["random_state"],
     }
@@ -160,7 +169,7 @@ class MIWrapperClassifier(ClassifierMixin, BaseEstimator):
         self.random_state = random_state
 
     @_fit_context(prefer_skip_nested_validation=False)
-    def fit(self, bags, y):
+    def fit(self, bags, y, sample_weight=None):
         """Fit the instance learner on bag-labelled, bag-weighted instances.
 
         Parameters
@@ -168,6 +177,9 @@ class MIWrapperClassifier(ClassifierMixin, BaseEstimator):
         bags : sequence of array-like of shape (n_instances_I, n_features)
         y : array-like of shape (n_bags,)
             Exactly two classes.
+        sample_weight : array-like of shape (n_bags,), default=None
+            Bag weights. Used by ``weighting="original"`` only; the other weightings ignore
+            them, as Weka's MIWrapper does.
 
         Returns
         -------
@@ -177,7 +189,13 @@ class MIWrapperClassifier(ClassifierMixin, BaseEstimator):
         X, starts, sizes = check_bags(bags)
         self.classes_, y_idx = check_bag_labels(y, len(sizes), "MIWrapper")
         self.n_features_in_ = X.shape[1]
-        w = instance_weights(sizes, self.weighting)
+        if sample_weight is not None:
+            sample_weight = np.asarray(sample_weight, dtype=np.float64).ravel()
+            if sample_weight.shape != (len(sizes),) or not np.all(np.isfinite(sample_weight)):
+                raise ValueError(f"sample_weight must hold {len(sizes)} finite bag weights")
+            if np.any(sample_weight < 0):
+                raise ValueError("sample_weight must be non-negative")
+        w = instance_weights(sizes, self.weighting, sample_weight)
         est = clone(self.estimator) if self.estimator is not None else PrecisionNaiveBayes()
         seed_estimator(est, check_random_state(self.random_state))
         self.estimator_ = fit_weighted(est, X, np.repeat(y_idx, sizes), w, "MIWrapper")
