@@ -18,8 +18,9 @@ def _fast(cls):
         return cls(max_starts=4, random_state=0)
     if cls is CitationKNNClassifier:
         # the minimal Hausdorff distance (rank 1, the default) cannot see one concept
-        # instance among shared background instances; the classical Hausdorff distance can
-        return cls(hausdorff_rank=10)
+        # instance among shared background instances; the classical (symmetric) Hausdorff
+        # distance can (Weka's directed one only partly)
+        return cls(hausdorff_rank=10, hausdorff="symmetric")
     return cls()
 
 

@@ -21,7 +21,11 @@ DATASETS = ["musk1", "mutagenesis_atoms", "elephant"]
 TOLERANCE = 0.02
 
 #: (solver, dataset) -> why Weka's own result is not a reference there.
-WEKA_FAILS: dict[tuple[str, str], str] = {}
+WEKA_FAILS: dict[tuple[str, str], str] = {
+    ("citation_knn", "elephant"): "Weka's CitationKNN divides by the zero range of the features "
+    "that are 0 everywhere: NaN distances, one predicted class, 50% (citation_knn with "
+    "zero_range: nan equals it; tests/estimators/test_mil_weka_modes.py)",
+}
 
 #: (solver, dataset) -> why the pair runs only in scripts/bench/mil_weka_parity.py, not in CI.
 TOO_SLOW_FOR_CI: dict[tuple[str, str], str] = {}
