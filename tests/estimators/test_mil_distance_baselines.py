@@ -249,8 +249,6 @@ def test_musk1_ten_fold_accuracy(musk1, musk1_ten_fold):
     ds = musk1
     makers = {
         "CitationKNN": lambda f: CitationKNNClassifier(),
-        "MIDD": lambda f: DiverseDensityClassifier(max_starts=5, random_state=f),
-        "EM-DD": lambda f: EMDDClassifier(max_starts=5, random_state=f),
         "MIOptimalBall": lambda f: MIOptimalBallClassifier(),
     }
     acc = {}
@@ -263,6 +261,8 @@ def test_musk1_ten_fold_accuracy(musk1, musk1_ten_fold):
     majority = max(np.mean(ds.y == c) for c in np.unique(ds.y))
     for name, value in acc.items():
         assert value > majority + 0.1, (name, value)
-    assert acc["MIDD"] >= PAPER_MUSK1["MIDD"] - 0.08
+    # MIDD and EM-DD follow Weka's MIDD / MIEMDD, too slow here on musk1 (minutes); their
+    # musk1 accuracy is checked against the real Weka by scripts/bench/mil_weka_parity.py
+    # (TOO_SLOW_FOR_CI in tests/estimators/test_weka_parity.py). Paper MIDD: 0.8804.
     # MIOptimalBall with min-max scaling (our reading of Weka's default) is ~0.65 here,
     # 0.79 without scaling; recorded, not asserted against the paper.
