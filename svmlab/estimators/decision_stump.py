@@ -148,31 +148,34 @@ class DecisionStumpClassifier(ClassifierMixin, BaseEstimator):
         # class totals summed in instance order, as Weka accumulates them
         totals = np.cumsum(onehot, axis=0)[-1]
         score_fn = _entropy_score if self.criterion == "entropy" else _gini_score
-        best = (np.inf, 0, np.inf, None)  # score, feature, threshold, left class weights
+        best = (np.inf, 0, np.inf, None)  # score, feature, threshold, (left, right) weights
         for f0 in range(0, d if n > 1 else 0, self.block_features):
-            cols = X[:, f0 : f0 + self.block_features]
-            b = cols.shape[1]
-            order = np.argsort(cols, axis=0, kind="stable")
-            vals = np.take_along_axis(cols, order, axis=0)
-            wk = onehot[order]  # (n, b, K), sorted per feature
-            left = np.cumsum(wk[:-1], axis=0)  # row i: the first i + 1 sorted instances
-            # the right side starts at the totals and loses one instance at a time
-            start = np.broadcast_to(totals, (1, b, K))
-            right = np.cumsum(np.concatenate([start, -wk[:-1]]), axis=0)[1:]
-            valid = vals[1:] > vals[:-1]  # a cut between two distinct values only
-            score = np.where(valid, score_fn(left, right), np.inf)
-            pos = np.argmin(score, axis=0)  # first minimum: the smallest cut
-            feat_scores = score[pos, np.arange(b)]
+            cols = np.ascontiguousarray(X[:, f0 : f0 + self.block_features].T)  # (b, n)
+            b = cols.shape[0]
+            order = np.argsort(cols, axis=1, kind="stable")
+            vals = np.take_along_axis(cols, order, axis=1)
+            left = np.empty((b, n - 1, K))
+            right = np.empty((b, n - 1, K))
+            for k in range(K):
+                wk = onehot[:, k][order[:, :-1]]  # (b, n - 1), sorted per feature
+                left[:, :, k] = np.cumsum(wk, axis=1)  # column i: the first i + 1 instances
+                # the right side starts at the total and loses one instance at a time
+                steps = np.concatenate([np.full((b, 1), totals[k]), -wk], axis=1)
+                right[:, :, k] = np.cumsum(steps, axis=1)[:, 1:]
+            fs, cs = np.nonzero(vals[:, 1:] > vals[:, :-1])  # cuts between distinct values
+            score = np.full((b, n - 1), np.inf)
+            score[fs, cs] = score_fn(left[fs, cs], right[fs, cs])
+            pos = np.argmin(score, axis=1)  # first minimum: the smallest cut
+            feat_scores = score[np.arange(b), pos]
             j = int(np.argmin(feat_scores))  # the first feature on ties
             if feat_scores[j] < best[0]:
                 i = pos[j]
-                cut = (vals[i, j] + vals[i + 1, j]) / 2.0
-                best = (float(feat_scores[j]), f0 + j, float(cut), left[i, j].copy())
-        self.score_, self.feature_, self.threshold_, left_w = best
-        if left_w is None:  # no cut anywhere: one distribution for every instance
+                cut = (vals[j, i] + vals[j, i + 1]) / 2.0
+                sides = np.vstack([left[j, i], right[j, i]])
+                best = (float(feat_scores[j]), f0 + j, float(cut), sides)
+        self.score_, self.feature_, self.threshold_, dist = best
+        if dist is None:  # no cut anywhere: one distribution for every instance
             dist = np.vstack([totals, totals])
-        else:
-            dist = np.vstack([left_w, totals - left_w])
         for side in range(2):
             s = dist[side].sum()
             dist[side] = dist[side] / s if s > 0 else self._prior(totals)
