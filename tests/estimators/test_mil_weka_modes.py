@@ -206,3 +206,15 @@ def test_citation_knn_default_is_sensible_on_elephant():
         "native"
     ]
     assert pooled_accuracy(ds.y, pred) > 0.65
+
+
+@pytest.mark.parametrize(
+    "make", [MIBoostClassifier, MIOptimalBallClassifier, CitationKNNClassifier], ids=str
+)
+def test_fit_on_a_column_subset(split, make):
+    """Inside a feature-selection wrapper: every bag cut to the same columns."""
+    bags_tr, y_tr, bags_te, _ = split
+    cols = [1]  # mi_bags has 2 features
+    model = make().fit([b[:, cols] for b in bags_tr], y_tr)
+    assert model.n_features_in_ == 1
+    assert len(model.predict([b[:, cols] for b in bags_te])) == len(bags_te)
