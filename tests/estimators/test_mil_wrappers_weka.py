@@ -12,12 +12,15 @@ import numpy as np
 import pytest
 from sklearn.base import clone
 from sklearn.dummy import DummyClassifier
+from sklearn.utils.estimator_checks import check_estimator
 
 from svmlab.data.synthetic import mi_bags
 from svmlab.estimators.mil.embedding import SimpleMIClassifier, embed_bags
 from svmlab.estimators.mil.weka import WekaMIClassifier, weka_available
 from svmlab.estimators.mil.wrapper import MIWrapperClassifier, _bag_sums, instance_weights
 from svmlab.estimators.naive_bayes import PrecisionNaiveBayes
+from svmlab.estimators.zero_r import ZeroRClassifier
+from svmlab.testing import essential_checks
 
 requires_weka = pytest.mark.skipif(
     not weka_available(), reason="Java or weka.jar is absent (`make weka`)"
@@ -108,11 +111,11 @@ def test_simple_mi_embeddings():
 def test_zero_r_tie_predicts_the_first_class(method):
     # balanced training bags: Weka's ZeroR (and DummyClassifier) tie, both take classes_[0]
     bags = [np.full((k, 2), float(k)) for k in (1, 2, 3, 4)]
-    zero_r = DummyClassifier(strategy="prior")
-    wrapper = MIWrapperClassifier(zero_r, method=method).fit(bags, ["x", "y", "y", "x"])
-    assert set(wrapper.predict(bags)) == {"x"}
-    simple = SimpleMIClassifier(zero_r).fit(bags, ["x", "y", "y", "x"])
-    assert set(simple.predict(bags)) == {"x"}
+    for zero_r in (ZeroRClassifier(), DummyClassifier(strategy="prior")):
+        wrapper = MIWrapperClassifier(zero_r, method=method).fit(bags, ["x", "y", "y", "x"])
+        assert set(wrapper.predict(bags)) == {"x"}
+        simple = SimpleMIClassifier(zero_r).fit(bags, ["x", "y", "y", "x"])
+        assert set(simple.predict(bags)) == {"x"}
 
 
 @pytest.mark.parametrize(
@@ -167,18 +170,31 @@ def test_equals_weka(case, problem):
 
 
 @requires_weka
-@pytest.mark.parametrize("classname", ["MIWrapper", "SimpleMI"])
-def test_zero_r_equals_weka_default(classname, problem):
-    """Weka's default base learner ZeroR is DummyClassifier(strategy="prior"): same predictions,
-    also on a tie (balanced training bags); Weka's ZeroR probabilities are Laplace-smoothed."""
+@pytest.mark.parametrize(
+    "case",
+    [
+        (MIWrapperClassifier, "arithmetic", "weka.classifiers.mi.MIWrapper", ""),
+        (MIWrapperClassifier, "geometric", "weka.classifiers.mi.MIWrapper", "-P 2"),
+        (MIWrapperClassifier, "max", "weka.classifiers.mi.MIWrapper", "-P 3"),
+        (SimpleMIClassifier, "mean", "weka.classifiers.mi.SimpleMI", ""),
+    ],
+    ids=["miw_P1", "miw_P2", "miw_P3", "smi"],
+)
+def test_zero_r_equals_weka_default(case, problem):
+    """Weka's default base learner ZeroR is ZeroRClassifier: the same distributions, also when
+    the training classes tie (3 + 3 bags), where the rounding of the -A 3 weight sums decides
+    (MIWrapper then predicts classes_[1] in Weka, SimpleMI classes_[0])."""
+    cls, method, classname, options = case
     bags_tr, y_tr, bags_te, _ = problem
-    keep = np.r_[np.flatnonzero(y_tr == 0)[:6], np.flatnonzero(y_tr == 1)[:6]]
+    keep = np.r_[np.flatnonzero(y_tr == 0)[:3], np.flatnonzero(y_tr == 1)[:3]]
     for idx in (np.arange(len(y_tr)), keep):
         tr, ytr = [bags_tr[i] for i in idx], y_tr[idx]
-        cls = MIWrapperClassifier if classname == "MIWrapper" else SimpleMIClassifier
-        native = cls(DummyClassifier(strategy="prior")).fit(tr, ytr)
-        weka = WekaMIClassifier(classname=f"weka.classifiers.mi.{classname}").fit(tr, ytr)
+        native = cls(ZeroRClassifier(), method=method).fit(tr, ytr)
+        weka = WekaMIClassifier(classname=classname, options=options).fit(tr, ytr)
         np.testing.assert_array_equal(native.predict(bags_te), weka.predict(bags_te))
+        np.testing.assert_allclose(
+            native.predict_proba(bags_te), weka.predict_proba(bags_te), atol=6e-4
+        )
 
 
 @requires_weka
@@ -204,3 +220,29 @@ def test_bag_weights_as_weka(case, problem):
     np.testing.assert_allclose(
         native.predict_proba(bags_te), weka.predict_proba(bags_te), atol=6e-4
     )
+
+
+# ------------------------------------------------------------------------------------------
+# ZeroRClassifier on its own
+# ------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("check", essential_checks(), ids=lambda c: c.__name__)
+def test_zero_r_essential_checks(check):
+    check("ZeroRClassifier", ZeroRClassifier())
+
+
+def test_zero_r_check_estimator():
+    results = check_estimator(ZeroRClassifier(), on_fail=None)
+    failed = {r["check_name"] for r in results if r["status"] == "failed"}
+    assert failed <= {"check_classifiers_train"}  # a constant classifier: low training accuracy
+
+
+def test_zero_r_counts_start_at_one():
+    X = np.zeros((5, 2))
+    m = ZeroRClassifier().fit(X, ["b", "a", "b", "a", "b"], sample_weight=[1, 2, 1, 0.5, 0.5])
+    np.testing.assert_allclose(m.counts_, [1 + 2.5, 1 + 2.5])
+    np.testing.assert_allclose(m.predict_proba(X[:2]), 0.5)
+    assert list(m.predict(X[:2])) == ["a", "a"]  # tie: the first class
+    m = ZeroRClassifier().fit(X, [0, 1, 1, 1, 0])
+    np.testing.assert_allclose(m.class_distribution_, [3 / 7, 4 / 7])

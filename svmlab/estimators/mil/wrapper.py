@@ -24,7 +24,9 @@ line (``-P 1 -A 3``), given an equivalent base learner:
 Weka's MIWrapper has no preprocessing of its own: the base learner sees the raw attribute
 values. Weka's default base learner is ``ZeroR`` (the weighted majority class); the MIRSVM and
 HyDR-MI papers' MIWrapper columns equal the majority rate, i.e. that default. The equivalent
-here is ``estimator=DummyClassifier(strategy="prior")`` (docs/decisions/mil.md).
+here is ``estimator=ZeroRClassifier()`` (:mod:`svmlab.estimators.zero_r`), which also breaks
+exact ties between the classes as Weka does; ``DummyClassifier(strategy="prior")`` differs from
+it only there (docs/decisions/mil.md).
 
 Reference: E. Frank, X. Xu. Applying propositional learning algorithms to multi-instance
 data. Working paper 06/03, Dept. of Computer Science, University of Waikato, 2003.
@@ -123,7 +125,7 @@ class MIWrapperClassifier(ClassifierMixin, BaseEstimator):
         Instance-level learner with ``predict_proba`` and ``sample_weight`` support, cloned in
         ``fit``. ``None`` means :class:`~svmlab.estimators.naive_bayes.PrecisionNaiveBayes`
         (Weka's NaiveBayes, one of Frank & Xu's learners). Weka's own default, ZeroR, is
-        ``DummyClassifier(strategy="prior")``.
+        :class:`~svmlab.estimators.zero_r.ZeroRClassifier`.
     method : {"arithmetic", "geometric", "max"}, default="arithmetic"
         How instance probabilities become a bag distribution (Weka ``-P 1 / 2 / 3``).
     weighting : {"bag_scaled", "bag", "none", "original"}, default="bag_scaled"
