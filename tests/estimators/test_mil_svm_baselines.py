@@ -1,4 +1,4 @@
-"""Multi-instance SVM baselines: MI-SVM, mi-SVM (Andrews et al. 2002), the normalised set kernel
+"""Multi-instance SVM baselines: MI-SVM, mi-SVM (Andrews et al. 2002), the set kernel
 (Gärtner et al. 2002; Weka MISMO) and miGraph (Zhou, Sun & Li 2009)."""
 
 import numpy as np
