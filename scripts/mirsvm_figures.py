@@ -6,8 +6,11 @@ Usage::
     mutagenesis_atoms] [--out DIR]
     python scripts/mirsvm_figures.py toy [--out DIR]
 
-``convergence`` (Fig. 4.2): the share of bags whose representative did not change, per
-iteration of MIRSVM, on several datasets (z-scored, C = 10, sigma = 5; needs SVMLAB_DATA_DIR).
+``convergence`` (Fig. 4.2): per iteration of MIRSVM (its defaults: C = 10, sigma = 5, as many
+iterations as bags; z-scored; needs SVMLAB_DATA_DIR), the share of bags whose representative
+equals the one two iterations earlier -- what the author's code counts and the paper plots, so
+a 2-cycle looks converged -- beside the share equal to the previous iteration's (svmlab's
+count, 100% only at a fixed point). Iterations after a detected cycle are read off it.
 ``toy`` (Fig. 4.3): six 2-D Gaussian bags (4 negative with 15 instances, 2 positive with 30
 and 35; the paper gives only the counts, Melki (2018), Sec. 4.3), MIRSVM and MI-SVM with
 C = 1000 and
@@ -29,26 +32,45 @@ def convergence(names, out: Path, C=10.0, sigma=5.0) -> Path:
     from svmlab.estimators.mil.mirsvm import MIRSVMClassifier
     from svmlab.evaluation.preprocessing import Preprocessor
 
-    fig = Figure(figsize=(7, 4.5), layout="constrained")
+    fig = Figure(figsize=(8, 6), layout="constrained")
     ax = fig.subplots()
-    for name in names:
+    for k, name in enumerate(names):
         ds = load_dataset(name)
         ds = Preprocessor("zscore").fit(ds).transform(ds)
         model = MIRSVMClassifier(C=C, sigma=sigma, random_state=0).fit(ds.bags, ds.y)
-        unchanged = 100.0 * np.asarray(model.unchanged_per_iter_) / ds.n_bags
-        ax.plot(
-            np.arange(1, len(unchanged) + 1),
-            unchanged,
-            "o-",
-            label=f"{name} ({model.fit_info_['stop']})",
+        info = model.fit_info_
+        counts = info["counts_to_max_iter"]  # all #bags iterations, as the author's code runs
+        it = np.arange(1, len(counts["two_step"]) + 1)
+        colour = f"C{k}"
+        cycle = info["stop"] + (
+            f", period {info['cycle_length']} from {info['cycle_start']}"
+            if info["cycle_length"]
+            else ""
         )
-    ax.set_xlabel("iteration")
+        ax.plot(
+            it,
+            100.0 * np.asarray(counts["two_step"]) / ds.n_bags,
+            "-",
+            color=colour,
+            label=f"{name}: vs two iterations back ({cycle})",
+        )
+        ax.plot(
+            it,
+            100.0 * np.asarray(counts["one_step"]) / ds.n_bags,
+            ":",
+            color=colour,
+            label=f"{name}: vs previous iteration",
+        )
+    ax.set_xlabel("iteration (as many as bags, as the author's code)")
     ax.set_ylabel("bags whose representative is unchanged (%)")
     ax.set_title(
-        f"Fig. 4.2 (reproduced): MIRSVM convergence, C = {C:g}, sigma = {sigma:g}", fontsize=10
+        f"Fig. 4.2 (reproduced): MIRSVM convergence, C = {C:g}, sigma = {sigma:g}. Solid: the "
+        "author's counter\n(set two iterations back, 100% on a 2-cycle); dotted: svmlab's "
+        "(previous set, 100% only at a fixed point)",
+        fontsize=9,
     )
     ax.set_ylim(0, 102)
-    ax.legend(fontsize=8)
+    fig.legend(loc="outside lower center", fontsize=7, ncol=2)
     out.mkdir(parents=True, exist_ok=True)
     path = out / "mirsvm_fig_4_2_convergence.png"
     fig.savefig(path, dpi=150)

@@ -138,3 +138,24 @@ def test_mtr_speed_benchmark_prints_ratios():
         timeout=300,
     ).stdout
     assert "SVRCC / SVR =" in out and "slump" in out
+
+
+def test_mirsvm_speed_benchmark_prints_ratios():
+    out = subprocess.run(
+        [
+            sys.executable,
+            str(REPO_ROOT / "scripts" / "bench" / "mirsvm_speed.py"),
+            "--datasets",
+            "mi_bags",
+            "--n-bags",
+            "20",
+            "--folds",
+            "2",
+            "--no-weka",
+        ],
+        check=True,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    ).stdout
+    assert "MI-SVM/MIR" in out and "mi_bags" in out and "x" in out.splitlines()[-1]

@@ -1,8 +1,7 @@
 """MIRSVM: the Multi-Instance Representative SVM (Melki, Cano & Ventura 2018; dissertation Ch. 4).
 
 Each bag is represented by exactly one of its instances. Starting from a random
-representative per bag, MIRSVM alternates two steps until the representatives stop
-changing:
+representative per bag, MIRSVM alternates two steps:
 
 1. solve the kernel SVM dual (Eq. 4.10) over the n representatives, labelled with their
    bags' labels, and compute the bias from its support vectors (Eq. 4.13);
@@ -13,20 +12,33 @@ changing:
 A bag is predicted positive when its largest instance output is positive (the standard
 multi-instance assumption, Eq. 4.12).
 
-Readings of the source (each explained in docs/decisions/mil.md under the quoted heading);
-the defaults follow the equations and prose, the literal pseudo-code is one switch away:
+The paper says the loop runs "until the representatives stop changing"; the author's MATLAB
+code (``DualTrain.m``) runs exactly as many iterations as there are bags and returns the
+last one, and its convergence counter (the paper's Fig. 4.2) compares each representative
+set with the one *two* iterations earlier, so a 2-cycle looks converged. svmlab's defaults
+follow that code (docs/decisions/mil.md, "MIRSVM: the author's code as the default"):
 
+* "Iterations and the returned model": ``max_iter=None`` (the number of training bags) and
+  ``keep="last"``, the iterate of the last iteration. Once a representative set repeats, the
+  rest of the sequence is periodic, so that iterate is read off the cycle instead of being
+  computed (``detect_cycles=False`` runs every iteration). ``keep="best"`` (lowest
+  multi-instance objective) and ``patience`` are svmlab's cycle-aware refinements;
+  ``keep="author"`` pairs the last ``alpha`` with the representatives re-selected from it,
+  as ``DualTrain.m`` returns them.
+* "Support vectors used for the bias": all support vectors ``0 < alpha <= C`` (the code,
+  the journal); ``bias_sv="free"`` uses ``0 < alpha < C`` (the chapter's Alg. 4.1).
 * "Box constraint": box ``[0, C]``; ``c_per_bag=True`` gives ``[0, C/n]`` (journal
   Eqs. 5-6).
-* "Representative selection": argmax of ``f(x)`` in every bag; ``selection="max_margin"``
-  takes the argmax of ``Y_I f(x)`` (Alg. 4.1 line 14; negative bags then pick their most
-  negative instance).
-* "Bias formula": Eq. 4.13 in kernel form; ``bias_form="gram"`` is Alg. 4.1 line 12,
-  ``Y_sv - G_sv (alpha_sv * Y_sv)``.
-* "Support vectors used for the bias": ``0 < alpha < C`` (all ``alpha > 0`` if none is
-  free); ``bias_sv="all"`` uses ``0 < alpha <= C`` (journal; chapter figure text).
-* "Convergence, cycles and the iteration cap": ``max_iter`` plus cycle detection (the paper
-  has neither).
+* "Representative selection": argmax of ``f(x)`` in every bag (the code, Eqs. 4.3, 4.9);
+  ``selection="max_margin"`` takes the argmax of ``Y_I f(x)`` (Alg. 4.1 line 14).
+* "Bias formula": Eq. 4.13 in kernel form (the code); ``bias_form="gram"`` is Alg. 4.1
+  line 12, ``Y_sv - G_sv (alpha_sv * Y_sv)``.
+
+Cost: the kernel rows ``K(x_s, .)`` over all training instances of the instances that have
+been representatives are kept (up to :data:`MAX_CACHED_KERNEL` entries; never the full
+instance kernel), so a representative that returns costs nothing, the representatives' own
+kernel is a gather and the instance outputs a weighted sum of rows. Each QP is warm-started
+from the previous ``alpha``.
 
 References
 ----------
@@ -42,6 +54,7 @@ from dataclasses import dataclass, field
 from numbers import Integral, Real
 
 import numpy as np
+from numba import njit
 from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils import check_random_state
@@ -58,7 +71,12 @@ from svmlab.estimators.mil._bags import (
 from svmlab.kernels import gamma_from_sigma, rbf, rbf_expansion
 from svmlab.qp import DualSolution, solve_svm_dual
 
-__all__ = ["MIRSVMClassifier"]
+__all__ = ["MIRSVMClassifier", "MAX_CACHED_KERNEL"]
+
+#: Kernel values (float64 entries) MIRSVM keeps between iterations: rows ``K(x_s, .)`` over
+#: all N training instances for up to ``MAX_CACHED_KERNEL / N`` representatives (2**24: 128
+#: MiB). With fewer slots than bags the outputs are recomputed in blocks at every iteration.
+MAX_CACHED_KERNEL = 2**24
 
 
 def _lowest_iterate(objectives: list[float], lowest: int) -> int:
@@ -70,11 +88,86 @@ def _lowest_iterate(objectives: list[float], lowest: int) -> int:
     return lowest
 
 
-def _refresh_kernel(K, X, S, changed, gamma, sq) -> None:
-    """New rows / columns of the representatives' kernel ``K`` where a representative changed."""
-    rows = rbf(X[S[changed]], X[S], gamma, X_sq=sq[S[changed]], Y_sq=sq[S])
-    K[changed, :] = rows
-    K[:, changed] = rows.T
+@njit(cache=True, nogil=True)
+def _weighted_rows(rows, which, coef, b):  # pragma: no cover (compiled)
+    """``b + sum_j coef[j] * rows[which[j]]`` without copying the rows."""
+    out = np.full(rows.shape[1], b)
+    for j in range(which.shape[0]):
+        row = rows[which[j]]
+        c = coef[j]
+        for i in range(out.shape[0]):
+            out[i] += c * row[i]
+    return out
+
+
+class _RepresentativeKernel:
+    """Kernel values MIRSVM needs at every iteration: ``K`` between the n representatives and
+    the outputs ``f(x)`` of every training instance.
+
+    With ``cached``, the kernel row ``K(x_s, .)`` over all N training instances is kept for
+    every instance ``s`` that has been a representative, in up to ``MAX_CACHED_KERNEL / N``
+    slots (at least n; the least recently used row is dropped when they are full): a
+    representative seen before costs nothing, a new one one row of N values, ``K`` is a
+    gather and the outputs a weighted sum of the support vectors' rows. Otherwise ``K`` is
+    refreshed row by row and the outputs are recomputed in blocks.
+    """
+
+    def __init__(self, X, S, gamma: float, sq):
+        self.X, self.gamma, self.sq = X, gamma, sq
+        N, n = X.shape[0], len(S)
+        cap = min(N, MAX_CACHED_KERNEL // N)
+        self.cached = cap >= n
+        if self.cached:
+            self.rows = np.empty((cap, N))
+            self.slot_of = np.full(N, -1, dtype=np.intp)  # instance -> slot
+            self.owner = np.full(cap, -1, dtype=np.intp)  # slot -> instance
+            self.last_used = np.full(cap, -1, dtype=np.int64)
+            self.clock = 0
+            self.set(S, np.arange(n))
+        else:
+            self.K = rbf(X[S], X[S], gamma, X_sq=sq[S], Y_sq=sq[S])
+
+    def set(self, S, changed) -> None:
+        """The representatives are now ``S``; those of the bags ``changed`` are new."""
+        X, gamma, sq = self.X, self.gamma, self.sq
+        if not self.cached:
+            rows = rbf(X[S[changed]], X[S], gamma, X_sq=sq[S[changed]], Y_sq=sq[S])
+            self.K[changed, :] = rows
+            self.K[:, changed] = rows.T
+            return
+        self.clock += 1
+        slots = self.slot_of[S]
+        self.last_used[slots[slots >= 0]] = self.clock
+        new = S[slots < 0]
+        if len(new):  # the least recently used slots (never used ones first) take them
+            free = np.argpartition(self.last_used, len(new) - 1)[: len(new)]
+            dropped = self.owner[free]
+            self.slot_of[dropped[dropped >= 0]] = -1
+            self.owner[free], self.slot_of[new] = new, free
+            self.last_used[free] = self.clock
+            self.rows[free] = rbf(X[new], X, gamma, X_sq=sq[new], Y_sq=sq)
+            slots = self.slot_of[S]
+        self.slots = slots
+        K = self.rows[np.ix_(slots, S)]
+        self.K = 0.5 * (K + K.T)  # symmetric to the last bit
+
+    def outputs(self, S, sv, coef, b: float):
+        """``f(x)`` of every training instance, for the representatives ``S`` with the support
+        vectors ``sv`` (a mask over bags) and their ``alpha * Y``."""
+        if self.cached:
+            return _weighted_rows(self.rows, self.slots[sv], coef, float(b))
+        return rbf_expansion(self.X, self.X[S[sv]], coef, b, self.gamma)
+
+
+@dataclass
+class _Iterate:
+    """One pass of the alternation: the QP over the representatives ``S`` and its model."""
+
+    S: np.ndarray
+    solution: DualSolution
+    sv: np.ndarray
+    b: float
+    objective: float
 
 
 @dataclass
@@ -87,7 +180,9 @@ class _Trace:
     max_gap: float = 0.0
     mi_objective: list[float] = field(default_factory=list)
     unchanged: list[int] = field(default_factory=list)
+    unchanged_two_step: list[int] = field(default_factory=list)
     stop: str = "max_iter"
+    cycle_start: int = 0
     cycle_length: int = 0
 
     def add_qp(self, solution: DualSolution) -> None:
@@ -95,12 +190,14 @@ class _Trace:
         self.qp_seconds += solution.seconds
         self.max_gap = max(self.max_gap, solution.gap)
 
-    def fit_info(self, *, kept: int, solution: DualSolution, gamma: float, X, n: int) -> dict:
-        """``fit_info_``, with ``kept`` the 1-based iteration of the returned model."""
+    def fit_info(self, *, kept: int, solution: DualSolution, gamma: float, X, n, T) -> dict:
+        """``fit_info_``, with ``kept`` the 1-based computed iteration of the returned model."""
         return {
             "iterations": len(self.unchanged),
+            "max_iter": int(T),
             "converged": self.stop == "converged",
             "stop": self.stop,
+            "cycle_start": int(self.cycle_start),
             "cycle_length": int(self.cycle_length),
             "kept_iteration": int(kept),
             "objective": float(-solution.objective),
@@ -115,6 +212,7 @@ class _Trace:
             "n_bags": int(n),
             "n_instances": int(X.shape[0]),
             "unchanged_per_iter": [int(u) for u in self.unchanged],
+            "unchanged_two_step_per_iter": [int(u) for u in self.unchanged_two_step],
         }
 
 
@@ -123,18 +221,22 @@ class MIRSVMClassifier(MaxInstanceMixin, ClassifierMixin, BaseEstimator):
 
     Parameters
     ----------
-    C : float, default=1.0
+    C : float, default=10.0
         Penalty of the hinge loss; > 0. The paper searches {0.1, 1, 10, 100, 1e3, 1e4}.
-    sigma : float, default=1.0
+        The default is chosen on the five standard sets with z-scored features
+        (docs/decisions/mil.md, "MIRSVM: the author's code as the default").
+    sigma : float, default=5.0
         Width of the Gaussian kernel ``K(x, x') = exp(-||x - x'||^2 / (2 sigma^2))``
         (Eq. 4.11), as the paper parameterises it: ``gamma = 1 / (2 sigma^2)``. The paper
         searches {0.1, 0.5, 1, 2, 5, 10}.
     gamma : float or None, default=None
         The same kernel in the LIBSVM parameterisation ``exp(-gamma ||x - x'||^2)``. When
         set it is used and ``sigma`` is ignored.
-    max_iter : int, default=100
-        Cap on the number of representative updates (QPs solved). The paper iterates until
-        the representatives stop changing, without a cap.
+    max_iter : int or None, default=None
+        Number of iterations (QP + re-selection) whose last iterate is returned with
+        ``keep="last"``. ``None``: the number of training bags, as the author's code. A fixed
+        point or a repeated representative set found earlier ends the loop (see
+        ``detect_cycles``).
     tol : float, default=1e-5
         Optimality tolerance of each QP: the maximal KKT violation (see :mod:`svmlab.qp`).
     qp_solver : {"smo", "osqp", "libsvm"}, default="smo"
@@ -147,33 +249,36 @@ class MIRSVMClassifier(MaxInstanceMixin, ClassifierMixin, BaseEstimator):
         labels and ``C`` do not change). ``False`` solves every QP from scratch.
     selection : {"max_output", "max_margin"}, default="max_output"
         Representative rule. ``"max_output"``: argmax over the bag's instances of the
-        decision value ``f(x)`` for every bag (Eqs. 4.3, 4.9 and the prose).
-        ``"max_margin"``: argmax of ``Y_I f(x)``, the literal Alg. 4.1 line 14, which
+        decision value ``f(x)`` for every bag (Eqs. 4.3, 4.9, the prose and the author's
+        code). ``"max_margin"``: argmax of ``Y_I f(x)``, the literal Alg. 4.1 line 14, which
         makes negative bags choose their most negative instance (docs/decisions/mil.md,
         "Representative selection").
-    bias_sv : {"free", "all"}, default="free"
-        Support vectors averaged in the bias: free ones ``0 < alpha < C`` (chapter
-        Alg. 4.1; all ``alpha > 0`` when none is free) or all ``0 < alpha <= C`` (journal
-        and the chapter's figure text) (docs/decisions/mil.md, "Support vectors used for the
-        bias").
+    bias_sv : {"all", "free"}, default="all"
+        Support vectors averaged in the bias: all ``0 < alpha <= C`` (the author's code, the
+        journal and the chapter's figure text) or the free ones ``0 < alpha < C`` (chapter
+        Alg. 4.1; all ``alpha > 0`` when none is free). With a small ``C`` nearly every
+        ``alpha`` is at ``C`` and the few free ones alone set a poor bias.
     bias_form : {"kernel", "gram"}, default="kernel"
         ``"kernel"``: Eq. 4.13, ``b = mean_{I in sv} (Y_I - sum_K alpha_K Y_K K(x_I, x_K))``
-        with the sum over every support vector, so free SVs lie exactly on the margin.
-        ``"gram"``: the literal Alg. 4.1 line 12, ``mean(Y_sv - G_sv (alpha_sv * Y_sv))``
-        with ``G = (Y Y^T) * K`` and the sum restricted to the same SV set
-        (docs/decisions/mil.md, "Bias formula").
-    keep : {"best", "last"}, default="best"
-        Which iterate is returned when the loop stops without converging (a cycle or
-        ``max_iter``). ``"best"``: the one with the smallest multi-instance objective
-        ``1/2 ||w||^2 + C sum_I max(0, 1 - Y_I max_{i in I} f(x_i))`` -- the SVM primal with
-        every bag scored by its best instance, which is what the representatives stand
-        for (an iterate must improve on the best so far by more than 1e-4 relative, so
-        near-ties keep the earlier one); ``"last"``: the final iterate. At convergence
-        both return the fixed point.
+        with the sum over every support vector. ``"gram"``: the literal Alg. 4.1 line 12,
+        ``mean(Y_sv - G_sv (alpha_sv * Y_sv))`` with ``G = (Y Y^T) * K`` and the sum
+        restricted to the same SV set (docs/decisions/mil.md, "Bias formula").
+    keep : {"last", "best", "author"}, default="last"
+        The iterate returned. ``"last"``: the one of iteration ``max_iter`` (at a fixed point,
+        the fixed point), with the representatives it was fitted on. ``"best"``: among the
+        iterates up to ``max_iter``, the one with the smallest multi-instance objective
+        ``1/2 ||w||^2 + C sum_I max(0, 1 - Y_I max_{i in I} f(x_i))`` (a lower one must
+        improve by more than 1e-4 relative; at a fixed point, the fixed point).
+        ``"author"``: as ``DualTrain.m`` returns it, the ``alpha`` and bias of iteration
+        ``max_iter`` on the representatives re-selected from them.
+    detect_cycles : bool, default=True
+        Stop once the representative set repeats an earlier one: the iterations up to
+        ``max_iter`` would repeat that cycle, so their last iterate (and the best) is known
+        exactly (``stop="cycle"``). ``False`` computes every iteration up to ``max_iter``
+        (slower; the same model up to the QP tolerance).
     patience : int or None, default=None
         Stop after this many consecutive iterations without a lower multi-instance
-        objective (``stop="patience"``). ``None`` iterates until convergence, a cycle or
-        ``max_iter``, as the paper does.
+        objective (``stop="patience"``); ``keep`` then chooses among the iterates computed.
     c_per_bag : bool, default=False
         Use the box ``[0, C / n]`` of the journal's Eqs. 5-6 instead of ``[0, C]``
         (docs/decisions/mil.md, "Box constraint").
@@ -197,39 +302,46 @@ class MIRSVMClassifier(MaxInstanceMixin, ClassifierMixin, BaseEstimator):
     n_support_ : ndarray of shape (2,)
         Support vectors per class (negative, positive); at most one per bag.
     n_iter_ : int
-        QPs solved (representative updates).
+        QPs solved (iterations computed).
     unchanged_per_iter_ : ndarray of shape (n_iter_,)
-        After each QP, how many bags kept their representative (the paper's Fig. 4.2);
-        equal to the number of bags at convergence.
+        After each QP, how many bags kept their representative (svmlab's convergence count;
+        the number of bags at a fixed point).
+    unchanged_two_step_per_iter_ : ndarray of shape (n_iter_,)
+        After each QP, how many bags have the representative they had two iterations
+        earlier (0 after the first): what the author's code counts and the paper's Fig. 4.2
+        plots; the number of bags on a 2-cycle too.
     fit_info_ : dict
-        ``iterations``, ``converged``, ``stop`` ("converged", "cycle", "patience" or
-        ``"max_iter"``), ``cycle_length``, ``kept_iteration`` (1-based iterate returned),
-        ``objective`` (its dual objective, maximised form), ``mi_objective`` (its
-        multi-instance primal objective, see ``keep``; one value per iteration in
-        ``mi_objective_per_iter``),
-        ``qp_iterations``, ``qp_seconds``, ``kernel_seconds``, ``max_kkt_gap``, ``gamma``,
-        ``n_bags``, ``n_instances``, ``unchanged_per_iter``.
+        ``iterations``, ``max_iter`` (the number of iterations stood for), ``converged``,
+        ``stop`` ("converged", "cycle", "patience" or ``"max_iter"``), ``cycle_start``
+        (1-based first iteration of the repeating cycle; 0 without one), ``cycle_length``,
+        ``kept_iteration`` (1-based computed iterate returned), ``objective`` (its dual
+        objective, maximised form), ``mi_objective`` (its multi-instance objective, see
+        ``keep``; one value per iteration in ``mi_objective_per_iter``), ``qp_iterations``,
+        ``qp_seconds``, ``kernel_seconds``, ``max_kkt_gap``, ``gamma``, ``n_bags``,
+        ``n_instances``, ``unchanged_per_iter``, ``unchanged_two_step_per_iter``, and
+        ``counts_to_max_iter`` (``{"one_step": [...], "two_step": [...]}``: both counts over
+        all ``max_iter`` iterations, those after a cycle read off it).
 
     Notes
     -----
-    The representative set can revisit an earlier state; the loop then stops with
-    ``stop="cycle"`` (docs/decisions/mil.md, "Convergence, cycles and the iteration cap") and
-    keeps the iterate chosen by ``keep``. Hitting ``max_iter`` raises a
-    ``ConvergenceWarning``. ``sign(0)`` is read as negative.
+    Iterate ``k`` beyond a cycle found at iterations ``s .. t`` (1-based, period
+    ``p = t - s + 1``) is iterate ``s + (k - s) mod p``. Reaching ``max_iter`` without a
+    fixed point or a cycle raises a ``ConvergenceWarning``. ``sign(0)`` is read as negative.
     """
 
     _parameter_constraints: dict = {
         "C": [Interval(Real, 0.0, None, closed="neither")],
         "sigma": [Interval(Real, 0.0, None, closed="neither")],
         "gamma": [Interval(Real, 0.0, None, closed="neither"), None],
-        "max_iter": [Interval(Integral, 1, None, closed="left")],
+        "max_iter": [Interval(Integral, 1, None, closed="left"), None],
         "tol": [Interval(Real, 0.0, None, closed="neither")],
         "qp_solver": [StrOptions({"smo", "osqp", "libsvm"})],
         "warm_start": ["boolean"],
         "selection": [StrOptions({"max_output", "max_margin"})],
         "bias_sv": [StrOptions({"free", "all"})],
         "bias_form": [StrOptions({"kernel", "gram"})],
-        "keep": [StrOptions({"best", "last"})],
+        "keep": [StrOptions({"last", "best", "author"})],
+        "detect_cycles": ["boolean"],
         "patience": [Interval(Integral, 1, None, closed="left"), None],
         "c_per_bag": ["boolean"],
         "random_state": ["random_state"],
@@ -237,17 +349,18 @@ class MIRSVMClassifier(MaxInstanceMixin, ClassifierMixin, BaseEstimator):
 
     def __init__(
         self,
-        C: float = 1.0,
-        sigma: float = 1.0,
+        C: float = 10.0,
+        sigma: float = 5.0,
         gamma: float | None = None,
-        max_iter: int = 100,
+        max_iter: int | None = None,
         tol: float = 1e-5,
         qp_solver: str = "smo",
         warm_start: bool = True,
         selection: str = "max_output",
-        bias_sv: str = "free",
+        bias_sv: str = "all",
         bias_form: str = "kernel",
-        keep: str = "best",
+        keep: str = "last",
+        detect_cycles: bool = True,
         patience: int | None = None,
         c_per_bag: bool = False,
         random_state=None,
@@ -263,6 +376,7 @@ class MIRSVMClassifier(MaxInstanceMixin, ClassifierMixin, BaseEstimator):
         self.bias_sv = bias_sv
         self.bias_form = bias_form
         self.keep = keep
+        self.detect_cycles = detect_cycles
         self.patience = patience
         self.c_per_bag = c_per_bag
         self.random_state = random_state
@@ -291,6 +405,7 @@ class MIRSVMClassifier(MaxInstanceMixin, ClassifierMixin, BaseEstimator):
         self.n_features_in_ = X.shape[1]
         gamma = float(self.gamma) if self.gamma is not None else gamma_from_sigma(self.sigma)
         box = self.C / n if self.c_per_bag else float(self.C)
+        T = n if self.max_iter is None else int(self.max_iter)
         sq = row_norms(X, squared=True)
 
         # random initial representative in every bag (Alg. 4.1 lines 1-3)
@@ -298,98 +413,127 @@ class MIRSVMClassifier(MaxInstanceMixin, ClassifierMixin, BaseEstimator):
         S = starts + np.minimum((rng.random_sample(n) * sizes).astype(np.intp), sizes - 1)
 
         t0 = time.perf_counter()
-        K = rbf(X[S], X[S], gamma, X_sq=sq[S], Y_sq=sq[S])
+        kernel = _RepresentativeKernel(X, S, gamma, sq)
         trace = _Trace(kernel_seconds=time.perf_counter() - t0)
-        history = [S.tobytes()]  # the representative sets so far
-        previous = None
-        best = None  # (objective, iteration, S, alpha, sv, b, solution) of the kept iterate
-        lowest = 0  # 1-based iteration of the lowest multi-instance objective so far
-        for _ in range(self.max_iter):
-            sol, sv, b, out, objective, seconds = self._iterate(
-                K, Y, box, previous, X, S, starts, gamma
-            )
-            previous = sol
-            trace.add_qp(sol)
-            alpha = sol.alpha
-            trace.mi_objective.append(objective)
-            trace.kernel_seconds += seconds  # the outputs of every instance
-            t0 = time.perf_counter()
+        seen = {S.tobytes(): 0}  # representative set -> 0-based iteration fitted on it
+        iterates: list[_Iterate] = []
+        previous, S_before, lowest = None, None, 0
+        for t in range(T):
+            it, out = self._iterate(kernel, Y, box, previous, S, starts, trace)
+            previous = it.solution
+            iterates.append(it)
             lowest = _lowest_iterate(trace.mi_objective, lowest)
-            if self.keep == "last" or lowest == len(trace.mi_objective):
-                best = (objective, len(trace.mi_objective), S.copy(), alpha, sv, b, sol)
+            t0 = time.perf_counter()
             if self.selection == "max_margin":  # Alg. 4.1 line 14 taken literally
                 out = out * np.repeat(Y, sizes)
             S_new = bag_argmax(out, starts, sizes)
-            trace.kernel_seconds += time.perf_counter() - t0
             changed = np.flatnonzero(S_new != S)
             trace.unchanged.append(int(n - len(changed)))
-            key = S_new.tobytes()
-            if self._stops(trace, changed, lowest, key, history):
+            trace.unchanged_two_step.append(
+                0 if S_before is None else int(np.count_nonzero(S_new == S_before))
+            )
+            if self._stops(trace, t, changed, lowest, seen.get(S_new.tobytes()), T):
                 break
-            history.append(key)
-            t0 = time.perf_counter()
-            S = S_new
-            _refresh_kernel(K, X, S, changed, gamma, sq)
+            seen[S_new.tobytes()] = t + 1
+            S_before, S = S, S_new
+            kernel.set(S, changed)
             trace.kernel_seconds += time.perf_counter() - t0
 
         if trace.stop == "max_iter":
             warnings.warn(  # noqa: B028 (about this fit, not the caller's line)
-                f"MIRSVM: the representatives still changed after max_iter={self.max_iter} "
-                "iterations",
+                f"MIRSVM: the representatives neither settled nor cycled within "
+                f"max_iter={T} iterations",
                 ConvergenceWarning,
             )
-        if trace.stop == "converged":  # the fixed point is returned whatever its objective
-            best = (trace.mi_objective[-1], len(trace.mi_objective), S, alpha, sv, b, sol)
-        self._store_model(X, starts, Y, gamma, best)
+        kept = self._kept(trace, lowest, T, len(iterates))
+        model = iterates[kept]
+        S_model = model.S
+        if self.keep == "author":  # the representatives re-selected from the kept iterate
+            S_model = iterates[kept + 1].S if kept + 1 < len(iterates) else S_new
+        self._store_model(X, starts, Y, gamma, S_model, model)
         self.n_iter_ = len(trace.unchanged)
         self.unchanged_per_iter_ = np.asarray(trace.unchanged, dtype=np.intp)
-        self.fit_info_ = trace.fit_info(kept=best[1], solution=best[6], gamma=gamma, X=X, n=n)
+        self.unchanged_two_step_per_iter_ = np.asarray(trace.unchanged_two_step, dtype=np.intp)
+        self.fit_info_ = trace.fit_info(
+            kept=kept + 1, solution=model.solution, gamma=gamma, X=X, n=n, T=T
+        )
+        self.fit_info_["counts_to_max_iter"] = self._counts_to_max_iter(trace, iterates, S_new, T)
         return self
 
-    def _stops(self, trace: _Trace, changed, lowest: int, key: bytes, history: list) -> bool:
-        """Whether the alternation ends after this iterate (``trace.stop`` says why): the
-        representatives did not change, ``patience`` iterations without a lower objective, an
-        earlier representative set is back (a cycle), or ``max_iter`` -- then the model stays
-        consistent with the representatives it was fitted on."""
+    @staticmethod
+    def _counts_to_max_iter(trace: _Trace, iterates, S_last, T: int) -> dict:
+        """Both per-iteration counts over all ``T`` iterations, those after a cycle read off it
+        (what running every iteration, as the author's code does, would record)."""
+        one, two = list(trace.unchanged), list(trace.unchanged_two_step)
+        if trace.stop in ("converged", "cycle") and T > len(one):
+            sets = [it.S for it in iterates] + [S_last]
+            s, p = trace.cycle_start - 1, trace.cycle_length
+
+            def rep(i):  # representatives fitted on at (0-based) iteration i
+                return sets[i] if i < len(sets) - 1 else sets[s + (i - s) % p]
+
+            for k in range(len(one), T):
+                one.append(int(np.count_nonzero(rep(k + 1) == rep(k))))
+                two.append(int(np.count_nonzero(rep(k + 1) == rep(k - 1))))
+        return {"one_step": one, "two_step": two}
+
+    def _stops(self, trace: _Trace, t: int, changed, lowest: int, repeat, T: int) -> bool:
+        """Whether the alternation ends after the 0-based iteration ``t`` (``trace.stop`` says
+        why): the representatives did not change, ``patience`` iterations without a lower
+        objective, an earlier representative set (first fitted at iteration ``repeat``) is
+        back, or ``max_iter``."""
         if len(changed) == 0:
-            trace.stop = "converged"
+            trace.stop, trace.cycle_start, trace.cycle_length = "converged", t + 1, 1
             return True
         if self.patience is not None and len(trace.mi_objective) - lowest >= self.patience:
             trace.stop = "patience"
             return True
-        if key in history:
-            trace.stop, trace.cycle_length = "cycle", len(history) - history.index(key)
+        if repeat is not None and self.detect_cycles:
+            trace.stop, trace.cycle_start, trace.cycle_length = "cycle", repeat + 1, t + 1 - repeat
             return True
-        return len(trace.unchanged) == self.max_iter
+        if t + 1 == T:
+            trace.stop = "max_iter" if repeat is None else "cycle"
+            return True
+        return False
 
-    def _iterate(self, K, Y, box, previous, X, S, starts, gamma):
+    def _kept(self, trace: _Trace, lowest: int, T: int, computed: int) -> int:
+        """0-based computed iterate returned: the one iteration ``T`` stands for (beyond a
+        cycle ``s .. t``, iterate ``s + (T - s) mod p``), or the lowest objective."""
+        if self.keep == "best" and trace.stop != "converged":
+            return lowest - 1
+        if trace.stop in ("converged", "cycle") and T > computed:
+            s, p = trace.cycle_start - 1, trace.cycle_length
+            return s + (T - 1 - s) % p
+        return computed - 1
+
+    def _iterate(self, kernel: _RepresentativeKernel, Y, box, previous, S, starts, trace):
         """One pass of Alg. 4.1 over the representatives ``S``: the QP and its bias, the outputs
-        of every training instance (Eqs. 4.9 / 4.12) and the iterate's multi-instance primal
-        objective ``1/2 ||w||^2 + C sum_I hinge(Y_I max f)``.
-
-        Returns ``(solution, sv, b, outputs, objective, seconds of the outputs)``.
-        """
+        of every training instance (Eqs. 4.9 / 4.12) and the iterate's multi-instance
+        objective ``1/2 ||w||^2 + C sum_I hinge(Y_I max f)``. Returns ``(iterate, outputs)``."""
+        K = kernel.K
         sol = self._solve_qp(K, Y, box, previous if self.warm_start else None)
+        trace.add_qp(sol)
         alpha = sol.alpha
         sv = alpha > 1e-8 * box
         b = self._bias(K, Y, alpha, sv, box)
         t0 = time.perf_counter()
-        out = rbf_expansion(X, X[S[sv]], (alpha * Y)[sv], b, gamma)
         v = (alpha * Y)[sv]
+        out = kernel.outputs(S, sv, v, b)
         hinge = np.maximum(0.0, 1.0 - Y * bag_max(out, starts))
         objective = float(0.5 * v @ K[np.ix_(sv, sv)] @ v + box * hinge.sum())
-        return sol, sv, b, out, objective, time.perf_counter() - t0
+        trace.mi_objective.append(objective)
+        trace.kernel_seconds += time.perf_counter() - t0
+        return _Iterate(S.copy(), sol, sv, b, objective), out
 
-    def _store_model(self, X, starts, Y, gamma, kept) -> None:
-        """The fitted attributes from the kept iterate ``(objective, iteration, S, alpha, sv, b,
-        solution)``."""
-        _, _, S, alpha, sv, b, _ = kept
+    def _store_model(self, X, starts, Y, gamma, S, it: _Iterate) -> None:
+        """The fitted attributes from the kept iterate, its support vectors taken at ``S``."""
+        alpha, sv = it.solution.alpha, it.sv
         self._gamma = gamma
         self.representatives_ = (S - starts).astype(np.intp)
         self.support_ = np.flatnonzero(sv)
         self.support_vectors_ = X[S[sv]]
         self.dual_coef_ = (alpha * Y)[sv]
-        self.intercept_ = float(b)
+        self.intercept_ = float(it.b)
         self.n_support_ = np.array([np.sum(sv & (Y < 0)), np.sum(sv & (Y > 0))], dtype=np.int32)
 
     def _solve_qp(self, K, Y, box, previous: DualSolution | None) -> DualSolution:
