@@ -465,16 +465,14 @@ class MIRSVMClassifier(MaxInstanceMixin, ClassifierMixin, BaseEstimator):
         """Both per-iteration counts over all ``T`` iterations, those after a cycle read off it
         (what running every iteration, as the author's code does, would record)."""
         one, two = list(trace.unchanged), list(trace.unchanged_two_step)
-        if trace.stop in ("converged", "cycle") and T > len(one):
-            sets = [it.S for it in iterates] + [S_last]
+        m = len(one)
+        if trace.stop in ("converged", "cycle") and T > m:
+            sets = np.stack([it.S for it in iterates] + [S_last])
             s, p = trace.cycle_start - 1, trace.cycle_length
-
-            def rep(i):  # representatives fitted on at (0-based) iteration i
-                return sets[i] if i < len(sets) - 1 else sets[s + (i - s) % p]
-
-            for k in range(len(one), T):
-                one.append(int(np.count_nonzero(rep(k + 1) == rep(k))))
-                two.append(int(np.count_nonzero(rep(k + 1) == rep(k - 1))))
+            k = np.arange(m - 1, T + 1)  # representatives fitted on at (0-based) iteration k
+            rep = sets[np.where(k < m, k, s + (k - s) % p)]
+            one += np.count_nonzero(rep[2:] == rep[1:-1], axis=1).tolist()
+            two += np.count_nonzero(rep[2:] == rep[:-2], axis=1).tolist()
         return {"one_step": one, "two_step": two}
 
     def _stops(self, trace: _Trace, t: int, changed, lowest: int, repeat, T: int) -> bool:
