@@ -181,6 +181,10 @@ class BagKernelSVCBase(BagClassifierMixin, ClassifierMixin, BaseEstimator, metac
         """Box constraint(s) of the bags' dual variables (scalar or one per bag)."""
         return float(self.C)
 
+    def _fit_info_extra(self) -> dict:
+        """Entries a subclass adds to ``fit_info_`` after the common ones."""
+        return {}
+
     def _prepare(self, bags, n_features=None):
         X, starts, sizes = check_bags(bags, n_features)
         return self._prepare_stacked(self._transform(X), starts, sizes)
@@ -257,6 +261,7 @@ class BagKernelSVCBase(BagClassifierMixin, ClassifierMixin, BaseEstimator, metac
             "gamma": float(self._gamma),
             "n_bags": int(len(sizes)),
             "n_instances": int(X.shape[0]),
+            **self._fit_info_extra(),
         }
         return self
 
@@ -380,22 +385,8 @@ class SetKernelSVC(BagKernelSVCBase):
         self.scaling = scaling
         self.bag_weight = bag_weight
 
-    def fit(self, bags, y):
-        """Fit the SVM on the set kernel.
-
-        Parameters
-        ----------
-        bags : sequence of array-like of shape (n_instances_I, n_features)
-        y : array-like of shape (n_bags,)
-            Exactly two classes; ``classes_[1]`` (the larger) is the positive class.
-
-        Returns
-        -------
-        self : object
-        """
-        super().fit(bags, y)
-        self.fit_info_["bag_C"] = float(self._bag_C)
-        return self
+    def _fit_info_extra(self):
+        return {"bag_C": float(self._bag_C)}
 
     def _fit_transform(self, X):
         if self.scaling == "minmax":
