@@ -69,7 +69,7 @@ from svmlab.estimators.mil._bags import (
     bag_argmax,
     check_binary_bags,
 )
-from svmlab.estimators.mil.set_kernel import minmax_scaler
+from svmlab.estimators.mil.set_kernel import apply_scaling, fit_scaling
 from svmlab.kernels import gamma_from_sigma, rbf, rbf_expansion
 from svmlab.qp import solve_svm_dual
 
@@ -465,9 +465,7 @@ class InstanceMISVMClassifier(_InstanceSVMBase):
         self.on_cycle = on_cycle
 
     def _scale(self, X):
-        if self._offset is None:
-            return X
-        return (X - self._offset) * self._factor
+        return apply_scaling(X, self._offset, self._factor)
 
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, bags, y):
@@ -486,10 +484,7 @@ class InstanceMISVMClassifier(_InstanceSVMBase):
         t_start = time.perf_counter()
         X, starts, sizes, self.classes_, Y = check_binary_bags(self._name, bags, y)
         self.n_features_in_ = X.shape[1]
-        if self.scaling == "minmax":
-            self._offset, self._factor = minmax_scaler(X)
-        else:
-            self._offset = self._factor = None
+        self._offset, self._factor = fit_scaling(X, self.scaling)
         X = self._scale(X)
         linear = self.kernel == "linear"
         gamma = self._gamma_value()

@@ -45,7 +45,14 @@ from svmlab.estimators.mil._bags import BagClassifierMixin, check_bags, check_bi
 from svmlab.kernels import gamma_from_sigma, rbf
 from svmlab.qp import solve_svm_dual
 
-__all__ = ["BagKernelSVCBase", "SetKernelSVC", "minmax_scaler", "weighted_bag_kernel"]
+__all__ = [
+    "BagKernelSVCBase",
+    "SetKernelSVC",
+    "apply_scaling",
+    "fit_scaling",
+    "minmax_scaler",
+    "weighted_bag_kernel",
+]
 
 _BLOCK_BYTES = 64 * 2**20
 
@@ -108,6 +115,18 @@ def minmax_scaler(X):
     factor = np.zeros_like(span)
     np.divide(1.0, span, out=factor, where=span > 0)
     return lo, factor
+
+
+def fit_scaling(X, scaling: str):
+    """``minmax_scaler(X)`` for ``scaling="minmax"``; ``(None, None)`` (no scaling) otherwise."""
+    return minmax_scaler(X) if scaling == "minmax" else (None, None)
+
+
+def apply_scaling(X, offset, factor):
+    """``(X - offset) * factor``, or ``X`` itself when ``offset`` is None."""
+    if offset is None:
+        return X
+    return (X - offset) * factor
 
 
 def _bag_sums(X, starts, w) -> np.ndarray:
@@ -389,16 +408,11 @@ class SetKernelSVC(BagKernelSVCBase):
         return {"bag_C": float(self._bag_C)}
 
     def _fit_transform(self, X):
-        if self.scaling == "minmax":
-            self._offset, self._factor = minmax_scaler(X)
-        else:
-            self._offset = self._factor = None
+        self._offset, self._factor = fit_scaling(X, self.scaling)
         return self._transform(X)
 
     def _transform(self, X):
-        if self._offset is None:
-            return X
-        return (X - self._offset) * self._factor
+        return apply_scaling(X, self._offset, self._factor)
 
     def _instance_weights(self, X, starts, sizes):
         return np.ones(X.shape[0])
