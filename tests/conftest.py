@@ -1,9 +1,12 @@
-"""Suite-wide test configuration: the ``data`` marker.
+"""Suite-wide test configuration: the ``data`` and ``weka`` markers.
 
 A test marked ``@pytest.mark.data`` needs the shared benchmark files. It is skipped when
 ``SVMLAB_DATA_DIR`` names no directory holding ``MANIFEST.tsv``
 (:func:`svmlab.testing.benchmark_data_dir`) and runs otherwise. That is the only reason a test
 may skip for data: once the folder is there, a file that fails to load fails the test.
+
+A test marked ``@pytest.mark.weka`` runs the real Weka 3.6; it is skipped when Java or weka.jar
+is absent (:func:`svmlab.estimators.mil.weka.weka_available`).
 """
 
 from __future__ import annotations
@@ -17,12 +20,21 @@ from svmlab.testing import benchmark_data_dir
 collect_ignore_glob = ["conftest.py", "*/conftest.py"]
 
 DATA_SKIP_REASON = "benchmark files not found: SVMLAB_DATA_DIR is unset or has no MANIFEST.tsv"
+WEKA_SKIP_REASON = "Java or weka.jar is absent (`make weka`)"
+
+
+def _skip_marked(items, marker, reason):
+    skip = pytest.mark.skip(reason=reason)
+    for item in items:
+        if item.get_closest_marker(marker) is not None:
+            item.add_marker(skip)
 
 
 def pytest_collection_modifyitems(config, items):
-    if benchmark_data_dir() is not None:
-        return
-    skip = pytest.mark.skip(reason=DATA_SKIP_REASON)
-    for item in items:
-        if item.get_closest_marker("data") is not None:
-            item.add_marker(skip)
+    if benchmark_data_dir() is None:
+        _skip_marked(items, "data", DATA_SKIP_REASON)
+    if any(item.get_closest_marker("weka") is not None for item in items):
+        from svmlab.estimators.mil.weka import weka_available
+
+        if not weka_available():
+            _skip_marked(items, "weka", WEKA_SKIP_REASON)

@@ -41,7 +41,7 @@ from sklearn.utils.estimator_checks import estimator_checks_generator
 from svmlab.data.synthetic import mi_bags, moons, mtr_correlated
 from svmlab.errors import SvmlabError
 from svmlab.estimators.evo._transductive import TransductiveBase
-from svmlab.estimators.mil.weka import WekaMIClassifier, weka_available
+from svmlab.estimators.mil.weka import WekaMIClassifier
 from svmlab.testing import fast, is_svmlab_solver, registered_solvers
 
 SOLVERS = registered_solvers()
@@ -71,13 +71,10 @@ def kind_of(name) -> str | None:
 
 KINDS = {name: kind_of(name) for name in SOLVERS}
 STREAM = [n for n, s in SOLVERS.items() if "stream" in s.tasks and KINDS[n] is not None]
-NEEDS_WEKA = pytest.mark.skipif(
-    not weka_available(), reason="Java or weka.jar is absent (`make weka`)"
-)
 
 
 def _param(name):
-    marks = [NEEDS_WEKA] if isinstance(SOLVERS[name].build(), WekaMIClassifier) else []
+    marks = [pytest.mark.weka] if isinstance(SOLVERS[name].build(), WekaMIClassifier) else []
     return pytest.param(name, marks=marks, id=name)
 
 

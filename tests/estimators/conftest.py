@@ -1,4 +1,5 @@
-"""Fixtures shared by the estimator tests: the musk1 bag-stratified 10-fold harness."""
+"""Fixtures shared by the estimator tests: the mi_bags even/odd split and the musk1
+bag-stratified 10-fold harness."""
 
 from __future__ import annotations
 
@@ -7,6 +8,18 @@ import warnings
 import numpy as np
 import pytest
 from sklearn.exceptions import ConvergenceWarning
+
+
+@pytest.fixture(scope="module")
+def split():
+    """mi_bags (100 bags, 2-D) split in two: ``(bags_train, y_train, bags_test, y_test)``, the
+    even-indexed bags for training and the odd-indexed ones for testing."""
+    from svmlab.data.registry import load_dataset
+
+    ds = load_dataset("mi_bags")
+    bags, y = list(ds.bags), np.asarray(ds.y)
+    tr, te = np.arange(0, len(y), 2), np.arange(1, len(y), 2)
+    return [bags[i] for i in tr], y[tr], [bags[i] for i in te], y[te]
 
 
 @pytest.fixture(scope="session")

@@ -8,12 +8,8 @@ from sklearn.tree import DecisionTreeClassifier
 from sklearn.utils.estimator_checks import check_estimator
 
 from svmlab.estimators.decision_stump import DecisionStumpClassifier
-from svmlab.estimators.mil.weka import find_java, find_weka_jar, weka_available
+from svmlab.estimators.mil.weka import find_java, find_weka_jar
 from svmlab.testing import essential_checks
-
-requires_weka = pytest.mark.skipif(
-    not weka_available(), reason="Java or weka.jar is absent (`make weka`)"
-)
 
 EXPECTED_FAILED = {
     # a single split cannot reach the check's accuracy on its 3-class problems (sklearn's own
@@ -88,7 +84,7 @@ def test_feature_blocks_do_not_change_the_result():
     assert (a.feature_, a.threshold_, a.score_) == (b.feature_, b.threshold_, b.score_)
 
 
-@requires_weka
+@pytest.mark.weka
 def test_equals_weka_decision_stump(tmp_path):
     """Weighted integer-valued data (many ties): same attribute and cut as Weka's stump."""
     rng = np.random.default_rng(3)

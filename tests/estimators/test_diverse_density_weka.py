@@ -17,11 +17,7 @@ from svmlab.estimators.mil.diverse_density import (
     weka_emdd_start_bags,
     weka_filter,
 )
-from svmlab.estimators.mil.weka import WekaMIClassifier, weka_available
-
-requires_weka = pytest.mark.skipif(
-    not weka_available(), reason="Java or weka.jar is absent (`make weka`)"
-)
+from svmlab.estimators.mil.weka import WekaMIClassifier
 
 
 def _bags(seed=0, n=24, d=2):
@@ -131,7 +127,7 @@ def test_emdd_keeps_the_fewest_training_errors():
     assert math.isfinite(info["neg_log_likelihood"]) and len(X) > info["n_starts"]
 
 
-@requires_weka
+@pytest.mark.weka
 @pytest.mark.parametrize(
     "native, classname",
     [(DiverseDensityClassifier, "MIDD"), (EMDDClassifier, "MIEMDD")],

@@ -7,7 +7,6 @@ from sklearn.neighbors import KNeighborsClassifier
 from sklearn.svm import SVC
 from sklearn.tree import DecisionTreeClassifier
 
-from svmlab.data.registry import load_dataset
 from svmlab.estimators.mil.boost import MIBoostClassifier
 from svmlab.estimators.mil.embedding import SimpleMIClassifier, embed_bags
 from svmlab.estimators.mil.tlc import (
@@ -28,14 +27,6 @@ FACTORIES = {
     "tlc_stacking": lambda rs=0: TLCStackingClassifier(cv=3, random_state=rs),
     "miboost": lambda rs=0: MIBoostClassifier(random_state=rs),
 }
-
-
-@pytest.fixture(scope="module")
-def split():
-    ds = load_dataset("mi_bags")
-    bags, y = list(ds.bags), np.asarray(ds.y)
-    tr, te = np.arange(0, len(y), 2), np.arange(1, len(y), 2)
-    return [bags[i] for i in tr], y[tr], [bags[i] for i in te], y[te]
 
 
 @pytest.mark.parametrize("name", sorted(FACTORIES))

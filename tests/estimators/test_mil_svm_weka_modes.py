@@ -16,11 +16,7 @@ from svmlab.estimators.mil import misvm as misvm_module
 from svmlab.estimators.mil._bags import check_bags
 from svmlab.estimators.mil.misvm import InstanceMISVMClassifier, _relabel_positive_bags
 from svmlab.estimators.mil.set_kernel import SetKernelSVC, minmax_scaler
-from svmlab.estimators.mil.weka import WekaMIClassifier, weka_available
-
-requires_weka = pytest.mark.skipif(
-    not weka_available(), reason="Java or weka.jar is absent (`make weka`)"
-)
+from svmlab.estimators.mil.weka import WekaMIClassifier
 
 
 @pytest.fixture(scope="module")
@@ -128,7 +124,7 @@ def test_mi_svm_after_a_cycle_holds_the_model_weka_ends_with(
 # ------------------------------------------------------------------------------------------
 
 
-@requires_weka
+@pytest.mark.weka
 @pytest.mark.parametrize(
     "native, classname, kw",
     [
@@ -146,7 +142,7 @@ def test_defaults_and_rbf_predict_as_weka(native, classname, kw, mi_data):
     assert np.sum(ours != weka) <= 1, f"{classname} {kw}: {np.flatnonzero(ours != weka)}"
 
 
-@requires_weka
+@pytest.mark.weka
 @pytest.mark.data
 @pytest.mark.parametrize(
     "native, classname, dataset, n_folds",

@@ -14,19 +14,7 @@ from svmlab.estimators.decision_stump import DecisionStumpClassifier
 from svmlab.estimators.mil.boost import MIBoostClassifier, _step
 from svmlab.estimators.mil.citation_knn import CitationKNNClassifier
 from svmlab.estimators.mil.optimal_ball import MIOptimalBallClassifier
-from svmlab.estimators.mil.weka import WekaMIClassifier, weka_available
-
-requires_weka = pytest.mark.skipif(
-    not weka_available(), reason="Java or weka.jar is absent (`make weka`)"
-)
-
-
-@pytest.fixture(scope="module")
-def split():
-    ds = load_dataset("mi_bags")
-    bags, y = list(ds.bags), np.asarray(ds.y)
-    tr, te = np.arange(0, len(y), 2), np.arange(1, len(y), 2)
-    return [bags[i] for i in tr], y[tr], [bags[i] for i in te], y[te]
+from svmlab.estimators.mil.weka import WekaMIClassifier
 
 
 def _weka(classname, options, split):
@@ -72,13 +60,13 @@ def test_miboost_first_round_too_wrong_is_kept_with_step_one():
     assert legacy.fit_info_["n_rounds"] == 0 and list(legacy.predict(bags)) == [0, 0, 0]
 
 
-@requires_weka
+@pytest.mark.weka
 def test_miboost_equals_weka(split):
     weka = _weka("weka.classifiers.mi.MIBoost", "-W weka.classifiers.trees.DecisionStump", split)
     np.testing.assert_array_equal(_ours(MIBoostClassifier(), split), weka)
 
 
-@requires_weka
+@pytest.mark.weka
 def test_miboost_zero_r_equals_wekas_default(split):
     ours = _ours(MIBoostClassifier(DummyClassifier(strategy="most_frequent")), split)
     np.testing.assert_array_equal(ours, _weka("weka.classifiers.mi.MIBoost", "", split))
@@ -125,7 +113,7 @@ def test_optimal_ball_counting_and_weights():
     )
 
 
-@requires_weka
+@pytest.mark.weka
 @pytest.mark.parametrize("scaling, n", [("minmax", 0), ("standard", 1)])
 def test_optimal_ball_equals_weka(split, scaling, n):
     weka = _weka("weka.classifiers.mi.MIOptimalBall", f"-N {n}", split)
@@ -173,7 +161,7 @@ def _with_zero_feature(split):
     return [np.c_[b, np.zeros(len(b))] for b in bags_tr], y_tr, bags_te, y_te
 
 
-@requires_weka
+@pytest.mark.weka
 @pytest.mark.parametrize("options", ["-R 3 -C 2 -H 2"])  # -R 1 -C 1 -H 1: the parity test
 def test_citation_knn_equals_weka(split, options):
     R, C, H = (int(v) for v in options.split()[1::2])
@@ -182,7 +170,7 @@ def test_citation_knn_equals_weka(split, options):
     np.testing.assert_array_equal(_ours(ours, split), weka)
 
 
-@requires_weka
+@pytest.mark.weka
 def test_citation_knn_zero_range_nan_reproduces_wekas_failure(split):
     bags_tr, y_tr, bags_te, y_te = _with_zero_feature(split)
     bags_te = [np.c_[b, np.zeros(len(b))] for b in bags_te]

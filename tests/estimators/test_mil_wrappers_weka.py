@@ -16,15 +16,12 @@ from sklearn.utils.estimator_checks import check_estimator
 
 from svmlab.data.synthetic import mi_bags
 from svmlab.estimators.mil.embedding import SimpleMIClassifier, embed_bags
-from svmlab.estimators.mil.weka import WekaMIClassifier, weka_available
+from svmlab.estimators.mil.weka import WekaMIClassifier
 from svmlab.estimators.mil.wrapper import MIWrapperClassifier, _bag_sums, instance_weights
 from svmlab.estimators.naive_bayes import PrecisionNaiveBayes
 from svmlab.estimators.zero_r import ZeroRClassifier
 from svmlab.testing import essential_checks
 
-requires_weka = pytest.mark.skipif(
-    not weka_available(), reason="Java or weka.jar is absent (`make weka`)"
-)
 NB = "-W weka.classifiers.bayes.NaiveBayes"
 
 
@@ -154,7 +151,7 @@ WEKA_CASES = {
 }
 
 
-@requires_weka
+@pytest.mark.weka
 @pytest.mark.parametrize("case", sorted(WEKA_CASES))
 def test_equals_weka(case, problem):
     """Same predictions as Weka, and distributions to Weka's three printed decimals."""
@@ -169,7 +166,7 @@ def test_equals_weka(case, problem):
     np.testing.assert_allclose(proba, weka.predict_proba(bags_te), atol=6e-4)
 
 
-@requires_weka
+@pytest.mark.weka
 @pytest.mark.parametrize(
     "case",
     [
@@ -197,7 +194,7 @@ def test_zero_r_equals_weka_default(case, problem):
         )
 
 
-@requires_weka
+@pytest.mark.weka
 @pytest.mark.parametrize(
     "case",
     [

@@ -15,13 +15,9 @@ from scipy.stats import norm
 from sklearn.base import clone
 from sklearn.utils.estimator_checks import check_estimator
 
-from svmlab.estimators.mil.weka import find_java, find_weka_jar, weka_available
+from svmlab.estimators.mil.weka import find_java, find_weka_jar
 from svmlab.estimators.naive_bayes import PrecisionNaiveBayes, attribute_precision
 from svmlab.testing import essential_checks
-
-requires_weka = pytest.mark.skipif(
-    not weka_available(), reason="Java or weka.jar is absent (`make weka`)"
-)
 
 
 @pytest.mark.parametrize("check", essential_checks(), ids=lambda c: c.__name__)
@@ -123,7 +119,7 @@ def _write_arff(path, X, y, w=None):
     path.write_text("\n".join(lines) + "\n")
 
 
-@requires_weka
+@pytest.mark.weka
 def test_equals_weka_naive_bayes(tmp_path):
     """Weka 3.6 NaiveBayes on weighted data with attributes of very different scales, a rounded
     one, a constant one and enough of them to make products underflow: same predictions, same

@@ -12,7 +12,6 @@ import pytest
 import yaml
 
 from svmlab.data.readers import read_mi_arff
-from svmlab.data.registry import load_dataset
 from svmlab.estimators.mil.weka import (
     WEKA_JAR_ENV,
     WekaMIClassifier,
@@ -25,18 +24,6 @@ from svmlab.estimators.mil.weka import (
 from svmlab.solvers import SolverSpec
 
 ROOT = Path(__file__).resolve().parents[2]
-
-requires_weka = pytest.mark.skipif(
-    not weka_available(), reason="Java or weka.jar is absent (`make weka`)"
-)
-
-
-@pytest.fixture(scope="module")
-def split():
-    ds = load_dataset("mi_bags")
-    bags, y = list(ds.bags), np.asarray(ds.y)
-    tr, te = np.arange(0, len(y), 2), np.arange(1, len(y), 2)
-    return [bags[i] for i in tr], y[tr], [bags[i] for i in te], y[te]
 
 
 # ------------------------------------------------------------------------------------------
@@ -207,7 +194,7 @@ def test_solver_configs(name, classname):
 # ------------------------------------------------------------------------------------------
 
 
-@requires_weka
+@pytest.mark.weka
 @pytest.mark.parametrize(
     "classname, options",
     [
@@ -235,7 +222,7 @@ def test_real_weka_beats_majority(classname, options, split):
     assert classname in run["command"] and "-T" in run["command"]
 
 
-@requires_weka
+@pytest.mark.weka
 def test_real_weka_failure_and_timeout(split):
     bags_tr, y_tr, bags_te, _ = split
     model = WekaMIClassifier("weka.classifiers.mi.MISMO", "-Q 3").fit(bags_tr, y_tr)
@@ -265,7 +252,7 @@ PAPER_MUSK1_MISMO = 0.7826
 MEASURED_MUSK1_MISMO = 0.7826
 
 
-@requires_weka
+@pytest.mark.weka
 @pytest.mark.data
 @pytest.mark.snapshot
 def test_musk1_weka_mismo_ten_fold(musk1_ten_fold):
@@ -311,7 +298,7 @@ def test_C_and_sigma_are_refused_where_they_mean_nothing_or_clash(
         WekaMIClassifier(classname, options=options, **params).fit(train, y)
 
 
-@requires_weka
+@pytest.mark.weka
 def test_rbf_grid_point_runs_in_weka(split):
     train, y, test, _ = split
     model = WekaMIClassifier("weka.classifiers.mi.MISMO", C=10, sigma=5).fit(train, y)

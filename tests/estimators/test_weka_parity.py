@@ -12,7 +12,6 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from svmlab.estimators.mil.weka import weka_available
 from svmlab.evaluation.parity import pooled_accuracy, same_fold_predictions
 from svmlab.testing import weka_pairs
 
@@ -43,10 +42,6 @@ TOO_SLOW_FOR_CI: dict[tuple[str, str], str] = {
     "with --folds 2 instead",
 }
 
-requires_weka = pytest.mark.skipif(
-    not weka_available(), reason="Java or weka.jar is absent (`make weka`)"
-)
-
 
 @pytest.fixture(scope="module")
 def load():
@@ -66,7 +61,7 @@ def test_every_weka_solver_with_a_native_twin_is_paired():
     assert {"mismo", "simple_mi", "mi_wrapper", "miboost"} <= set(PAIRS)
 
 
-@requires_weka
+@pytest.mark.weka
 @pytest.mark.data
 @pytest.mark.parametrize("dataset", DATASETS)
 @pytest.mark.parametrize("solver", sorted(PAIRS))
