@@ -13,9 +13,9 @@ import pytest
 from sklearn.exceptions import ConvergenceWarning
 
 from svmlab.estimators.mil import misvm as misvm_module
-from svmlab.estimators.mil._bags import check_bags
+from svmlab.estimators.mil._bags import check_bags, minmax_scaler
 from svmlab.estimators.mil.misvm import InstanceMISVMClassifier, _relabel_positive_bags
-from svmlab.estimators.mil.set_kernel import SetKernelSVC, minmax_scaler
+from svmlab.estimators.mil.set_kernel import SetKernelSVC
 from svmlab.estimators.mil.weka import WekaMIClassifier
 
 

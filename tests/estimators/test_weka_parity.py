@@ -40,6 +40,18 @@ TOO_SLOW_FOR_CI: dict[tuple[str, str], str] = {
     "loaded; bench: native 0.6809, Weka 0.6968",
     ("emdd", "elephant"): "Weka MIEMDD did not finish 10 folds in 25 min (loaded); bench "
     "with --folds 2 instead",
+    # elephant (230 features) passes for these too but costs 20-50 s each in CI's 15-minute
+    # budget (measured 2026-11, 2 cores): scripts/bench/mil_weka_parity.py runs it
+    **{
+        (solver, "elephant"): f"elephant parity: {seconds} s in CI; run by the bench script"
+        for solver, seconds in (
+            ("misvm_instance", 52),
+            ("mi_optimal_ball", 41),
+            ("mismo", 27),
+            ("miboost", 21),
+            ("mi_wrapper", 18),
+        )
+    },
 }
 
 

@@ -15,14 +15,17 @@ from sklearn.utils.validation import check_is_fitted, has_fit_parameter
 __all__ = [
     "BagClassifierMixin",
     "MaxInstanceMixin",
+    "apply_scaling",
     "bag_argmax",
     "bag_max",
     "check_bag_labels",
     "check_bags",
     "check_binary_bags",
     "feature_scaling",
+    "fit_scaling",
     "fit_weighted",
     "instance_weights",
+    "minmax_scaler",
     "positive_proba",
     "positive_score",
     "seed_estimator",
@@ -285,3 +288,29 @@ def instance_weights(sizes, weighting: str = "bag"):
     if weighting == "none":
         return np.ones(int(sizes.sum()))
     raise ValueError(f"weighting must be 'bag' or 'none', got {weighting!r}")
+
+
+def minmax_scaler(X):
+    """Weka's ``Normalize`` fitted on the rows of ``X``: ``(offset, factor)`` such that
+    ``(Z - offset) * factor`` maps every feature's training range to [0, 1].
+
+    A feature constant on ``X`` gets factor 0, so it becomes 0 for every row, training or
+    test, as in Weka (which maps a constant attribute to 0).
+    """
+    lo, hi = X.min(axis=0), X.max(axis=0)
+    span = hi - lo
+    factor = np.zeros_like(span)
+    np.divide(1.0, span, out=factor, where=span > 0)
+    return lo, factor
+
+
+def fit_scaling(X, scaling: str):
+    """``minmax_scaler(X)`` for ``scaling="minmax"``; ``(None, None)`` (no scaling) otherwise."""
+    return minmax_scaler(X) if scaling == "minmax" else (None, None)
+
+
+def apply_scaling(X, offset, factor):
+    """``(X - offset) * factor``, or ``X`` itself when ``offset`` is None."""
+    if offset is None:
+        return X
+    return (X - offset) * factor

@@ -66,10 +66,11 @@ from sklearn.utils.extmath import row_norms
 
 from svmlab.estimators.mil._bags import (
     MaxInstanceMixin,
+    apply_scaling,
     bag_argmax,
     check_binary_bags,
+    fit_scaling,
 )
-from svmlab.estimators.mil.set_kernel import apply_scaling, fit_scaling
 from svmlab.kernels import gamma_from_sigma, rbf, rbf_expansion
 from svmlab.qp import solve_svm_dual
 

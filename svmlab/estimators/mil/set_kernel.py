@@ -41,16 +41,19 @@ from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.extmath import row_norms
 from sklearn.utils.validation import check_is_fitted
 
-from svmlab.estimators.mil._bags import BagClassifierMixin, check_bags, check_binary_bags
+from svmlab.estimators.mil._bags import (
+    BagClassifierMixin,
+    apply_scaling,
+    check_bags,
+    check_binary_bags,
+    fit_scaling,
+)
 from svmlab.kernels import gamma_from_sigma, rbf
 from svmlab.qp import solve_svm_dual
 
 __all__ = [
     "BagKernelSVCBase",
     "SetKernelSVC",
-    "apply_scaling",
-    "fit_scaling",
-    "minmax_scaler",
     "weighted_bag_kernel",
 ]
 
@@ -101,32 +104,6 @@ def weighted_bag_kernel(X, starts, w, Y, starts_Y, w_Y, gamma: float) -> np.ndar
         out[first:last] = np.add.reduceat(Kb, starts[first:last] - starts[first], axis=0)
         first = last
     return out
-
-
-def minmax_scaler(X):
-    """Weka's ``Normalize`` fitted on the rows of ``X``: ``(offset, factor)`` such that
-    ``(Z - offset) * factor`` maps every feature's training range to [0, 1].
-
-    A feature constant on ``X`` gets factor 0, so it becomes 0 for every row, training or
-    test, as in Weka (which maps a constant attribute to 0).
-    """
-    lo, hi = X.min(axis=0), X.max(axis=0)
-    span = hi - lo
-    factor = np.zeros_like(span)
-    np.divide(1.0, span, out=factor, where=span > 0)
-    return lo, factor
-
-
-def fit_scaling(X, scaling: str):
-    """``minmax_scaler(X)`` for ``scaling="minmax"``; ``(None, None)`` (no scaling) otherwise."""
-    return minmax_scaler(X) if scaling == "minmax" else (None, None)
-
-
-def apply_scaling(X, offset, factor):
-    """``(X - offset) * factor``, or ``X`` itself when ``offset`` is None."""
-    if offset is None:
-        return X
-    return (X - offset) * factor
 
 
 def _bag_sums(X, starts, w) -> np.ndarray:
