@@ -166,6 +166,11 @@ def _row(base: dict, chosen: dict, ev: Evaluation, tune_time: float) -> dict:
     # the dual objective the model reached, where the estimator reports one (EvoSVM's Table 3.2)
     objective = ev.fit_info.get("objective") if isinstance(ev.fit_info, dict) else None
     row["dual_objective"] = float(objective) if isinstance(objective, (int, float)) else np.nan
+    # SPR = 1 - M/N (Oliveira (2021), Sec. 3.3.2.1) and the Frobenius norm of an MLM's B, from
+    # which the thesis's NORM columns are scaled per dataset (svmlab.reproduce)
+    row["sparsity"] = 1.0 - row["sv_percent"] / 100.0
+    b_norm = ev.fit_info.get("b_norm") if isinstance(ev.fit_info, dict) else None
+    row["b_norm"] = float(b_norm) if isinstance(b_norm, (int, float)) else np.nan
     row["fit_info"] = json.dumps(ev.fit_info, default=_json_default)
     row["warnings"] = "; ".join(ev.warnings)
     return row

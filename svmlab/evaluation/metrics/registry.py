@@ -281,7 +281,7 @@ DEFAULT_METRIC = {
 #: Columns every result row carries whatever its task. Costs are lower-is-better; the
 #: model columns are what a fitted model reports about itself, with their direction.
 COST_COLUMNS = ("model_size", "sv_percent", "task_seconds")
-MODEL_COLUMNS = {"dual_objective": "max"}
+MODEL_COLUMNS = {"dual_objective": "max", "sparsity": "max", "b_norm": "min"}
 
 
 def default_metric(task: str) -> str:
