@@ -1,0 +1,17 @@
+"""Instance selection: class-corner instance selection (CCIS) of Oliveira (2021), Ch. 3."""
+
+from svmlab.selection.ccis import (
+    THRESHOLD_MODES,
+    ClassCornerSelector,
+    check_corner_threshold,
+    corner_scores,
+    nearest_prototype_distance,
+)
+
+__all__ = [
+    "THRESHOLD_MODES",
+    "ClassCornerSelector",
+    "check_corner_threshold",
+    "corner_scores",
+    "nearest_prototype_distance",
+]
