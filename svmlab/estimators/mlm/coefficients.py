@@ -1,0 +1,173 @@
+"""The coefficient matrix ``B`` of the MLM regression ``Delta = D B + E`` (Oliveira (2021),
+Eq. 2.9), for every variant of Table 2 implemented in svmlab.
+
+``D`` (n, K) holds input distances to the K reference points, ``Delta`` (n, K) output
+distances; ``B`` is (K, K), row ``k`` holding the coefficients of reference point ``k``.
+Every function returns ``(B, info)``; ``info["fallback"]`` names a numerical fallback taken
+(``None`` when none was), which the caller warns about and records in ``fit_info_``.
+
+Memory: with all N training points as reference points (Full-, Rank-, LW-MLM) ``D``,
+``Delta``, the Gram matrix and ``B`` are dense N x N float64 arrays (288 MB each at
+N = 6000): about 1.2 GB at the Table 9 sizes, inherent to the method.
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+from scipy import linalg
+
+__all__ = [
+    "l_half_coefficients",
+    "m_focuss_coefficients",
+    "regularised_least_squares",
+    "square_solve",
+]
+
+
+def _lstsq(A, Y):
+    return linalg.lstsq(A, Y, lapack_driver="gelsd")[0]
+
+
+def square_solve(D: np.ndarray, Delta: np.ndarray):
+    """Full-MLM, ``B = D^{-1} Delta`` (Oliveira (2021), Eq. 2.11) for a square symmetric ``D``.
+
+    ``scipy.linalg.solve(assume_a="sym")``; when ``D`` is singular or numerically so
+    (duplicate inputs), the minimum-norm least-squares solution (``lstsq``, = ``pinv(D) Delta``)
+    instead, with ``info["fallback"] = "lstsq"``.
+    """
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", linalg.LinAlgWarning)
+        try:
+            B = linalg.solve(D, Delta, assume_a="sym", check_finite=False)
+            if np.all(np.isfinite(B)):
+                return B, {"fallback": None}
+        except (linalg.LinAlgError, linalg.LinAlgWarning, ValueError):
+            pass
+    return _lstsq(D, Delta), {"fallback": "lstsq"}
+
+
+def regularised_least_squares(D, Delta, penalty=0.0, weights=None):
+    """``min_B ||W^{1/2} (D B - Delta)||_F^2 + ||P B||_F^2`` with ``P^T P = diag(penalty)``.
+
+    One solver for Random-MLM (``penalty = 0``, Eq. 2.15), Rank-MLM (``penalty = C``,
+    Eq. 2.17), wMLM (``weights``, Eq. 2.19) and LW-MLM (``penalty = p**2``, Eq. 4.2):
+    ``B = (D^T W D + diag(penalty))^{-1} D^T W Delta``.
+
+    With a positive penalty the normal equations are solved by Cholesky; when the Gram matrix
+    is not positive definite (zeros in the penalty and a singular ``D``), by ``lstsq`` on the
+    stacked system ``[W^{1/2} D; diag(sqrt(penalty))] B = [W^{1/2} Delta; 0]``
+    (``info["fallback"] = "lstsq"``), better conditioned than the normal equations. Without
+    any penalty, ``lstsq`` directly (Random-MLM; no fallback to report).
+
+    Parameters
+    ----------
+    D, Delta : ndarray of shape (n, K)
+    penalty : float or ndarray of shape (K,)
+        ``C`` (scalar) or the squared per-reference-point penalties ``p**2``; >= 0.
+    weights : ndarray of shape (n,) or None
+        Per-sample weights ``W`` (wMLM); >= 0.
+    """
+    if weights is not None:
+        root = np.sqrt(np.asarray(weights, dtype=np.float64))[:, None]
+        D, Delta = root * D, root * Delta
+    K = D.shape[1]
+    penalty = np.broadcast_to(np.asarray(penalty, dtype=np.float64), (K,))
+    if not np.any(penalty > 0):
+        return _lstsq(D, Delta), {"fallback": None}
+    G = D.T @ D  # for a symmetric D (all training points as RPs) this is D @ D
+    G[np.diag_indices(K)] += penalty
+    rhs = D.T @ Delta
+    try:
+        factor = linalg.cho_factor(G, lower=False, overwrite_a=True, check_finite=False)
+        B = linalg.cho_solve(factor, rhs, check_finite=False)
+        if np.all(np.isfinite(B)):
+            return B, {"fallback": None}
+    except linalg.LinAlgError:
+        pass
+    A = np.vstack([D, np.diag(np.sqrt(penalty))])
+    Y = np.vstack([Delta, np.zeros((K, Delta.shape[1]))])
+    return _lstsq(A, Y), {"fallback": "lstsq"}
+
+
+def _drop(keep, D, Delta, B, kept):
+    return D[:, keep], Delta[:, keep], B[np.ix_(keep, keep)], kept[keep]
+
+
+def l_half_coefficients(
+    D, Delta, C, *, learning_rate=0.1, max_iter=100, prune_factor=0.1, min_reference=2
+):
+    """ell_{1/2}-MLM (Dias et al. 2018), **reconstructed** from Oliveira (2021),
+    Eqs. 2.20-2.24.
+
+    ``J(B) = ||D B - Delta||_F^2 + C sum_ij |B_ij|^{1/2}``, minimised by normalised gradient
+    descent ``B <- B - eta grad / ||grad||_F`` from the least-squares solution, with
+    ``grad = 2 D^T (D B - Delta) + C/2 sign(B) / sqrt(|B|)`` (Eq. 2.23; the OCR's
+    ``D^T (Delta - D B)`` is a sign slip; ``|B|`` is floored at 1e-12). After every epoch,
+    reference point ``k`` is removed (column ``k`` of ``D`` and ``Delta``, row and column ``k``
+    of ``B``: svmlab removes the input/output pair) when ``||B_k.||_2 < gamma`` with
+    ``gamma = prune_factor / K sum_k ||B_k.||_2`` (Eq. 2.24), keeping at least
+    ``min_reference``.
+
+    Returns ``(B, info)`` with ``info["kept"]``: the positions (into the columns of ``D``) of
+    the reference points left.
+    """
+    kept = np.arange(D.shape[1])
+    B = _lstsq(D, Delta)
+    epochs = 0
+    for _ in range(max_iter):
+        epochs += 1
+        mag = np.maximum(np.abs(B), 1e-12)
+        grad = 2.0 * D.T @ (D @ B - Delta) + 0.5 * C * np.sign(B) / np.sqrt(mag)
+        norm = np.linalg.norm(grad)
+        if not norm > 0:
+            break
+        B = B - learning_rate * grad / norm
+        rows = np.linalg.norm(B, axis=1)
+        keep = rows >= prune_factor * rows.mean()
+        if keep.sum() < min(min_reference, len(kept)):
+            keep = np.zeros(len(kept), dtype=bool)
+            keep[np.argsort(-rows, kind="stable")[: min(min_reference, len(kept))]] = True
+        if not keep.all():
+            D, Delta, B, kept = _drop(keep, D, Delta, B, kept)
+    return B, {"fallback": None, "kept": kept, "iterations": epochs}
+
+
+def m_focuss_coefficients(
+    D, Delta, C, *, p=1.0, max_iter=30, tol=1e-6, prune_tol=1e-8, min_reference=2
+):
+    """RMF-MLM (Dias et al. 2019), **reconstructed**: regularised M-FOCUSS (Cotter et al.
+    2005) on ``min ||D B - Delta||_F^2 + C sum_m ||B_m.||_2^p`` (Oliveira (2021), Eq. 2.25).
+
+    Iteration: ``c_m = ||B_m.||_2``, ``W = diag(c_m^{1 - p/2})``, ``A = D W``,
+    ``Q = A^T (A A^T + C I)^{-1} Delta``, ``B = W Q``, from the least-squares solution. Reference
+    points whose row norm falls below ``prune_tol * max_m c_m`` are removed (input/output pair,
+    as in :func:`l_half_coefficients`); stops when ``B`` changes by less than ``tol`` relative.
+    ``C`` must be > 0. Costs one n x n solve per iteration.
+    """
+    kept = np.arange(D.shape[1])
+    B = _lstsq(D, Delta)
+    n = D.shape[0]
+    iterations = 0
+    for _ in range(max_iter):
+        iterations += 1
+        c = np.linalg.norm(B, axis=1)
+        keep = c > prune_tol * c.max() if c.max() > 0 else np.ones(len(c), dtype=bool)
+        if keep.sum() < min(min_reference, len(kept)):
+            keep = np.zeros(len(kept), dtype=bool)
+            keep[np.argsort(-c, kind="stable")[: min(min_reference, len(kept))]] = True
+        if not keep.all():
+            D, Delta, B, kept = _drop(keep, D, Delta, B, kept)
+            c = c[keep]
+        w = c ** (1.0 - p / 2.0)
+        A = D * w[None, :]
+        G = A @ A.T
+        G[np.diag_indices(n)] += C
+        Q = A.T @ linalg.solve(G, Delta, assume_a="pos", check_finite=False)
+        B_new = w[:, None] * Q
+        change = np.linalg.norm(B_new - B) / max(np.linalg.norm(B), 1e-300)
+        B = B_new
+        if change < tol:
+            break
+    return B, {"fallback": None, "kept": kept, "iterations": iterations}

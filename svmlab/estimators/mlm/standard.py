@@ -1,0 +1,281 @@
+"""Full-, Random-, Rank-, w-, ell_{1/2}- and RMF-MLM (Oliveira (2021), Sec. 2.1.3 and 2.2.4,
+Table 2) as one regressor and one classifier; the variant is a choice of parameters."""
+
+from __future__ import annotations
+
+from numbers import Integral, Real
+
+import numpy as np
+from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
+from sklearn.utils._param_validation import Interval, StrOptions
+
+from svmlab.estimators.mlm._base import (
+    CLASSIFICATION_MULTILATERATION,
+    REGRESSION_MULTILATERATION,
+    MLMClassificationPart,
+    MLMRegressionPart,
+    MLMTrainingBase,
+)
+from svmlab.estimators.mlm.coefficients import (
+    l_half_coefficients,
+    m_focuss_coefficients,
+    regularised_least_squares,
+    square_solve,
+)
+from svmlab.estimators.mlm.distances import resolve_count
+
+__all__ = ["MLMClassifier", "MLMRegressor"]
+
+REGULARIZATIONS = ("ridge", "l_half", "m_focuss")
+
+_COUNT = [
+    Interval(Integral, 1, None, closed="left"),
+    Interval(Real, 0, 1, closed="right"),
+    None,
+]
+
+_SHARED_CONSTRAINTS = {
+    "n_reference": _COUNT,
+    "C": [Interval(Real, 0, None, closed="left")],
+    "regularization": [StrOptions(set(REGULARIZATIONS))],
+    "max_iter": [Interval(Integral, 1, None, closed="left")],
+    "learning_rate": [Interval(Real, 0, 1, closed="right")],
+    "prune_factor": [Interval(Real, 0, None, closed="left")],
+    "focuss_p": [Interval(Real, 0, 2, closed="both")],
+    "n_predict_reference": _COUNT,
+    "random_state": ["random_state"],
+}
+
+_PARAMETERS_DOC = """
+    Parameters
+    ----------
+    n_reference : int, float in (0, 1] or None, default=None
+        ``K``, the number of reference points, drawn at random without replacement: an int,
+        or a fraction of ``n_samples`` (``ceil(k N)``, Table 18). ``None``: every training
+        point (Full-MLM; with ``C > 0`` the Ch. 5 Rank-MLM).
+    C : float, default=0.0
+        Regularisation strength (the thesis's lambda, called C in its tables). With
+        ``regularization="ridge"``: ``B = (D^T D + C I)^{-1} D^T Delta`` (Rank-MLM,
+        Eqs. 2.16-2.17); 0 gives least squares (Full-MLM: ``solve(D, Delta)``; Random-MLM:
+        ``lstsq``).
+    regularization : {"ridge", "l_half", "m_focuss"}, default="ridge"
+        ``"l_half"``: ell_{1/2}-MLM (Eqs. 2.20-2.24, reconstructed); ``"m_focuss"``: RMF-MLM
+        (Eq. 2.25, reconstructed; needs ``C > 0``). Both prune reference points, so
+        ``model_size_`` can end below ``n_reference``.
+    max_iter : int, default=100
+        Epochs of ell_{1/2}-MLM / iterations of RMF-MLM.
+    learning_rate : float in (0, 1], default=0.1
+        ``eta`` of the normalised gradient step of ell_{1/2}-MLM (Eq. 2.22).
+    prune_factor : float, default=0.1
+        ``alpha`` of Eq. 2.24 (ell_{1/2}-MLM pruning threshold).
+    focuss_p : float in [0, 2], default=1.0
+        ``p`` of the RMF-MLM penalty ``sum_m ||B_m.||^p``.
+    n_predict_reference : int, float in (0, 1] or None, default=None
+        The kappa speed-up (Eqs. 4.7-4.8): multilaterate with a random subset of this many
+        reference points (int or fraction of ``model_size_``; at least 2). Read at predict
+        time, so it can be changed with ``set_params`` after fitting (the Figs. 20-21 sweep).
+        ``None``: all of them.
+    random_state : int, RandomState instance or None, default=None
+        Draws the reference points in ``fit`` and the kappa subset in ``predict`` (a fresh
+        generator from it at each call: an int gives the same subset every time).
+"""
+
+_ATTRIBUTES_DOC = """
+    Attributes
+    ----------
+    B_ : ndarray of shape (model_size_, model_size_)
+        Coefficients of ``Delta = D B`` (Eq. 2.9); row ``k`` belongs to reference point ``k``.
+    reference_points_ : ndarray of int
+        Indices of the reference points in the training set.
+    model_size_ : int
+        Number of reference points.
+    reference_inputs_ : ndarray of shape (model_size_, n_features)
+    reference_outputs_ : ndarray of shape (model_size_, n_outputs)
+        Outputs ``t_k`` (one-hot codes for a classifier).
+    fit_info_ : dict
+        ``b_norm`` (``||B||_F``), ``n_reference``, ``n_samples``, ``fallback`` (``"lstsq"``
+        when ``D`` was singular, e.g. duplicate inputs, else None), ``solver``
+        ("solve", "lstsq", "ridge", "l_half", "m_focuss") and ``iterations`` (iterative ones).
+    n_features_in_ : int
+"""
+
+
+class _StandardTraining(MLMTrainingBase):
+    """Reference points at random (or all), then one of the Table 2 solvers."""
+
+    def _select_reference(self, n, rng):
+        K = resolve_count(self.n_reference, n, name="n_reference", minimum=2)
+        if K >= n:
+            return np.arange(n)
+        return np.sort(rng.choice(n, size=K, replace=False))
+
+    def _coefficients(self, D, Delta, X, Y, rng, weights):
+        reg = self.regularization
+        if weights is not None and reg != "ridge":
+            root = np.sqrt(weights)[:, None]
+            D, Delta = root * D, root * Delta
+        if reg == "l_half":
+            B, info = l_half_coefficients(
+                D,
+                Delta,
+                self.C,
+                learning_rate=self.learning_rate,
+                max_iter=self.max_iter,
+                prune_factor=self.prune_factor,
+            )
+            return B, {**info, "solver": "l_half"}
+        if reg == "m_focuss":
+            if not self.C > 0:
+                raise ValueError("regularization='m_focuss' (RMF-MLM) needs C > 0; got C=0")
+            B, info = m_focuss_coefficients(
+                D, Delta, self.C, p=self.focuss_p, max_iter=self.max_iter
+            )
+            return B, {**info, "solver": "m_focuss"}
+        square = D.shape[0] == D.shape[1] and weights is None
+        if self.C == 0 and square:
+            B, info = square_solve(D, Delta)
+            return B, {**info, "solver": "solve"}
+        B, info = regularised_least_squares(D, Delta, self.C, weights)
+        return B, {**info, "solver": "ridge" if self.C > 0 else "lstsq"}
+
+
+class MLMRegressor(MLMRegressionPart, _StandardTraining, RegressorMixin, BaseEstimator):
+    __doc__ = (
+        """Minimal Learning Machine regression: Full-, Random-, Rank-, ell_{1/2}- and RMF-MLM.
+
+    ``Delta = D B`` between input distances ``D`` and output distances ``Delta`` to ``K``
+    reference points (Oliveira (2021), Eqs. 2.9-2.11), then multilateration (Eq. 2.12).
+
+    =============  =====================================================================
+    variant        parameters
+    =============  =====================================================================
+    Full-MLM       defaults (``n_reference=None, C=0``)
+    Random-MLM     ``n_reference=K`` (int or fraction)
+    Rank-MLM       ``C > 0`` (with ``n_reference=K``: Ch. 4; all points: Ch. 5)
+    wMLM           :class:`MLMClassifier` ``class_weight`` (weights of the error term)
+    ell_{1/2}-MLM  ``regularization="l_half"`` (reconstructed)
+    RMF-MLM        ``regularization="m_focuss", C > 0`` (reconstructed)
+    NN-MLM         ``multilateration="nn"``
+    =============  =====================================================================
+"""
+        + _PARAMETERS_DOC
+        + """    multilateration : {"auto", "cubic", "lm", "nn"}, default="auto"
+        "cubic": exact minimiser for one output (C-MLM); "lm": Levenberg-Marquardt from the
+        mean reference output; "nn": the reference output of the smallest estimated
+        distance; "auto" (spec A8): cubic for one output, LM for several.
+"""
+        + _ATTRIBUTES_DOC
+        + """    n_outputs_ : int
+
+    Notes
+    -----
+    Memory: with every training point as a reference point ``D``, ``Delta`` and ``B`` are dense
+    N x N float64 (288 MB each at N = 6000), inherent to Full- and Rank-MLM; prediction
+    holds a (1024 x model_size_) block of distances at a time.
+
+    References
+    ----------
+    S. A. F. Oliveira, PhD thesis, UFC, 2021, Sec. 2.1.3 (Algs. 5-6), Sec. 2.2.4 (Table 2).
+    A. H. Souza Junior et al., "Minimal Learning Machine", Neurocomputing 164, 2015.
+    """
+    )
+
+    _parameter_constraints: dict = {
+        **_SHARED_CONSTRAINTS,
+        "multilateration": [StrOptions(set(REGRESSION_MULTILATERATION))],
+    }
+
+    def __init__(
+        self,
+        n_reference=None,
+        C=0.0,
+        regularization="ridge",
+        max_iter=100,
+        learning_rate=0.1,
+        prune_factor=0.1,
+        focuss_p=1.0,
+        multilateration="auto",
+        n_predict_reference=None,
+        random_state=None,
+    ):
+        self.n_reference = n_reference
+        self.C = C
+        self.regularization = regularization
+        self.max_iter = max_iter
+        self.learning_rate = learning_rate
+        self.prune_factor = prune_factor
+        self.focuss_p = focuss_p
+        self.multilateration = multilateration
+        self.n_predict_reference = n_predict_reference
+        self.random_state = random_state
+
+
+class MLMClassifier(MLMClassificationPart, _StandardTraining, ClassifierMixin, BaseEstimator):
+    __doc__ = (
+        """Minimal Learning Machine classification on one-hot codes (Oliveira (2021), Ch. 5):
+    Full-, Random-, Rank-, w-, ell_{1/2}- and RMF-MLM, predicting by the class-code argmin
+    (Eq. 5.5). The variants are chosen as in :class:`MLMRegressor`; wMLM (Gomes 2015,
+    Eqs. 2.18-2.19) is ``class_weight="balanced"``.
+"""
+        + _PARAMETERS_DOC
+        + """    class_weight : {"balanced"} or dict or None, default=None
+        Weights ``W`` of the error term (wMLM): ``"balanced"`` gives every sample the inverse
+        frequency of its class, ``n / (n_classes * count)`` (the author's cost-sensitive
+        weights); a dict maps class labels to weights (missing classes weigh 1).
+    multilateration : {"class_code", "nn"}, default="class_code"
+        Eq. 5.5, or NN-MLM: the class of the reference point with the smallest estimated
+        distance.
+"""
+        + _ATTRIBUTES_DOC
+        + """    classes_ : ndarray of shape (n_classes,)
+
+    References
+    ----------
+    S. A. F. Oliveira, PhD thesis, UFC, 2021, Sec. 2.2.4 (Table 2), Ch. 5 (Eqs. 5.4-5.5).
+    """
+    )
+
+    _parameter_constraints: dict = {
+        **_SHARED_CONSTRAINTS,
+        "class_weight": [StrOptions({"balanced"}), dict, None],
+        "multilateration": [StrOptions(set(CLASSIFICATION_MULTILATERATION))],
+    }
+
+    def __init__(
+        self,
+        n_reference=None,
+        C=0.0,
+        regularization="ridge",
+        max_iter=100,
+        learning_rate=0.1,
+        prune_factor=0.1,
+        focuss_p=1.0,
+        class_weight=None,
+        multilateration="class_code",
+        n_predict_reference=None,
+        random_state=None,
+    ):
+        self.n_reference = n_reference
+        self.C = C
+        self.regularization = regularization
+        self.max_iter = max_iter
+        self.learning_rate = learning_rate
+        self.prune_factor = prune_factor
+        self.focuss_p = focuss_p
+        self.class_weight = class_weight
+        self.multilateration = multilateration
+        self.n_predict_reference = n_predict_reference
+        self.random_state = random_state
+
+    def _sample_weights(self, y_index):
+        if self.class_weight is None:
+            return None
+        n_classes = len(self.classes_)
+        if self.class_weight == "balanced":
+            counts = np.bincount(y_index, minlength=n_classes)
+            per_class = len(y_index) / (n_classes * counts)
+        else:
+            per_class = np.array([float(self.class_weight.get(c, 1.0)) for c in self.classes_])
+            if np.any(per_class < 0):
+                raise ValueError(f"class_weight values must be >= 0; got {self.class_weight!r}")
+        return per_class[y_index]
