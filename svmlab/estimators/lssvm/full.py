@@ -1,0 +1,174 @@
+"""The full (dense) LSSVM classifier and regressor (Oliveira (2021), Sec. 2.1.2, Algs. 3-4,
+Eqs. 2.3-2.8), solved by the Cholesky trick of :mod:`svmlab.estimators.lssvm._kkt`.
+
+Every training sample is a support vector (Eq. 2.7, ``alpha_i = C xi_i``), and the ``N x N``
+kernel matrix is inherent: meant for N up to about 10,000 (800 MB of kernel).
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
+from sklearn.utils.multiclass import check_classification_targets
+from sklearn.utils.validation import check_is_fitted, validate_data
+
+from svmlab.estimators.lssvm._kkt import solve_kkt
+from svmlab.estimators.lssvm._rbf_width import check_c_sigma, rbf_gamma
+from svmlab.kernels import rbf, rbf_expansion
+
+__all__ = ["LSSVMClassifier", "LSSVMRegressor", "binary_targets"]
+
+
+def binary_targets(owner: str, y):
+    """``(classes, t)``: the two sorted labels and ``t = +1`` for ``classes[1]``, else ``-1``;
+    a clear error for any other number of classes."""
+    check_classification_targets(y)
+    classes, index = np.unique(y, return_inverse=True)
+    if len(classes) != 2:
+        raise ValueError(
+            f"{owner} is a binary classifier: y has {len(classes)} class(es) "
+            f"({list(classes)[:5]}); wrap it in sklearn.multiclass.OneVsOneClassifier or "
+            "OneVsRestClassifier for more than two classes"
+        )
+    return classes, np.where(index == 1, 1.0, -1.0)
+
+
+class _FullLSSVM(BaseEstimator):
+    """Shared fit of the full LSSVM: Eq. 2.5 on all samples."""
+
+    def __init__(self, C=1.0, sigma=1.0, width_convention="sig2"):
+        self.C = C
+        self.sigma = sigma
+        self.width_convention = width_convention
+
+    def _solve(self, X, t):
+        owner = type(self).__name__
+        check_c_sigma(owner, self.C, self.sigma, self.width_convention)
+        self.gamma_ = rbf_gamma(self.sigma, self.width_convention)
+        alpha, b, method = solve_kkt(rbf(X, X, self.gamma_), t, float(self.C))
+        if method != "cholesky":
+            warnings.warn(
+                f"{owner}: Omega + I/C is not numerically positive definite (C={self.C}, "
+                f"sigma={self.sigma}); Eq. 2.5 was solved by least squares instead",
+                RuntimeWarning,
+                stacklevel=3,
+            )
+        self.support_ = np.arange(X.shape[0])
+        self.support_vectors_ = X
+        self.dual_coef_ = alpha.reshape(1, -1)
+        self.intercept_ = np.array([b])
+        self.fit_info_ = {
+            "C": float(self.C),
+            "sigma": float(self.sigma),
+            "width_convention": self.width_convention,
+            "solver": method,
+            "n_support": int(X.shape[0]),
+        }
+
+    def _decision(self, X):
+        check_is_fitted(self)
+        X = validate_data(self, X, dtype=np.float64, reset=False)
+        return rbf_expansion(
+            X, self.support_vectors_, self.dual_coef_[0], self.intercept_[0], self.gamma_
+        )
+
+
+class LSSVMClassifier(ClassifierMixin, _FullLSSVM):
+    """Least-squares SVM classifier (Suykens & Vandewalle 1999), binary, RBF kernel.
+
+    Solves Eq. 2.5 ``[[0, 1^T], [1, Omega + I/C]] [b; alpha] = [0; y]`` with ``y`` in
+    ``{-1, +1}`` by the Cholesky trick (``H eta = 1``, ``H nu = y``, ``b = 1^T nu / 1^T eta``,
+    ``alpha = nu - b eta``) and predicts ``sign(sum_i alpha_i K(x, x_i) + b)`` (Eq. 2.8).
+
+    Parameters
+    ----------
+    C : float, default=1.0
+        Regularisation ``gamma`` of the thesis (Eq. 2.3); > 0.
+    sigma : float, default=1.0
+        RBF width; > 0.
+    width_convention : {"sig2", "two_sigma2"}, default="sig2"
+        ``exp(-||x - z||^2 / sigma^2)`` (spec A4) or ``exp(-||x - z||^2 / (2 sigma^2))``.
+
+    Attributes
+    ----------
+    classes_ : ndarray of shape (2,)
+        ``classes_[1]`` is the ``+1`` side.
+    support_ : ndarray of shape (n_samples,)
+        All training indices (LSSVM is not sparse).
+    support_vectors_ : ndarray of shape (n_samples, n_features)
+    n_support_ : ndarray of shape (2,)
+        Samples of ``classes_[0]`` and ``classes_[1]``.
+    dual_coef_ : ndarray of shape (1, n_samples)
+        ``alpha``.
+    intercept_ : ndarray of shape (1,)
+        ``b``.
+    gamma_ : float
+        RBF precision used by :func:`svmlab.kernels.rbf`.
+    fit_info_ : dict
+        ``C``, ``sigma``, ``width_convention``, ``solver`` ("cholesky" or "lstsq"),
+        ``n_support``.
+    n_features_in_ : int
+
+    References
+    ----------
+    Oliveira (2021), Sec. 2.1.2, Eqs. 2.3-2.8, Algs. 3-4.
+    """
+
+    def fit(self, X, y):
+        """Fit on a two-class training set; returns ``self``."""
+        X, y = validate_data(self, X, y, dtype=np.float64, y_numeric=False)
+        self.classes_, t = binary_targets(type(self).__name__, y)
+        self._solve(X, t)
+        self.n_support_ = np.array([np.sum(t < 0), np.sum(t > 0)], dtype=np.intp)
+        return self
+
+    def decision_function(self, X):
+        """``f(x) = sum_i alpha_i K(x, x_i) + b``; positive means ``classes_[1]``."""
+        return self._decision(X)
+
+    def predict(self, X):
+        """``classes_[1]`` where ``f(x) >= 0``, else ``classes_[0]``."""
+        return self.classes_[(self.decision_function(X) >= 0).astype(np.intp)]
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.classifier_tags.multi_class = False
+        return tags
+
+
+class LSSVMRegressor(RegressorMixin, _FullLSSVM):
+    """Least-squares SVM regressor (function estimation form of Eq. 2.3), RBF kernel.
+
+    The same system as :class:`LSSVMClassifier` with real targets; ``predict`` returns
+    ``sum_i alpha_i K(x, x_i) + b``.
+
+    Parameters
+    ----------
+    C : float, default=1.0
+    sigma : float, default=1.0
+    width_convention : {"sig2", "two_sigma2"}, default="sig2"
+
+    Attributes
+    ----------
+    support_, support_vectors_, dual_coef_, intercept_, gamma_, fit_info_, n_features_in_
+        As in :class:`LSSVMClassifier`.
+    n_support_ : ndarray of shape (1,)
+        ``n_samples``.
+
+    References
+    ----------
+    Oliveira (2021), Sec. 2.1.2, Eqs. 2.3-2.8; Suykens et al. (2002).
+    """
+
+    def fit(self, X, y):
+        """Fit on real targets; returns ``self``."""
+        X, y = validate_data(self, X, y, dtype=np.float64, y_numeric=True)
+        self._solve(X, y)
+        self.n_support_ = np.array([X.shape[0]], dtype=np.intp)
+        return self
+
+    def predict(self, X):
+        """``sum_i alpha_i K(x, x_i) + b`` for every row of ``X``."""
+        return self._decision(X)

@@ -1,0 +1,132 @@
+"""Full LSSVM (Oliveira (2021), Eq. 2.5), its eigen path over C, and tune_lssvm.
+
+The scikit-learn checks of LSSVMClassifier and LSSVMRegressor run in tests/test_conformance.py
+(solvers ``lssvm`` and ``lssvm_regressor``), not again here.
+"""
+
+import numpy as np
+import pytest
+
+from svmlab.estimators.lssvm import LSSVMClassifier, LSSVMRegressor, tune_lssvm
+from svmlab.estimators.lssvm._kkt import EigenKKT, solve_kkt
+from svmlab.estimators.lssvm.tuning import cv_folds, cv_scores
+from svmlab.kernels import rbf
+
+
+def xor_data(n=120, seed=0):
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(n, 2))
+    y = np.where(X[:, 0] * X[:, 1] + 0.2 * rng.normal(size=n) > 0, "a", "b")
+    return X, y
+
+
+def dense_kkt(K, t, C):
+    """Eq. 2.5 as printed, by np.linalg.solve: [[0, 1^T], [1, K + I/C]] [b; a] = [0; t]."""
+    n = len(t)
+    A = np.zeros((n + 1, n + 1))
+    A[0, 1:] = A[1:, 0] = 1.0
+    A[1:, 1:] = K + np.eye(n) / C
+    u = np.linalg.solve(A, np.r_[0.0, t])
+    return u[1:], u[0]
+
+
+@pytest.mark.parametrize(
+    "width_convention, gamma", [("sig2", 1 / 0.49), ("two_sigma2", 0.5 / 0.49)]
+)
+def test_classifier_equals_the_dense_kkt_solution(width_convention, gamma):
+    X, y = xor_data()
+    est = LSSVMClassifier(C=8.0, sigma=0.7, width_convention=width_convention).fit(X, y)
+    t = np.where(y == "b", 1.0, -1.0)  # classes_[1] = "b" is +1
+    alpha, b = dense_kkt(rbf(X, X, gamma), t, 8.0)
+    np.testing.assert_allclose(est.dual_coef_[0], alpha, atol=1e-8)
+    assert est.intercept_[0] == pytest.approx(b, abs=1e-8)
+    f = rbf(X[:7], X, gamma) @ alpha + b
+    np.testing.assert_allclose(est.decision_function(X[:7]), f, atol=1e-8)
+    np.testing.assert_array_equal(est.predict(X[:7]), np.where(f >= 0, "b", "a"))
+    assert est.fit_info_["solver"] == "cholesky"
+    assert est.n_support_.sum() == len(X)
+
+
+def test_regressor_equals_the_dense_kkt_solution():
+    rng = np.random.default_rng(1)
+    X = rng.uniform(-3, 3, size=(80, 1))
+    y = np.sin(X[:, 0]) + 0.1 * rng.normal(size=80)
+    est = LSSVMRegressor(C=32.0, sigma=1.0).fit(X, y)
+    alpha, b = dense_kkt(rbf(X, X, 1.0), y, 32.0)
+    np.testing.assert_allclose(est.dual_coef_[0], alpha, atol=1e-8)
+    assert est.intercept_[0] == pytest.approx(b, abs=1e-8)
+    assert est.score(X, y) > 0.9
+
+
+def test_eigen_path_equals_cholesky_per_c():
+    X, y = xor_data()
+    t = np.where(y == "b", 1.0, -1.0)
+    K = rbf(X, X, 2.0)
+    system = EigenKKT(K, t)
+    for C in 2.0 ** np.arange(-5, 16, 2):
+        alpha, b, _ = solve_kkt(K, t, C)
+        alpha_e, b_e = system.solve(C)
+        np.testing.assert_allclose(alpha_e, alpha, atol=1e-8 * max(1.0, np.abs(alpha).max()))
+        assert b_e == pytest.approx(b, abs=1e-8)
+
+
+def test_tune_lssvm_picks_the_brute_force_optimum():
+    X, y = xor_data(90, seed=2)
+    Cs, sigmas = [0.25, 4.0, 64.0, 1024.0], [0.3, 1.0, 3.0]
+    t = np.where(y == "b", 1.0, -1.0)
+    folds = cv_folds(t, "classification", 5, 3)
+    brute = np.zeros((len(sigmas), len(Cs)))
+    for i, s in enumerate(sigmas):
+        for j, C in enumerate(Cs):
+            for train, val in folds:
+                est = LSSVMClassifier(C=C, sigma=s).fit(X[train], y[train])
+                brute[i, j] += np.sum(est.predict(X[val]) == y[val])
+    brute /= len(y)
+    scores, task = cv_scores(X, y, Cs=Cs, sigmas=sigmas, n_folds=5, random_state=3)
+    assert task == "classification"
+    np.testing.assert_allclose(scores, brute)
+    i, j = np.unravel_index(np.argmax(brute), brute.shape)
+    assert tune_lssvm(X, y, Cs=Cs, sigmas=sigmas, n_folds=5, random_state=3) == (Cs[j], sigmas[i])
+    # deterministic given random_state
+    assert tune_lssvm(X, y, Cs=Cs, sigmas=sigmas, n_folds=5, random_state=3) == (Cs[j], sigmas[i])
+
+
+def test_tune_lssvm_regression_minimises_mse():
+    rng = np.random.default_rng(4)
+    X = rng.uniform(-3, 3, size=(60, 1))
+    y = np.sin(X[:, 0]) + 0.1 * rng.normal(size=60)
+    Cs, sigmas = [0.1, 10.0, 1000.0], [0.1, 1.0, 10.0]
+    scores, task = cv_scores(X, y, Cs=Cs, sigmas=sigmas, n_folds=4, random_state=0)
+    assert task == "regression"
+    folds = cv_folds(y, "regression", 4, 0)
+    i, j = 1, 1
+    mse = sum(
+        np.sum(
+            (LSSVMRegressor(C=Cs[j], sigma=sigmas[i]).fit(X[tr], y[tr]).predict(X[va]) - y[va]) ** 2
+        )
+        for tr, va in folds
+    ) / len(y)
+    assert scores[i, j] == pytest.approx(mse)
+    C, sigma = tune_lssvm(X, y, Cs=Cs, sigmas=sigmas, n_folds=4, random_state=0)
+    assert scores[sigmas.index(sigma), Cs.index(C)] == scores.min()
+
+
+@pytest.mark.parametrize(
+    "params, match",
+    [
+        ({"C": 0.0}, "C must be"),
+        ({"sigma": -1.0}, "sigma must be"),
+        ({"width_convention": "gamma"}, "sig2, two_sigma2"),
+    ],
+)
+def test_bad_parameters(params, match):
+    X, y = xor_data(20)
+    with pytest.raises(ValueError, match=match):
+        LSSVMClassifier(**params).fit(X, y)
+
+
+def test_multiclass_is_refused_with_a_pointer():
+    X, y = xor_data(30)
+    y[:5] = "c"
+    with pytest.raises(ValueError, match="binary classifier: y has 3 class"):
+        LSSVMClassifier().fit(X, y)
