@@ -1,0 +1,227 @@
+"""What CC-LSSVM (Alg. 8) and FCC-LSSVM (Alg. 9) of Oliveira (2021) share: the reduced
+least-squares system of Eq. 3.11, the fallbacks for empty selections (spec A7), the
+hyper-parameters (given, or tuned by :func:`tune_lssvm`) and prediction (Eq. 3.13).
+
+Eq. 3.11 (rows = prototypes PS = CCIS(D, 0), columns = corners SV = CCIS(D, P))::
+
+    [ 0        1_M^T ] [ b* ]   [ 0    ]
+    [ 1_|PS|   Psi   ] [ a* ] = [ Y_PS ],   Psi_ij = K(x_i, x_j) + 1[i == j] / C
+
+with the **PS labels** on the right (spec A2; the printed "Y_SV" has the wrong length) and
+``1/C`` only where row and column are the same training sample. Solved by ``np.linalg.lstsq``
+(Eq. 3.12 without normal equations; the matrix may be rank deficient). The kernel block
+``K(PS, SV)`` is filled in row blocks straight into the ``(|PS|+1) x (M+1)`` system: memory
+``O(|PS| M)``, never ``N x N``.
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+
+import numpy as np
+from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.utils import check_random_state
+from sklearn.utils.validation import check_is_fitted, validate_data
+
+from svmlab.estimators.lssvm._kkt import solve_kkt
+from svmlab.estimators.lssvm._rbf_width import (
+    DEFAULT_CS,
+    DEFAULT_SIGMAS,
+    check_c_sigma,
+    rbf_gamma,
+)
+from svmlab.estimators.lssvm.full import binary_targets
+from svmlab.estimators.lssvm.tuning import subsample_for_tuning, tune_lssvm
+from svmlab.kernels import rbf, rbf_blocks, rbf_expansion
+from svmlab.selection import THRESHOLD_MODES, check_corner_threshold
+
+FALLBACKS = ("top_scores", "prototypes", "error")
+
+#: Largest N for which an empty prototype set falls back to the full (N x N) LSSVM.
+FULL_LSSVM_MAX_SAMPLES = 10_000
+
+
+def reduced_system(X, t, rows, cols, C: float, gamma: float):
+    """Eq. 3.11 as a dense ``(|rows|+1) x (|cols|+1)`` matrix and its right-hand side."""
+    rows = np.asarray(rows, dtype=np.intp)
+    cols = np.asarray(cols, dtype=np.intp)
+    A = np.empty((len(rows) + 1, len(cols) + 1))
+    A[0, 0] = 0.0
+    A[0, 1:] = 1.0
+    A[1:, 0] = 1.0
+    for block, K in rbf_blocks(X[rows], X[cols], gamma):
+        A[1 + block.start : 1 + block.stop, 1:] = K
+    position = np.full(X.shape[0], -1, dtype=np.intp)
+    position[cols] = np.arange(len(cols))
+    same = np.flatnonzero(position[rows] >= 0)  # row i is the sample of column position[..]
+    A[1 + same, 1 + position[rows[same]]] += 1.0 / C
+    return A, np.r_[0.0, t[rows]]
+
+
+def solve_reduced(X, t, rows, cols, C: float, gamma: float):
+    """``(alpha*, b*, rank)`` of Eq. 3.11 by least squares (Eq. 3.12)."""
+    A, v = reduced_system(X, t, rows, cols, C, gamma)
+    w, _, rank, _ = np.linalg.lstsq(A, v, rcond=None)
+    return w[1:], float(w[0]), int(rank)
+
+
+def top_scores(candidates, scores, m: int, rng) -> np.ndarray:
+    """The ``m`` candidates of highest score; ties broken by a seeded permutation and a
+    stable sort (spec A6)."""
+    candidates = np.asarray(candidates, dtype=np.intp)
+    shuffled = candidates[rng.permutation(len(candidates))]
+    order = np.argsort(-scores[shuffled], kind="stable")
+    return shuffled[order[:m]]
+
+
+class ClassCornerLSSVMBase(ClassifierMixin, BaseEstimator):
+    """Binary sparse LSSVM over class corners; subclasses implement :meth:`_select`
+    returning ``(rows, cols, scores, info)``."""
+
+    def _check_common(self) -> None:
+        owner = type(self).__name__
+        check_c_sigma(owner, self.C, self.sigma, self.width_convention, allow_none=True)
+        check_corner_threshold(self.corner_threshold, self.n_neighbors)
+        if self.threshold_mode not in THRESHOLD_MODES:
+            raise ValueError(
+                f"{owner}: threshold_mode must be one of {', '.join(THRESHOLD_MODES)}, "
+                f"got {self.threshold_mode!r}"
+            )
+        if self.fallback not in FALLBACKS:
+            raise ValueError(
+                f"{owner}: fallback must be one of {', '.join(FALLBACKS)}, got {self.fallback!r}"
+            )
+        if not isinstance(self.tune_folds, (int, np.integer)) or self.tune_folds < 2:
+            raise ValueError(
+                f"{owner}: tune_folds must be an integer >= 2, got {self.tune_folds!r}"
+            )
+
+    def _hyperparameters(self, X, t):
+        if self.C is not None and self.sigma is not None:
+            return float(self.C), float(self.sigma), False
+        Xs, ts = subsample_for_tuning(X, t, self.tune_max_samples, self.random_state)
+        grid_C = self.Cs if self.Cs is not None else DEFAULT_CS
+        grid_s = self.sigmas if self.sigmas is not None else DEFAULT_SIGMAS
+        C, sigma = tune_lssvm(
+            Xs,
+            ts,
+            Cs=[float(self.C)] if self.C is not None else list(grid_C),
+            sigmas=[float(self.sigma)] if self.sigma is not None else list(grid_s),
+            n_folds=self.tune_folds,
+            width_convention=self.width_convention,
+            random_state=self.random_state,
+            task="classification",
+        )
+        return C, sigma, True
+
+    def _warn(self, info, key, message):
+        warnings.warn(f"{type(self).__name__}: {message}", RuntimeWarning, stacklevel=3)
+        info[key] = message
+
+    def _fallback_columns(self, prototypes, scores, m, info, rng):
+        """SV is empty: the configured replacement (spec A7)."""
+        if self.fallback == "error":
+            raise ValueError(
+                f"{type(self).__name__}: no sample has Gamma > P={self.corner_threshold} "
+                "(empty corner set); lower corner_threshold, raise r_factor or set "
+                "fallback='top_scores' or 'prototypes'"
+            )
+        if self.fallback == "prototypes":
+            cols = np.asarray(prototypes, dtype=np.intp)
+            what = f"all {len(cols)} prototypes (PS)"
+        else:
+            cols = top_scores(prototypes, scores, m, rng)
+            what = f"the {len(cols)} prototypes of highest Gamma"
+        self._warn(
+            info,
+            "fallback",
+            f"empty corner set (no Gamma > P={self.corner_threshold}); using {what} as SVs",
+        )
+        return cols
+
+    def fit(self, X, y):
+        """Select PS and SV, solve Eq. 3.11 by least squares; returns ``self``.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+        y : array-like of shape (n_samples,)
+            Two class labels; ``classes_[1]`` is the ``+1`` side.
+        """
+        self._check_common()
+        self._check_params()
+        X, y = validate_data(self, X, y, dtype=np.float64, y_numeric=False)
+        self.classes_, t = binary_targets(type(self).__name__, y)
+        C, sigma, tuned = self._hyperparameters(X, t)
+        gamma = rbf_gamma(sigma, self.width_convention)
+        rng = check_random_state(self.random_state)
+        info = {
+            "C": C,
+            "sigma": sigma,
+            "width_convention": self.width_convention,
+            "tuned": tuned,
+            "threshold_mode": self.threshold_mode,
+            "fallback": None,
+        }
+        rows, cols, scores = self._select(X, t, info, rng)
+        if len(rows) == 0:
+            if X.shape[0] > FULL_LSSVM_MAX_SAMPLES:
+                raise ValueError(
+                    f"{type(self).__name__}: empty prototype set and N={X.shape[0]} is too "
+                    f"large for the full-LSSVM fallback (at most {FULL_LSSVM_MAX_SAMPLES}); "
+                    "raise r_factor or n_neighbors"
+                )
+            self._warn(info, "fallback", "empty prototype set (no Gamma > 0); full LSSVM solved")
+            alpha, b, method = solve_kkt(rbf(X, X, gamma), t, C)
+            cols, rank = np.arange(X.shape[0]), X.shape[0] + 1
+            info["solver"] = method
+        else:
+            alpha, b, rank = solve_reduced(X, t, rows, cols, C, gamma)
+            info["solver"] = "lstsq"
+        order = np.argsort(cols, kind="stable")
+        self.support_ = np.asarray(cols, dtype=np.intp)[order]
+        self.support_vectors_ = X[self.support_]
+        self.dual_coef_ = np.asarray(alpha)[order].reshape(1, -1)
+        self.intercept_ = np.array([b])
+        self.n_support_ = np.array(
+            [np.sum(t[self.support_] < 0), np.sum(t[self.support_] > 0)], dtype=np.intp
+        )
+        self.prototypes_ = np.asarray(rows, dtype=np.intp)
+        self.scores_ = scores
+        self.C_, self.sigma_, self.gamma_ = C, sigma, gamma
+        info.update(
+            n_prototypes=int(len(rows)),
+            n_support=int(len(self.support_)),
+            sparsity=1.0 - len(self.support_) / X.shape[0],
+            lstsq_rank=int(rank),
+        )
+        self.fit_info_ = info
+        return self
+
+    def _check_params(self) -> None:
+        """Checks of the subclass's own settings."""
+
+    def decision_function(self, X):
+        """``f(x) = sum_j alpha*_j K(x, x_j) + b*`` over the SVs (Eq. 3.13); positive means
+        ``classes_[1]``."""
+        check_is_fitted(self)
+        X = validate_data(self, X, dtype=np.float64, reset=False)
+        return rbf_expansion(
+            X, self.support_vectors_, self.dual_coef_[0], self.intercept_[0], self.gamma_
+        )
+
+    def predict(self, X):
+        """``classes_[1]`` where ``f(x) >= 0``, else ``classes_[0]``."""
+        return self.classes_[(self.decision_function(X) >= 0).astype(np.intp)]
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.classifier_tags.multi_class = False
+        return tags
+
+
+def fallback_size(n_prototypes: int) -> int:
+    """How many top-scoring prototypes replace an empty SV set in CC-LSSVM:
+    ``ceil(sqrt(|PS|))``, at least 2, at most ``|PS|``."""
+    return min(n_prototypes, max(2, math.ceil(math.sqrt(n_prototypes))))

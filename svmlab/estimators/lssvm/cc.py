@@ -1,0 +1,131 @@
+"""CC-LSSVM: the class-corner sparse LSSVM of Oliveira (2021), Sec. 3.2, Alg. 8."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from svmlab.estimators.lssvm._class_corner import ClassCornerLSSVMBase, fallback_size
+from svmlab.selection import corner_scores
+
+__all__ = ["CCLSSVMClassifier"]
+
+
+class CCLSSVMClassifier(ClassCornerLSSVMBase):
+    """CC-LSSVM: LSSVM over class corners (Alg. 8).
+
+    1. ``R`` by Eq. 3.10 (unless given), ``Gamma`` of every sample (Eq. 3.8);
+    2. PS = CCIS(D, 0) are the rows (constraints), SV = CCIS(D, P) the columns (SVs);
+    3. Eq. 3.11 with the PS labels on the right and ``1/C`` where a row and a column are the
+       same sample, solved by least squares; predict ``sign(sum_SV alpha*_j K(x, x_j) + b*)``.
+
+    The ``N x N`` kernel is never built (only ``K(PS, SV)``).
+
+    Parameters
+    ----------
+    C : float or None, default=None
+        Regularisation (the thesis's gamma); ``None`` tunes it with :func:`tune_lssvm` on the
+        training data (with ``sigma``; 10-fold on the full LSSVM, as the thesis does).
+    sigma : float or None, default=None
+        RBF width; ``None`` tunes it.
+    width_convention : {"sig2", "two_sigma2"}, default="sig2"
+    n_neighbors : int, default=16
+        ``K`` of CCIS.
+    corner_threshold : int, default=9
+        ``P`` of CCIS, ``0 <= P < K``.
+    radius : float or None, default=None
+        ``R``; None uses Eq. 3.10.
+    r_factor : float, default=1.0
+        Multiplies the estimated ``R`` (Fig. 13).
+    threshold_mode : {"thesis", "author_code"}, default="thesis"
+        See :func:`svmlab.selection.corner_scores`.
+    fallback : {"top_scores", "prototypes", "error"}, default="top_scores"
+        Empty SV (spec A7): the ``ceil(sqrt(|PS|))`` (at least 2) prototypes of highest
+        ``Gamma``, all of PS, or an error. Empty PS always falls back to the full LSSVM.
+        Either is warned and recorded in ``fit_info_["fallback"]``.
+    Cs, sigmas : list of float or None, default=None
+        Grids of the internal tuning (None: spec A5).
+    tune_folds : int, default=10
+    tune_max_samples : int or None, default=None
+        Tune on a stratified subsample of this size when N is larger (None: all samples).
+    random_state : int, RandomState or None, default=None
+        Seeds the tuning folds (and the subsample, and fallback ties).
+
+    Attributes
+    ----------
+    classes_ : ndarray of shape (2,)
+    support_ : ndarray of int
+        Training indices of the SVs (sorted).
+    support_vectors_ : ndarray of shape (M, n_features)
+    n_support_ : ndarray of shape (2,)
+        SVs of ``classes_[0]`` and ``classes_[1]``; their sum is M (SPR = 1 - M/N).
+    dual_coef_ : ndarray of shape (1, M)
+    intercept_ : ndarray of shape (1,)
+    prototypes_ : ndarray of int
+        Training indices of PS (the rows of Eq. 3.11).
+    scores_ : ndarray of shape (n_samples,)
+        ``Gamma`` of every training sample.
+    radius_ : float
+    C_, sigma_, gamma_ : float
+        The hyper-parameters used (``gamma_`` is the RBF precision).
+    fit_info_ : dict
+        ``C``, ``sigma``, ``width_convention``, ``tuned``, ``threshold_mode``, ``radius``,
+        ``n_corners`` (|CCIS(D, P)|), ``n_prototypes`` (|PS|), ``n_support`` (M),
+        ``sparsity`` (SPR), ``lstsq_rank``, ``solver``, ``fallback`` (None or what was done).
+    n_features_in_ : int
+
+    References
+    ----------
+    Oliveira (2021), Sec. 3.2, Eqs. 3.11-3.13, Alg. 8; Oliveira, Gomes and Rocha Neto,
+    Neurocomputing (2018).
+    """
+
+    def __init__(
+        self,
+        C=None,
+        sigma=None,
+        width_convention="sig2",
+        n_neighbors=16,
+        corner_threshold=9,
+        radius=None,
+        r_factor=1.0,
+        threshold_mode="thesis",
+        fallback="top_scores",
+        Cs=None,
+        sigmas=None,
+        tune_folds=10,
+        tune_max_samples=None,
+        random_state=None,
+    ):
+        self.C = C
+        self.sigma = sigma
+        self.width_convention = width_convention
+        self.n_neighbors = n_neighbors
+        self.corner_threshold = corner_threshold
+        self.radius = radius
+        self.r_factor = r_factor
+        self.threshold_mode = threshold_mode
+        self.fallback = fallback
+        self.Cs = Cs
+        self.sigmas = sigmas
+        self.tune_folds = tune_folds
+        self.tune_max_samples = tune_max_samples
+        self.random_state = random_state
+
+    def _select(self, X, t, info, rng):
+        scores, radius = corner_scores(
+            X,
+            t,
+            n_neighbors=self.n_neighbors,
+            radius=self.radius,
+            r_factor=self.r_factor,
+            threshold_mode=self.threshold_mode,
+        )
+        offset = 1 if self.threshold_mode == "author_code" else 0
+        rows = np.flatnonzero(scores > offset)
+        cols = np.flatnonzero(scores > self.corner_threshold + offset)
+        self.radius_ = radius
+        info["radius"] = radius
+        info["n_corners"] = int(len(cols))
+        if len(cols) == 0 and len(rows):
+            cols = self._fallback_columns(rows, scores, fallback_size(len(rows)), info, rng)
+        return rows, cols, scores
