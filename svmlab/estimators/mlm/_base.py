@@ -149,7 +149,7 @@ class MLMRegressionPart:
         kappa subset when ``n_predict_reference`` is set)."""
         X = self._check_predict_input(X)
         method = self._multilateration_method()
-        subset = self._prediction_subset(minimum=max(2, self.n_outputs_))
+        subset = self._prediction_subset(minimum=max(2, self.n_outputs_ + 1))
         T = self.reference_outputs_ if subset is None else self.reference_outputs_[subset]
         out = np.empty((len(X), self.n_outputs_))
         for rows, delta in self._estimated_distance_blocks(X, subset):

@@ -101,8 +101,9 @@ _LW_DOC = """Lightweight MLM (LW-MLM, Oliveira (2021), Ch. 4, Algs. 10-11){task}
         output's own nearest neighbours.
 {multilateration}    n_predict_reference : int, float in (0, 1] or None, default=None
         The kappa subset of Eqs. 4.7-4.8: multilaterate with this many random reference
-        points (int or fraction of N; at least 2), using ``Phi(x) B[:, S]``. Read at predict
-        time: set it after fitting, no refit (the Figs. 20-21 sweep). ``None``: all.
+        points (int or fraction of N; at least 2, and n_outputs + 1), using
+        ``Phi(x) B[:, S]``. Read at predict time: set it after fitting, no refit (the
+        Figs. 20-21 sweep). ``None``: all.
     random_state : int, RandomState instance or None, default=None
         Draws ``p`` of LW-MLM-1 in ``fit`` and the kappa subset in ``predict``.
 

@@ -51,7 +51,8 @@ _PARAMETERS_DOC = """
     ----------
     n_reference : int, float in (0, 1] or None, default=None
         ``K``, the number of reference points, drawn at random without replacement: an int,
-        or a fraction of ``n_samples`` (``ceil(k N)``, Table 18). ``None``: every training
+        or a fraction of ``n_samples`` (``ceil(k N)``, Table 18; at least 2, and for a regressor
+        at least ``n_outputs + 1``). ``None``: every training
         point (Full-MLM; with ``C > 0`` the Ch. 5 Rank-MLM).
     C : float, default=0.0
         Regularisation strength (the thesis's lambda, called C in its tables). With
@@ -72,9 +73,9 @@ _PARAMETERS_DOC = """
         ``p`` of the RMF-MLM penalty ``sum_m ||B_m.||^p``.
     n_predict_reference : int, float in (0, 1] or None, default=None
         The kappa speed-up (Eqs. 4.7-4.8): multilaterate with a random subset of this many
-        reference points (int or fraction of ``model_size_``; at least 2). Read at predict
-        time, so it can be changed with ``set_params`` after fitting (the Figs. 20-21 sweep).
-        ``None``: all of them.
+        reference points (int or fraction of ``model_size_``; at least 2, and n_outputs + 1).
+        Read at predict time, so it can be changed with ``set_params`` after fitting (the
+        Figs. 20-21 sweep). ``None``: all of them.
     random_state : int, RandomState instance or None, default=None
         Draws the reference points in ``fit`` and the kappa subset in ``predict`` (a fresh
         generator from it at each call: an int gives the same subset every time).
@@ -96,6 +97,8 @@ _ATTRIBUTES_DOC = """
         ``b_norm`` (``||B||_F``), ``n_reference``, ``n_samples``, ``fallback`` (``"lstsq"``
         when ``D`` was singular, e.g. duplicate inputs, else None), ``solver``
         ("solve", "lstsq", "ridge", "l_half", "m_focuss") and ``iterations`` (iterative ones).
+    n_iter_ : int
+        Epochs / iterations of ell_{1/2}- and RMF-MLM; 1 for the closed-form solvers.
     n_features_in_ : int
 """
 
@@ -103,8 +106,15 @@ _ATTRIBUTES_DOC = """
 class _StandardTraining(MLMTrainingBase):
     """Reference points at random (or all), then one of the Table 2 solvers."""
 
+    def _fit_encoded(self, X, Y, weights=None):
+        super()._fit_encoded(X, Y, weights)
+        self.n_iter_ = int(self.fit_info_.get("iterations", 1))
+        return self
+
     def _select_reference(self, n, rng):
-        K = resolve_count(self.n_reference, n, name="n_reference", minimum=2)
+        # at least 2, and one more than the outputs (Levenberg-Marquardt needs K >= S)
+        minimum = max(2, getattr(self, "n_outputs_", 1) + 1)
+        K = resolve_count(self.n_reference, n, name="n_reference", minimum=minimum)
         if K >= n:
             return np.arange(n)
         return np.sort(rng.choice(n, size=K, replace=False))
@@ -221,7 +231,9 @@ class MLMClassifier(MLMClassificationPart, _StandardTraining, ClassifierMixin, B
         + """    class_weight : {"balanced"} or dict or None, default=None
         Weights ``W`` of the error term (wMLM): ``"balanced"`` gives every sample the inverse
         frequency of its class, ``n / (n_classes * count)`` (the author's cost-sensitive
-        weights); a dict maps class labels to weights (missing classes weigh 1).
+        weights); a dict maps class labels to weights (missing classes weigh 1). With every
+        training point as a reference point and ``C = 0`` the system is square and solved
+        exactly, so the weights have no effect: wMLM needs ``n_reference < N`` or ``C > 0``.
     multilateration : {"class_code", "nn"}, default="class_code"
         Eq. 5.5, or NN-MLM: the class of the reference point with the smallest estimated
         distance.
