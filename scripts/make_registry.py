@@ -154,6 +154,20 @@ FILE_OPTIONS = {
     "regression/winequality-white.csv": {"header": False},
     "regression/delta_ailerons.arff": {"space_separated": True},
     "regression/delta_elevators.arff": {"space_separated": True},
+    # R data frames (svmlab.data.readers.rdata)
+    "regression/concrete.RData": {"r_object": "concrete", "label": "CompressiveStrength"},
+    "regression/riboflavin.RData": {"label": "y"},
+    # HDME's copy: V1 is an intercept column of ones, V2..V107 the standardised inputs,
+    # V108 / V109 the standardised outputs V-9 (sales price) / V-10 (construction cost)
+    "regression/residential.rda": {"label": "V108", "drop_columns": ["V1", "V109"]},
+    "classification/misc/wpbc.rda": {"label": "status"},
+}
+
+# Counts the manifest leaves blank (files it could not parse), per manifest path.
+FILE_COUNTS = {
+    "regression/concrete.RData": {"features": 8},
+    "regression/residential.rda": {"features": 106},
+    "classification/misc/wpbc.rda": {"features": 33, "classes": 2},
 }
 
 # Tasks the manifest cannot give (no class count for a file svmlab cannot read).
@@ -165,10 +179,10 @@ LABEL_COLUMNS = {
     "classification/misc/wpbc.rda": "status (N/R)",
     "regression/concrete.RData": "CompressiveStrength",
     "regression/riboflavin.RData": "y",
-    "regression/residential.rda": "V-9 (sales price) or V-10 (construction cost)",
+    "regression/residential.rda": "V108 = V-9 (sales price, standardised)",
 }
 
-UNSUPPORTED_FORMATS = ("rdata", "jld")
+UNSUPPORTED_FORMATS = ("jld",)
 
 TASKS = {
     "multitarget-regression": "multitarget",
@@ -205,6 +219,69 @@ _NOT_RUN = (
     "the experiments that use it list it as unavailable: running it changes what they run "
     "and their reproduction tables, so it stays unavailable under this name until they do"
 )
+
+# Variants of a file dataset: the same file read with other options or fixed changes
+# (svmlab.data.registry.derive): name -> (manifest path, changes, counts, notes). ``changes``
+# may set ``read_options`` (merged over the file's), ``positive_class`` (one class vs the
+# rest, labels 1 / -1), ``complete_cases`` (drop rows with a missing input) and
+# ``split_rows`` (the file's own train/test rows, for protocol kind ``predefined``).
+VARIANTS = {
+    "shuttle_fixed": (
+        "classification/mlbench/Shuttle.csv",
+        {"positive_class": "Rad.Flow", "split_rows": {"train": [0, 43500], "test": [43500, 58000]}},
+        {"classes": 2},
+        "Oliveira (2021), Table 6 SHUTTLE: class 1 (Rad.Flow) vs rest (ambiguity A18), labels "
+        "1 / -1; the file is UCI shuttle.trn (rows 0-43499) followed by shuttle.tst (43500-57999), "
+        "kept as the predefined split",
+    ),
+    "usps_fixed": (
+        "classification/usps/usps.mat",
+        {"positive_class": 8},
+        {"classes": 2},
+        "Oliveira (2021), Table 6 USPS8: digit 8 (label 8 of usps.mat, whose label 10 is digit 0) "
+        "vs rest (ambiguity A18), labels 1 / -1; predefined split: the standard 7291 / 2007",
+    ),
+    "auto_mpg_complete": (
+        "regression/autoMpg.arff",
+        {"complete_cases": True},
+        {"rows": 392},
+        "Oliveira (2021), Table 9 MPG: the 392 rows without a missing horsepower",
+    ),
+    "hepatitis_complete": (
+        "classification/uci/hepatitis.data",
+        {"complete_cases": True},
+        {"rows": 80},
+        "Oliveira (2021), Table 3 HEP: the 80 complete cases of the 155 rows",
+    ),
+    "residential_building_cost": (
+        "regression/residential.rda",
+        {"read_options": {"label": "V109", "drop_columns": ["V1", "V108"]}},
+        {},
+        "Oliveira (2021), Table 14 RC: target V109 = V-10 (construction cost); HDME's copy is "
+        "standardised (inputs and outputs), so RMSEs are not in the thesis's units",
+    ),
+}
+
+# Datasets that come as two files, joined into one whose meta["predefined_split"] records the
+# parts' rows (protocol kind ``predefined``): name -> (train part, test part, notes).
+JOINED = {
+    "ripley": (
+        "synth_te",
+        "synth_tr",
+        "Oliveira (2021), Table 3 RIP: Ripley's synth.te (1000 rows) as the training part and "
+        "synth.tr (250) as the test part, as the thesis's sizes (999 / 250) suggest",
+    ),
+    "adult_fixed": (
+        "adult_trn",
+        "adult_tst",
+        "LIBSVM a9a with its a9a.t test file (Table 6 ADULT)",
+    ),
+    "ijcnn1_fixed": (
+        "ijcnn1_trn",
+        "ijcnn1_tst",
+        "LIBSVM ijcnn1 (49990) with its ijcnn1.t test file (91701; the thesis prints 91790)",
+    ),
+}
 
 # Datasets the papers use that are not available offline:
 # (base, collection, task, primary, used by, reason).
@@ -527,7 +604,34 @@ UNAVAILABLE = [
         "regression",
         False,
         "LSSVM Table 14",
-        "UCI communities and crime (unnormalised); " + _OFFLINE,
+        "UCI communities and crime unnormalised (2215 rows, 147 attributes; target violent "
+        "crimes per population); " + _OFFLINE,
+    ),
+    (
+        "parkinsons_motor_updrs",
+        "uci",
+        "regression",
+        False,
+        "LSSVM Table 9 (MUP)",
+        "UCI Parkinsons telemonitoring (5875 rows, 20 inputs), target motor_UPDRS; " + _OFFLINE,
+    ),
+    (
+        "parkinsons_total_updrs",
+        "uci",
+        "regression",
+        False,
+        "LSSVM Table 9 (TUP)",
+        "UCI Parkinsons telemonitoring (5875 rows, 20 inputs), target total_UPDRS; " + _OFFLINE,
+    ),
+    (
+        "vehicle_fixed",
+        "libsvm",
+        "binary",
+        False,
+        "LSSVM Table 6 (VEHICLE)",
+        "LIBSVM SensIT vehicle (combined; 78823 / 19705 rows, 100 features), class 3 vs rest "
+        "(ambiguity A18); " + _OFFLINE + "; vehicle_keel / vehicle_mlbench are the 846-row "
+        "Statlog vehicle, a different dataset",
     ),
 ]
 
@@ -604,7 +708,7 @@ def file_entry(row: dict) -> tuple[str, str, bool, dict]:
     elif task == "regression":
         last = "last attribute" if fmt == "arff" else "last column"
         label_column = LABEL_COLUMNS.get(path) or options.get("label") or last
-    elif fmt in ("arff", "csv"):
+    elif fmt in ("arff", "csv", "rdata"):
         if "label" not in options:
             m = re.search(r"(?:class = last attribute|target column) '([^']+)'", notes)
             options["label"] = m.group(1) if m else "class"  # mlbench: class column renamed 'class'
@@ -622,7 +726,8 @@ def file_entry(row: dict) -> tuple[str, str, bool, dict]:
     drop = DROP_COLUMNS.get(path, [])
     if drop:
         options["drop_columns"] = drop
-    features = _count(row["features"])
+    features = FILE_COUNTS.get(path, {}).get("features", _count(row["features"]))
+    classes = FILE_COUNTS.get(path, {}).get("classes", classes)
     entry = {
         "source": "file",
         "status": "unsupported" if fmt in UNSUPPORTED_FORMATS else "ok",
@@ -741,6 +846,50 @@ def synthetic_entry(name: str) -> tuple[str, str, bool, dict]:
     return name, "synthetic", False, entry
 
 
+def variant_entries(files: dict) -> list[tuple[str, str, bool, dict]]:
+    """The VARIANTS table as candidates, each a copy of its file's entry with the changes."""
+    out = []
+    for name, (path, changes, counts, notes) in VARIANTS.items():
+        entry = dict(files[path])
+        changes = dict(changes)
+        options = {**entry["read_options"], **changes.pop("read_options", {})}
+        if "label" in options and entry["task"] == "regression":
+            entry["label_column"] = options["label"]
+        if "positive_class" in changes:
+            entry["task"] = "binary"
+        entry.update(
+            read_options=options,
+            **changes,
+            **counts,
+            variant_of=path,
+            notes=notes + "; file: " + entry["notes"],
+        )
+        out.append((name, entry["collection"], False, entry))
+    return out
+
+
+def joined_entries(entries: dict) -> list[tuple[str, str, bool, dict]]:
+    """The JOINED table as candidates (counts from the parts' entries)."""
+    out = []
+    for name, (train, test, notes) in JOINED.items():
+        a, b = entries[train], entries[test]
+        entry = {
+            "source": "joined",
+            "status": "ok",
+            "task": a["task"],
+            "parts": {"train": train, "test": test},
+            "rows": a["rows"] + b["rows"],
+            "bags": None,
+            "features": max(a["features"], b["features"]),
+            "targets": None,
+            "classes": a["classes"],
+            "collection": a["collection"],
+            "notes": notes,
+        }
+        out.append((name, a["collection"], False, entry))
+    return out
+
+
 def unavailable_entry(base, collection, task, primary, used_by, reason):
     return (
         base,
@@ -758,11 +907,14 @@ def unavailable_entry(base, collection, task, primary, used_by, reason):
 
 
 def build_registry(manifest: Path) -> dict:
-    candidates = [file_entry(r) for r in manifest_rows(manifest)]
+    rows = manifest_rows(manifest)
+    candidates = [file_entry(r) for r in rows]
+    candidates += variant_entries({r["path"]: c[3] for r, c in zip(rows, candidates)})
     candidates += [bundled_entry(n) for n in bundled.BUNDLED]
     candidates += [synthetic_entry(n) for n in synthetic.GENERATORS]
     candidates += [unavailable_entry(*u) for u in UNAVAILABLE]
     entries = assign_names(candidates)
+    entries.update(assign_names(joined_entries(entries)))
     taken = set(entries)
     for name, entry in entries.items():
         stem = file_stem(entry["path"]) if "path" in entry else name

@@ -20,8 +20,10 @@ import copy
 import functools
 import os
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from pathlib import Path
 
+import numpy as np
 import yaml
 
 from .. import paths
@@ -94,12 +96,19 @@ def dataset_info(name: str) -> dict:
     location = _find_local(entry)[0] if entry["source"] == "file" else None
     entry["location"] = str(location) if location else None
     entry["available"] = entry["source"] in ("sklearn", "synthetic") or location is not None
+    if entry["source"] == "joined":  # available when every part is
+        entry["available"] = all(
+            dataset_info(part)["available"] for part in entry["parts"].values()
+        )
     if entry["source"] == "unavailable":
         entry["status"] = "unavailable"
     elif entry["available"] and entry.get("status") == "unsupported":
         entry["status"] = "unsupported"
     elif entry["available"]:
         entry["status"] = "available"
+    elif entry["source"] == "joined":
+        parts = [dataset_info(part)["status"] for part in entry["parts"].values()]
+        entry["status"] = "fetchable" if "missing" not in parts else "missing"
     else:
         entry["status"] = (
             "fetchable" if entry.get("url") or os.environ.get("SVMLAB_DATA_URL") else "missing"
@@ -218,6 +227,12 @@ def load_dataset(name: str, params=None, *, allow_download: bool = False) -> Dat
         )
     if source == "sklearn":
         return _bundled(entry["name"])
+    if source == "joined":
+        parts = {
+            role: load_dataset(part, allow_download=allow_download)
+            for role, part in entry["parts"].items()
+        }
+        return _joined(entry["name"], tuple(parts.items()))
     if source != "file":
         raise DataUnavailableError(no_file_message(entry))
     try:
@@ -257,6 +272,7 @@ def read_entry_file(name: str, path) -> Dataset:
     """Read ``path`` as the file of registry entry ``name`` (no lookup, no cache)."""
     entry = registry_entry(name)
     dataset = read_file(path, entry["format"], name=entry["name"], **entry.get("read_options", {}))
+    dataset = derive(dataset, entry)
     dataset.meta.update(
         {
             "source": "file",
@@ -269,6 +285,66 @@ def read_entry_file(name: str, path) -> Dataset:
         }
     )
     return dataset
+
+
+def derive(dataset: Dataset, entry: dict) -> Dataset:
+    """Apply a registry entry's fixed changes to the data read from its file.
+
+    ``split_rows`` (``{"train": [start, stop], "test": [start, stop]}``) records the file's
+    own train/test split in ``meta["predefined_split"]``; ``complete_cases: true`` drops
+    the rows with a missing input; ``positive_class`` binarises the labels: that class
+    becomes 1, every other class -1 (a one-vs-rest version of a multi-class set).
+    """
+    if entry.get("split_rows"):
+        dataset.meta["predefined_split"] = {
+            role: np.arange(start, stop) for role, (start, stop) in entry["split_rows"].items()
+        }
+    if entry.get("complete_cases"):
+        dataset = dataset.subset(np.flatnonzero(~np.isnan(dataset.X).any(axis=1)))
+    if "positive_class" in entry:
+        positive = entry["positive_class"]
+        if positive not in set(dataset.y.tolist()):
+            raise DataError(
+                f"dataset {entry['name']!r}: positive_class {positive!r} is not a label of "
+                f"the file; labels: {', '.join(map(str, np.unique(dataset.y)))}"
+            )
+        y = np.where(dataset.y == positive, 1, -1).astype(np.int64)
+        meta = dict(dataset.meta, positive_class=positive)
+        dataset = replace(dataset, y=y, task="binary", meta=meta)
+    return dataset
+
+
+@functools.lru_cache(maxsize=8)
+def _joined(name, parts) -> Dataset:
+    """Parts (``(role, Dataset)`` pairs, ``train`` first) stacked into one dataset whose
+    ``meta["predefined_split"]`` holds each part's rows (e.g. a LIBSVM train and ``.t`` file)."""
+    sets = [ds for _, ds in parts]
+    widths = {ds.n_features for ds in sets}
+    tasks = {ds.task for ds in sets}
+    if len(widths) > 1 or len(tasks) > 1:
+        raise DataError(
+            f"dataset {name!r}: its parts differ in features or task: "
+            + ", ".join(f"{ds.name} ({ds.task}, {ds.n_features} features)" for ds in sets)
+        )
+    split, start = {}, 0
+    for role, ds in parts:
+        split[role] = np.arange(start, start + ds.n_samples)
+        start += ds.n_samples
+    first = sets[0]
+    meta = {
+        "source": "joined",
+        "parts": {role: ds.name for role, ds in parts},
+        "predefined_split": split,
+        **{f"{role}_sha256": ds.meta.get("sha256") for role, ds in parts},
+    }
+    return Dataset(
+        name=name,
+        task=first.task,
+        X=np.vstack([ds.X for ds in sets]),
+        y=np.concatenate([ds.y for ds in sets]),
+        feature_names=first.feature_names,
+        meta=meta,
+    )
 
 
 @functools.lru_cache(maxsize=16)
@@ -292,7 +368,7 @@ def _bundled(name) -> Dataset:
 
 def clear_cache() -> None:
     """Forget loaded datasets, checksums and the parsed registry (e.g. after editing files)."""
-    for cached in (_read_cached, _synthetic, _bundled, _registry, _lookup):
+    for cached in (_read_cached, _joined, _synthetic, _bundled, _registry, _lookup):
         cached.cache_clear()
     clear_checksums()
 

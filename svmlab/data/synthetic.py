@@ -94,6 +94,43 @@ def checkerboard(
     return Dataset(name="checkerboard", task="binary", X=X, y=y)
 
 
+# --------------------------------------------------------------------------- 1-D regression
+@_generator
+def artificial_sine(
+    n_samples=200, low=-2 * np.pi, high=2 * np.pi, noise_low=0.25, noise_high=0.5, random_state=0
+) -> Dataset:
+    """Artificial I of Oliveira (2021), Sec. 4.3.3: ``y = x sin(1.5 x) + u``, u ~ U(0.25, 0.5).
+
+    ``x`` is evenly spaced on ``[low, high]`` (the thesis gives no range; ambiguity A20
+    takes [-2 pi, 2 pi]); the noise ``u`` is uniform on ``[noise_low, noise_high]``.
+    """
+    rng = check_random_state(random_state)
+    x = np.linspace(low, high, n_samples)
+    y = x * np.sin(1.5 * x) + rng.uniform(noise_low, noise_high, size=n_samples)
+    return Dataset(name="artificial_sine", task="regression", X=x[:, None], y=y)
+
+
+@_generator
+def artificial_sinc(
+    n_samples=200,
+    low=-2 * np.pi,
+    high=2 * np.pi,
+    scale=3.0,
+    noise_low=0.025,
+    noise_high=0.05,
+    random_state=0,
+) -> Dataset:
+    """Artificial II of Oliveira (2021), Sec. 4.3.3: ``y = 3 sin(x) / x + u``, u ~ U(0.025, 0.05).
+
+    The OCR of the formula is unreadable; ambiguity A20 reads it as a sinc scaled by
+    ``scale`` = 3, with ``x`` evenly spaced on ``[low, high]`` and ``sin(0)/0 = 1``.
+    """
+    rng = check_random_state(random_state)
+    x = np.linspace(low, high, n_samples)
+    y = scale * np.sinc(x / np.pi) + rng.uniform(noise_low, noise_high, size=n_samples)
+    return Dataset(name="artificial_sinc", task="regression", X=x[:, None], y=y)
+
+
 # --------------------------------------------------------------------------- multi-instance
 @_generator
 def mi_bags(
@@ -257,6 +294,8 @@ GENERATORS = {
         drifting_stream,
         rotating_hyperplane,
         random_rbf,
+        artificial_sine,
+        artificial_sinc,
     )
 }
 

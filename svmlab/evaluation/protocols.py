@@ -12,15 +12,21 @@ turns it into one of the splitters below, validating every field once:
 :class:`AutoKFold` (``auto_kfold``)
     One of the three above, chosen from the dataset's task by :meth:`Protocol.for_task`.
 :class:`Holdout` (``holdout``)
-    One (or ``n_repeats``) random train/test split(s), stratified for classification.
+    One (or ``n_repeats``) random train/test split(s), stratified for classification; the
+    training part is ``test_size`` or ``train_size`` (a count, a fraction, or one per
+    dataset), and ``resample: false`` reuses one split in every repetition.
+:class:`Predefined` (``predefined``)
+    The dataset's own train/test split (two files joined into one dataset, e.g. the LIBSVM
+    ``.t`` test files), the same in every repetition.
 :class:`Prequential` (``prequential``)
     Batched test-then-train over a stream in arrival order (one task; the chunks are
     evaluated inside it, see :meth:`Prequential.chunks`).
 
 Like scikit-learn's splitters, a protocol's :meth:`~Protocol.split` yields the splits of a
 target vector. Splits index *samples*: rows, or bags for multi-instance data. They depend
-only on the master seed, the dataset name and the repetition, so every solver sees the
-same folds.
+only on the master seed, the dataset name and the repetition (and, for ``predefined``, the
+dataset's recorded test rows, passed as ``predefined=``), so every solver sees the same
+folds.
 
 >>> import numpy as np
 >>> cv = get_protocol({"name": "cv3", "kind": "auto_kfold", "n_splits": 3}).for_task("binary")
@@ -33,7 +39,7 @@ same folds.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import ClassVar
 
@@ -94,16 +100,24 @@ class Protocol(ABC):
             raise ConfigError(f"protocol {self.name!r} {reason}")
         return concrete
 
-    def split(self, y, *, seed: int, dataset: str, task: str | None = None) -> Iterator[Split]:
+    def split(
+        self, y, *, seed: int, dataset: str, task: str | None = None, predefined=None
+    ) -> Iterator[Split]:
         """Every (repeat, fold) split of targets ``y`` (one label per bag for MI data).
 
         ``task`` is needed only by protocols that behave differently per task (hold-out
-        stratifies classification data only).
+        stratifies classification data only). ``predefined`` is the dataset's recorded
+        split (``Dataset.meta["predefined_split"]``: ``{"train": rows, "test": rows}``),
+        used only by :class:`Predefined`.
         """
         y = np.asarray(y)
         for repeat in range(self.n_repeats):
-            rs = derive_seed(seed, "split", dataset, repeat)
+            rs = derive_seed(seed, "split", dataset, self._seed_repeat(repeat))
             yield from self._repeat_splits(y, repeat, rs, task)
+
+    def _seed_repeat(self, repeat: int) -> int:
+        """The repetition whose seed draws the splits of ``repeat`` (itself by default)."""
+        return repeat
 
     @abstractmethod
     def _repeat_splits(self, y, repeat: int, rs: int, task: str | None) -> Iterator[Split]:
@@ -190,32 +204,149 @@ class AutoKFold(_Folds):
 
 @dataclass(frozen=True)
 class Holdout(Protocol):
-    """Random train/test split(s), stratified for classification when every class has 2+."""
+    """Random train/test split(s), stratified for classification when every class has 2+.
 
-    test_size: float = 0.3
+    Parameters
+    ----------
+    test_size : float in (0, 1) or None, default=0.3
+        Fraction of the samples in the test part. Exclusive with ``train_size``: set it
+        to null when giving ``train_size``.
+    train_size : int, float, mapping or None, default=None
+        Size of the training part, the rest being the test part: a count (int >= 1), a
+        fraction in (0, 1), or a mapping ``{dataset name: count or fraction}`` giving one
+        per dataset (Oliveira (2021), Tables 9 and 14, after Zhao et al. 2012); a dataset
+        missing from the mapping is an error.
+    resample : bool, default=True
+        ``True``: every repetition draws its own split. ``False``: the split of
+        repetition 0 is reused in every repetition, so repeats differ only by the
+        estimator's seed (Oliveira (2021), Table 19's 0.00 standard deviations; A15).
+    """
+
+    test_size: float | None = 0.3
+    train_size: int | float | tuple | None = None
+    resample: bool = True
 
     kind: ClassVar[str] = "holdout"
     tasks: ClassVar[tuple[str, ...]] = TASKS
 
+    def __post_init__(self):
+        if isinstance(self.train_size, Mapping):  # hashable, for the runner's split cache
+            object.__setattr__(self, "train_size", tuple(sorted(self.train_size.items())))
+
     def _validate(self) -> None:
         super()._validate()
-        ts = self.test_size
-        if not (isinstance(ts, (int, float)) and not isinstance(ts, bool) and 0 < ts < 1):
+        ts, size = self.test_size, self.train_size
+        if not isinstance(self.resample, bool):
             raise ConfigError(
-                f"protocol {self.name!r}: test_size must be a fraction in (0, 1), got {ts!r}"
+                f"protocol {self.name!r}: resample must be true or false, got {self.resample!r}"
             )
+        if size is not None and ts is not None:
+            raise ConfigError(
+                f"protocol {self.name!r}: give either test_size or train_size, not both "
+                f"(test_size={ts!r}, train_size given); set test_size to null"
+            )
+        if size is None:
+            if not (_is_number(ts) and 0 < ts < 1):
+                raise ConfigError(
+                    f"protocol {self.name!r}: test_size must be a fraction in (0, 1), got {ts!r}"
+                )
+            return
+        sizes = dict(size) if isinstance(size, tuple) else {None: size}
+        if not sizes:
+            raise ConfigError(f"protocol {self.name!r}: train_size is an empty mapping")
+        for key, value in sizes.items():
+            if not _valid_size(value):
+                where = "" if key is None else f" for dataset {key!r}"
+                raise ConfigError(
+                    f"protocol {self.name!r}: train_size{where} must be a count (int >= 1) or "
+                    f"a fraction in (0, 1), got {value!r}"
+                )
+
+    def _seed_repeat(self, repeat: int) -> int:
+        return repeat if self.resample else 0
+
+    def train_size_for(self, dataset: str):
+        """The training size used on ``dataset`` (None when ``test_size`` decides)."""
+        if not isinstance(self.train_size, tuple):
+            return self.train_size
+        sizes = dict(self.train_size)
+        if dataset not in sizes:
+            raise ConfigError(
+                f"protocol {self.name!r}: train_size has no entry for dataset {dataset!r}; "
+                f"it lists {', '.join(map(str, sizes))}"
+            )
+        return sizes[dataset]
+
+    def split(self, y, *, seed, dataset, task=None, predefined=None):
+        size = self.train_size_for(dataset)  # an unknown dataset fails before any split
+        y = np.asarray(y)
+        for repeat in range(self.n_repeats):
+            rs = derive_seed(seed, "split", dataset, self._seed_repeat(repeat))
+            yield from self._holdout(y, repeat, rs, task, size)
 
     def _repeat_splits(self, y, repeat, rs, task):
+        yield from self._holdout(y, repeat, rs, task, self.train_size_for(""))
+
+    def _holdout(self, y, repeat, rs, task, size):
         if task is None:  # whether to stratify depends on it
             raise ConfigError(f"protocol {self.name!r}: holdout split() needs the dataset's task")
         index = np.arange(len(y))
         labels = y if (task in CLASSIFICATION_TASKS) else None
         if labels is not None and np.unique(labels, return_counts=True)[1].min() < 2:
             labels = None
-        train, test = train_test_split(
-            index, test_size=self.test_size, random_state=rs, stratify=labels
-        )
+        if isinstance(size, int) and size >= len(y):
+            raise ConfigError(
+                f"protocol {self.name!r}: train_size={size} leaves no test samples "
+                f"({len(y)} samples)"
+            )
+        sizes = {"test_size": self.test_size} if size is None else {"train_size": size}
+        train, test = train_test_split(index, random_state=rs, stratify=labels, **sizes)
         yield Split(repeat, 0, np.sort(train), np.sort(test))
+
+
+@dataclass(frozen=True)
+class Predefined(Protocol):
+    """The dataset's own train/test split, identical in every repetition.
+
+    For datasets that come as a training and a test file (the LIBSVM sets of Oliveira
+    (2021), Table 6; Ripley's synth.te/synth.tr): the registry joins the two into one
+    dataset and records which rows are the test rows (``meta["predefined_split"]``).
+    The repetitions differ only by the estimator's seed (Oliveira (2021), Sec. 3.3.2.2:
+    20 realizations on the fixed splits).
+    """
+
+    kind: ClassVar[str] = "predefined"
+    tasks: ClassVar[tuple[str, ...]] = TASKS
+
+    def split(self, y, *, seed, dataset, task=None, predefined=None):
+        y = np.asarray(y)
+        if not predefined or "train" not in predefined or "test" not in predefined:
+            raise ConfigError(
+                f"protocol {self.name!r} (predefined) needs a dataset with a predefined "
+                f"train/test split; dataset {dataset!r} has none"
+            )
+        train = np.sort(np.asarray(predefined["train"], dtype=np.int64))
+        test = np.sort(np.asarray(predefined["test"], dtype=np.int64))
+        if len(train) + len(test) > len(y) or (len(test) and test.max() >= len(y)):
+            raise ConfigError(
+                f"protocol {self.name!r}: the predefined split of dataset {dataset!r} does not "
+                f"fit its {len(y)} samples"
+            )
+        for repeat in range(self.n_repeats):
+            yield Split(repeat, 0, train, test)
+
+    def _repeat_splits(self, y, repeat, rs, task):  # pragma: no cover - split() overrides
+        raise NotImplementedError
+
+
+def _is_number(value) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def _valid_size(value) -> bool:
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value >= 1
+    return _is_number(value) and 0 < value < 1
 
 
 UPDATES = ("auto", "partial_fit", "refit")
@@ -255,7 +386,15 @@ class Prequential(Protocol):
 
 PROTOCOLS: dict[str, type[Protocol]] = {
     cls.kind: cls
-    for cls in (KFold, StratifiedKFold, BagStratifiedKFold, AutoKFold, Holdout, Prequential)
+    for cls in (
+        KFold,
+        StratifiedKFold,
+        BagStratifiedKFold,
+        AutoKFold,
+        Holdout,
+        Predefined,
+        Prequential,
+    )
 }
 KINDS = tuple(PROTOCOLS)
 _COSMETIC = ("name", "kind", "description")
@@ -331,7 +470,9 @@ def stratified_fold_ids(y, n_splits: int, random_state: int) -> np.ndarray:
     return folds
 
 
-def make_splits(protocol: dict | Protocol, task: str, y, seed: int, dataset: str) -> list[Split]:
+def make_splits(
+    protocol: dict | Protocol, task: str, y, seed: int, dataset: str, predefined=None
+) -> list[Split]:
     """All (repeat, fold) splits of a ``task`` dataset: build, check, split in one call.
 
     Parameters
@@ -346,10 +487,12 @@ def make_splits(protocol: dict | Protocol, task: str, y, seed: int, dataset: str
         Master seed.
     dataset : str
         Dataset name (part of the derived seed, so datasets get independent folds).
+    predefined : mapping, optional
+        The dataset's recorded split (``{"train": rows, "test": rows}``), for ``predefined``.
 
     Returns
     -------
     list of Split
     """
     concrete = get_protocol(protocol).check(task, dataset)
-    return list(concrete.split(y, seed=seed, dataset=dataset, task=task))
+    return list(concrete.split(y, seed=seed, dataset=dataset, task=task, predefined=predefined))

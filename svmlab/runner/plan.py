@@ -25,7 +25,7 @@ from svmlab.errors import ConfigError, SvmlabError
 from svmlab.evaluation.evaluate import check_finite
 from svmlab.evaluation.metrics import get_metric, is_task_independent
 from svmlab.evaluation.preprocessing import Preprocessor
-from svmlab.evaluation.protocols import Prequential, Protocol, get_protocol
+from svmlab.evaluation.protocols import Predefined, Prequential, Protocol, get_protocol
 from svmlab.evaluation.tuning import Tuning
 from svmlab.runner.provenance import provenance
 from svmlab.runner.settings import check_runner, runs_in_parallel
@@ -244,8 +244,19 @@ def _check_splits(protocol: Protocol, ds, seed: int) -> Protocol:
                 "would be tested"
             )
         return concrete
+    predefined = ds.meta.get("predefined_split")
+    if isinstance(concrete, Predefined) and not predefined:
+        raise ConfigError(
+            f"protocol {protocol.name!r} uses the dataset's predefined train/test split, and "
+            f"dataset {ds.name!r} has none (joined two-file datasets have one: ripley, "
+            "adult_fixed, ijcnn1_fixed, shuttle_fixed, usps_fixed, usps)"
+        )
     try:
-        list(concrete.split(ds.targets, seed=seed, dataset=ds.name, task=ds.task))
+        list(
+            concrete.split(
+                ds.targets, seed=seed, dataset=ds.name, task=ds.task, predefined=predefined
+            )
+        )
     except (ValueError, ConfigError) as exc:
         raise ConfigError(
             f"protocol {protocol.name!r} cannot split dataset {ds.name!r}: {exc}"

@@ -74,7 +74,13 @@ class TaskOutcome:
 @lru_cache(maxsize=64)
 def _splits(dataset: str, params_json: str, protocol: Protocol, seed: int):
     ds = load_dataset(dataset, json.loads(params_json))
-    splits = protocol.split(ds.targets, seed=seed, dataset=dataset, task=ds.task)
+    splits = protocol.split(
+        ds.targets,
+        seed=seed,
+        dataset=dataset,
+        task=ds.task,
+        predefined=ds.meta.get("predefined_split"),
+    )
     return {(s.repeat, s.fold): s for s in splits}
 
 

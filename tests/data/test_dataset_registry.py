@@ -98,6 +98,9 @@ def test_registry_entry_fields():
                 assert e["url"] is None and e["unavailable_reason"], name
         elif e["source"] == "unavailable":
             assert e["status"] == "unavailable" and e["unavailable_reason"], name
+        elif e["source"] == "joined":  # two file datasets, train and test part
+            assert set(e["parts"]) == {"train", "test"}, name
+            assert all(entries()[p]["source"] == "file" for p in e["parts"].values()), name
         else:
             assert e["source"] in ("sklearn", "synthetic"), name
 

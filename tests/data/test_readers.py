@@ -452,7 +452,7 @@ def test_bz2_suffix_without_bzip2_content_and_corrupt_bzip2(tmp_path):
 
 @pytest.mark.parametrize(
     "fmt, filename, match",
-    [("rdata", "concrete.RData", "R data files"), ("jld", "Tiger.jld", "h5py")],
+    [("jld", "Tiger.jld", "h5py")],
 )
 def test_unsupported_formats_raise_with_the_reason(tmp_path, fmt, filename, match):
     path = tmp_path / filename

@@ -15,7 +15,8 @@ def test_deterministic_given_random_state(name):
     np.testing.assert_array_equal(a.X, b.X)
     np.testing.assert_array_equal(a.targets, b.targets)
     c = synthetic.generate(name, {"random_state": 1})
-    assert not np.array_equal(a.X, c.X)
+    # (the 1-D regression sets keep x on a fixed grid: the seed moves the noise only)
+    assert not (np.array_equal(a.X, c.X) and np.array_equal(a.targets, c.targets))
     assert a.meta["params"] == synthetic.default_params(name) and a.meta["source"] == "synthetic"
 
 

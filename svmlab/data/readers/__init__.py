@@ -14,12 +14,12 @@ format         layout                                              reader
 ``libsvm``     sparse ``label idx:val``                            :func:`read_libsvm`
 ``mat``        MATLAB matrices (samples as rows or columns)        :func:`read_mat`
 ``csv``        header row (or none); label last or named           :func:`read_csv`
-``rdata``      R data (.RData/.rda): registered, not readable      :func:`read_rdata`
+``rdata``      R data (.RData/.rda): one data frame (PyPI rdata)    :func:`read_rdata`
 ``jld``        Julia JLD (HDF5): registered, not readable          :func:`read_jld`
 =============  ==================================================  ===================
 
-The ``rdata`` and ``jld`` readers raise :class:`~svmlab.errors.DataFormatError`
-saying what reading such a file would take (see :mod:`.unsupported`).
+The ``jld`` reader raises :class:`~svmlab.errors.DataFormatError` saying what reading
+such a file would take (see :mod:`.unsupported`).
 """
 
 from __future__ import annotations
@@ -30,7 +30,8 @@ from .delimited import read_csv, read_keel, read_mil_csv
 from .libsvm import read_libsvm
 from .mat import read_mat
 from .mi_arff import read_mi_arff
-from .unsupported import read_jld, read_rdata
+from .rdata import read_rdata
+from .unsupported import read_jld
 
 READERS = {
     "arff": read_arff,

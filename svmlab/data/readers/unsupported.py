@@ -1,4 +1,4 @@
-"""Formats svmlab registers but cannot read: R data files and Julia JLD (HDF5) files.
+"""Formats svmlab registers but cannot read: Julia JLD (HDF5) files.
 
 Their readers raise :class:`~svmlab.errors.DataFormatError` naming the file and what
 reading it would take, so a registered file of such a format fails loudly instead of
@@ -10,10 +10,6 @@ from __future__ import annotations
 from ...errors import DataFormatError
 
 _WHY = {
-    "rdata": (
-        "R data files (.RData/.rda, R's serialisation format) have no svmlab reader; "
-        "the PyPI package rdata reads them, but svmlab does not depend on it"
-    ),
     "jld": (
         "Julia JLD files are HDF5 and have no svmlab reader; reading them needs h5py, "
         "which svmlab does not depend on"
@@ -24,11 +20,6 @@ _WHY = {
 def unsupported_reason(format: str) -> str:
     """Why files of ``format`` cannot be read."""
     return _WHY[format]
-
-
-def read_rdata(path, **_options):
-    """Raise :class:`DataFormatError`: R data files are registered but not readable."""
-    raise DataFormatError(path, unsupported_reason("rdata"))
 
 
 def read_jld(path, **_options):
