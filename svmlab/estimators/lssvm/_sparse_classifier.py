@@ -1,0 +1,217 @@
+"""What the three reconstructed sparse-LSSVM baselines of Oliveira (2021), Ch. 3 share.
+
+FSA-, SSD- and CCP-LSSVM (Table 4) are binary RBF classifiers ``f(x) = sum_j a_j K(x, x_j) + b``
+over a subset of the training set. This module holds their common part: parameter checks
+(``C``, ``sigma``, ``width_convention``), the ``+-1`` labels, the hyper-parameters (tuned with
+:func:`svmlab.estimators.lssvm.tuning.tune_lssvm` when ``C``/``sigma`` are None), prediction
+from the expansion, and the least-squares solve of the rectangular LSSVM system over a column
+subset (shared by SSD-LSSVM's subsampled dual and CCP-LSSVM's refit), built block by block so
+that no N x N matrix exists.
+"""
+
+from __future__ import annotations
+
+from numbers import Integral
+
+import numpy as np
+from scipy import linalg
+from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.utils.multiclass import check_classification_targets, type_of_target
+from sklearn.utils.validation import check_is_fitted, validate_data
+
+from svmlab.estimators.lssvm._rbf_width import (
+    DEFAULT_CS,
+    DEFAULT_SIGMAS,
+    check_c_sigma,
+    rbf_gamma,
+)
+from svmlab.kernels import rbf_blocks, rbf_expansion
+
+
+def rectangular_normal_equations(X, y, columns, C: float, gamma: float):
+    """Normal equations ``(G, h)`` of the LSSVM system over all rows and a column subset.
+
+    The system (Oliveira 2021, Eq. 3.11 with every training sample a row) is::
+
+        [ 0     1_M^T                ] [ b ]   [ 0 ]
+        [ 1_N   K(X, X_S) + I_NS / C ] [ a ] = [ y ]
+
+    where ``I_NS[i, j] = 1`` when row ``i`` is the training sample of column ``j``. ``G`` is
+    ``A^T A`` and ``h = A^T v``, both ``(M + 1)``-square / long, accumulated over blocks of rows
+    of the kernel (memory ``O(M^2)`` plus one block), cost ``O(N M^2)``.
+
+    The same system as CC-LSSVM's dense least-squares solve (``_class_corner.solve_reduced``)
+    with every sample a row; it is kept in normal-equation form here because SSD-LSSVM re-solves
+    it some 50 times with a changing diagonal penalty (``O(M^3)`` each once ``G`` exists) and
+    the rows number up to 50,000 (the dense ``N x M`` matrix is not held).
+    """
+    columns = np.asarray(columns, dtype=np.intp)
+    m = len(columns)
+    G = np.zeros((m + 1, m + 1))
+    h = np.zeros(m + 1)
+    G[1:, 1:] += 1.0  # the first row [0, 1^T] (right-hand side 0)
+    position = np.full(X.shape[0], -1, dtype=np.intp)
+    position[columns] = np.arange(m)
+    for rows, K in rbf_blocks(X, X[columns], gamma):
+        block = np.empty((K.shape[0], m + 1))
+        block[:, 0] = 1.0
+        block[:, 1:] = K
+        local = np.flatnonzero(position[rows] >= 0)
+        block[local, 1 + position[rows][local]] += 1.0 / C
+        G += block.T @ block
+        h += block.T @ y[rows]
+    return G, h
+
+
+def solve_normal_equations(G, h, penalty=None):
+    """``argmin ||A w - v||^2 (+ sum_j penalty_j w_j^2)`` from ``G = A^T A``, ``h = A^T v``.
+
+    A Cholesky solve; when ``G`` (+ penalty) is numerically singular, the minimum-norm
+    least-squares solution instead. Returns ``(w, used_lstsq)``.
+    """
+    M = G if penalty is None else G + np.diag(penalty)
+    try:
+        factor = linalg.cho_factor(M, lower=True, check_finite=False)
+        w = linalg.cho_solve(factor, h, check_finite=False)
+        if np.all(np.isfinite(w)):
+            return w, False
+    except linalg.LinAlgError:
+        pass
+    w = linalg.lstsq(M, h, cond=1e-12, check_finite=False)[0]
+    return w, True
+
+
+class SparseLSSVMClassifierBase(ClassifierMixin, BaseEstimator):
+    """Binary RBF expansion over a subset of the training set; subclasses implement
+    :meth:`_fit_sparse` (``X``, ``+-1`` labels, ``C``, ``gamma``, random state)."""
+
+    def _check_common_params(self) -> None:
+        check_c_sigma(
+            type(self).__name__, self.C, self.sigma, self.width_convention, allow_none=True
+        )
+
+    def _check_params(self) -> None:
+        """Checks of the method's own settings (subclasses)."""
+
+    def _binary_labels(self, y):
+        check_classification_targets(y)
+        self.classes_, y_index = np.unique(y, return_inverse=True)
+        if len(self.classes_) != 2:
+            raise ValueError(
+                f"{type(self).__name__} is a binary classifier: y has {len(self.classes_)} "
+                f"class(es) ({list(self.classes_)[:5]}). Only binary classification is "
+                f"supported. The type of the target is {type_of_target(y)}; wrap the "
+                "estimator in sklearn.multiclass.OneVsRestClassifier for more classes"
+            )
+        return np.where(y_index == 1, 1.0, -1.0)
+
+    def _check_tuning_params(self) -> None:
+        v = self.tune_max_samples
+        if v is not None and (isinstance(v, bool) or not isinstance(v, Integral) or v < 2):
+            raise ValueError(
+                f"{type(self).__name__}: tune_max_samples must be an integer >= 2 or None "
+                f"(tune on all rows), got {v!r}"
+            )
+        v = self.tune_folds
+        if isinstance(v, bool) or not isinstance(v, Integral) or v < 2:
+            raise ValueError(
+                f"{type(self).__name__}: tune_folds must be an integer >= 2 (thesis: 10), got {v!r}"
+            )
+
+    def _hyperparameters(self, X, y_pm):
+        """``(C, sigma, tuned, n_tune)``: the given values, or those of ``tune_lssvm`` (on at
+        most ``tune_max_samples`` stratified rows) for the None ones."""
+        if self.C is not None and self.sigma is not None:
+            return float(self.C), float(self.sigma), False, 0
+        from svmlab.estimators.lssvm.tuning import subsample_for_tuning, tune_lssvm
+
+        Xt, yt = subsample_for_tuning(X, y_pm, self.tune_max_samples, self.random_state)
+        C, sigma = tune_lssvm(
+            Xt,
+            yt,
+            Cs=list(DEFAULT_CS) if self.C is None else [float(self.C)],
+            sigmas=list(DEFAULT_SIGMAS) if self.sigma is None else [float(self.sigma)],
+            n_folds=int(self.tune_folds),
+            width_convention=self.width_convention,
+            random_state=self.random_state,
+        )
+        return float(C), float(sigma), True, int(Xt.shape[0])
+
+    def fit(self, X, y):
+        """Fit the sparse model on a two-class training set.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+        y : array-like of shape (n_samples,)
+            Any two labels; ``classes_[1]`` is the ``+1`` side of the decision function.
+
+        Returns
+        -------
+        self
+        """
+        self._check_common_params()
+        self._check_tuning_params()
+        self._check_params()
+        X, y = validate_data(self, X, y, dtype=np.float64, y_numeric=False)
+        y_pm = self._binary_labels(y)
+        C, sigma, tuned, n_tune = self._hyperparameters(X, y_pm)
+        gamma = rbf_gamma(sigma, self.width_convention)
+        support, coef, intercept, info = self._fit_sparse(X, y_pm, C, gamma)
+        order = np.argsort(support, kind="stable")
+        self.support_ = np.asarray(support, dtype=np.intp)[order]
+        self.support_vectors_ = X[self.support_]
+        self.dual_coef_ = np.asarray(coef, dtype=np.float64)[order].reshape(1, -1)
+        self.intercept_ = np.array([float(intercept)])
+        self.n_support_ = np.array(
+            [np.sum(y_pm[self.support_] < 0), np.sum(y_pm[self.support_] > 0)], dtype=np.intp
+        )
+        self.C_, self.sigma_, self.gamma_ = C, sigma, gamma
+        self.fit_info_ = {
+            "C": C,
+            "sigma": sigma,
+            "width_convention": self.width_convention,
+            "tuned": tuned,
+            "tune_samples": n_tune,
+            "n_support": int(len(self.support_)),
+            "sparsity": 1.0 - len(self.support_) / X.shape[0],
+            **info,
+        }
+        return self
+
+    def decision_function(self, X):
+        """``f(x) = sum_j dual_coef_j K(x, support_vectors_j) + intercept``.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+
+        Returns
+        -------
+        scores : ndarray of shape (n_samples,)
+            Positive means ``classes_[1]``.
+        """
+        check_is_fitted(self)
+        X = validate_data(self, X, dtype=np.float64, reset=False)
+        return rbf_expansion(
+            X, self.support_vectors_, self.dual_coef_[0], self.intercept_[0], self.gamma_
+        )
+
+    def predict(self, X):
+        """``classes_[1]`` where ``f(x) >= 0``, else ``classes_[0]``.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+
+        Returns
+        -------
+        y_pred : ndarray of shape (n_samples,)
+        """
+        positive = self.decision_function(X) >= 0  # checks that the model is fitted
+        return self.classes_[positive.astype(np.intp)]
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.classifier_tags.multi_class = False
+        return tags
