@@ -128,5 +128,7 @@ def test_bad_parameters(params, match):
 def test_multiclass_is_refused_with_a_pointer():
     X, y = xor_data(30)
     y[:5] = "c"
-    with pytest.raises(ValueError, match="binary classifier: y has 3 class"):
+    with pytest.raises(
+        ValueError, match="Only binary classification is supported. LSSVMClassifier: y has 3 class"
+    ):
         LSSVMClassifier().fit(X, y)

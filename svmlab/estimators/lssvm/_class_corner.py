@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import math
 import warnings
+from numbers import Integral
 
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin
@@ -91,6 +92,12 @@ class ClassCornerLSSVMBase(ClassifierMixin, BaseEstimator):
         if self.fallback not in FALLBACKS:
             raise ValueError(
                 f"{owner}: fallback must be one of {', '.join(FALLBACKS)}, got {self.fallback!r}"
+            )
+        v = self.tune_max_samples
+        if v is not None and (isinstance(v, bool) or not isinstance(v, Integral) or v < 2):
+            raise ValueError(
+                f"{owner}: tune_max_samples must be an integer >= 2 or None (tune on all "
+                f"rows), got {v!r}"
             )
         if not isinstance(self.tune_folds, (int, np.integer)) or self.tune_folds < 2:
             raise ValueError(
@@ -213,7 +220,8 @@ class ClassCornerLSSVMBase(ClassifierMixin, BaseEstimator):
 
     def predict(self, X):
         """``classes_[1]`` where ``f(x) >= 0``, else ``classes_[0]``."""
-        return self.classes_[(self.decision_function(X) >= 0).astype(np.intp)]
+        f = self.decision_function(X)
+        return self.classes_[(f >= 0).astype(np.intp)]
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()

@@ -28,7 +28,7 @@ def binary_targets(owner: str, y):
     classes, index = np.unique(y, return_inverse=True)
     if len(classes) != 2:
         raise ValueError(
-            f"{owner} is a binary classifier: y has {len(classes)} class(es) "
+            f"Only binary classification is supported. {owner}: y has {len(classes)} class(es) "
             f"({list(classes)[:5]}); wrap it in sklearn.multiclass.OneVsOneClassifier or "
             "OneVsRestClassifier for more than two classes"
         )
@@ -130,7 +130,8 @@ class LSSVMClassifier(ClassifierMixin, _FullLSSVM):
 
     def predict(self, X):
         """``classes_[1]`` where ``f(x) >= 0``, else ``classes_[0]``."""
-        return self.classes_[(self.decision_function(X) >= 0).astype(np.intp)]
+        f = self.decision_function(X)
+        return self.classes_[(f >= 0).astype(np.intp)]
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
