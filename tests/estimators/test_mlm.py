@@ -1,0 +1,269 @@
+"""Minimal Learning Machines (Oliveira (2021), Sec. 2.1.3, 2.2.4): Full-, Random-, Rank-, w-,
+NN-, ell_{1/2}- and RMF-MLM, the multilateration solvers and the kappa subset."""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+from scipy.optimize import minimize_scalar
+from sklearn.exceptions import ConvergenceWarning
+from sklearn.utils.estimator_checks import parametrize_with_checks
+
+from svmlab.estimators.mlm import MLMClassifier, MLMRegressor
+from svmlab.estimators.mlm.distances import distance_matrix, resolve_count
+from svmlab.estimators.mlm.multilateration import (
+    cubic_multilateration,
+    lm_multilateration,
+    multilateration_cost,
+)
+
+
+def _line(n=60, seed=0):
+    X = np.random.default_rng(seed).uniform(-2, 2, (n, 1))
+    return X, 2 * X[:, 0] + 1
+
+
+def _smooth(n=80, seed=1):
+    X = np.random.default_rng(seed).uniform(-2, 2, (n, 1))
+    return X, np.sin(2 * X[:, 0]) + 0.5 * X[:, 0]
+
+
+def _blobs(n=60, seed=0):
+    rng = np.random.default_rng(seed)
+    centres = np.array([[0.0, 0.0], [6.0, 0.0], [0.0, 6.0]])
+    y = np.repeat([0, 1, 2], n // 3)
+    return centres[y] + rng.normal(scale=0.7, size=(len(y), 2)), np.array(["a", "b", "c"])[y]
+
+
+# ---------------------------------------------------------------------------------- Full-MLM
+
+
+def test_full_mlm_recovers_a_line_exactly():
+    X, y = _line()
+    est = MLMRegressor().fit(X, y)
+    np.testing.assert_allclose(est.predict(X), y, atol=1e-9)
+    X_new = np.linspace(-1.9, 1.9, 25)[:, None]
+    np.testing.assert_allclose(est.predict(X_new), 2 * X_new[:, 0] + 1, atol=1e-8)
+    assert est.model_size_ == len(X) and est.fit_info_["solver"] == "solve"
+    np.testing.assert_array_equal(est.reference_points_, np.arange(len(X)))
+    assert est.fit_info_["b_norm"] == pytest.approx(np.linalg.norm(est.B_))
+
+
+def test_full_mlm_interpolates_a_smooth_function():
+    X, y = _smooth()
+    est = MLMRegressor().fit(X, y)
+    np.testing.assert_allclose(est.predict(X), y, atol=1e-8)  # exact at the training points
+    X_new = np.linspace(-1.8, 1.8, 40)[:, None]
+    truth = np.sin(2 * X_new[:, 0]) + 0.5 * X_new[:, 0]
+    err = np.abs(est.predict(X_new) - truth)
+    assert np.max(err) < 0.05 and np.mean(err) < 0.01
+
+
+def test_full_mlm_two_outputs_by_levenberg_marquardt():
+    X, y = _smooth(50)
+    Y = np.column_stack([y, np.cos(X[:, 0])])
+    est = MLMRegressor().fit(X, Y)
+    assert est.predict(X).shape == (50, 2)
+    np.testing.assert_allclose(est.predict(X), Y, atol=1e-6)
+    with pytest.raises(ValueError, match="multilateration='cubic' needs one output"):
+        est.set_params(multilateration="cubic").predict(X)
+
+
+def test_duplicate_inputs_fall_back_to_lstsq_with_a_warning():
+    X, y = _smooth(40)
+    X, y = np.vstack([X, X[:5]]), np.concatenate([y, y[:5]])
+    with pytest.warns(RuntimeWarning, match="singular"):
+        est = MLMRegressor().fit(X, y)
+    assert est.fit_info_["fallback"] == "lstsq"
+    np.testing.assert_allclose(est.predict(X), y, atol=1e-6)
+
+
+# --------------------------------------------------------------------------- multilateration
+
+
+def test_cubic_equals_lm_and_brute_force_minimisation():
+    rng = np.random.default_rng(3)
+    t = rng.normal(size=12)
+    y_true = rng.normal(size=30)
+    delta = np.abs(y_true[:, None] - t[None, :]) + rng.normal(scale=0.3, size=(30, 12))
+    cubic = cubic_multilateration(delta, t)
+    grid = np.linspace(-6, 6, 24001)
+    cost = multilateration_cost(np.tile(grid, (30, 1)), delta, t)
+    for i in range(30):
+        j = int(np.argmin(cost[i]))
+        fine = minimize_scalar(
+            lambda v, i=i: multilateration_cost(np.array([[v]]), delta[i : i + 1], t)[0, 0],
+            bracket=(grid[max(j - 1, 0)], grid[j], grid[min(j + 1, len(grid) - 1)]),
+        ).x
+        assert cubic[i] == pytest.approx(fine, abs=1e-5)
+    # LM from the mean reaches the global minimum wherever it converges to it
+    lm = lm_multilateration(delta, t[:, None])[:, 0]
+    j_cubic = multilateration_cost(cubic[:, None], delta, t)[:, 0]
+    j_lm = multilateration_cost(lm[:, None], delta, t)[:, 0]
+    assert np.all(j_cubic <= j_lm + 1e-9)
+    same = np.isclose(j_lm, j_cubic, rtol=1e-9)
+    assert same.mean() > 0.8
+    np.testing.assert_allclose(lm[same], cubic[same], atol=1e-5)
+
+
+def test_cubic_with_three_real_roots_picks_the_cheapest():
+    # two clusters of reference outputs at -1 and +1, distances 1 from both: minima near -2,
+    # 0 and 2 are candidates; the exact answer is the minimum of J over a fine grid
+    t = np.array([-1.0, -1.0, 1.0, 1.0, 1.0])
+    delta = np.array([[1.0, 1.0, 1.0, 1.0, 1.0]])
+    grid = np.linspace(-4, 4, 80001)[None, :]
+    best = grid[0, np.argmin(multilateration_cost(grid, delta, t))]
+    assert cubic_multilateration(delta, t)[0] == pytest.approx(best, abs=1e-4)
+
+
+# ----------------------------------------------------------------------------- classification
+
+
+def test_class_code_argmin_recovers_the_labels_of_separable_data():
+    X, y = _blobs()
+    for est in (MLMClassifier(), MLMClassifier(n_reference=0.3, random_state=0)):
+        est.fit(X, y)
+        np.testing.assert_array_equal(est.predict(X), y)
+    X_new = np.array([[0.2, -0.1], [5.8, 0.3], [-0.2, 6.1]])
+    np.testing.assert_array_equal(MLMClassifier().fit(X, y).predict(X_new), ["a", "b", "c"])
+    nn = MLMClassifier(multilateration="nn").fit(X, y)
+    np.testing.assert_array_equal(nn.predict(X), y)
+
+
+def test_binary_labels():
+    X, y = _blobs()
+    keep = y != "c"
+    est = MLMClassifier().fit(X[keep], y[keep] == "a")
+    np.testing.assert_array_equal(est.predict(X[keep]), y[keep] == "a")
+    assert est.reference_outputs_.shape[1] == 2  # one-hot, two columns
+
+
+# -------------------------------------------------------------------------- Random, Rank, wMLM
+
+
+def test_random_mlm_is_least_squares_on_random_reference_points():
+    X, y = _smooth(60)
+    est = MLMRegressor(n_reference=0.25, random_state=0).fit(X, y)
+    rp = est.reference_points_
+    assert len(rp) == 15 == est.model_size_ and len(np.unique(rp)) == 15
+    D = distance_matrix(X, X[rp])
+    Delta = distance_matrix(y[:, None], y[rp, None])
+    np.testing.assert_allclose(est.B_, np.linalg.lstsq(D, Delta, rcond=None)[0], atol=1e-8)
+    np.testing.assert_array_equal(
+        MLMRegressor(n_reference=15, random_state=0).fit(X, y).reference_points_, rp
+    )
+
+
+@pytest.mark.parametrize("n_reference", [0.4, None])
+def test_rank_mlm_equals_the_closed_form(n_reference):
+    X, y = _smooth(50)
+    C = 0.5
+    est = MLMRegressor(n_reference=n_reference, C=C, random_state=0).fit(X, y)
+    rp = est.reference_points_
+    D = distance_matrix(X, X[rp])
+    Delta = distance_matrix(y[:, None], y[rp, None])
+    closed = np.linalg.inv(D.T @ D + C * np.eye(len(rp))) @ D.T @ Delta
+    np.testing.assert_allclose(est.B_, closed, rtol=1e-7, atol=1e-9)
+    assert est.fit_info_["solver"] == "ridge"
+
+
+def test_wmlm_balanced_weights_are_the_weighted_closed_form():
+    X, y = _blobs(60)
+    y = y[:50]
+    X = X[:50]  # classes of 20, 20 and 10
+    est = MLMClassifier(n_reference=0.5, class_weight="balanced", random_state=0).fit(X, y)
+    rp = est.reference_points_
+    Y = est.reference_outputs_
+    onehot = (y[:, None] == est.classes_[None, :]).astype(float)
+    D, Delta = distance_matrix(X, X[rp]), distance_matrix(onehot, Y)
+    w = np.array([50 / (3 * 20)] * 40 + [50 / (3 * 10)] * 10)
+    W = np.diag(w)
+    closed = np.linalg.solve(D.T @ W @ D, D.T @ W @ Delta)
+    np.testing.assert_allclose(est.B_, closed, rtol=1e-6, atol=1e-8)
+
+
+# ------------------------------------------------------------------------- NN, l1/2, RMF
+
+
+def test_nn_mlm_returns_the_training_outputs():
+    X, y = _smooth(40)
+    est = MLMRegressor(multilateration="nn").fit(X, y)
+    np.testing.assert_allclose(est.predict(X), y)
+
+
+def test_l_half_and_m_focuss_prune_reference_points():
+    X, y = _smooth(60)
+    for est in (
+        MLMRegressor(regularization="l_half", C=1.0, prune_factor=0.5, max_iter=20),
+        MLMRegressor(regularization="m_focuss", C=0.1, focuss_p=0.5, max_iter=20),
+    ):
+        est.fit(X, y)
+        assert 2 <= est.model_size_ <= 60
+        assert est.B_.shape == (est.model_size_, est.model_size_)
+        assert est.n_iter_ >= 1 and est.fit_info_["b_norm"] == pytest.approx(np.linalg.norm(est.B_))
+        pred = est.predict(X)
+        assert np.all(np.isfinite(pred)) and np.corrcoef(pred, y)[0, 1] > 0.9
+    assert (
+        MLMRegressor(regularization="l_half", C=1.0, prune_factor=0.5, max_iter=20)
+        .fit(X, y)
+        .model_size_
+        < 60
+    )
+    with pytest.raises(ValueError, match="needs C > 0"):
+        MLMRegressor(regularization="m_focuss").fit(X, y)
+
+
+# ------------------------------------------------------------------------------- kappa subset
+
+
+def test_kappa_subset_is_read_at_predict_time():
+    X, y = _smooth(80)
+    est = MLMRegressor(random_state=0).fit(X, y)
+    B = est.B_.copy()
+    full = est.predict(X[:10])
+    est.set_params(n_predict_reference=0.25)
+    sub = est.predict(X[:10])
+    np.testing.assert_array_equal(est.B_, B)  # no refit
+    np.testing.assert_array_equal(sub, est.predict(X[:10]))  # int seed: the same subset
+    # Full-MLM reproduces the training outputs from any subset of >= 2 reference points
+    np.testing.assert_allclose(sub, full, atol=1e-6)
+    assert not np.array_equal(est.set_params(random_state=1)._prediction_subset(2), None)
+    est.set_params(n_predict_reference=None)
+    np.testing.assert_array_equal(est.predict(X[:10]), full)
+    assert (
+        resolve_count(0.25, 80, name="n") == 20 and resolve_count(1, 80, name="n", minimum=2) == 2
+    )
+
+
+def test_bad_parameters_name_themselves():
+    X, y = _line(20)
+    with pytest.raises(ValueError, match="multilateration"):
+        MLMRegressor(multilateration="newton").fit(X, y)
+    with pytest.raises(ValueError, match="n_reference"):
+        MLMRegressor(n_reference=1.5).fit(X, y)
+    with pytest.raises(ValueError, match="regularization"):
+        MLMClassifier(regularization="lasso").fit(X, y > 1)
+    est = MLMRegressor().fit(X, y)
+    with pytest.raises(ValueError, match="n_predict_reference"):
+        est.set_params(n_predict_reference=-3).predict(X)
+
+
+# --------------------------------------------------------------------------- scikit-learn API
+# The registered solvers (conf/solver/mlm_*.yaml, lwmlm_*, cclwmlm) get every scikit-learn check
+# in tests/test_conformance.py; here the variants no solver file builds.
+
+
+@parametrize_with_checks(
+    [
+        MLMRegressor(regularization="l_half", C=0.1, max_iter=10),
+        MLMRegressor(regularization="m_focuss", C=0.1, max_iter=5),
+        MLMClassifier(n_reference=0.5, class_weight="balanced", random_state=0),
+        MLMRegressor(n_predict_reference=0.5, random_state=0),
+    ]
+)
+def test_sklearn_compatible(estimator, check):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", (ConvergenceWarning, RuntimeWarning))
+        check(estimator)
