@@ -38,7 +38,7 @@ class FCCLSSVMClassifier(ClassCornerLSSVMBase):
         kept (spec A6), with a warning and ``fit_info_["note"]``.
     n_strata : int or None, default=None
         ``J``; None means ``ceil(N / 5000)`` (spec A6).
-    tune_max_samples : int or None, default=3000
+    tune_max_samples : int or None, default=2000
         ``C``/``sigma`` left None are tuned on a stratified subsample of this size (the full
         LSSVM of the tuning is ``N x N``).
     C, sigma, width_convention, n_neighbors, corner_threshold, radius, r_factor, \
@@ -81,7 +81,7 @@ threshold_mode, fallback, Cs, sigmas, tune_folds, random_state
         Cs=None,
         sigmas=None,
         tune_folds=10,
-        tune_max_samples=3000,
+        tune_max_samples=2000,
         random_state=None,
     ):
         self.n_support = n_support
