@@ -61,6 +61,13 @@ def moons(n_samples=400, noise=0.1, random_state=0) -> Dataset:
 
 
 @_generator
+def two_moons(n_samples=1001, noise=0.0, random_state=0) -> Dataset:
+    """Two Moon (TMN) of Oliveira (2021), Table 3: :func:`moons` with 1001 points, no noise (A17)."""
+    X, y = make_moons(n_samples=n_samples, noise=noise, random_state=random_state)
+    return Dataset(name="two_moons", task="binary", X=X, y=y)
+
+
+@_generator
 def spiral(n_samples=500, noise=0.1, n_turns=3, radius_offset=2.0, random_state=0) -> Dataset:
     """Two interleaved spirals (EvoSVM thesis, RapidMiner's spiral function).
 
@@ -287,6 +294,7 @@ GENERATORS = {
     for f in (
         blobs,
         moons,
+        two_moons,
         spiral,
         checkerboard,
         mi_bags,

@@ -25,6 +25,8 @@ def _columns(path, obj, object_name) -> dict[str, np.ndarray]:
         raise DataFormatError(path, f"R object {object_name!r} is not a data frame")
     out = {}
     for name, column in obj["columns"].items():
+        if isinstance(column, np.ma.MaskedArray):  # an integer column with NA
+            column = column.astype(np.float64).filled(np.nan)
         values = np.asarray(column)
         if values.ndim == 1:  # keep factors (pandas Categorical) as they are
             out[str(name)] = pd.Series(column if isinstance(column, pd.Categorical) else values)
