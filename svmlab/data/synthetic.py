@@ -62,7 +62,7 @@ def moons(n_samples=400, noise=0.1, random_state=0) -> Dataset:
 
 @_generator
 def two_moons(n_samples=1001, noise=0.0, random_state=0) -> Dataset:
-    """Two Moon (TMN) of Oliveira (2021), Table 3: :func:`moons` with 1001 points, no noise (A17)."""
+    """Two Moon (TMN), Oliveira (2021), Table 3: :func:`moons`, 1001 points, no noise (A17)."""
     X, y = make_moons(n_samples=n_samples, noise=noise, random_state=random_state)
     return Dataset(name="two_moons", task="binary", X=X, y=y)
 
