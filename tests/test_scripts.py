@@ -159,3 +159,29 @@ def test_mirsvm_speed_benchmark_prints_ratios():
         timeout=300,
     ).stdout
     assert "MI-SVM/MIR" in out and "mi_bags" in out and "x" in out.splitlines()[-1]
+
+
+@pytest.mark.data
+def test_mlm_speed_benchmark_prints_ratios():
+    out = subprocess.run(
+        [
+            sys.executable,
+            str(REPO_ROOT / "scripts" / "bench" / "mlm_speed.py"),
+            "--datasets",
+            "wine_quality_red",
+            "--classification",
+            "pima",
+            "--max-train",
+            "150",
+            "--kappas",
+            "0.2",
+            "1.0",
+            "--repeats",
+            "1",
+        ],
+        check=True,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    ).stdout
+    assert "speed-up" in out and "wine_quality_red" in out and "CCLW-MLM" in out
