@@ -12,6 +12,7 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from svmlab.estimators.mlm import MLMClassifier, MLMRegressor
+from svmlab.estimators.mlm.coefficients import full_ridge_path
 from svmlab.estimators.mlm.distances import distance_matrix, resolve_count
 from svmlab.estimators.mlm.multilateration import (
     cubic_multilateration,
@@ -167,6 +168,14 @@ def test_rank_mlm_equals_the_closed_form(n_reference):
     closed = np.linalg.inv(D.T @ D + C * np.eye(len(rp))) @ D.T @ Delta
     np.testing.assert_allclose(est.B_, closed, rtol=1e-7, atol=1e-9)
     assert est.fit_info_["solver"] == "ridge"
+
+
+def test_full_ridge_path_equals_rank_mlm_for_every_c():
+    X, y = _smooth(40)
+    D, Delta = distance_matrix(X, X), distance_matrix(y[:, None], y[:, None])
+    Cs = [0.0, 0.01, 1.0]
+    for C, B in zip(Cs, full_ridge_path(D, Delta, Cs)):
+        np.testing.assert_allclose(B, MLMRegressor(C=C).fit(X, y).B_, rtol=1e-6, atol=1e-7)
 
 
 def test_wmlm_balanced_weights_are_the_weighted_closed_form():

@@ -19,6 +19,7 @@ import numpy as np
 from scipy import linalg
 
 __all__ = [
+    "full_ridge_path",
     "l_half_coefficients",
     "m_focuss_coefficients",
     "regularised_least_squares",
@@ -89,6 +90,28 @@ def regularised_least_squares(D, Delta, penalty=0.0, weights=None):
     A = np.vstack([D, np.diag(np.sqrt(penalty))])
     Y = np.vstack([Delta, np.zeros((K, Delta.shape[1]))])
     return _lstsq(A, Y), {"fallback": "lstsq"}
+
+
+def full_ridge_path(D, Delta, Cs):
+    """Rank-MLM with all training points as reference points for every ``C`` of a grid, from
+    one eigendecomposition of the symmetric ``D = U diag(lam) U^T`` (O(N^3) once, then O(N^2)
+    per value): ``B(C) = U diag(lam / (lam^2 + C)) U^T Delta`` (= ``(D D + C I)^{-1} D Delta``).
+    ``C = 0`` gives Full-MLM through the pseudo-inverse (eigenvalues below
+    ``N eps max|lam|`` dropped).
+
+    Returns a list of ``B`` in the order of ``Cs``.
+    """
+    lam, U = linalg.eigh(D, check_finite=False)
+    proj = U.T @ Delta
+    tol = len(lam) * np.finfo(np.float64).eps * np.max(np.abs(lam))
+    out = []
+    for C in Cs:
+        if C > 0:
+            scale = lam / (lam**2 + C)
+        else:
+            scale = np.where(np.abs(lam) > tol, 1.0 / np.where(lam == 0, 1.0, lam), 0.0)
+        out.append(U @ (scale[:, None] * proj))
+    return out
 
 
 def _drop(keep, D, Delta, B, kept):
