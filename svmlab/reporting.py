@@ -7,6 +7,7 @@ import numpy as np
 import pandas as pd
 
 from svmlab.evaluation.metrics import column_direction, default_metric
+from svmlab.reproduce import derive_columns
 from svmlab.reproduce import sections as reproduce_sections
 from svmlab.results import aggregate, poolable, run_configs
 from svmlab.stats.sections import Section
@@ -73,6 +74,16 @@ def reproduction_sections(df: pd.DataFrame, configs: dict[str, dict]) -> list[Se
     return out
 
 
+def derived_columns(df: pd.DataFrame, configs: dict[str, dict]) -> pd.DataFrame:
+    """Each run's rows with the columns its reproduction target derives (e.g. the MLM studies'
+    scaled norms), so that they can be summarised and tested like any metric."""
+    parts = []
+    for run_dir, rows in df.groupby("run_dir", sort=False) if "run_dir" in df else []:
+        target = (configs.get(run_dir) or {}).get("reproduce")
+        parts.append(derive_columns(target, rows) if target else rows)
+    return pd.concat(parts) if parts else df
+
+
 def _job_label(rows: pd.DataFrame) -> str:
     labels = rows["job"].dropna().unique() if "job" in rows else []
     return str(labels[0]) if len(labels) and labels[0] else "default"
@@ -101,6 +112,8 @@ def build_report(
         ``{run_dir: configuration}``; by default each run's stored ``config.yaml``
         (:func:`svmlab.results.run_configs`). Each run is compared with its own target.
     """
+    configs = run_configs(df) if configs is None else configs
+    df = derived_columns(df, configs)
     ok = df[df["status"] == "ok"]
     sections = []
     if not ok.empty:
@@ -111,6 +124,6 @@ def build_report(
             sections = [
                 summary_section(ok[default == m], m, how) for m in sorted(default.dropna().unique())
             ]
-        sections += reproduction_sections(df, run_configs(df) if configs is None else configs)
+        sections += reproduction_sections(df, configs)
     status = status_section(df)
     return sections + ([status] if status is not None else [])

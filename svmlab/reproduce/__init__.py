@@ -302,12 +302,12 @@ def _oliveira_datasets() -> dict:
     return {
         # Table 3 / 19
         "BAN": "banana",
-        "BCW": "breast_cancer_wisconsin",
-        "GER": "german_numer",
+        "BCW": "wisconsin_keel",
+        "GER": "german",
         "HAB": "haberman",
         "HEA": "heart",
-        "HEP": "hepatitis",
-        "ION": "ionosphere_keel",
+        "HEP": "hepatitis_complete",
+        "ION": "ionosphere_weka",
         "PID": "pima",
         "RIP": "ripley",
         "TMN": "two_moons",
@@ -316,26 +316,26 @@ def _oliveira_datasets() -> dict:
         "ADULT": "adult_fixed",
         "IJCNN": "ijcnn1_fixed",
         "SHUTTLE": "shuttle_fixed",
-        "USPS8": "usps8_fixed",
+        "USPS8": "usps_fixed",
         "VEHICLE": "vehicle_fixed",
         # Table 9 / 11-13
         "ABA": "abalone",
-        "MPG": "auto_mpg",
+        "MPG": "auto_mpg_complete",
         "BTH": "boston",
         "CON": "concrete",
         "CPU": "cpu_small",
         "DAI": "delta_ailerons",
         "DEL": "delta_elevators",
         "KIN": "kin8nm",
-        "MUP": "parkinsons_motor",
+        "MUP": "parkinsons_motor_updrs",
         "8NH": "puma8nh_delve",
         "STO": "stock_torgo",
-        "TUP": "parkinsons_total",
+        "TUP": "parkinsons_total_updrs",
         "WRE": "wine_quality_red",
         "WWH": "wine_quality_white",
         # Table 14 / 16
-        "RS": "residential_sales",
-        "RC": "residential_cost",
+        "RS": "residential_building",
+        "RC": "residential_building_cost",
         "CC": "communities_crime",
         "RB": "riboflavin",
     }
@@ -672,6 +672,12 @@ def _anova(df: pd.DataFrame, dataset: str, column: str, solvers: list) -> str:
         return ""
     res = f_oneway(*groups)
     return f"{res.statistic:.2f} ({res.pvalue:.2f})" if np.isfinite(res.statistic) else "—"
+
+
+def derive_columns(name: str, df: pd.DataFrame) -> pd.DataFrame:
+    """``df`` with the columns reproduction ``name`` derives from the rows (unchanged if none)."""
+    repro = get_reproduction(name)
+    return df if repro.prepare is None else repro.prepare(df)
 
 
 def sections(name: str, df: pd.DataFrame) -> list:
