@@ -75,6 +75,14 @@ def test_fsa_epsilon_stop_and_max_support(moons):
     np.testing.assert_array_equal(np.sort(capped.selection_order_), capped.support_)
 
 
+def test_fsa_basis_memory_cap_without_max_support(moons, monkeypatch):
+    X, y, _, _ = moons
+    monkeypatch.setattr(FSALSSVMClassifier, "MAX_BASIS_BYTES", 8 * len(X) * 5)
+    with pytest.warns(UserWarning, match="set max_support"):
+        model = FSALSSVMClassifier(**FIXED, epsilon=0.0).fit(X, y)
+    assert len(model.support_) == 5 and model.fit_info_["stop_reason"] == "memory"
+
+
 def test_ssd_active_subset_has_floor_k_sqrt_n_points(moons):
     X, y, _, _ = moons
     for k in (4, 2.5):
