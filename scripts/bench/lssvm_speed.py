@@ -47,7 +47,7 @@ from svmlab.kernels import rbf
 #: Table 6 (#SV required) and spec A18 (binarisation: the positive class).
 TABLE_6 = {
     "ijcnn1_trn": (400, "ijcnn1_tst", None),
-    "shuttle": (200, None, 1),
+    "shuttle": (200, None, "Rad.Flow"),  # class 1 vs rest (spec A18); the registry names classes
     "usps": (200, None, 9),  # "USPS8": digit 8 is label 9 in LIBSVM's 1..10 coding
     "adult_trn": (300, "adult_tst", None),
 }
