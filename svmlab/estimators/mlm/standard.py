@@ -144,7 +144,7 @@ class _StandardTraining(MLMTrainingBase):
         square = D.shape[0] == D.shape[1] and weights is None
         if self.C == 0 and square:
             B, info = square_solve(D, Delta)
-            return B, {**info, "solver": "solve"}
+            return B, {**info, "solver": info["fallback"] or "solve"}
         B, info = regularised_least_squares(D, Delta, self.C, weights)
         return B, {**info, "solver": "ridge" if self.C > 0 else "lstsq"}
 
