@@ -7,7 +7,13 @@ The scikit-learn checks of LSSVMClassifier and LSSVMRegressor run in tests/test_
 import numpy as np
 import pytest
 
-from svmlab.estimators.lssvm import LSSVMClassifier, LSSVMRegressor, tune_lssvm
+from svmlab.estimators.lssvm import (
+    CCLSSVMClassifier,
+    FSALSSVMClassifier,
+    LSSVMClassifier,
+    LSSVMRegressor,
+    tune_lssvm,
+)
 from svmlab.estimators.lssvm._kkt import EigenKKT, solve_kkt
 from svmlab.estimators.lssvm.tuning import cv_folds, cv_scores
 from svmlab.kernels import rbf
@@ -132,3 +138,52 @@ def test_multiclass_is_refused_with_a_pointer():
         ValueError, match="Only binary classification is supported. LSSVMClassifier: y has 3 class"
     ):
         LSSVMClassifier().fit(X, y)
+
+
+def test_none_c_sigma_tune_to_the_values_of_the_sparse_variants():
+    """The thesis's protocol (Sec. 3.3.1): every LSSVM variant tunes like the full LSSVM, so on
+    the same data all arrive at the same (C, sigma) (one shared tuning implementation)."""
+    X, y = xor_data(90, seed=2)
+    tuning = {"Cs": [0.5, 8.0, 128.0], "sigmas": [0.3, 1.0, 3.0], "tune_folds": 3}
+    tuning.update(tune_max_samples=60, random_state=4)  # the subsample is shared too
+    full = LSSVMClassifier(C=None, sigma=None, **tuning).fit(X, y)
+    info = full.fit_info_
+    assert info["tuned"] is True and info["tune_samples"] == 60
+    assert (info["C"], info["sigma"]) == (full.C_, full.sigma_)
+    cc = CCLSSVMClassifier(corner_threshold=3, **tuning).fit(X, y)
+    fsa = FSALSSVMClassifier(**tuning).fit(X, y)
+    assert (cc.C_, cc.sigma_) == (fsa.C_, fsa.sigma_) == (full.C_, full.sigma_)
+    assert cc.fit_info_["tune_samples"] == fsa.fit_info_["tune_samples"] == 60
+    fixed = LSSVMClassifier(C=full.C_, sigma=full.sigma_).fit(X, y)
+    assert fixed.fit_info_["tuned"] is False and fixed.fit_info_["tune_samples"] == 0
+    np.testing.assert_array_equal(fixed.dual_coef_, full.dual_coef_)
+    np.testing.assert_array_equal(fixed.intercept_, full.intercept_)
+    # a given C is kept and only sigma is searched
+    half = LSSVMClassifier(C=8.0, sigma=None, **tuning).fit(X, y)
+    assert half.C_ == 8.0 and half.sigma_ in tuning["sigmas"] and half.fit_info_["tuned"]
+
+
+def test_regressor_with_none_sigma_minimises_the_cv_mse():
+    rng = np.random.default_rng(1)
+    X = rng.uniform(-3, 3, size=(60, 1))
+    y = np.sin(X[:, 0]) + 0.1 * rng.normal(size=60)
+    sigmas = [0.05, 1.0, 30.0]
+    est = LSSVMRegressor(C=10.0, sigma=None, sigmas=sigmas, tune_folds=3, random_state=0)
+    est.fit(X, y)
+    expected = tune_lssvm(X, y, Cs=[10.0], sigmas=sigmas, n_folds=3, random_state=0)
+    assert (est.C_, est.sigma_) == expected and est.fit_info_["tune_samples"] == 60
+
+
+@pytest.mark.parametrize(
+    "params, match",
+    [
+        ({"C": None, "Cs": []}, "Cs must be None"),
+        ({"sigma": None, "sigmas": [1.0, -2.0]}, "sigmas must be None"),
+        ({"C": None, "tune_folds": 1}, "tune_folds must be an integer >= 2"),
+        ({"C": None, "tune_max_samples": 1.5}, "tune_max_samples must be an integer"),
+    ],
+)
+def test_bad_tuning_parameters(params, match):
+    X, y = xor_data(20)
+    with pytest.raises(ValueError, match=match):
+        LSSVMClassifier(**params).fit(X, y)

@@ -1,6 +1,7 @@
 """What CC-LSSVM (Alg. 8) and FCC-LSSVM (Alg. 9) of Oliveira (2021) share: the reduced
 least-squares system of Eq. 3.11, the fallbacks for empty selections (spec A7), the
-hyper-parameters (given, or tuned by :func:`tune_lssvm`) and prediction (Eq. 3.13).
+hyper-parameters (given, or tuned by :func:`tune_lssvm` through
+:class:`~svmlab.estimators.lssvm.tuning.TunedCSigmaMixin`) and prediction (Eq. 3.13).
 
 Eq. 3.11 (rows = prototypes PS = CCIS(D, 0), columns = corners SV = CCIS(D, P))::
 
@@ -18,7 +19,6 @@ from __future__ import annotations
 
 import math
 import warnings
-from numbers import Integral
 
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin
@@ -26,14 +26,9 @@ from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from svmlab.estimators.lssvm._kkt import solve_kkt
-from svmlab.estimators.lssvm._rbf_width import (
-    DEFAULT_CS,
-    DEFAULT_SIGMAS,
-    check_c_sigma,
-    rbf_gamma,
-)
+from svmlab.estimators.lssvm._rbf_width import rbf_gamma
 from svmlab.estimators.lssvm.full import binary_targets
-from svmlab.estimators.lssvm.tuning import subsample_for_tuning, tune_lssvm
+from svmlab.estimators.lssvm.tuning import TunedCSigmaMixin
 from svmlab.kernels import rbf, rbf_blocks, rbf_expansion
 from svmlab.selection import THRESHOLD_MODES, check_corner_threshold
 
@@ -76,13 +71,13 @@ def top_scores(candidates, scores, m: int, rng) -> np.ndarray:
     return shuffled[order[:m]]
 
 
-class ClassCornerLSSVMBase(ClassifierMixin, BaseEstimator):
+class ClassCornerLSSVMBase(TunedCSigmaMixin, ClassifierMixin, BaseEstimator):
     """Binary sparse LSSVM over class corners; subclasses implement :meth:`_select`
     returning ``(rows, cols, scores, info)``."""
 
     def _check_common(self) -> None:
         owner = type(self).__name__
-        check_c_sigma(owner, self.C, self.sigma, self.width_convention, allow_none=True)
+        self._check_tuning_params()
         check_corner_threshold(self.corner_threshold, self.n_neighbors)
         if self.threshold_mode not in THRESHOLD_MODES:
             raise ValueError(
@@ -93,34 +88,6 @@ class ClassCornerLSSVMBase(ClassifierMixin, BaseEstimator):
             raise ValueError(
                 f"{owner}: fallback must be one of {', '.join(FALLBACKS)}, got {self.fallback!r}"
             )
-        v = self.tune_max_samples
-        if v is not None and (isinstance(v, bool) or not isinstance(v, Integral) or v < 2):
-            raise ValueError(
-                f"{owner}: tune_max_samples must be an integer >= 2 or None (tune on all "
-                f"rows), got {v!r}"
-            )
-        if not isinstance(self.tune_folds, (int, np.integer)) or self.tune_folds < 2:
-            raise ValueError(
-                f"{owner}: tune_folds must be an integer >= 2, got {self.tune_folds!r}"
-            )
-
-    def _hyperparameters(self, X, t):
-        if self.C is not None and self.sigma is not None:
-            return float(self.C), float(self.sigma), False
-        Xs, ts = subsample_for_tuning(X, t, self.tune_max_samples, self.random_state)
-        grid_C = self.Cs if self.Cs is not None else DEFAULT_CS
-        grid_s = self.sigmas if self.sigmas is not None else DEFAULT_SIGMAS
-        C, sigma = tune_lssvm(
-            Xs,
-            ts,
-            Cs=[float(self.C)] if self.C is not None else list(grid_C),
-            sigmas=[float(self.sigma)] if self.sigma is not None else list(grid_s),
-            n_folds=self.tune_folds,
-            width_convention=self.width_convention,
-            random_state=self.random_state,
-            task="classification",
-        )
-        return C, sigma, True
 
     def _warn(self, info, key, message):
         warnings.warn(f"{type(self).__name__}: {message}", RuntimeWarning, stacklevel=3)
@@ -160,7 +127,7 @@ class ClassCornerLSSVMBase(ClassifierMixin, BaseEstimator):
         self._check_params()
         X, y = validate_data(self, X, y, dtype=np.float64, y_numeric=False)
         self.classes_, t = binary_targets(type(self).__name__, y)
-        C, sigma, tuned = self._hyperparameters(X, t)
+        C, sigma, tuned, n_tune = self._c_sigma(X, t, "classification")
         gamma = rbf_gamma(sigma, self.width_convention)
         rng = check_random_state(self.random_state)
         info = {
@@ -168,6 +135,7 @@ class ClassCornerLSSVMBase(ClassifierMixin, BaseEstimator):
             "sigma": sigma,
             "width_convention": self.width_convention,
             "tuned": tuned,
+            "tune_samples": n_tune,
             "threshold_mode": self.threshold_mode,
             "fallback": None,
         }

@@ -3,7 +3,8 @@
 FSA-, SSD- and CCP-LSSVM (Table 4) are binary RBF classifiers ``f(x) = sum_j a_j K(x, x_j) + b``
 over a subset of the training set. This module holds their common part: parameter checks
 (``C``, ``sigma``, ``width_convention``), the ``+-1`` labels, the hyper-parameters (tuned with
-:func:`svmlab.estimators.lssvm.tuning.tune_lssvm` when ``C``/``sigma`` are None), prediction
+:func:`svmlab.estimators.lssvm.tuning.tune_lssvm` when ``C``/``sigma`` are None, through
+:class:`~svmlab.estimators.lssvm.tuning.TunedCSigmaMixin` as every LSSVM estimator), prediction
 from the expansion, and the least-squares solve of the rectangular LSSVM system over a column
 subset (shared by SSD-LSSVM's subsampled dual and CCP-LSSVM's refit), built block by block so
 that no N x N matrix exists.
@@ -11,20 +12,14 @@ that no N x N matrix exists.
 
 from __future__ import annotations
 
-from numbers import Integral
-
 import numpy as np
 from scipy import linalg
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.multiclass import check_classification_targets, type_of_target
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from svmlab.estimators.lssvm._rbf_width import (
-    DEFAULT_CS,
-    DEFAULT_SIGMAS,
-    check_c_sigma,
-    rbf_gamma,
-)
+from svmlab.estimators.lssvm._rbf_width import rbf_gamma
+from svmlab.estimators.lssvm.tuning import TunedCSigmaMixin
 from svmlab.kernels import rbf_blocks, rbf_expansion
 
 
@@ -81,14 +76,9 @@ def solve_normal_equations(G, h, penalty=None):
     return w, True
 
 
-class SparseLSSVMClassifierBase(ClassifierMixin, BaseEstimator):
+class SparseLSSVMClassifierBase(TunedCSigmaMixin, ClassifierMixin, BaseEstimator):
     """Binary RBF expansion over a subset of the training set; subclasses implement
     :meth:`_fit_sparse` (``X``, ``+-1`` labels, ``C``, ``gamma``, random state)."""
-
-    def _check_common_params(self) -> None:
-        check_c_sigma(
-            type(self).__name__, self.C, self.sigma, self.width_convention, allow_none=True
-        )
 
     def _check_params(self) -> None:
         """Checks of the method's own settings (subclasses)."""
@@ -105,38 +95,6 @@ class SparseLSSVMClassifierBase(ClassifierMixin, BaseEstimator):
             )
         return np.where(y_index == 1, 1.0, -1.0)
 
-    def _check_tuning_params(self) -> None:
-        v = self.tune_max_samples
-        if v is not None and (isinstance(v, bool) or not isinstance(v, Integral) or v < 2):
-            raise ValueError(
-                f"{type(self).__name__}: tune_max_samples must be an integer >= 2 or None "
-                f"(tune on all rows), got {v!r}"
-            )
-        v = self.tune_folds
-        if isinstance(v, bool) or not isinstance(v, Integral) or v < 2:
-            raise ValueError(
-                f"{type(self).__name__}: tune_folds must be an integer >= 2 (thesis: 10), got {v!r}"
-            )
-
-    def _hyperparameters(self, X, y_pm):
-        """``(C, sigma, tuned, n_tune)``: the given values, or those of ``tune_lssvm`` (on at
-        most ``tune_max_samples`` stratified rows) for the None ones."""
-        if self.C is not None and self.sigma is not None:
-            return float(self.C), float(self.sigma), False, 0
-        from svmlab.estimators.lssvm.tuning import subsample_for_tuning, tune_lssvm
-
-        Xt, yt = subsample_for_tuning(X, y_pm, self.tune_max_samples, self.random_state)
-        C, sigma = tune_lssvm(
-            Xt,
-            yt,
-            Cs=list(DEFAULT_CS) if self.C is None else [float(self.C)],
-            sigmas=list(DEFAULT_SIGMAS) if self.sigma is None else [float(self.sigma)],
-            n_folds=int(self.tune_folds),
-            width_convention=self.width_convention,
-            random_state=self.random_state,
-        )
-        return float(C), float(sigma), True, int(Xt.shape[0])
-
     def fit(self, X, y):
         """Fit the sparse model on a two-class training set.
 
@@ -150,12 +108,11 @@ class SparseLSSVMClassifierBase(ClassifierMixin, BaseEstimator):
         -------
         self
         """
-        self._check_common_params()
         self._check_tuning_params()
         self._check_params()
         X, y = validate_data(self, X, y, dtype=np.float64, y_numeric=False)
         y_pm = self._binary_labels(y)
-        C, sigma, tuned, n_tune = self._hyperparameters(X, y_pm)
+        C, sigma, tuned, n_tune = self._c_sigma(X, y_pm, "classification")
         gamma = rbf_gamma(sigma, self.width_convention)
         support, coef, intercept, info = self._fit_sparse(X, y_pm, C, gamma)
         order = np.argsort(support, kind="stable")

@@ -45,8 +45,9 @@ class CCLSSVMClassifier(ClassCornerLSSVMBase):
     Cs, sigmas : list of float or None, default=None
         Grids of the internal tuning (None: spec A5).
     tune_folds : int, default=10
-    tune_max_samples : int or None, default=None
-        Tune on a stratified subsample of this size when N is larger (None: all samples).
+    tune_max_samples : int or None, default=2000
+        Tune on a stratified subsample of this size when N is larger (None: all samples); the
+        same default as every LSSVM estimator, so that all tune to the same values.
     random_state : int, RandomState or None, default=None
         Seeds the tuning folds (and the subsample, and fallback ties).
 
@@ -68,7 +69,8 @@ class CCLSSVMClassifier(ClassCornerLSSVMBase):
     C_, sigma_, gamma_ : float
         The hyper-parameters used (``gamma_`` is the RBF precision).
     fit_info_ : dict
-        ``C``, ``sigma``, ``width_convention``, ``tuned``, ``threshold_mode``, ``radius``,
+        ``C``, ``sigma``, ``width_convention``, ``tuned``, ``tune_samples`` (rows the tuning
+        ran on; 0 if ``C`` and ``sigma`` were given), ``threshold_mode``, ``radius``,
         ``n_corners`` (|CCIS(D, P)|), ``n_prototypes`` (|PS|), ``n_support`` (M),
         ``sparsity`` (SPR), ``lstsq_rank``, ``solver``, ``fallback`` (None or what was done).
     n_features_in_ : int
@@ -93,7 +95,7 @@ class CCLSSVMClassifier(ClassCornerLSSVMBase):
         Cs=None,
         sigmas=None,
         tune_folds=10,
-        tune_max_samples=None,
+        tune_max_samples=2000,
         random_state=None,
     ):
         self.C = C

@@ -79,6 +79,8 @@ class CCPLSSVMClassifier(SparseLSSVMClassifierBase):
         Re-solve the pruned LSSVM on the selected SVs (see above).
     max_samples : int, default=20000
         Largest N accepted (the N x N kernel); raise it to fit larger sets.
+    Cs, sigmas : list of float or None, default=None
+        Grids of the tuning of a None ``C`` / ``sigma`` (None: spec A5).
     tune_max_samples : int or None, default=2000
         The tuning (``C``/``sigma`` None) runs on at most this many stratified training rows
         (its cost is that of the full LSSVM, ``O(n^3)`` per fold and ``sigma``); None: all rows.
@@ -113,6 +115,8 @@ class CCPLSSVMClassifier(SparseLSSVMClassifierBase):
         ratio=0.3,
         refit=True,
         max_samples=20000,
+        Cs=None,
+        sigmas=None,
         tune_max_samples=2000,
         tune_folds=10,
         random_state=None,
@@ -123,6 +127,8 @@ class CCPLSSVMClassifier(SparseLSSVMClassifierBase):
         self.ratio = ratio
         self.refit = refit
         self.max_samples = max_samples
+        self.Cs = Cs
+        self.sigmas = sigmas
         self.tune_max_samples = tune_max_samples
         self.tune_folds = tune_folds
         self.random_state = random_state

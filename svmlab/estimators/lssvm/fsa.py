@@ -71,6 +71,8 @@ class FSALSSVMClassifier(SparseLSSVMClassifierBase):
         Upper bound on the number of basis functions. None: no bound other than memory (the
         basis stops, with a warning, when its ``N x M`` kernel columns would pass
         ``MAX_BASIS_BYTES`` = 2 GiB, i.e. M = 5,368 at N = 50,000).
+    Cs, sigmas : list of float or None, default=None
+        Grids of the tuning of a None ``C`` / ``sigma`` (None: spec A5).
     tune_max_samples : int or None, default=2000
         The tuning (``C``/``sigma`` None) runs on at most this many stratified training rows
         (its cost is that of the full LSSVM, ``O(n^3)`` per fold and ``sigma``); None: all rows.
@@ -118,6 +120,8 @@ class FSALSSVMClassifier(SparseLSSVMClassifierBase):
         width_convention="sig2",
         epsilon=0.5,
         max_support=None,
+        Cs=None,
+        sigmas=None,
         tune_max_samples=2000,
         tune_folds=10,
         random_state=None,
@@ -127,6 +131,8 @@ class FSALSSVMClassifier(SparseLSSVMClassifierBase):
         self.width_convention = width_convention
         self.epsilon = epsilon
         self.max_support = max_support
+        self.Cs = Cs
+        self.sigmas = sigmas
         self.tune_max_samples = tune_max_samples
         self.tune_folds = tune_folds
         self.random_state = random_state

@@ -15,7 +15,8 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from svmlab.estimators.lssvm._kkt import solve_kkt
-from svmlab.estimators.lssvm._rbf_width import check_c_sigma, rbf_gamma
+from svmlab.estimators.lssvm._rbf_width import rbf_gamma
+from svmlab.estimators.lssvm.tuning import TunedCSigmaMixin
 from svmlab.kernels import rbf, rbf_expansion
 
 __all__ = ["LSSVMClassifier", "LSSVMRegressor", "binary_targets"]
@@ -35,23 +36,42 @@ def binary_targets(owner: str, y):
     return classes, np.where(index == 1, 1.0, -1.0)
 
 
-class _FullLSSVM(BaseEstimator):
-    """Shared fit of the full LSSVM: Eq. 2.5 on all samples."""
+class _FullLSSVM(TunedCSigmaMixin, BaseEstimator):
+    """Shared fit of the full LSSVM: Eq. 2.5 on all samples, ``C``/``sigma`` given or tuned
+    (:class:`~svmlab.estimators.lssvm.tuning.TunedCSigmaMixin`)."""
 
-    def __init__(self, C=1.0, sigma=1.0, width_convention="sig2"):
+    _task = "regression"
+
+    def __init__(
+        self,
+        C=1.0,
+        sigma=1.0,
+        width_convention="sig2",
+        Cs=None,
+        sigmas=None,
+        tune_folds=10,
+        tune_max_samples=2000,
+        random_state=None,
+    ):
         self.C = C
         self.sigma = sigma
         self.width_convention = width_convention
+        self.Cs = Cs
+        self.sigmas = sigmas
+        self.tune_folds = tune_folds
+        self.tune_max_samples = tune_max_samples
+        self.random_state = random_state
 
     def _solve(self, X, t):
         owner = type(self).__name__
-        check_c_sigma(owner, self.C, self.sigma, self.width_convention)
-        self.gamma_ = rbf_gamma(self.sigma, self.width_convention)
-        alpha, b, method = solve_kkt(rbf(X, X, self.gamma_), t, float(self.C))
+        C, sigma, tuned, n_tune = self._c_sigma(X, t, self._task)
+        self.C_, self.sigma_ = C, sigma
+        self.gamma_ = rbf_gamma(sigma, self.width_convention)
+        alpha, b, method = solve_kkt(rbf(X, X, self.gamma_), t, C)
         if method != "cholesky":
             warnings.warn(
-                f"{owner}: Omega + I/C is not numerically positive definite (C={self.C}, "
-                f"sigma={self.sigma}); Eq. 2.5 was solved by least squares instead",
+                f"{owner}: Omega + I/C is not numerically positive definite (C={C}, "
+                f"sigma={sigma}); Eq. 2.5 was solved by least squares instead",
                 RuntimeWarning,
                 stacklevel=3,
             )
@@ -60,9 +80,11 @@ class _FullLSSVM(BaseEstimator):
         self.dual_coef_ = alpha.reshape(1, -1)
         self.intercept_ = np.array([b])
         self.fit_info_ = {
-            "C": float(self.C),
-            "sigma": float(self.sigma),
+            "C": C,
+            "sigma": sigma,
             "width_convention": self.width_convention,
+            "tuned": tuned,
+            "tune_samples": n_tune,
             "solver": method,
             "n_support": int(X.shape[0]),
         }
@@ -84,12 +106,24 @@ class LSSVMClassifier(ClassifierMixin, _FullLSSVM):
 
     Parameters
     ----------
-    C : float, default=1.0
-        Regularisation ``gamma`` of the thesis (Eq. 2.3); > 0.
-    sigma : float, default=1.0
-        RBF width; > 0.
+    C : float or None, default=1.0
+        Regularisation ``gamma`` of the thesis (Eq. 2.3); > 0. None: tuned with
+        :func:`~svmlab.estimators.lssvm.tuning.tune_lssvm` on the training data (with
+        ``sigma`` when that is None too), exactly as the sparse LSSVM variants tune, so that
+        all of them arrive at the same values on the same data (Oliveira (2021), Sec. 3.3.1).
+    sigma : float or None, default=1.0
+        RBF width; > 0. None: tuned.
     width_convention : {"sig2", "two_sigma2"}, default="sig2"
         ``exp(-||x - z||^2 / sigma^2)`` (spec A4) or ``exp(-||x - z||^2 / (2 sigma^2))``.
+    Cs, sigmas : list of float or None, default=None
+        Grids of the tuning (None: spec A5, ``C`` in ``2^{-5,-3,...,15}``, ``sigma^2`` in
+        ``2^{-7,-5,...,9}``); unused when ``C`` and ``sigma`` are given.
+    tune_folds : int, default=10
+        Folds of the tuning (the thesis's 10-fold grid search).
+    tune_max_samples : int or None, default=2000
+        Tune on a stratified subsample of this many rows when N is larger (None: all rows).
+    random_state : int, RandomState instance or None, default=None
+        Seeds the tuning's subsample and folds.
 
     Attributes
     ----------
@@ -104,20 +138,26 @@ class LSSVMClassifier(ClassifierMixin, _FullLSSVM):
         ``alpha``.
     intercept_ : ndarray of shape (1,)
         ``b``.
+    C_, sigma_ : float
+        The hyper-parameters used (given or tuned).
     gamma_ : float
         RBF precision used by :func:`svmlab.kernels.rbf`.
     fit_info_ : dict
-        ``C``, ``sigma``, ``width_convention``, ``solver`` ("cholesky" or "lstsq"),
+        ``C``, ``sigma``, ``width_convention``, ``tuned`` (whether ``tune_lssvm`` ran),
+        ``tune_samples`` (rows it ran on; 0 if not), ``solver`` ("cholesky" or "lstsq"),
         ``n_support``.
     n_features_in_ : int
 
     References
     ----------
-    Oliveira (2021), Sec. 2.1.2, Eqs. 2.3-2.8, Algs. 3-4.
+    Oliveira (2021), Sec. 2.1.2, Eqs. 2.3-2.8, Algs. 3-4; Sec. 3.3.1 (tuning).
     """
+
+    _task = "classification"
 
     def fit(self, X, y):
         """Fit on a two-class training set; returns ``self``."""
+        self._check_tuning_params()
         X, y = validate_data(self, X, y, dtype=np.float64, y_numeric=False)
         self.classes_, t = binary_targets(type(self).__name__, y)
         self._solve(X, t)
@@ -147,13 +187,14 @@ class LSSVMRegressor(RegressorMixin, _FullLSSVM):
 
     Parameters
     ----------
-    C : float, default=1.0
-    sigma : float, default=1.0
-    width_convention : {"sig2", "two_sigma2"}, default="sig2"
+    C, sigma, width_convention, Cs, sigmas, tune_folds, tune_max_samples, random_state
+        As in :class:`LSSVMClassifier` (the tuning minimises the cross-validated MSE; its
+        subsample is not stratified).
 
     Attributes
     ----------
-    support_, support_vectors_, dual_coef_, intercept_, gamma_, fit_info_, n_features_in_
+    support_, support_vectors_, dual_coef_, intercept_, C_, sigma_, gamma_, fit_info_, \
+n_features_in_
         As in :class:`LSSVMClassifier`.
     n_support_ : ndarray of shape (1,)
         ``n_samples``.
@@ -165,6 +206,7 @@ class LSSVMRegressor(RegressorMixin, _FullLSSVM):
 
     def fit(self, X, y):
         """Fit on real targets; returns ``self``."""
+        self._check_tuning_params()
         X, y = validate_data(self, X, y, dtype=np.float64, y_numeric=True)
         self._solve(X, y)
         self.n_support_ = np.array([X.shape[0]], dtype=np.intp)

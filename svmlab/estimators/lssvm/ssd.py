@@ -121,6 +121,8 @@ class SSDLSSVMClassifier(SparseLSSVMClassifierBase):
         Rounds of the reweighted-L0 loop.
     l0_tol : float, default=1e-3
         A prototype is pruned when ``|a_j| <= l0_tol * max|a|`` after the loop.
+    Cs, sigmas : list of float or None, default=None
+        Grids of the tuning of a None ``C`` / ``sigma`` (None: spec A5).
     tune_max_samples : int or None, default=2000
         The tuning (``C``/``sigma`` None) runs on at most this many stratified training rows
         (its cost is that of the full LSSVM, ``O(n^3)`` per fold and ``sigma``); None: all rows.
@@ -160,6 +162,8 @@ class SSDLSSVMClassifier(SparseLSSVMClassifierBase):
         entropy_iter=2000,
         l0_max_iter=50,
         l0_tol=1e-3,
+        Cs=None,
+        sigmas=None,
         tune_max_samples=2000,
         tune_folds=10,
         random_state=None,
@@ -171,6 +175,8 @@ class SSDLSSVMClassifier(SparseLSSVMClassifierBase):
         self.entropy_iter = entropy_iter
         self.l0_max_iter = l0_max_iter
         self.l0_tol = l0_tol
+        self.Cs = Cs
+        self.sigmas = sigmas
         self.tune_max_samples = tune_max_samples
         self.tune_folds = tune_folds
         self.random_state = random_state

@@ -14,11 +14,18 @@ sigma-major, C-minor of the given grids. ``f(x) >= 0`` predicts +1, as
 :class:`~svmlab.estimators.lssvm.LSSVMClassifier` does.
 
 Memory: the squared distances of the whole set (``N x N``) plus one kernel and one
-eigenbasis per fold: meant for N up to a few thousand (the sparse variants tune on a
+eigenbasis per fold: meant for N up to a few thousand (the estimators tune on a
 subsample above ``tune_max_samples``).
+
+:class:`TunedCSigmaMixin` is how every LSSVM estimator of the package (full, CC, FCC, FSA, SSD,
+CCP) turns ``C=None`` / ``sigma=None`` into tuned values: the same subsample, folds and grids
+for all, so that on the same training data they all arrive at the same ``(C, sigma)`` (the
+thesis's protocol: tune once on the full LSSVM, reuse for every variant).
 """
 
 from __future__ import annotations
+
+from numbers import Integral, Real
 
 import numpy as np
 from sklearn.model_selection import KFold, StratifiedKFold, train_test_split
@@ -26,7 +33,12 @@ from sklearn.utils.validation import check_array, check_X_y
 from threadpoolctl import threadpool_limits
 
 from svmlab.estimators.lssvm._kkt import EigenKKT
-from svmlab.estimators.lssvm._rbf_width import DEFAULT_CS, DEFAULT_SIGMAS, rbf_gamma
+from svmlab.estimators.lssvm._rbf_width import (
+    DEFAULT_CS,
+    DEFAULT_SIGMAS,
+    check_c_sigma,
+    rbf_gamma,
+)
 from svmlab.kernels import squared_euclidean
 
 #: Up to this many samples the search runs with one BLAS thread: the many small
@@ -34,7 +46,7 @@ from svmlab.kernels import squared_euclidean
 #: (measured: 39 s against 1.1 s for N = 200).
 SINGLE_THREAD_MAX_SAMPLES = 2000
 
-__all__ = ["tune_lssvm", "cv_scores", "cv_folds", "subsample_for_tuning"]
+__all__ = ["tune_lssvm", "cv_scores", "cv_folds", "subsample_for_tuning", "TunedCSigmaMixin"]
 
 TASKS = ("auto", "classification", "regression")
 
@@ -178,3 +190,67 @@ def subsample_for_tuning(X, y, max_samples, random_state):
         X, y, train_size=int(max_samples), stratify=strat, random_state=random_state
     )
     return Xs, ys
+
+
+def _check_grid(owner: str, name: str, grid) -> None:
+    if grid is None:
+        return
+    values = list(np.atleast_1d(grid)) if not isinstance(grid, str) else [grid]
+    ok = bool(values) and all(
+        isinstance(v, Real) and not isinstance(v, bool) and np.isfinite(v) and v > 0 for v in values
+    )
+    if not ok:
+        raise ValueError(
+            f"{owner}: {name} must be None (spec A5 grid) or a non-empty list of numbers > 0, "
+            f"got {grid!r}"
+        )
+
+
+class TunedCSigmaMixin:
+    """``C`` / ``sigma`` given, or tuned by :func:`tune_lssvm` when None: one implementation
+    for every LSSVM estimator.
+
+    The host stores the parameters ``C``, ``sigma``, ``width_convention``, ``Cs``, ``sigmas``,
+    ``tune_folds``, ``tune_max_samples`` and ``random_state``. A None ``C`` (``sigma``) is
+    searched over ``Cs`` (``sigmas``; None: the spec A5 grid), a given one is kept fixed; the
+    search runs ``tune_folds``-fold on at most ``tune_max_samples`` rows (stratified for
+    classification; :func:`subsample_for_tuning`), seeded by ``random_state``.
+    """
+
+    def _check_tuning_params(self) -> None:
+        """One clear error for a bad ``C``, ``sigma``, ``width_convention``, ``Cs``, ``sigmas``,
+        ``tune_folds`` or ``tune_max_samples``."""
+        owner = type(self).__name__
+        check_c_sigma(owner, self.C, self.sigma, self.width_convention, allow_none=True)
+        _check_grid(owner, "Cs", self.Cs)
+        _check_grid(owner, "sigmas", self.sigmas)
+        v = self.tune_max_samples
+        if v is not None and (isinstance(v, bool) or not isinstance(v, Integral) or v < 2):
+            raise ValueError(
+                f"{owner}: tune_max_samples must be an integer >= 2 or None (tune on all "
+                f"rows), got {v!r}"
+            )
+        v = self.tune_folds
+        if isinstance(v, bool) or not isinstance(v, Integral) or v < 2:
+            raise ValueError(f"{owner}: tune_folds must be an integer >= 2 (thesis: 10), got {v!r}")
+
+    def _c_sigma(self, X, t, task: str) -> tuple[float, float, bool, int]:
+        """``(C, sigma, tuned, tune_samples)`` for the training set ``X``, ``t`` (``+-1``
+        labels for ``task="classification"``, real targets for ``"regression"``);
+        ``tune_samples`` is 0 when nothing was tuned."""
+        if self.C is not None and self.sigma is not None:
+            return float(self.C), float(self.sigma), False, 0
+        Xs, ts = subsample_for_tuning(X, t, self.tune_max_samples, self.random_state)
+        grid_C = DEFAULT_CS if self.Cs is None else self.Cs
+        grid_s = DEFAULT_SIGMAS if self.sigmas is None else self.sigmas
+        C, sigma = tune_lssvm(
+            Xs,
+            ts,
+            Cs=[float(self.C)] if self.C is not None else [float(c) for c in grid_C],
+            sigmas=[float(self.sigma)] if self.sigma is not None else [float(s) for s in grid_s],
+            n_folds=int(self.tune_folds),
+            width_convention=self.width_convention,
+            random_state=self.random_state,
+            task=task,
+        )
+        return float(C), float(sigma), True, int(Xs.shape[0])
