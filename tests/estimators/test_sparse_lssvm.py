@@ -147,7 +147,8 @@ def test_bad_parameters_are_refused_in_one_line(cls, params, message, moons):
 @pytest.mark.parametrize("cls", CLASSES, ids=lambda c: c.__name__)
 def test_more_than_two_classes_is_a_clear_error(cls):
     X = np.random.default_rng(0).normal(size=(30, 2))
-    with pytest.raises(ValueError, match="binary classifier: y has 3 class"):
+    message = f"Only binary classification is supported. {cls.__name__}: y has 3 class"
+    with pytest.raises(ValueError, match=message):
         cls(**FIXED).fit(X, np.arange(30) % 3)
 
 

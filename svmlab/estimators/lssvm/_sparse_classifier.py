@@ -2,7 +2,9 @@
 
 FSA-, SSD- and CCP-LSSVM (Table 4) are binary RBF classifiers ``f(x) = sum_j a_j K(x, x_j) + b``
 over a subset of the training set. This module holds their common part: parameter checks
-(``C``, ``sigma``, ``width_convention``), the ``+-1`` labels, the hyper-parameters (tuned with
+(``C``, ``sigma``, ``width_convention``), the ``+-1`` labels
+(:func:`~svmlab.estimators.lssvm.full.binary_targets`, the package's one label check), the
+hyper-parameters (tuned with
 :func:`svmlab.estimators.lssvm.tuning.tune_lssvm` when ``C``/``sigma`` are None, through
 :class:`~svmlab.estimators.lssvm.tuning.TunedCSigmaMixin` as every LSSVM estimator), prediction
 from the expansion, and the least-squares solve of the rectangular LSSVM system over a column
@@ -15,10 +17,10 @@ from __future__ import annotations
 import numpy as np
 from scipy import linalg
 from sklearn.base import BaseEstimator, ClassifierMixin
-from sklearn.utils.multiclass import check_classification_targets, type_of_target
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from svmlab.estimators.lssvm._rbf_width import rbf_gamma
+from svmlab.estimators.lssvm.full import binary_targets
 from svmlab.estimators.lssvm.tuning import TunedCSigmaMixin
 from svmlab.kernels import rbf_blocks, rbf_expansion
 
@@ -83,18 +85,6 @@ class SparseLSSVMClassifierBase(TunedCSigmaMixin, ClassifierMixin, BaseEstimator
     def _check_params(self) -> None:
         """Checks of the method's own settings (subclasses)."""
 
-    def _binary_labels(self, y):
-        check_classification_targets(y)
-        self.classes_, y_index = np.unique(y, return_inverse=True)
-        if len(self.classes_) != 2:
-            raise ValueError(
-                f"{type(self).__name__} is a binary classifier: y has {len(self.classes_)} "
-                f"class(es) ({list(self.classes_)[:5]}). Only binary classification is "
-                f"supported. The type of the target is {type_of_target(y)}; wrap the "
-                "estimator in sklearn.multiclass.OneVsRestClassifier for more classes"
-            )
-        return np.where(y_index == 1, 1.0, -1.0)
-
     def fit(self, X, y):
         """Fit the sparse model on a two-class training set.
 
@@ -111,7 +101,7 @@ class SparseLSSVMClassifierBase(TunedCSigmaMixin, ClassifierMixin, BaseEstimator
         self._check_tuning_params()
         self._check_params()
         X, y = validate_data(self, X, y, dtype=np.float64, y_numeric=False)
-        y_pm = self._binary_labels(y)
+        self.classes_, y_pm = binary_targets(type(self).__name__, y)
         C, sigma, tuned, n_tune = self._c_sigma(X, y_pm, "classification")
         gamma = rbf_gamma(sigma, self.width_convention)
         support, coef, intercept, info = self._fit_sparse(X, y_pm, C, gamma)
