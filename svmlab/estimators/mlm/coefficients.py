@@ -34,20 +34,24 @@ def _lstsq(A, Y):
 
 
 def square_solve(D: np.ndarray, Delta: np.ndarray):
-    """Full-MLM, ``B = D^{-1} Delta`` (Oliveira (2021), Eq. 2.11) for a square symmetric ``D``.
+    """Full-MLM, ``B = D^{-1} Delta`` (Oliveira (2021), Eq. 2.11) for a square ``D``.
 
-    LU with partial pivoting (``scipy.linalg.solve``; ``D`` is symmetric but indefinite, and
-    LAPACK's symmetric-indefinite ``sysv`` measured 6x slower than LU at N = 2000); when ``D``
-    is singular or numerically so (duplicate inputs; LAPACK's condition estimate below
-    machine precision), the minimum-norm least-squares solution (``lstsq``,
+    LU with partial pivoting (``lu_factor``/``lu_solve``; ``D`` is symmetric but indefinite;
+    LAPACK's symmetric-indefinite ``sysv`` and scipy 1.17's ``linalg.solve`` measured 6-10x
+    slower at N = 2000). When ``D`` is singular or numerically so (duplicate inputs: an exact
+    zero pivot, or LAPACK's reciprocal condition estimate ``gecon`` below machine precision,
+    the test of ``scipy.linalg.solve``), the minimum-norm least-squares solution (``lstsq``,
     = ``pinv(D) Delta``) instead, with ``info["fallback"] = "lstsq"``.
     """
     with warnings.catch_warnings():
         warnings.simplefilter("error", linalg.LinAlgWarning)
         try:
-            B = linalg.solve(D, Delta, check_finite=False)
-            if np.all(np.isfinite(B)):
-                return B, {"fallback": None}
+            lu, piv = linalg.lu_factor(D, check_finite=False)
+            rcond, _ = linalg.lapack.dgecon(lu, np.linalg.norm(D, 1), norm="1")
+            if rcond >= np.finfo(np.float64).eps:
+                B = linalg.lu_solve((lu, piv), Delta, check_finite=False)
+                if np.all(np.isfinite(B)):
+                    return B, {"fallback": None}
         except (linalg.LinAlgError, linalg.LinAlgWarning, ValueError):
             pass
     return _lstsq(D, Delta), {"fallback": "lstsq"}
