@@ -90,8 +90,10 @@ def _regression(name, args):
     fit_full, fit_lw = _timed_fit(full, X_tr, y_tr), _timed_fit(lw, X_tr, y_tr)
     t_full, p_full = _timed_predict(full, X_te, args.repeats)
     e_full = _rmse(y_te, p_full)
+    info = full.fit_info_
+    print(f"\n{name}: Full-MLM solver {info['solver']}, fallback {info['fallback']}", end="")
     print(
-        f"\n{name}: N = {len(X_tr)} train, {len(X_te)} test, d = {X.shape[1]}; "
+        f"; N = {len(X_tr)} train, {len(X_te)} test, d = {X.shape[1]}; "
         f"fit Full {fit_full:.2f} s, LW-MLM ({args.variant}) {fit_lw:.2f} s "
         f"(LW / Full {fit_lw / fit_full:.2f}); Full predict {t_full:.3f} s, RMSE {e_full:.4g}"
     )
