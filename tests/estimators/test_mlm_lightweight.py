@@ -89,6 +89,19 @@ def test_ks_profiles_use_the_input_neighbours_and_z_scores():
     assert np.allclose(ks_p_values(X, 3 * X, 3, y_neighbours="output"), 1.0)
 
 
+@pytest.mark.parametrize("k", [3, 10])
+def test_ks_p_values_equal_one_test_per_sample(k):
+    from scipy.stats import ks_2samp
+    from sklearn.neighbors import NearestNeighbors
+
+    X, y = _kinked(90)
+    phi, idx = NearestNeighbors(n_neighbors=k).fit(X).kneighbors()
+    psi = np.abs(y[idx] - y[:, None])
+    z = [(v - v.mean(axis=1, keepdims=True)) / v.std(axis=1, keepdims=True) for v in (phi, psi)]
+    expected = [ks_2samp(a, b).pvalue for a, b in zip(*z)]
+    np.testing.assert_allclose(ks_p_values(X, y[:, None], k), expected, rtol=1e-12)
+
+
 def test_neighbour_rules():
     assert neighbour_count(3000) == 4  # round(log10(15000)) = round(4.18)
     assert neighbour_count(3000, "5log10N") == 17
