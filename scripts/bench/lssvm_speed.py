@@ -4,14 +4,24 @@ large Table 6 set, and CC-LSSVM against the full LSSVM on Ripley's data.
 Usage::
 
     SVMLAB_DATA_DIR=../shared/datasets python scripts/bench/lssvm_speed.py
-        [--parts a b c] [--n 5000] [--large ijcnn1_trn] [--M 400] [--C 32] [--sigma 1.0]
+        [--parts a b c] [--n 5000] [--measure-fine] [--quick] [--large ijcnn1_trn] [--M 400]
+        [--C 32] [--sigma 1.0]
 
-Everything runs with ``--threads`` BLAS threads (default 1, as the runner does).
+Everything runs with ``--threads`` BLAS threads (default 1, as the runner does). ``--quick``
+is the smoke-test size: part (a) at N = 800, no parts (b) and (c) unless ``--parts`` names
+them (then (c) tunes 3-fold).
 
-(a) The 11 values of the spec A5 C grid at ``--n`` samples (two-moons-like data, one sigma): one
-    eigendecomposition of Omega and an O(N^2) solve per C (:class:`EigenKKT`) against one
-    Cholesky factorisation of Omega + I/C per C (:func:`solve_kkt`, the peer). Printed: both
-    times, the ratio, and the break-even grid size (eigh time / Cholesky time).
+(a) The eigen trick (:class:`EigenKKT`: one eigendecomposition of Omega, then an O(N^2) solve
+    per C) against two peers that factorise once per C: the Cholesky trick of
+    :func:`solve_kkt` (``Omega + I/C``, the library's single-C path) and the naive direct
+    implementation of Eq. 2.5 (the indefinite ``(N+1) x (N+1)`` KKT matrix by
+    ``scipy.linalg.solve``, LU). Two-moons-like data at ``--n`` samples, one sigma. ``eigh``
+    is timed with the LAPACK drivers ``evr`` (scipy's default) and ``evd``; the faster is
+    used. Printed, from one run: per-C times, the totals and ratios for the spec A5 grid
+    (11 values, every C measured) and for a fine grid over the same range (41 values, step
+    0.5 in log2; the peers extrapolated from their per-C mean, which does not depend on C,
+    unless ``--measure-fine``), and per peer the grid size from which the eigen trick breaks
+    even and from which it is 5x faster (``t_eigh / (t_peer - t_solve)``).
 (b) FCC-LSSVM (Alg. 9) on the first large Table 6 set that loads (``--large``, default
     ijcnn1_trn, then shuttle, usps, adult_trn; binarised per spec A18), ``M`` from Table 6,
     fixed (C, sigma) (the thesis takes them from Zhou (2016), not reproduced): N, M, strata,
@@ -31,6 +41,7 @@ import tracemalloc
 import warnings
 
 import numpy as np
+from scipy import linalg
 from threadpoolctl import threadpool_limits
 
 from svmlab.data.registry import load_dataset
@@ -53,33 +64,105 @@ TABLE_6 = {
 }
 
 
-def part_a(n: int) -> None:
+#: The fine grid of part (a): the spec A5 range 2^-5 .. 2^15 in steps of 2^0.5 (41 values).
+FINE_CS = tuple(2.0 ** (p / 2) for p in range(-10, 31))
+
+
+def _moons(n: int):
     rng = np.random.default_rng(0)
     t = rng.uniform(0, np.pi, n)
     side = rng.integers(0, 2, n)
     X = np.c_[np.cos(t) + side, np.sin(t) * (1 - 2 * side) - 0.5 * side]
     X += 0.15 * rng.normal(size=X.shape)
-    y = np.where(side == 1, 1.0, -1.0)
+    return X, np.where(side == 1, 1.0, -1.0)
+
+
+def naive_kkt(K, y, C):
+    """Eq. 2.5 as printed: the indefinite ``(N+1) x (N+1)`` matrix assembled and solved by
+    ``scipy.linalg.solve`` (LU with partial pivoting); ``(alpha, b)``."""
+    n = K.shape[0]
+    A = np.empty((n + 1, n + 1))
+    A[0, 0] = 0.0
+    A[0, 1:] = 1.0
+    A[1:, 0] = 1.0
+    A[1:, 1:] = K
+    A[np.arange(1, n + 1), np.arange(1, n + 1)] += 1.0 / C
+    u = linalg.solve(A, np.r_[0.0, y], overwrite_a=True, check_finite=False)
+    return u[1:], float(u[0])
+
+
+def _timed(fn, Cs):
+    out, times = [], []
+    for C in Cs:
+        start = time.perf_counter()
+        out.append(fn(C))
+        times.append(time.perf_counter() - start)
+    return out, np.asarray(times)
+
+
+def part_a(n: int, measure_fine: bool) -> None:
+    X, y = _moons(n)
     K = rbf(X, X, rbf_gamma(1.0, "sig2"))
-    start = time.perf_counter()
-    chol = [solve_kkt(K, y, C)[:2] for C in DEFAULT_CS]
-    t_chol = time.perf_counter() - start
-    start = time.perf_counter()
-    system = EigenKKT(K, y)
-    t_eigh = time.perf_counter() - start
-    eig = [system.solve(C) for C in DEFAULT_CS]
-    t_eig = time.perf_counter() - start
-    worst = max(abs(a[1] - b[1]) for a, b in zip(chol, eig))
-    per_chol = t_chol / len(DEFAULT_CS)
-    print(f"(a) C grid of {len(DEFAULT_CS)} values, N = {n}, one sigma")
-    print(f"    {'method':<34}{'seconds':>10}")
-    print(f"    {'Cholesky per C (peer)':<34}{t_chol:>10.2f}")
-    print(f"    {'eigen trick (eigh + 11 solves)':<34}{t_eig:>10.2f}")
-    print(f"    ratio Cholesky / eigen: {t_chol / t_eig:.2f}x (max |b_chol - b_eig| = {worst:.1e})")
+    print(f"(a) eigen trick over a C grid vs a factorisation per C, N = {n}, one sigma")
+    # The eigendecomposition, both LAPACK drivers; the faster one is the eigen trick's.
+    seconds, systems = {}, {}
+    for driver in ("evr", "evd"):
+        start = time.perf_counter()
+        systems[driver] = EigenKKT(K, y, driver=driver)
+        seconds[driver] = time.perf_counter() - start
+    best = min(seconds, key=seconds.get)
+    t_eigh, system = seconds[best], systems.pop(best)
+    systems.clear()  # the other N x N eigenbasis
     print(
-        f"    eigh alone {t_eigh:.2f} s = {t_eigh / per_chol:.1f} Cholesky solves: the eigen trick "
-        f"pays from a grid of {math.ceil(t_eigh / per_chol)} C values on"
+        f"    eigh: driver evr (scipy default) {seconds['evr']:.2f} s, evd {seconds['evd']:.2f} s "
+        f"-> evd/evr = {seconds['evd'] / seconds['evr']:.2f}; using {best}"
     )
+    grids = {"spec A5 (11 values, step 2 in log2)": DEFAULT_CS}
+    grids[f"fine ({len(FINE_CS)} values, step 0.5 in log2)"] = FINE_CS
+    # Peers on the spec grid, every C measured.
+    chol, t_chol = _timed(lambda C: solve_kkt(K, y, C)[:2], DEFAULT_CS)
+    lu, t_lu = _timed(lambda C: naive_kkt(K, y, C), DEFAULT_CS)
+    eig, t_eig = _timed(system.solve, DEFAULT_CS)
+    worst_chol = max(abs(a[1] - b[1]) for a, b in zip(chol, eig))
+    worst_lu = max(abs(a[1] - b[1]) for a, b in zip(lu, eig))
+    c, l_, s_ = t_chol.mean(), t_lu.mean(), t_eig.mean()
+    print(
+        f"    per C: Cholesky of Omega + I/C {c:.3f} s (min {t_chol.min():.3f}, max "
+        f"{t_chol.max():.3f}); LU of the (N+1)^2 KKT matrix {l_:.3f} s (min {t_lu.min():.3f}, "
+        f"max {t_lu.max():.3f}); eigen solve {s_:.4f} s; eigh = {t_eigh / c:.1f} Cholesky = "
+        f"{t_eigh / l_:.1f} LU"
+    )
+    print(
+        f"    agreement over the spec grid: max |b_chol - b_eig| = {worst_chol:.1e}, "
+        f"max |b_LU - b_eig| = {worst_lu:.1e}"
+    )
+    if measure_fine:
+        _, t_chol_fine = _timed(lambda C: solve_kkt(K, y, C)[:2], FINE_CS)
+        _, t_lu_fine = _timed(lambda C: naive_kkt(K, y, C), FINE_CS)
+        _, t_eig_fine = _timed(system.solve, FINE_CS)
+        measured = {len(FINE_CS): (t_chol_fine.sum(), t_lu_fine.sum(), t_eig_fine.sum())}
+        how = "every C measured"
+    else:
+        _, t_eig_fine = _timed(system.solve, FINE_CS)
+        G = len(FINE_CS)
+        measured = {G: (G * c, G * l_, t_eig_fine.sum())}
+        how = "eigen side measured; peers = 41 x their measured mean per C (--measure-fine: all)"
+    measured[len(DEFAULT_CS)] = (t_chol.sum(), t_lu.sum(), t_eig.sum())
+    print(
+        f"    {'grid':<40}{'Cholesky s':>11}{'LU s':>9}{'eigen s':>9}{'Chol/eig':>10}{'LU/eig':>8}"
+    )
+    for label, Cs in grids.items():
+        tc, tl, te = measured[len(Cs)]
+        te += t_eigh
+        print(f"    {label:<40}{tc:>11.2f}{tl:>9.2f}{te:>9.2f}{tc / te:>9.2f}x{tl / te:>7.2f}x")
+    print(f"    fine grid: {how}")
+    for peer, per_c in (("Cholesky", c), ("LU", l_)):
+        even = t_eigh / (per_c - s_) if per_c > s_ else math.inf
+        five = 5 * t_eigh / (per_c - 5 * s_) if per_c > 5 * s_ else math.inf
+        print(
+            f"    vs {peer}: break-even at a grid of {math.ceil(even)} C values; 5x from "
+            f"{math.ceil(five) if math.isfinite(five) else 'never'} values on"
+        )
 
 
 def _binarise(y, positive):
@@ -132,14 +215,14 @@ def part_b(names, M_override, C, sigma) -> None:
     print("(b) no large Table 6 set available")
 
 
-def part_c() -> None:
+def part_c(tune_folds: int = 10) -> None:
     ds = load_dataset("synth_te")
     X, y = np.asarray(ds.X, dtype=np.float64), ds.y
     order = np.random.default_rng(0).permutation(len(y))
     tr, te = order[: int(0.8 * len(y))], order[int(0.8 * len(y)) :]
     mu, sd = X[tr].mean(0), X[tr].std(0)
     X = (X - mu) / sd
-    C, sigma = tune_lssvm(X[tr], y[tr], random_state=0)
+    C, sigma = tune_lssvm(X[tr], y[tr], n_folds=tune_folds, random_state=0)
     rows = []
     for label, est in (
         ("full LSSVM (peer)", LSSVMClassifier(C=C, sigma=sigma)),
@@ -150,7 +233,10 @@ def part_c() -> None:
         fit_s = time.perf_counter() - start
         m = int(est.n_support_.sum())
         rows.append((label, fit_s, m, 1 - m / len(tr), np.mean(est.predict(X[te]) == y[te])))
-    print(f"(c) Ripley synth.te, 80/20 (N = {len(tr)}), tuned C = {C:g}, sigma = {sigma:.4g}")
+    print(
+        f"(c) Ripley synth.te, 80/20 (N = {len(tr)}), tuned ({tune_folds}-fold) C = {C:g}, "
+        f"sigma = {sigma:.4g}"
+    )
     print(f"    {'method':<20}{'fit s':>9}{'#SV':>6}{'SPR':>7}{'acc':>8}")
     for label, fit_s, m, spr, acc in rows:
         print(f"    {label:<20}{fit_s:>9.4f}{m:>6}{spr:>7.3f}{acc:>8.3f}")
@@ -161,8 +247,14 @@ def main() -> None:
     ap = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    ap.add_argument("--parts", nargs="*", default=["a", "b", "c"], choices=["a", "b", "c"])
-    ap.add_argument("--n", type=int, default=5000, help="samples of part (a)")
+    ap.add_argument("--parts", nargs="*", default=None, choices=["a", "b", "c"])
+    ap.add_argument("--n", type=int, default=None, help="samples of part (a) (default 5000)")
+    ap.add_argument(
+        "--measure-fine",
+        action="store_true",
+        help="part (a): time every C of the fine grid for the peers too (default: 41 x mean)",
+    )
+    ap.add_argument("--quick", action="store_true", help="smoke-test size: part (a) only, N = 800")
     ap.add_argument(
         "--large", nargs="*", default=list(TABLE_6), help="candidates of part (b), in order"
     )
@@ -171,6 +263,10 @@ def main() -> None:
     ap.add_argument("--sigma", type=float, default=1.0, help="sigma of part (b) (sig2)")
     ap.add_argument("--threads", type=int, default=1, help="BLAS threads (default one)")
     args = ap.parse_args()
+    if args.parts is None:
+        args.parts = ["a"] if args.quick else ["a", "b", "c"]
+    if args.n is None:
+        args.n = 800 if args.quick else 5000
     with threadpool_limits(limits=args.threads, user_api="blas"):
         _run(args)
 
@@ -178,11 +274,11 @@ def main() -> None:
 def _run(args) -> None:
     print(f"one process, {args.threads} BLAS thread(s)")
     if "a" in args.parts:
-        part_a(args.n)
+        part_a(args.n, args.measure_fine)
     if "b" in args.parts:
         part_b(args.large, args.M, args.C, args.sigma)
     if "c" in args.parts:
-        part_c()
+        part_c(tune_folds=3 if args.quick else 10)
 
 
 if __name__ == "__main__":

@@ -64,10 +64,13 @@ class EigenKKT:
         Symmetric kernel matrix ``Omega``.
     y : ndarray of shape (N,)
         Right-hand side (labels or targets).
+    driver : {None, "evr", "evd", "ev", "evx"}, default=None
+        LAPACK driver of :func:`scipy.linalg.eigh` (None: scipy's choice, ``evr``). ``"evd"``
+        (divide and conquer) needs about ``2 N^2`` more doubles of workspace.
     """
 
-    def __init__(self, K: np.ndarray, y: np.ndarray):
-        self.lam, self.U = linalg.eigh(K, check_finite=False)
+    def __init__(self, K: np.ndarray, y: np.ndarray, driver: str | None = None):
+        self.lam, self.U = linalg.eigh(K, driver=driver, check_finite=False)
         self.Ut1 = self.U.sum(axis=0)  # U^T 1
         self.Uty = self.U.T @ y
 
