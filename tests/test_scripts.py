@@ -185,3 +185,60 @@ def test_mlm_speed_benchmark_prints_ratios():
         timeout=300,
     ).stdout
     assert "speed-up" in out and "wine_quality_red" in out and "CCLW-MLM" in out
+
+
+def _oliveira_figures():
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(
+        "oliveira_figures", REPO_ROOT / "scripts" / "oliveira_figures.py"
+    )
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.mark.data
+def test_oliveira_figures_quick(tmp_path):
+    """Two subcommands of scripts/oliveira_figures.py with --quick, in this process (the
+    imports dominate a subprocess run)."""
+    import csv
+
+    script = _oliveira_figures()
+    script.main(["sets", "--quick", "--datasets", "two_moons", "ripley", "--out", str(tmp_path)])
+    assert mpimg.imread(tmp_path / "fig08_ccis_set_sizes.png").ndim == 3
+    script.main(
+        [
+            "rp-sweep",
+            "--quick",
+            "--datasets",
+            "auto_mpg_complete",
+            "--variants",
+            "normal",
+            "ks_otsu",
+            "--runs",
+            "1",
+            "--out",
+            str(tmp_path),
+            "--format",
+            "png",
+            "svg",
+        ]
+    )
+    assert mpimg.imread(tmp_path / "fig20_lwmlm_rp_sweep.png").ndim == 3
+    assert (tmp_path / "fig20_lwmlm_rp_sweep.svg").stat().st_size > 0
+    with open(tmp_path / "fig20_lwmlm_rp_sweep.csv", newline="") as fh:
+        rows = list(csv.DictReader(fh))
+    assert list(rows[0]) == [
+        "dataset",
+        "variant",
+        "run",
+        "n_train",
+        "n_rp",
+        "rp_percent",
+        "rmse",
+    ]
+    assert {r["variant"] for r in rows} == {"LW-MLM-1", "LW-MLM-3"}
+    n_rp = sorted({int(r["n_rp"]) for r in rows})
+    assert n_rp[0] == 2 and n_rp[-1] == int(rows[0]["n_train"])
+    assert all(float(r["rmse"]) > 0 for r in rows)
