@@ -52,6 +52,22 @@ def test_reduced_system_has_the_prototype_labels_on_the_right():
     assert cc.score(X, y) > 0.8
 
 
+def test_all_constraint_rows_keep_the_corner_columns_and_use_every_sample():
+    X, y = noisy_xor()
+    cc = CCLSSVMClassifier(C=8.0, sigma=0.5, corner_threshold=3, constraints="all").fit(X, y)
+    sel = ClassCornerSelector(corner_threshold=3).fit(X, y)
+    SV, rows = sel.corners_, np.arange(len(X))
+    np.testing.assert_array_equal(cc.support_, SV)
+    np.testing.assert_array_equal(cc.prototypes_, sel.prototypes_)  # PS is still reported
+    t = np.where(y == 1, 1.0, -1.0)
+    A = np.zeros((len(X) + 1, len(SV) + 1))
+    A[0, 1:] = A[1:, 0] = 1.0
+    A[1:, 1:] = rbf(X, X[SV], 1 / 0.25) + (rows[:, None] == SV[None, :]) / 8.0
+    w = np.linalg.lstsq(A, np.r_[0.0, t], rcond=None)[0]
+    np.testing.assert_allclose(cc.dual_coef_[0], w[1:], atol=1e-8)
+    assert cc.fit_info_["constraints"] == "all"
+
+
 def test_empty_corner_set_falls_back_and_is_recorded():
     X, y = noisy_xor(noise=0.0)  # clean border: Gamma stays small
     with pytest.warns(RuntimeWarning, match="empty corner set"):
@@ -131,6 +147,7 @@ def test_fcc_with_one_stratum_and_all_corners_equals_cc():
     [
         (CCLSSVMClassifier, {"corner_threshold": 16}, r"P=16, K=16"),
         (CCLSSVMClassifier, {"fallback": "x"}, "top_scores, prototypes, error"),
+        (FCCLSSVMClassifier, {"constraints": "ps"}, "constraints must be one of prototypes, all"),
         (CCLSSVMClassifier, {"C": -1.0}, "C must be"),
         (FCCLSSVMClassifier, {"n_support": 0}, "n_support"),
         (FCCLSSVMClassifier, {"n_strata": 1000, "C": 1.0, "sigma": 1.0}, "n_strata=1000"),

@@ -33,6 +33,7 @@ from svmlab.kernels import rbf, rbf_blocks, rbf_expansion
 from svmlab.selection import THRESHOLD_MODES, check_corner_threshold
 
 FALLBACKS = ("top_scores", "prototypes", "error")
+CONSTRAINTS = ("prototypes", "all")
 
 #: Largest N for which an empty prototype set falls back to the full (N x N) LSSVM.
 FULL_LSSVM_MAX_SAMPLES = 10_000
@@ -83,6 +84,11 @@ class ClassCornerLSSVMBase(TunedCSigmaMixin, ClassifierMixin, BaseEstimator):
             raise ValueError(
                 f"{owner}: threshold_mode must be one of {', '.join(THRESHOLD_MODES)}, "
                 f"got {self.threshold_mode!r}"
+            )
+        if self.constraints not in CONSTRAINTS:
+            raise ValueError(
+                f"{owner}: constraints must be one of {', '.join(CONSTRAINTS)}, "
+                f"got {self.constraints!r}"
             )
         if self.fallback not in FALLBACKS:
             raise ValueError(
@@ -138,6 +144,7 @@ class ClassCornerLSSVMBase(TunedCSigmaMixin, ClassifierMixin, BaseEstimator):
             "tune_samples": n_tune,
             "threshold_mode": self.threshold_mode,
             "fallback": None,
+            "constraints": self.constraints,
         }
         rows, cols, scores = self._select(X, t, info, rng)
         if len(rows) == 0:
@@ -152,7 +159,9 @@ class ClassCornerLSSVMBase(TunedCSigmaMixin, ClassifierMixin, BaseEstimator):
             cols, rank = np.arange(X.shape[0]), X.shape[0] + 1
             info["solver"] = method
         else:
-            alpha, b, rank = solve_reduced(X, t, rows, cols, C, gamma)
+            # Eq. 3.11's rows: PS (Algs. 8-9) or every training sample (``constraints="all"``)
+            used = rows if self.constraints == "prototypes" else np.arange(X.shape[0])
+            alpha, b, rank = solve_reduced(X, t, used, cols, C, gamma)
             info["solver"] = "lstsq"
         order = np.argsort(cols, kind="stable")
         self.support_ = np.asarray(cols, dtype=np.intp)[order]

@@ -42,7 +42,7 @@ class FCCLSSVMClassifier(ClassCornerLSSVMBase):
         ``C``/``sigma`` left None are tuned on a stratified subsample of this size (the full
         LSSVM of the tuning is ``N x N``).
     C, sigma, width_convention, n_neighbors, corner_threshold, radius, r_factor, \
-threshold_mode, fallback, Cs, sigmas, tune_folds, random_state
+threshold_mode, fallback, constraints, Cs, sigmas, tune_folds, random_state
         As in :class:`CCLSSVMClassifier`; ``radius`` (if given) is used in every stratum;
         ``fallback="top_scores"`` takes the M prototypes of highest ``Gamma`` when no
         stratum has a corner. ``random_state`` also seeds the strata and the tie order.
@@ -78,6 +78,7 @@ threshold_mode, fallback, Cs, sigmas, tune_folds, random_state
         r_factor=1.0,
         threshold_mode="thesis",
         fallback="top_scores",
+        constraints="prototypes",
         Cs=None,
         sigmas=None,
         tune_folds=10,
@@ -95,6 +96,7 @@ threshold_mode, fallback, Cs, sigmas, tune_folds, random_state
         self.r_factor = r_factor
         self.threshold_mode = threshold_mode
         self.fallback = fallback
+        self.constraints = constraints
         self.Cs = Cs
         self.sigmas = sigmas
         self.tune_folds = tune_folds
