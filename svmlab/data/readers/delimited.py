@@ -15,8 +15,8 @@ from ._common import classification_task, clean_labels, encode_levels, read_byte
 
 
 # --------------------------------------------------------------------------- tables
-def read_table(path, *, header: bool, skipinitialspace: bool = False):
-    """Parse a comma-separated file strictly.
+def read_table(path, *, header: bool, skipinitialspace: bool = False, whitespace: bool = False):
+    """Parse a comma-separated (or, with ``whitespace``, blank-separated) file strictly.
 
     Blank lines are skipped and CR bytes stripped; every other line must have as
     many fields as the first one.
@@ -34,6 +34,8 @@ def read_table(path, *, header: bool, skipinitialspace: bool = False):
         Naming the first line whose field count differs.
     """
     data = read_bytes(path)
+    if whitespace:  # runs of blanks separate the fields (e.g. UCI german.data-numeric)
+        data = b"\n".join(b",".join(line.split()) for line in data.split(b"\n"))
     kept, numbers = [], []
     for number, line in enumerate(data.split(b"\n"), start=1):
         line = line.rstrip(b"\r")
@@ -138,6 +140,7 @@ def read_csv(
     drop_columns=(),
     header=True,
     row_names=False,
+    whitespace=False,
     task=None,
     name=None,
 ) -> Dataset:
@@ -158,6 +161,8 @@ def read_csv(
     row_names : bool, default=False
         The first column holds row names (an R data frame written by ``write.csv``,
         whose header leaves that column unnamed); it is dropped.
+    whitespace : bool, default=False
+        Fields are separated by runs of blanks instead of commas.
     task : {"binary", "multiclass", "stream", "regression"}, optional
         Default: binary or multiclass from the number of distinct labels.
     name : str, optional
@@ -169,7 +174,7 @@ def read_csv(
         Text-valued feature columns are encoded as integer codes of their sorted
         levels (listed in ``meta["nominal_levels"]``); empty cells and ``?`` are NaN.
     """
-    frame, lines = read_table(path, header=header)
+    frame, lines = read_table(path, header=header, whitespace=whitespace)
     if row_names:
         if frame.shape[1] < 2:
             raise DataFormatError(path, "row_names: the file has a single column")
