@@ -125,3 +125,25 @@ def test_sweep_report_keeps_each_jobs_rows_and_label(run_cli, tmp_path):
         df = pd.read_parquet(run / "results.parquet")
         own = 100 * df[df["solver"] == "libsvm_kernel"]["error_rate"].mean()
         assert f"{own:.2f}" in job[0]  # the job's own LibSVM error, not another job's
+
+
+@pytest.mark.data
+def test_cclwmlm_quick_reports_accuracy_and_norm_beside_table_19(run_cli, tmp_path):
+    drop = [f"datasets.{d}=null" for d in ("heart", "ionosphere_weka", "two_moons")]
+    proc = run_cli(
+        "run",
+        "+experiment=cclwmlm_quick",
+        *drop,
+        "protocol.n_repeats=1",
+        "tuning.inner_folds=2",
+        f"results_dir={tmp_path}",
+        "run_id=q",
+        "runner=sequential",
+        cwd=tmp_path,
+        check=0,
+    )
+    assert "Table 19" in proc.stdout and "NORM = 1 - ||B||" in proc.stdout
+    df = pd.read_parquet(tmp_path / "cclwmlm_quick" / "q" / "results.parquet")
+    assert set(df["dataset"]) == {"haberman"} and (df["status"] == "ok").all()
+    # every MLM row stores ||B||_F, from which the report scales NORM
+    assert (df["b_norm"] > 0).all() and set(df["solver"]) >= {"cclwmlm", "mlm_full_clf"}
