@@ -209,8 +209,9 @@ def _stats_options(p: argparse.ArgumentParser) -> None:
         "--pairwise",
         nargs="*",
         default=["holm"],
-        choices=("p", "nemenyi", "holm", "shaffer"),
-        help="all-pairs p-value tables to print (default: holm; none with an empty list)",
+        choices=("p", "nemenyi", "holm", "shaffer", "wilcoxon_holm"),
+        help="all-pairs p-value tables to print (default: holm; none with an empty list); "
+        "wilcoxon_holm: pairwise Wilcoxon signed-rank tests, Holm-adjusted (Oliveira 2021, Ch. 5)",
     )
     g.add_argument(
         "--figures",

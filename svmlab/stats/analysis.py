@@ -79,7 +79,7 @@ def analyse(
     out_dir : path, optional
         Where figures go; no figures when None.
     formats : sequence of {"png", "pdf", "svg"}
-    pairwise : sequence of {"p", "nemenyi", "holm", "shaffer"}
+    pairwise : sequence of {"p", "nemenyi", "holm", "shaffer", "wilcoxon_holm"}
         The NxN p-value tables to include.
     **options
         Passed to :func:`svmlab.stats.compare.compare` (control, alpha, bd_alpha,

@@ -20,7 +20,7 @@ from math import comb
 
 import numpy as np
 import pandas as pd
-from scipy.stats import norm, studentized_range
+from scipy.stats import norm, studentized_range, wilcoxon
 
 ADJUSTMENTS = ("bonferroni", "holm", "hochberg", "finner", "shaffer")
 
@@ -159,7 +159,10 @@ def pairwise_comparison(table: pd.DataFrame, avg_ranks: pd.Series) -> dict[str, 
 
     Returns
     -------
-    dict of k x k DataFrames: ``p`` (unadjusted), ``nemenyi``, ``holm``, ``shaffer``.
+    dict of k x k DataFrames: ``p`` (unadjusted), ``nemenyi``, ``holm``, ``shaffer`` and
+    ``wilcoxon_holm``: two-sided Wilcoxon signed-rank p of every pair over the datasets
+    (``zero_method="pratt"``), Holm-adjusted over the k(k-1)/2 pairs, the all-pairs test behind
+    the critical-difference diagrams of Oliveira (2021), Ch. 5 (Ismail Fawaz et al.'s recipe).
     """
     import scikit_posthocs as sp
 
@@ -176,6 +179,16 @@ def pairwise_comparison(table: pd.DataFrame, avg_ranks: pd.Series) -> dict[str, 
         M[(iu[1], iu[0])] = values
         return pd.DataFrame(M, index=methods, columns=methods)
 
+    values = table[methods].to_numpy(dtype=float)
+    with np.errstate(all="ignore"):
+        pw = np.array(
+            [
+                1.0
+                if np.allclose(values[:, i], values[:, j])
+                else wilcoxon(values[:, i], values[:, j], zero_method="pratt").pvalue
+                for i, j in zip(*iu, strict=True)
+            ]
+        )
     nemenyi = sp.posthoc_nemenyi_friedman(table[methods].to_numpy())
     nemenyi.index = nemenyi.columns = methods
     return {
@@ -183,4 +196,5 @@ def pairwise_comparison(table: pd.DataFrame, avg_ranks: pd.Series) -> dict[str, 
         "nemenyi": nemenyi.astype(float),
         "holm": square(adjust(p, "holm")),
         "shaffer": square(adjust(p, "shaffer", n_methods=k)),
+        "wilcoxon_holm": square(adjust(pw, "holm")),
     }

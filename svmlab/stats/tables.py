@@ -131,8 +131,8 @@ def control_section(cmp: Comparison) -> Section:
 
 
 def pairwise_section(cmp: Comparison, which: str = "holm", matrices: dict | None = None) -> Section:
-    """NxN adjusted p-values (``p``, ``nemenyi``, ``holm`` or ``shaffer``), bold where p <=
-    alpha."""
+    """NxN adjusted p-values (``p``, ``nemenyi``, ``holm``, ``shaffer`` or
+    ``wilcoxon_holm``), bold where p <= alpha."""
     m = (matrices or cmp.pairwise())[which]
     table = m.map(fmt_p)
     for name in m.index:

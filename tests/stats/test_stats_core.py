@@ -12,6 +12,7 @@ from svmlab.stats.posthoc import (
     holm_rejections,
     holm_thresholds,
     nemenyi_cd,
+    pairwise_comparison,
 )
 from svmlab.stats.ranks import meta_rank, rank_table
 from svmlab.stats.wilcoxon import exact_p, rank_sum, signed_rank
@@ -185,3 +186,20 @@ def test_missing_cells_can_drop_datasets():
     )
     cmp = compare(t, "max", missing="drop")
     assert cmp.dropped_datasets == ["d2"] and cmp.n_datasets == 3
+
+
+def test_pairwise_wilcoxon_holm_is_holm_over_scipy_signed_rank_tests():
+    rng = np.random.default_rng(3)
+    table = pd.DataFrame(rng.normal(size=(12, 3)) + [0.0, 0.3, 1.0], columns=["a", "b", "c"])
+    m = pairwise_comparison(table, table.rank(axis=1, ascending=False).mean())["wilcoxon_holm"]
+    raw = {
+        (x, y): sps.wilcoxon(table[x], table[y], zero_method="pratt").pvalue
+        for x, y in (("a", "b"), ("a", "c"), ("b", "c"))
+    }
+    order = sorted(raw, key=raw.get)  # Holm: k-i+1 times the i-th smallest, running maximum
+    expected, running = {}, 0.0
+    for i, pair in enumerate(order):
+        running = max(running, min(1.0, (3 - i) * raw[pair]))
+        expected[pair] = running
+    for (x, y), p in expected.items():
+        assert m.at[x, y] == pytest.approx(p) and m.at[y, x] == pytest.approx(p)
