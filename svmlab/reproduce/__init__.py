@@ -303,7 +303,7 @@ def _oliveira_datasets() -> dict:
         # Table 3 / 19
         "BAN": "banana",
         "BCW": "wisconsin_keel",
-        "GER": "german",
+        "GER": "german_numer",
         "HAB": "haberman",
         "HEA": "heart",
         "HEP": "hepatitis_complete",
