@@ -277,12 +277,15 @@ def _report(args) -> int:
     import pandas as pd
 
     from svmlab.evaluation.metrics import column_direction, default_metric
-    from svmlab.reporting import build_report
-    from svmlab.results import aggregate, load_results, run_config
+    from svmlab.reporting import build_report, derived_columns
+    from svmlab.results import aggregate, load_results, run_config, run_configs
     from svmlab.stats.analysis import analyse
     from svmlab.stats.sections import render
 
+    # with the columns the runs' reproduction targets derive (the MLM studies' NORM), so that
+    # --metric can name them
     df = load_results(args.run_dir)
+    df = derived_columns(df, run_configs(df))
     config = run_config(args.run_dir)
     defaults = config.get("report") or {}
     args.aggregate = args.aggregate or defaults.get("aggregate") or "mean"

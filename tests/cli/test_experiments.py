@@ -147,3 +147,8 @@ def test_cclwmlm_quick_reports_accuracy_and_norm_beside_table_19(run_cli, tmp_pa
     assert set(df["dataset"]) == {"haberman"} and (df["status"] == "ok").all()
     # every MLM row stores ||B||_F, from which the report scales NORM
     assert (df["b_norm"] > 0).all() and set(df["solver"]) >= {"cclwmlm", "mlm_full_clf"}
+    # the derived NORM is a metric of the report like any other
+    out = run_cli(
+        "report", str(tmp_path / "cclwmlm_quick" / "q"), "--metric", "norm_one_minus", cwd=tmp_path
+    ).stdout
+    assert "## norm_one_minus" in out
