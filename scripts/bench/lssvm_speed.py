@@ -51,7 +51,7 @@ from svmlab.estimators.lssvm import (
     LSSVMClassifier,
     tune_lssvm,
 )
-from svmlab.estimators.lssvm._kkt import EigenKKT, solve_kkt
+from svmlab.estimators.lssvm._kkt import EigenKKT, kkt_matrix, solve_kkt
 from svmlab.estimators.lssvm._rbf_width import DEFAULT_CS, rbf_gamma
 from svmlab.kernels import rbf
 
@@ -80,14 +80,7 @@ def _moons(n: int):
 def naive_kkt(K, y, C):
     """Eq. 2.5 as printed: the indefinite ``(N+1) x (N+1)`` matrix assembled and solved by
     ``scipy.linalg.solve`` (LU with partial pivoting); ``(alpha, b)``."""
-    n = K.shape[0]
-    A = np.empty((n + 1, n + 1))
-    A[0, 0] = 0.0
-    A[0, 1:] = 1.0
-    A[1:, 0] = 1.0
-    A[1:, 1:] = K
-    A[np.arange(1, n + 1), np.arange(1, n + 1)] += 1.0 / C
-    u = linalg.solve(A, np.r_[0.0, y], overwrite_a=True, check_finite=False)
+    u = linalg.solve(kkt_matrix(K, C), np.r_[0.0, y], overwrite_a=True, check_finite=False)
     return u[1:], float(u[0])
 
 

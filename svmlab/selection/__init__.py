@@ -6,6 +6,7 @@ from svmlab.selection.ccis import (
     check_corner_threshold,
     corner_scores,
     nearest_prototype_distance,
+    selection_masks,
 )
 
 __all__ = [
@@ -14,4 +15,5 @@ __all__ = [
     "check_corner_threshold",
     "corner_scores",
     "nearest_prototype_distance",
+    "selection_masks",
 ]

@@ -50,6 +50,7 @@ __all__ = [
     "ClassCornerSelector",
     "check_corner_threshold",
     "nearest_prototype_distance",
+    "selection_masks",
 ]
 
 #: Valid values of ``threshold_mode``.
@@ -223,15 +224,23 @@ class ClassCornerSelector(BaseEstimator):
             r_factor=self.r_factor,
             threshold_mode=self.threshold_mode,
         )
-        offset = 1 if self.threshold_mode == "author_code" else 0
         self.scores_ = scores
         self.radius_ = radius
-        self.prototype_mask_ = scores > offset
-        self.corner_mask_ = scores > self.corner_threshold + offset
+        self.prototype_mask_, self.corner_mask_ = selection_masks(
+            scores, self.corner_threshold, self.threshold_mode
+        )
         self.prototypes_ = np.flatnonzero(self.prototype_mask_)
         self.corners_ = np.flatnonzero(self.corner_mask_)
         self.n_features_in_ = np.asarray(X).shape[1]
         return self
+
+
+def selection_masks(scores, corner_threshold, threshold_mode="thesis"):
+    """``(PS, SV)`` boolean masks of Eq. 3.9 from the scores ``Gamma``: ``Gamma > 0`` and
+    ``Gamma > P``, or ``Gamma' > 1`` and ``Gamma' > P + 1`` in ``author_code`` mode."""
+    offset = 1 if threshold_mode == "author_code" else 0
+    scores = np.asarray(scores)
+    return scores > offset, scores > corner_threshold + offset
 
 
 def check_corner_threshold(corner_threshold, n_neighbors) -> None:

@@ -23,13 +23,14 @@ import warnings
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils import check_random_state
-from sklearn.utils.validation import check_is_fitted, validate_data
+from sklearn.utils.validation import validate_data
 
+from svmlab.estimators.lssvm._expansion import BinaryKernelExpansionMixin
 from svmlab.estimators.lssvm._kkt import solve_kkt
 from svmlab.estimators.lssvm._rbf_width import rbf_gamma
 from svmlab.estimators.lssvm.full import binary_targets
 from svmlab.estimators.lssvm.tuning import TunedCSigmaMixin
-from svmlab.kernels import rbf, rbf_blocks, rbf_expansion
+from svmlab.kernels import rbf, rbf_blocks
 from svmlab.selection import THRESHOLD_MODES, check_corner_threshold
 
 FALLBACKS = ("top_scores", "prototypes", "error")
@@ -72,7 +73,9 @@ def top_scores(candidates, scores, m: int, rng) -> np.ndarray:
     return shuffled[order[:m]]
 
 
-class ClassCornerLSSVMBase(TunedCSigmaMixin, ClassifierMixin, BaseEstimator):
+class ClassCornerLSSVMBase(
+    BinaryKernelExpansionMixin, TunedCSigmaMixin, ClassifierMixin, BaseEstimator
+):
     """Binary sparse LSSVM over class corners; subclasses implement :meth:`_select`
     returning ``(rows, cols, scores, info)``."""
 
@@ -185,25 +188,6 @@ class ClassCornerLSSVMBase(TunedCSigmaMixin, ClassifierMixin, BaseEstimator):
 
     def _check_params(self) -> None:
         """Checks of the subclass's own settings."""
-
-    def decision_function(self, X):
-        """``f(x) = sum_j alpha*_j K(x, x_j) + b*`` over the SVs (Eq. 3.13); positive means
-        ``classes_[1]``."""
-        check_is_fitted(self)
-        X = validate_data(self, X, dtype=np.float64, reset=False)
-        return rbf_expansion(
-            X, self.support_vectors_, self.dual_coef_[0], self.intercept_[0], self.gamma_
-        )
-
-    def predict(self, X):
-        """``classes_[1]`` where ``f(x) >= 0``, else ``classes_[0]``."""
-        f = self.decision_function(X)
-        return self.classes_[(f >= 0).astype(np.intp)]
-
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.classifier_tags.multi_class = False
-        return tags
 
 
 def fallback_size(n_prototypes: int) -> int:

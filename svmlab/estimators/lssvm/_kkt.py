@@ -24,8 +24,8 @@ from scipy import linalg
 __all__ = ["solve_kkt", "dense_kkt_lstsq", "EigenKKT"]
 
 
-def dense_kkt_lstsq(K: np.ndarray, y: np.ndarray, C: float) -> tuple[np.ndarray, float]:
-    """Eq. 2.5 assembled densely and solved by least squares; ``(alpha, b)``."""
+def kkt_matrix(K: np.ndarray, C: float) -> np.ndarray:
+    """The indefinite ``(N+1) x (N+1)`` matrix of Eq. 2.5, ``[[0, 1^T], [1, K + I/C]]``."""
     n = K.shape[0]
     A = np.empty((n + 1, n + 1))
     A[0, 0] = 0.0
@@ -33,7 +33,12 @@ def dense_kkt_lstsq(K: np.ndarray, y: np.ndarray, C: float) -> tuple[np.ndarray,
     A[1:, 0] = 1.0
     A[1:, 1:] = K
     A[np.arange(1, n + 1), np.arange(1, n + 1)] += 1.0 / C
-    u = linalg.lstsq(A, np.r_[0.0, y], check_finite=False)[0]
+    return A
+
+
+def dense_kkt_lstsq(K: np.ndarray, y: np.ndarray, C: float) -> tuple[np.ndarray, float]:
+    """Eq. 2.5 assembled densely and solved by least squares; ``(alpha, b)``."""
+    u = linalg.lstsq(kkt_matrix(K, C), np.r_[0.0, y], check_finite=False)[0]
     return u[1:], float(u[0])
 
 

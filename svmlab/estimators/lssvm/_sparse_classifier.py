@@ -17,12 +17,13 @@ from __future__ import annotations
 import numpy as np
 from scipy import linalg
 from sklearn.base import BaseEstimator, ClassifierMixin
-from sklearn.utils.validation import check_is_fitted, validate_data
+from sklearn.utils.validation import validate_data
 
+from svmlab.estimators.lssvm._expansion import BinaryKernelExpansionMixin
 from svmlab.estimators.lssvm._rbf_width import rbf_gamma
 from svmlab.estimators.lssvm.full import binary_targets
 from svmlab.estimators.lssvm.tuning import TunedCSigmaMixin
-from svmlab.kernels import rbf_blocks, rbf_expansion
+from svmlab.kernels import rbf_blocks
 
 
 def rectangular_normal_equations(X, y, columns, C: float, gamma: float):
@@ -78,7 +79,9 @@ def solve_normal_equations(G, h, penalty=None):
     return w, True
 
 
-class SparseLSSVMClassifierBase(TunedCSigmaMixin, ClassifierMixin, BaseEstimator):
+class SparseLSSVMClassifierBase(
+    BinaryKernelExpansionMixin, TunedCSigmaMixin, ClassifierMixin, BaseEstimator
+):
     """Binary RBF expansion over a subset of the training set; subclasses implement
     :meth:`_fit_sparse` (``X``, ``+-1`` labels, ``C``, ``gamma``, random state)."""
 
@@ -125,38 +128,6 @@ class SparseLSSVMClassifierBase(TunedCSigmaMixin, ClassifierMixin, BaseEstimator
             **info,
         }
         return self
-
-    def decision_function(self, X):
-        """``f(x) = sum_j dual_coef_j K(x, support_vectors_j) + intercept``.
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-
-        Returns
-        -------
-        scores : ndarray of shape (n_samples,)
-            Positive means ``classes_[1]``.
-        """
-        check_is_fitted(self)
-        X = validate_data(self, X, dtype=np.float64, reset=False)
-        return rbf_expansion(
-            X, self.support_vectors_, self.dual_coef_[0], self.intercept_[0], self.gamma_
-        )
-
-    def predict(self, X):
-        """``classes_[1]`` where ``f(x) >= 0``, else ``classes_[0]``.
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-
-        Returns
-        -------
-        y_pred : ndarray of shape (n_samples,)
-        """
-        positive = self.decision_function(X) >= 0  # checks that the model is fitted
-        return self.classes_[positive.astype(np.intp)]
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()

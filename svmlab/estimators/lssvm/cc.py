@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from svmlab.estimators.lssvm._class_corner import ClassCornerLSSVMBase, fallback_size
-from svmlab.selection import corner_scores
+from svmlab.selection import corner_scores, selection_masks
 
 __all__ = ["CCLSSVMClassifier"]
 
@@ -130,9 +130,8 @@ class CCLSSVMClassifier(ClassCornerLSSVMBase):
             r_factor=self.r_factor,
             threshold_mode=self.threshold_mode,
         )
-        offset = 1 if self.threshold_mode == "author_code" else 0
-        rows = np.flatnonzero(scores > offset)
-        cols = np.flatnonzero(scores > self.corner_threshold + offset)
+        ps, sv = selection_masks(scores, self.corner_threshold, self.threshold_mode)
+        rows, cols = np.flatnonzero(ps), np.flatnonzero(sv)
         self.radius_ = radius
         info["radius"] = radius
         info["n_corners"] = int(len(cols))

@@ -9,7 +9,7 @@ import numpy as np
 from sklearn.model_selection import StratifiedKFold
 
 from svmlab.estimators.lssvm._class_corner import ClassCornerLSSVMBase, top_scores
-from svmlab.selection import corner_scores
+from svmlab.selection import corner_scores, selection_masks
 
 __all__ = ["FCCLSSVMClassifier", "STRATUM_SIZE"]
 
@@ -128,7 +128,6 @@ threshold_mode, fallback, constraints, Cs, sigmas, tune_folds, random_state
         return [np.sort(test) for _, test in folds.split(np.zeros((n, 1)), t)]
 
     def _select(self, X, t, info, rng):
-        offset = 1 if self.threshold_mode == "author_code" else 0
         scores = np.zeros(len(t), dtype=np.int64)
         radii = []
         strata = self._strata(t, rng)
@@ -143,8 +142,8 @@ threshold_mode, fallback, constraints, Cs, sigmas, tune_folds, random_state
             )
             scores[stratum] = s
             radii.append(r)
-        rows = np.flatnonzero(scores > offset)
-        corners = np.flatnonzero(scores > self.corner_threshold + offset)
+        ps, sv = selection_masks(scores, self.corner_threshold, self.threshold_mode)
+        rows, corners = np.flatnonzero(ps), np.flatnonzero(sv)
         self.radii_ = np.asarray(radii)
         info.update(
             n_strata=len(strata),

@@ -12,12 +12,13 @@ import warnings
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
 from sklearn.utils.multiclass import check_classification_targets
-from sklearn.utils.validation import check_is_fitted, validate_data
+from sklearn.utils.validation import validate_data
 
+from svmlab.estimators.lssvm._expansion import BinaryKernelExpansionMixin, kernel_expansion
 from svmlab.estimators.lssvm._kkt import solve_kkt
 from svmlab.estimators.lssvm._rbf_width import rbf_gamma
 from svmlab.estimators.lssvm.tuning import TunedCSigmaMixin
-from svmlab.kernels import rbf, rbf_expansion
+from svmlab.kernels import rbf
 
 __all__ = ["LSSVMClassifier", "LSSVMRegressor", "binary_targets"]
 
@@ -89,15 +90,8 @@ class _FullLSSVM(TunedCSigmaMixin, BaseEstimator):
             "n_support": int(X.shape[0]),
         }
 
-    def _decision(self, X):
-        check_is_fitted(self)
-        X = validate_data(self, X, dtype=np.float64, reset=False)
-        return rbf_expansion(
-            X, self.support_vectors_, self.dual_coef_[0], self.intercept_[0], self.gamma_
-        )
 
-
-class LSSVMClassifier(ClassifierMixin, _FullLSSVM):
+class LSSVMClassifier(BinaryKernelExpansionMixin, ClassifierMixin, _FullLSSVM):
     """Least-squares SVM classifier (Suykens & Vandewalle 1999), binary, RBF kernel.
 
     Solves Eq. 2.5 ``[[0, 1^T], [1, Omega + I/C]] [b; alpha] = [0; y]`` with ``y`` in
@@ -164,20 +158,6 @@ class LSSVMClassifier(ClassifierMixin, _FullLSSVM):
         self.n_support_ = np.array([np.sum(t < 0), np.sum(t > 0)], dtype=np.intp)
         return self
 
-    def decision_function(self, X):
-        """``f(x) = sum_i alpha_i K(x, x_i) + b``; positive means ``classes_[1]``."""
-        return self._decision(X)
-
-    def predict(self, X):
-        """``classes_[1]`` where ``f(x) >= 0``, else ``classes_[0]``."""
-        f = self.decision_function(X)
-        return self.classes_[(f >= 0).astype(np.intp)]
-
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.classifier_tags.multi_class = False
-        return tags
-
 
 class LSSVMRegressor(RegressorMixin, _FullLSSVM):
     """Least-squares SVM regressor (function estimation form of Eq. 2.3), RBF kernel.
@@ -214,4 +194,4 @@ n_features_in_
 
     def predict(self, X):
         """``sum_i alpha_i K(x, x_i) + b`` for every row of ``X``."""
-        return self._decision(X)
+        return kernel_expansion(self, X)
