@@ -31,7 +31,8 @@ def test_every_sample_a_corner_gives_the_full_lssvm():
 
 def test_reduced_system_has_the_prototype_labels_on_the_right():
     X, y = noisy_xor()
-    cc = CCLSSVMClassifier(C=8.0, sigma=0.5, corner_threshold=3).fit(X, y)
+    cc = CCLSSVMClassifier(C=8.0, sigma=0.5, corner_threshold=3, constraints="prototypes")
+    cc.fit(X, y)
     sel = ClassCornerSelector(corner_threshold=3).fit(X, y)
     PS, SV = sel.prototypes_, sel.corners_
     assert 0 < len(SV) < len(PS) < len(X)
@@ -54,7 +55,7 @@ def test_reduced_system_has_the_prototype_labels_on_the_right():
 
 def test_all_constraint_rows_keep_the_corner_columns_and_use_every_sample():
     X, y = noisy_xor()
-    cc = CCLSSVMClassifier(C=8.0, sigma=0.5, corner_threshold=3, constraints="all").fit(X, y)
+    cc = CCLSSVMClassifier(C=8.0, sigma=0.5, corner_threshold=3).fit(X, y)  # default: all rows
     sel = ClassCornerSelector(corner_threshold=3).fit(X, y)
     SV, rows = sel.corners_, np.arange(len(X))
     np.testing.assert_array_equal(cc.support_, SV)
@@ -147,7 +148,7 @@ def test_fcc_with_one_stratum_and_all_corners_equals_cc():
     [
         (CCLSSVMClassifier, {"corner_threshold": 16}, r"P=16, K=16"),
         (CCLSSVMClassifier, {"fallback": "x"}, "top_scores, prototypes, error"),
-        (FCCLSSVMClassifier, {"constraints": "ps"}, "constraints must be one of prototypes, all"),
+        (FCCLSSVMClassifier, {"constraints": "ps"}, "constraints must be one of all, prototypes"),
         (CCLSSVMClassifier, {"C": -1.0}, "C must be"),
         (FCCLSSVMClassifier, {"n_support": 0}, "n_support"),
         (FCCLSSVMClassifier, {"n_strata": 1000, "C": 1.0, "sigma": 1.0}, "n_strata=1000"),

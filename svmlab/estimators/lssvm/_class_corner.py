@@ -34,7 +34,7 @@ from svmlab.kernels import rbf, rbf_blocks
 from svmlab.selection import THRESHOLD_MODES, check_corner_threshold
 
 FALLBACKS = ("top_scores", "prototypes", "error")
-CONSTRAINTS = ("prototypes", "all")
+CONSTRAINTS = ("all", "prototypes")
 
 #: Largest N for which an empty prototype set falls back to the full (N x N) LSSVM.
 FULL_LSSVM_MAX_SAMPLES = 10_000

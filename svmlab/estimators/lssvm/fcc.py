@@ -78,7 +78,7 @@ threshold_mode, fallback, constraints, Cs, sigmas, tune_folds, random_state
         r_factor=1.0,
         threshold_mode="thesis",
         fallback="top_scores",
-        constraints="prototypes",
+        constraints="all",
         Cs=None,
         sigmas=None,
         tune_folds=10,
