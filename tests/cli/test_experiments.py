@@ -1,5 +1,6 @@
 """Every shipped experiment composes, and the OLLAWV quick profile runs end to end."""
 
+import numpy as np
 import pandas as pd
 import pytest
 
@@ -147,6 +148,9 @@ def test_cclwmlm_quick_reports_accuracy_and_norm_beside_table_19(run_cli, tmp_pa
     assert set(df["dataset"]) == {"haberman"} and (df["status"] == "ok").all()
     # every MLM row stores ||B||_F, from which the report scales NORM
     assert (df["b_norm"] > 0).all() and set(df["solver"]) >= {"cclwmlm", "mlm_full_clf"}
+    # SPR = 1 - M/N from the model size (every training point is a reference point here)
+    np.testing.assert_allclose(df["sparsity"], 1.0 - df["model_size"] / df["n_train"])
+    assert (df.loc[df["solver"] == "cclwmlm", "sparsity"] == 0.0).all()
     # the derived NORM is a metric of the report like any other
     out = run_cli(
         "report", str(tmp_path / "cclwmlm_quick" / "q"), "--metric", "norm_one_minus", cwd=tmp_path
