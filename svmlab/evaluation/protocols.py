@@ -335,8 +335,12 @@ class Predefined(Protocol):
         for repeat in range(self.n_repeats):
             yield Split(repeat, 0, train, test)
 
-    def _repeat_splits(self, y, repeat, rs, task):  # pragma: no cover - split() overrides
-        raise NotImplementedError
+    def _repeat_splits(self, y, repeat, rs, task):
+        # the splits come from the dataset, which only split() receives
+        raise ConfigError(
+            f"protocol {self.name!r} (predefined) draws no splits: call split(..., "
+            "predefined=dataset.meta['predefined_split'])"
+        )
 
 
 def _is_number(value) -> bool:
