@@ -140,11 +140,7 @@ class ClassCornerLSSVMBase(
         gamma = rbf_gamma(sigma, self.width_convention)
         rng = check_random_state(self.random_state)
         info = {
-            "C": C,
-            "sigma": sigma,
-            "width_convention": self.width_convention,
-            "tuned": tuned,
-            "tune_samples": n_tune,
+            **self._tuning_record(C, sigma, tuned, n_tune),
             "threshold_mode": self.threshold_mode,
             "fallback": None,
             "constraints": self.constraints,
@@ -166,14 +162,7 @@ class ClassCornerLSSVMBase(
             used = rows if self.constraints == "prototypes" else np.arange(X.shape[0])
             alpha, b, rank = solve_reduced(X, t, used, cols, C, gamma)
             info["solver"] = "lstsq"
-        order = np.argsort(cols, kind="stable")
-        self.support_ = np.asarray(cols, dtype=np.intp)[order]
-        self.support_vectors_ = X[self.support_]
-        self.dual_coef_ = np.asarray(alpha)[order].reshape(1, -1)
-        self.intercept_ = np.array([b])
-        self.n_support_ = np.array(
-            [np.sum(t[self.support_] < 0), np.sum(t[self.support_] > 0)], dtype=np.intp
-        )
+        self._store_expansion(X, t, cols, alpha, b)
         self.prototypes_ = np.asarray(rows, dtype=np.intp)
         self.scores_ = scores
         self.C_, self.sigma_, self.gamma_ = C, sigma, gamma

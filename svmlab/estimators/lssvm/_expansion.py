@@ -29,6 +29,18 @@ class BinaryKernelExpansionMixin:
     ``gamma_`` (the RBF precision) and ``classes_`` (``classes_[1]`` is the ``+1`` side).
     """
 
+    def _store_expansion(self, X, t, support, coef, intercept) -> None:
+        """Keep the support vectors in training order with their coefficients, and the
+        per-class counts ``n_support_`` (``t`` holds the ``+-1`` training labels)."""
+        order = np.argsort(support, kind="stable")
+        self.support_ = np.asarray(support, dtype=np.intp)[order]
+        self.support_vectors_ = X[self.support_]
+        self.dual_coef_ = np.asarray(coef, dtype=np.float64)[order].reshape(1, -1)
+        self.intercept_ = np.array([float(intercept)])
+        self.n_support_ = np.array(
+            [np.sum(t[self.support_] < 0), np.sum(t[self.support_] > 0)], dtype=np.intp
+        )
+
     def decision_function(self, X):
         """``f(x) = sum_j dual_coef_j K(x, support_vectors_j) + intercept``.
 

@@ -108,21 +108,10 @@ class SparseLSSVMClassifierBase(
         C, sigma, tuned, n_tune = self._c_sigma(X, y_pm, "classification")
         gamma = rbf_gamma(sigma, self.width_convention)
         support, coef, intercept, info = self._fit_sparse(X, y_pm, C, gamma)
-        order = np.argsort(support, kind="stable")
-        self.support_ = np.asarray(support, dtype=np.intp)[order]
-        self.support_vectors_ = X[self.support_]
-        self.dual_coef_ = np.asarray(coef, dtype=np.float64)[order].reshape(1, -1)
-        self.intercept_ = np.array([float(intercept)])
-        self.n_support_ = np.array(
-            [np.sum(y_pm[self.support_] < 0), np.sum(y_pm[self.support_] > 0)], dtype=np.intp
-        )
+        self._store_expansion(X, y_pm, support, coef, intercept)
         self.C_, self.sigma_, self.gamma_ = C, sigma, gamma
         self.fit_info_ = {
-            "C": C,
-            "sigma": sigma,
-            "width_convention": self.width_convention,
-            "tuned": tuned,
-            "tune_samples": n_tune,
+            **self._tuning_record(C, sigma, tuned, n_tune),
             "n_support": int(len(self.support_)),
             "sparsity": 1.0 - len(self.support_) / X.shape[0],
             **info,

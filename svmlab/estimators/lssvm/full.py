@@ -81,11 +81,7 @@ class _FullLSSVM(TunedCSigmaMixin, BaseEstimator):
         self.dual_coef_ = alpha.reshape(1, -1)
         self.intercept_ = np.array([b])
         self.fit_info_ = {
-            "C": C,
-            "sigma": sigma,
-            "width_convention": self.width_convention,
-            "tuned": tuned,
-            "tune_samples": n_tune,
+            **self._tuning_record(C, sigma, tuned, n_tune),
             "solver": method,
             "n_support": int(X.shape[0]),
         }

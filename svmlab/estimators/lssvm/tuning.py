@@ -25,6 +25,7 @@ thesis's protocol: tune once on the full LSSVM, reuse for every variant).
 
 from __future__ import annotations
 
+from contextlib import nullcontext
 from numbers import Integral, Real
 
 import numpy as np
@@ -101,10 +102,10 @@ def cv_scores(
     if not Cs or not sigmas or min(Cs) <= 0 or min(sigmas) <= 0:
         raise ValueError("tune_lssvm: Cs and sigmas must be non-empty lists of numbers > 0")
     folds = cv_folds(t, task, n_folds, random_state)
-    if len(t) <= SINGLE_THREAD_MAX_SAMPLES:
-        with threadpool_limits(limits=1, user_api="blas"):
-            return _grid_scores(X, t, task, folds, Cs, sigmas, width_convention), task
-    return _grid_scores(X, t, task, folds, Cs, sigmas, width_convention), task
+    # small systems: one BLAS thread is faster than several contending for the cores
+    small = len(t) <= SINGLE_THREAD_MAX_SAMPLES
+    with threadpool_limits(limits=1, user_api="blas") if small else nullcontext():
+        return _grid_scores(X, t, task, folds, Cs, sigmas, width_convention), task
 
 
 def _grid_scores(X, t, task, folds, Cs, sigmas, width_convention):
@@ -233,6 +234,16 @@ class TunedCSigmaMixin:
         v = self.tune_folds
         if isinstance(v, bool) or not isinstance(v, Integral) or v < 2:
             raise ValueError(f"{owner}: tune_folds must be an integer >= 2 (thesis: 10), got {v!r}")
+
+    def _tuning_record(self, C, sigma, tuned, n_tune) -> dict:
+        """The hyper-parameters as every LSSVM's ``fit_info_`` records them."""
+        return {
+            "C": C,
+            "sigma": sigma,
+            "width_convention": self.width_convention,
+            "tuned": tuned,
+            "tune_samples": n_tune,
+        }
 
     def _c_sigma(self, X, t, task: str) -> tuple[float, float, bool, int]:
         """``(C, sigma, tuned, tune_samples)`` for the training set ``X``, ``t`` (``+-1``
