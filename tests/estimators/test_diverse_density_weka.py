@@ -6,12 +6,12 @@ import math
 import numpy as np
 import pytest
 
+from svmlab.estimators.java_random import JavaRandom
 from svmlab.estimators.mil._bags import check_bags
 from svmlab.estimators.mil.diverse_density import (
     WEKA_ZERO,
     DiverseDensityClassifier,
     EMDDClassifier,
-    JavaRandom,
     WekaQuasiNewton,
     emdd_negative_log_likelihood,
     weka_emdd_start_bags,

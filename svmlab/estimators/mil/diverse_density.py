@@ -65,12 +65,12 @@ from sklearn.utils import check_random_state
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted
 
+from svmlab.estimators.java_random import JavaRandom
 from svmlab.estimators.mil._bags import BagClassifierMixin, check_bag_labels, check_bags
 
 __all__ = [
     "DiverseDensityClassifier",
     "EMDDClassifier",
-    "JavaRandom",
     "WekaQuasiNewton",
     "dd_negative_log_likelihood",
     "emdd_negative_log_likelihood",
@@ -101,35 +101,6 @@ def weka_filter(X, kind: str):
     offset = X.mean(axis=0)
     scale = X.std(axis=0, ddof=1) if len(X) > 1 else np.zeros(d)
     return offset, np.where(scale > 0, scale, 1.0)
-
-
-class JavaRandom:
-    """``java.util.Random``: the 48-bit linear congruential generator, bit for bit.
-
-    Only what Weka's MIEMDD uses: the seed scrambling and ``nextInt(bound)``.
-    """
-
-    _MULT, _ADD, _MASK = 0x5DEECE66D, 0xB, (1 << 48) - 1
-
-    def __init__(self, seed: int):
-        self._seed = (int(seed) ^ self._MULT) & self._MASK
-
-    def _next(self, bits: int) -> int:
-        self._seed = (self._seed * self._MULT + self._ADD) & self._MASK
-        value = (self._seed >> (48 - bits)) & 0xFFFFFFFF  # Java's cast to int
-        return value - (1 << 32) if value >= 1 << 31 else value
-
-    def next_int(self, bound: int) -> int:
-        """A uniform int in ``[0, bound)``, as Java's ``nextInt(int)``."""
-        if bound <= 0:
-            raise ValueError("bound must be positive")
-        if bound & -bound == bound:  # a power of two
-            return (bound * self._next(31)) >> 31
-        while True:
-            bits = self._next(31)
-            value = bits % bound
-            if bits - value + (bound - 1) < 2**31:  # Java's int overflow test
-                return value
 
 
 def _scaled_sq_dist(X, t, s):
