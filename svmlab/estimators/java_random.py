@@ -34,3 +34,11 @@ class JavaRandom:
             value = bits % bound
             if bits - value + (bound - 1) < 2**31:  # Java's int overflow test
                 return value
+
+    def next_int_unbounded(self) -> int:
+        """A uniform signed 32-bit int, as Java's ``nextInt()`` (no bound)."""
+        return self._next(32)
+
+    def next_double(self) -> float:
+        """A uniform double in ``[0, 1)`` with 53 random bits, as Java's ``nextDouble()``."""
+        return ((self._next(26) << 27) + self._next(27)) * 2.0**-53
