@@ -42,7 +42,8 @@ Naming rule
    name (``water-quality`` -> ``wq``, ``flare1`` -> ``sf1``, ``eastWest`` ->
    ``east_west``). Lookup ignores case and treats ``-`` as ``_``.
 
-Files svmlab cannot read (R data, Julia JLD) are registered all the same, with
+Files of a format svmlab cannot read (``UNSUPPORTED_FORMATS``; none at present: R data
+and Julia JLD files have readers now) are registered all the same, with
 ``status: unsupported`` and the reason in ``unavailable_reason``: every file of the
 manifest is covered, and loading one fails with a message saying why.
 """
@@ -215,7 +216,7 @@ LABEL_COLUMNS = {
     "regression/residential.rda": "V108 = V-9 (sales price, standardised)",
 }
 
-UNSUPPORTED_FORMATS = ("jld",)
+UNSUPPORTED_FORMATS: tuple[str, ...] = ()  # see svmlab.data.readers.unsupported
 
 TASKS = {
     "multitarget-regression": "multitarget",
@@ -469,8 +470,7 @@ UNAVAILABLE = [
         "MIL benchmarks",
         "the 20 Newsgroups MIL sets are "
         + _OFFLINE
-        + "; only one of them is in the dataset folder "
-        "(newsgroups2, a JLD file svmlab cannot read)",
+        + "; only one of them is in the dataset folder (newsgroups2)",
     ),
     ("messidor", "mil", "multi_instance", False, "MIL benchmarks", _OFFLINE),
     (
@@ -743,6 +743,7 @@ def file_entry(row: dict) -> tuple[str, str, bool, dict]:
             "mil-csv": "column 0 (bag label)",
             "mat": "trainlabel / testlabel",
             "mi-arff": "last top-level attribute (bag label)",
+            "jld": "y (Julia BitVector: one label per bag)",
         }[fmt]
     if task in ("stream", "regression") and fmt not in UNSUPPORTED_FORMATS:
         options["task"] = task

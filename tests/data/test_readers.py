@@ -450,18 +450,6 @@ def test_bz2_suffix_without_bzip2_content_and_corrupt_bzip2(tmp_path):
         read_keel(path)
 
 
-@pytest.mark.parametrize(
-    "fmt, filename, match",
-    [("jld", "Tiger.jld", "h5py")],
-)
-def test_unsupported_formats_raise_with_the_reason(tmp_path, fmt, filename, match):
-    path = tmp_path / filename
-    path.write_bytes(b"RDX3\n")
-    with pytest.raises(DataFormatError, match=match) as err:
-        read_file(path, fmt)
-    assert str(path) in str(err.value) and "no svmlab reader" in str(err.value)
-
-
 def test_gz_suffix_without_gzip_content(tmp_path):
     with pytest.raises(DataFormatError, match="not gzip"):
         read_keel(write(tmp_path, "x.dat.gz", KEEL))

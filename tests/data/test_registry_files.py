@@ -14,7 +14,6 @@ from datahelpers import shared_data_dir
 
 from svmlab import paths
 from svmlab.data import load_dataset, registry
-from svmlab.errors import DataFormatError
 
 pytestmark = pytest.mark.data
 
@@ -31,11 +30,6 @@ DERIVED = [
     name
     for name, e in registry._registry().items()
     if e.get("variant_of") or e["source"] == "joined"
-]
-UNSUPPORTED = [
-    name
-    for name, e in registry._registry().items()
-    if e["source"] == "file" and e["status"] == "unsupported"
 ]
 COUNTS = ("rows", "bags", "features", "targets", "classes")
 
@@ -74,18 +68,6 @@ def test_file_dataset_matches_manifest(manifest, name):
 def test_derived_dataset_matches_registry(name):
     ds = load_dataset(name)
     assert registry.count_mismatches(ds, name) == []
-
-
-@pytest.mark.parametrize("name", UNSUPPORTED)
-def test_unsupported_file_is_verified_but_not_read(manifest, name):
-    """A file no reader handles is still located and checksummed; loading it says why not."""
-    entry = registry.registry_entry(name)
-    assert manifest[entry["path"]]["sha256"] == entry["sha256"]
-    assert registry.locate(name).is_file()  # checks the sha256
-    assert registry.dataset_info(name)["status"] == "unsupported"
-    assert registry.verify([name])[0][1] == "unsupported"
-    with pytest.raises(DataFormatError, match="no svmlab reader"):
-        load_dataset(name)
 
 
 def test_registry_covers_the_manifest(manifest):

@@ -15,11 +15,10 @@ format         layout                                              reader
 ``mat``        MATLAB matrices (samples as rows or columns)        :func:`read_mat`
 ``csv``        header row (or none); label last or named           :func:`read_csv`
 ``rdata``      R data (.RData/.rda): one data frame (PyPI rdata)    :func:`read_rdata`
-``jld``        Julia JLD (HDF5): registered, not readable          :func:`read_jld`
+``jld``        Julia JLD (HDF5): MIDatasets.jl multi-instance      :func:`read_jld`
 =============  ==================================================  ===================
 
-The ``jld`` reader raises :class:`~svmlab.errors.DataFormatError` saying what reading
-such a file would take (see :mod:`.unsupported`).
+:func:`read_jld_folds` returns the cross-validation folds a MIDatasets.jl file stores.
 """
 
 from __future__ import annotations
@@ -27,11 +26,11 @@ from __future__ import annotations
 from ...errors import UnknownNameError
 from .arff import read_arff
 from .delimited import read_csv, read_keel, read_mil_csv
+from .jld import read_jld, read_jld_folds
 from .libsvm import read_libsvm
 from .mat import read_mat
 from .mi_arff import read_mi_arff
 from .rdata import read_rdata
-from .unsupported import read_jld
 
 READERS = {
     "arff": read_arff,
@@ -74,6 +73,7 @@ __all__ = [
     "read_csv",
     "read_file",
     "read_jld",
+    "read_jld_folds",
     "read_keel",
     "read_libsvm",
     "read_mat",

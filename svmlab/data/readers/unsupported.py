@@ -1,27 +1,18 @@
-"""Formats svmlab registers but cannot read: Julia JLD (HDF5) files.
+"""Formats svmlab would register but cannot read: none at present.
 
-Their readers raise :class:`~svmlab.errors.DataFormatError` naming the file and what
-reading it would take, so a registered file of such a format fails loudly instead of
-being skipped.
+A format listed in ``_WHY`` gets a reader here that raises
+:class:`~svmlab.errors.DataFormatError` naming the file and what reading it would take,
+so a registered file of such a format fails loudly instead of being skipped, and
+``scripts/make_registry.py`` registers its files with ``status: unsupported`` (its
+``UNSUPPORTED_FORMATS``). R data and Julia JLD files were such formats until
+:mod:`.rdata` and :mod:`.jld` read them.
 """
 
 from __future__ import annotations
 
-from ...errors import DataFormatError
-
-_WHY = {
-    "jld": (
-        "Julia JLD files are HDF5 and have no svmlab reader; reading them needs h5py, "
-        "which svmlab does not depend on"
-    ),
-}
+_WHY: dict[str, str] = {}
 
 
 def unsupported_reason(format: str) -> str:
     """Why files of ``format`` cannot be read."""
     return _WHY[format]
-
-
-def read_jld(path, **_options):
-    """Raise :class:`DataFormatError`: JLD (HDF5) files are registered but not readable."""
-    raise DataFormatError(path, unsupported_reason("jld"))
