@@ -42,3 +42,18 @@ class JavaRandom:
     def next_double(self) -> float:
         """A uniform double in ``[0, 1)`` with 53 random bits, as Java's ``nextDouble()``."""
         return ((self._next(26) << 27) + self._next(27)) * 2.0**-53
+
+    def shuffled(self, n: int):
+        """The row order after Weka's ``Instances.randomize`` of ``n`` rows: from the last row
+        down to the second, row ``j`` is swapped with row ``nextInt(j + 1)``.
+
+        Returns
+        -------
+        list of int
+            ``order[k]`` is the original index of the row at position ``k``.
+        """
+        order = list(range(n))
+        for j in range(n - 1, 0, -1):
+            k = self.next_int(j + 1)
+            order[j], order[k] = order[k], order[j]
+        return order
