@@ -13,7 +13,9 @@ A solver config (``conf/solver/NAME.yaml``) looks like::
       gamma: [0.01, 0.1, 1]
 
 Every key that is not reserved (``name``, ``description``, ``_target_``, ``tasks``,
-``grid``, ``substitutes``) is a constructor parameter. A parameter whose value is a
+``grid``, ``substitutes``, ``runs``) is a constructor parameter. ``runs: 5`` fits a stochastic
+solver five times on every fold, each run with its own seed (one row per run; reports average
+them), as studies that repeat a randomised method on fixed folds do. A parameter whose value is a
 mapping with its own ``_target_`` is built recursively (e.g. the base estimator of a
 multi-output wrapper); grid keys then use scikit-learn's ``estimator__C`` syntax.
 """
@@ -31,7 +33,7 @@ from sklearn.model_selection import ParameterGrid
 from svmlab.data.dataset import TASKS
 from svmlab.errors import ConfigError
 
-RESERVED = ("name", "description", "_target_", "tasks", "grid", "substitutes")
+RESERVED = ("name", "description", "_target_", "tasks", "grid", "substitutes", "runs")
 
 
 @dataclass(frozen=True)
@@ -47,6 +49,8 @@ class SolverSpec:
     #: Reserved keys the configuration itself gave (``grid``, ``tasks``, ``substitutes``), as
     #: given: rows record, and task keys hash, the configuration as written.
     declared: dict[str, Any] = field(default_factory=dict)
+    #: Independent runs per fold, each with its own seed (``runs`` in the configuration).
+    runs: int = 1
 
     @classmethod
     def from_config(cls, cfg: dict) -> SolverSpec:
@@ -68,9 +72,14 @@ class SolverSpec:
             raise ConfigError(
                 f"solver {name!r}: unknown task(s) {bad}; valid tasks: {', '.join(TASKS)}"
             )
+        runs = cfg.get("runs", 1)
+        if isinstance(runs, bool) or not isinstance(runs, int) or runs < 1:
+            raise ConfigError(f"solver {name!r}: runs must be a positive integer, got {runs!r}")
         params = {k: v for k, v in cfg.items() if k not in RESERVED}
-        declared = {k: cfg[k] for k in ("grid", "tasks", "substitutes") if k in cfg}
-        return cls(name, cfg["_target_"], params, grid, tasks, cfg.get("description", ""), declared)
+        declared = {k: cfg[k] for k in ("grid", "tasks", "substitutes", "runs") if k in cfg}
+        return cls(
+            name, cfg["_target_"], params, grid, tasks, cfg.get("description", ""), declared, runs
+        )
 
     def settings(self) -> dict:
         """The configuration as a result row records it: the keys it was written with (less

@@ -229,6 +229,8 @@ FAST_CAPS = {
     "oof_folds": 2,
     "inner_cv": 2,
     "tune_folds": 3,
+    "population_size": 6,
+    "generations": 3,
 }
 
 

@@ -101,7 +101,6 @@ def evaluate_task(spec: TaskSpec) -> list[dict]:
     """Run the task and return its result rows (without the bookkeeping columns)."""
     ds, split = _dataset_and_split(spec)
     solver = spec.solver
-    classes = ds.classes if ds.is_classification else None
     rs = derive_seed(spec.seed, "solver", spec.dataset, spec.repeat, spec.fold)
     base = {
         "n_train": len(split.train),
@@ -116,6 +115,21 @@ def evaluate_task(spec: TaskSpec) -> list[dict]:
         return [_row(base | extra, used_params(spec, {}), ev, 0.0)]
 
     train, test = ds.subset(split.train), ds.subset(split.test)
+    if solver.runs == 1:
+        return _evaluate_run(spec, solver, ds, train, test, base, rs)
+    # independent runs of a stochastic solver on the same fold: run 0 keeps the task's seed
+    return [
+        row | {"run": r}
+        for r in range(solver.runs)
+        for row in _evaluate_run(
+            spec, solver, ds, train, test, base, rs if r == 0 else derive_seed(rs, "run", r)
+        )
+    ]
+
+
+def _evaluate_run(spec: TaskSpec, solver, ds, train, test, base: dict, rs: int) -> list[dict]:
+    """The rows of one fit of the task's solver (several with ``tuning.mode=outer_best``)."""
+    classes = ds.classes if ds.is_classification else None
     common = dict(preprocessing=spec.preprocessing, classes=classes, random_state=rs)
     if spec.tuning_mode == "outer_best":
         rows, done = [], {}

@@ -1,4 +1,11 @@
-"""Instance selection: class-corner instance selection (CCIS) of Oliveira (2021), Ch. 3."""
+"""Instance and feature selection.
+
+* Class-corner instance selection (CCIS) of Oliveira (2021), Ch. 3: :class:`ClassCornerSelector`.
+* Multi-instance feature selection of HyDR-MI (Zafra, Pechenizkiy & Ventura): the ReliefF-MI
+  weights (:func:`relieff_mi_weights`) and filter (:class:`MultiInstanceFeatureSelector`), the
+  genetic wrapper (:class:`GeneticFeatureSelector`) and both in front of a learner
+  (:class:`HyDRMIClassifier`).
+"""
 
 from svmlab.selection.ccis import (
     THRESHOLD_MODES,
@@ -8,12 +15,25 @@ from svmlab.selection.ccis import (
     nearest_prototype_distance,
     selection_masks,
 )
+from svmlab.selection.genetic import GeneticFeatureSelector, sensitivity_x_specificity
+from svmlab.selection.hydrmi import HyDRMIClassifier
+from svmlab.selection.mi_filter import MultiInstanceFeatureSelector, rank_features, subset_size
+from svmlab.selection.relieff_mi import bag_distance_matrix, bag_distance_tables, relieff_mi_weights
 
 __all__ = [
     "THRESHOLD_MODES",
     "ClassCornerSelector",
+    "GeneticFeatureSelector",
+    "HyDRMIClassifier",
+    "MultiInstanceFeatureSelector",
+    "bag_distance_matrix",
+    "bag_distance_tables",
     "check_corner_threshold",
     "corner_scores",
     "nearest_prototype_distance",
+    "rank_features",
+    "relieff_mi_weights",
     "selection_masks",
+    "sensitivity_x_specificity",
+    "subset_size",
 ]
