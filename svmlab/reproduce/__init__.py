@@ -18,6 +18,7 @@ import numpy as np
 import pandas as pd
 
 from svmlab.errors import UnknownNameError
+from svmlab.reproduce.hydrmi import relieff_sections, wrapper_sections
 from svmlab.results import aggregate
 from svmlab.stats.sections import Section
 
@@ -54,6 +55,8 @@ class Reproduction:
     note: str = ""
     # adds the columns the published tables need but rows do not carry (e.g. scaled norms)
     prepare: Callable[[pd.DataFrame], pd.DataFrame] | None = None
+    # report sections of tables that are not one dataset x method grid (svmlab.reproduce.hydrmi)
+    extra_sections: Callable[[pd.DataFrame], list] | None = None
 
     def published(self, table: PublishedTable) -> pd.DataFrame:
         with resources.files("svmlab.reproduce").joinpath("published", table.file).open() as fh:
@@ -566,6 +569,20 @@ REPRODUCTIONS = {
             "their solver configs).",
         ),
         *_OLIVEIRA,
+        Reproduction(
+            name="hydrmi_tables_2_to_6",
+            source="Zafra, Pechenizkiy & Ventura (HyDR-MI), Tables 2-6 (ReliefF-MI with four bag "
+            "distances, top 10-60 % of the features; 10-fold CV)",
+            tables=(),
+            extra_sections=relieff_sections,
+        ),
+        Reproduction(
+            name="hydrmi_tables_7_to_13",
+            source="Zafra, Pechenizkiy & Ventura (HyDR-MI), Tables 7-13 (HyDR-MI vs ReliefF-MI vs "
+            "all features; 10-fold CV, HyDR-MI averaged over 5 runs)",
+            tables=(),
+            extra_sections=wrapper_sections,
+        ),
     )
 }
 
@@ -698,4 +715,6 @@ def sections(name: str, df: pd.DataFrame) -> list:
                 note,
             )
         )
+    if repro.extra_sections is not None:
+        out.extend(repro.extra_sections(df))
     return out
