@@ -285,8 +285,8 @@ def _seq_sum(v, axis=-1):
 
 
 def _entropy_over_columns(totals):
-    """Weka's ``entropyOverColumns`` of the table whose only non-zero row is ``totals``
-    (shape (..., K)): the class entropy of a node before any split."""
+    """Weka's ``entropyOverColumns`` of a table whose column sums are ``totals`` (shape (...,
+    K)): the class entropy before the split."""
     acc = np.zeros(totals.shape[:-1])
     total = np.zeros(totals.shape[:-1])
     for k in range(totals.shape[-1]):
@@ -498,13 +498,17 @@ class REPTreeClassifier(ClassifierMixin, BaseEstimator):
         gains = np.full((d, m), -np.inf)
         gains[fs, pos] = prior[fs] - _entropy_score(left[fs, pos - 1], right[fs, pos])
         best_pos = np.argmax(gains, axis=1)  # the first cut of largest gain
-        att_gain = gains[np.arange(d), best_pos]
-        has_cut = np.isfinite(att_gain)
-        # an attribute without any cut: both rows of its table are (nothing, everything)
-        none = ~has_cut
-        if np.any(none):
-            zeros = np.zeros((int(none.sum()), K))
-            att_gain[none] = prior[none] - _entropy_score(zeros, totals[none])
+        has_cut = np.isfinite(gains[np.arange(d), best_pos])
+        # the table of each attribute's chosen cut; an attribute without any cut keeps its
+        # initial table (nothing, everything)
+        att = np.arange(d)
+        best_left = np.where(has_cut[:, None], left[att, best_pos - 1], 0.0)
+        best_right = np.where(has_cut[:, None], right[att, np.maximum(best_pos, 0)], totals)
+        # attributes are compared by the gain recomputed from that table, whose column sums
+        # (left + right) can differ from the node totals by rounding (as in Weka)
+        att_gain = _entropy_over_columns(best_left + best_right) - _entropy_score(
+            best_left, best_right
+        )
         a = int(np.argmax(att_gain))  # the first attribute of largest gain
         if not att_gain[a] - 0.0 > _SMALL or not has_cut[a]:
             return None

@@ -105,6 +105,23 @@ def test_split_rules():
     assert REPTreeClassifier(pruning=False).fit(Xr, yr).fit_info_["depth"] > 1
 
 
+def test_attributes_are_compared_by_the_gain_of_their_chosen_table():
+    # two attributes with the same perfect cut (rows of a wdbc node under MIBoost-like
+    # weights): summed in their own orders the two gains differ in the last bit. Weka compares
+    # attributes by the gain recomputed from each chosen table (column sums left + right, not
+    # the node totals), which favours the first attribute here; Weka 3.6.14 splits on f1 too.
+    X = np.array(
+        [[0.055, 906.6], [0.055, 947.9], [0.08, 862.1], [0.119, 854.3], [0.145, 809.2]]
+        + [[0.198, 1575.0], [0.203, 1102.0], [0.208, 980.9], [0.223, 1461.0], [0.3, 2019.0]]
+    )
+    y = [0] * 5 + [1] * 5
+    w = [0.11609117092793683, 2.6590624748019662, 1.0202022839457714, 0.42667349792275344]
+    w += [1.3661632309276732, 0.0022693266812281823, 0.19815787435906926, 0.8489330295445371]
+    w += [0.35401004219324983, 0.6799319039689096]
+    tree = REPTreeClassifier(pruning=False).fit(X, y, sample_weight=w)
+    assert tree.tree_["feature"][0] == 0 and tree.tree_["threshold"][0] == (0.145 + 0.198) / 2
+
+
 def test_backfitted_leaves_hold_growing_plus_pruning_counts():
     rng = np.random.default_rng(1)
     X = rng.normal(size=(150, 4))
