@@ -192,3 +192,22 @@ def test_timeouts_are_enforced_in_workers(make_cfg, tmp_path, backend):
     assert summary.n_failed == 2
     assert df["status"].tolist() == ["timeout", "timeout"]
     assert (df["task_seconds"] < 5).all()
+
+
+def test_runs_fit_a_stochastic_solver_several_times_per_fold(make_cfg, tmp_path):
+    forest = solver(
+        "forest", "sklearn.ensemble.RandomForestClassifier", n_estimators=3, max_depth=2, runs=3
+    )
+    cfg = make_cfg(solver=forest, tuning__mode="none")
+    _, summary, df = _run(cfg, tmp_path)
+    assert summary.ok == 5 and len(df) == 15
+    assert sorted(df.groupby("fold")["run"].apply(list).iloc[0]) == [0, 1, 2]
+    again = _run(cfg, tmp_path / "again")[2]
+    pd.testing.assert_frame_equal(
+        df[["fold", "run", "accuracy"]].reset_index(drop=True),
+        again[["fold", "run", "accuracy"]].reset_index(drop=True),
+    )
+    one = _run(make_cfg(solver={**forest, "runs": 1}, tuning__mode="none"), tmp_path / "one")[2]
+    assert "run" not in one or one["run"].isna().all()
+    merged = df[df["run"] == 0].set_index("fold")["accuracy"]
+    assert (merged == one.set_index("fold")["accuracy"]).all()  # run 0 keeps the task's seed
