@@ -17,6 +17,7 @@ from svmlab.data.registry import load_dataset
 from svmlab.estimators.decision_stump import DecisionStumpClassifier
 from svmlab.estimators.java_random import JavaRandom
 from svmlab.estimators.mil.weka import find_java, find_weka_jar, parse_predictions
+from svmlab.estimators.part import PARTClassifier
 from svmlab.estimators.rep_tree import REPTreeClassifier
 from svmlab.estimators.weka_bagging import WekaBaggingClassifier, weka_resample_with_weights
 from svmlab.testing import essential_checks
@@ -176,11 +177,11 @@ CASES = {
         ),
         (
             "iris",
-            ["-I", "4", "-W", "weka.classifiers.trees.DecisionStump"],
-            {"n_estimators": 4, "estimator": DecisionStumpClassifier()},
+            ["-I", "4", "-W", "weka.classifiers.rules.PART"],
+            {"n_estimators": 4, "estimator": PARTClassifier()},
         ),
     ],
-    ids=["musk1_bag_means-REPTree", "ties_weighted-P60", "iris-DecisionStump"],
+    ids=["musk1_bag_means-REPTree", "ties_weighted-P60", "iris-PART"],
 )
 def test_equals_weka_bagging(tmp_path, case, options, params):
     X, y, w = CASES[case]()
