@@ -13,6 +13,8 @@
   :class:`TLCStackingClassifier`, :class:`MIBoostClassifier`, :class:`DiverseDensityClassifier`
   (MIDD), :class:`EMDDClassifier`, :class:`MIOptimalBallClassifier` and
   :class:`CitationKNNClassifier`.
+* Weka 3.6's other two multi-instance learners, re-implemented: :class:`MILRClassifier`
+  (MILR, Xu & Frank 2004) and :class:`MDDClassifier` (MDD, Xu 2003).
 * :func:`check_bags`: the shared validation of a bag input.
 """
 
@@ -21,6 +23,7 @@ from svmlab.estimators.mil.boost import MIBoostClassifier
 from svmlab.estimators.mil.citation_knn import CitationKNNClassifier
 from svmlab.estimators.mil.diverse_density import DiverseDensityClassifier, EMDDClassifier
 from svmlab.estimators.mil.embedding import SimpleMIClassifier
+from svmlab.estimators.mil.logistic import MILRClassifier
 from svmlab.estimators.mil.migraph import MiGraphClassifier
 from svmlab.estimators.mil.mirsvm import MIRSVMClassifier
 from svmlab.estimators.mil.misvm import (
@@ -29,6 +32,7 @@ from svmlab.estimators.mil.misvm import (
     MISVMClassifier,
     MiSVMClassifier,
 )
+from svmlab.estimators.mil.modified_dd import MDDClassifier
 from svmlab.estimators.mil.optimal_ball import MIOptimalBallClassifier
 from svmlab.estimators.mil.set_kernel import SetKernelSVC
 from svmlab.estimators.mil.tlc import TLCBaggingClassifier, TLCClassifier, TLCStackingClassifier
@@ -40,7 +44,9 @@ __all__ = [
     "DiverseDensityClassifier",
     "EMDDClassifier",
     "InstanceMISVMClassifier",
+    "MDDClassifier",
     "MIBoostClassifier",
+    "MILRClassifier",
     "MIOptimalBallClassifier",
     "MIRSVMClassifier",
     "MISVMClassifier",

@@ -59,6 +59,7 @@ import time
 from numbers import Integral, Real
 
 import numpy as np
+from scipy.linalg import solve_triangular
 from scipy.optimize import minimize
 from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context
 from sklearn.utils import check_random_state
@@ -185,8 +186,13 @@ class WekaQuasiNewton:
     (their bounds are all NaN, so no variable is ever fixed):
 
     * BFGS: the Hessian approximation starts at the identity and takes Weka's two rank-one
-      terms ``dg dg' / (dg' dx) + g g' / (g' p)`` (``p`` the search direction actually used);
-      we carry its inverse by the Sherman-Morrison formula. No update when
+      terms ``dg dg' / (dg' dx) + g g' / (g' p)`` (``p`` the search direction actually used).
+      ``update="inverse"`` carries its inverse by the Sherman-Morrison formula;
+      ``update="ldl"`` keeps Weka's factors ``L D L'`` and updates them as Weka does (Gill,
+      Golub, Murray & Saunders 1974, methods C1 / C2), including Weka's guards in the
+      negative update: a diagonal term ``sigma^2 p t`` below ``z`` is raised to ``z``, which
+      perturbs the factors by about ``z`` relative at every iteration - the inverse update
+      does not, and the two paths part after a few iterations. No update when
       ``dg' dx < max(z |dx| |dg|, z)``.
     * Line search from ``lambda = 1`` along ``p`` (scaled down to length ``stpmax = 100 *
       max(|g0|, n)``): sufficient decrease ``f <= f0 + 1e-4 lambda g'p`` (alpha condition)
@@ -207,13 +213,19 @@ class WekaQuasiNewton:
         ``fun(x) -> (value, gradient)``.
     max_iter : int
         Cap on the iterations over all restarts.
+    update : {"inverse", "ldl"}, default="inverse"
+        How the Hessian approximation is carried (above); ``"ldl"`` follows Weka's arithmetic
+        (MILR and MDD use it).
     """
 
     ALF, BETA, TOLX, STPMX, MAXITS = 1.0e-4, 0.9, 1.0e-6, 100.0, 200
 
-    def __init__(self, fun, max_iter: int = 100 * 200):
+    def __init__(self, fun, max_iter: int = 100 * 200, update: str = "inverse"):
+        if update not in ("inverse", "ldl"):
+            raise ValueError(f"update must be 'inverse' or 'ldl', got {update!r}")
         self.fun = fun
         self.max_iter = max_iter
+        self.update = update
         self.nit = 0
         self.nfev = 0
 
@@ -236,7 +248,8 @@ class WekaQuasiNewton:
         z = WEKA_ZERO
         f, g = self._f(x)
         n = len(x)
-        H = np.eye(n)
+        H = np.eye(n)  # the inverse ("inverse") or the unit lower factor L ("ldl")
+        D = np.ones(n)
         p = -g
         stpmax = self.STPMX * max(np.sqrt(g @ g), n)
         for _ in range(self.MAXITS):
@@ -255,7 +268,15 @@ class WekaQuasiNewton:
                 finish = True
             if finish:
                 return x, self._f(x)[0], True
-            if denom >= max(z * np.sqrt(dx @ dx) * np.sqrt(dg @ dg), z):
+            do_update = denom >= max(z * np.sqrt(dx @ dx) * np.sqrt(dg @ dg), z)
+            if self.update == "ldl":
+                if do_update:
+                    _ldl_rank_one(H, D, dg, 1.0 / denom)
+                    _ldl_rank_one(H, D, g_old, 1.0 / slope)
+                y = solve_triangular(H * D, -g, lower=True, check_finite=False)
+                p = solve_triangular(H, y, lower=True, trans="T", unit_diagonal=True)
+                continue
+            if do_update:
                 H = _sherman_morrison(H, dg, 1.0 / denom)
                 H = _sherman_morrison(H, g_old, 1.0 / slope)
             p = -(H @ g)
@@ -354,6 +375,56 @@ class WekaQuasiNewton:
         return x, f, p, slope
 
 
+def _ldl_rank_one(L, D, v, coeff):
+    """``L D L' + coeff v v'`` in place, as Weka's ``Optimization`` updates its factors.
+
+    ``L`` unit lower triangular, ``D`` the diagonal. ``coeff > 0``: method C1 of Gill, Golub,
+    Murray & Saunders (1974); otherwise method C2 with Weka's guards (``1 + coeff v' B^-1 v``
+    floored at 0, the running ``t`` at 0, and ``sigma^2 p t`` raised to ``z`` except in the
+    last row). The scalar recurrences run in order; the column updates of ``L`` are applied
+    at once (column ``j`` gains ``b_j`` times ``v`` less the first ``j + 1`` terms
+    ``P_k L[:, k]``).
+    """
+    n = len(v)
+    P = solve_triangular(L, v, lower=True, unit_diagonal=True, check_finite=False)
+    p_list, d_list = P.tolist(), D.tolist()
+    b = [0.0] * n
+    if coeff > 0.0:
+        t = coeff
+        for j in range(n):
+            p, d = p_list[j], d_list[j]
+            d_bar = d + t * p * p
+            d_list[j] = d_bar
+            b[j] = p * t / d_bar
+            t *= d / d_bar
+    else:
+        t = sum(p * p / d for p, d in zip(p_list, d_list))
+        root = 1.0 + coeff * t
+        root = root**0.5 if root > 0.0 else 0.0
+        alpha, sigma = coeff, coeff / (1.0 + root)
+        for j in range(n):
+            d = d_list[j]
+            p = p_list[j] * p_list[j] / d
+            theta = 1.0 + sigma * p
+            t = max(t - p, 0.0)
+            plus = sigma * sigma * p * t
+            if j < n - 1 and plus <= WEKA_ZERO:
+                plus = WEKA_ZERO
+            rho = theta * theta + plus
+            d_list[j] = rho * d
+            b[j] = alpha * p_list[j] / (rho * d)
+            alpha /= rho
+            rho = rho**0.5
+            sigma *= (1.0 + rho) / (rho * (theta + rho))
+    D[:] = d_list
+    W = np.empty((n + 1, n))  # row j + 1: v less P_k L[:, k] for k <= j, subtracted in order
+    W[0] = v
+    np.multiply(L.T, P[:, None], out=W[1:])
+    np.subtract.accumulate(W, axis=0, out=W)
+    W[1:] *= np.asarray(b)[:, None]
+    L += np.tril(W[1:].T, -1)
+
+
 def _sherman_morrison(H, u, coef):
     """Inverse of ``inv(H) + coef * u u'`` (unchanged when that is near singular)."""
     Hu = H @ u
@@ -377,6 +448,7 @@ class _DDBase(BagClassifierMixin, ClassifierMixin, BaseEstimator):
         "optimizer": [StrOptions({"weka", "lbfgsb"})],
     }
     _name = "DD"
+    _weka_update = "inverse"  # how WekaQuasiNewton carries the Hessian (its ``update``)
 
     def _prepare(self, bags, y):
         X, starts, sizes = check_bags(bags)
@@ -396,7 +468,7 @@ class _DDBase(BagClassifierMixin, ClassifierMixin, BaseEstimator):
         """Minimise ``fun`` from ``x0`` with ``optimizer``; returns ``(x, value, iterations)``."""
         if self.optimizer == "weka":
             cap = 100 * WekaQuasiNewton.MAXITS if self.max_iter is None else self.max_iter
-            opt = WekaQuasiNewton(lambda x: fun(x, *args), max_iter=cap)
+            opt = WekaQuasiNewton(lambda x: fun(x, *args), max_iter=cap, update=self._weka_update)
             x, value, _ = opt.minimize(x0)
             return x, float(value), opt.nit
         f0 = fun(x0, *args)[0]
