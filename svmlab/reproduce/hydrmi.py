@@ -247,7 +247,7 @@ def _search_section(ok: pd.DataFrame) -> Section | None:
         info = list(g["_info"])
         evals = np.array([i.get("ga_evaluations", np.nan) for i in info], float)
         hits = np.array([i.get("ga_cache_hits", np.nan) for i in info], float)
-        rows[(ds, alg)] = {
+        rows[f"{ds}: {alg}"] = {
             "best fitness (sens x spec)": _mean([i.get("ga_best_fitness", np.nan) for i in info]),
             "evaluations / fit": _mean(evals),
             "cache hit rate": np.nansum(hits) / max(np.nansum(hits + evals), 1.0),
@@ -255,7 +255,7 @@ def _search_section(ok: pd.DataFrame) -> Section | None:
             "GA seconds / fit": _mean([i.get("ga_seconds", np.nan) for i in info]),
         }
     frame = pd.DataFrame.from_dict(rows, orient="index").round(3)
-    frame.index.names = ["dataset", "classifier"]
+    frame.index.name = "data set: classifier"
     return Section(
         "HyDR-MI's genetic search (this run)",
         frame,

@@ -1,7 +1,8 @@
 """ReliefF-MI written formula by formula (HyDR-MI paper, Sec. 3.2, Listing 1), for checking.
 
 One bag pair and one feature at a time, exactly as the paper states ``diff_instance``, the four
-Hausdorff distances and ``diff_bag``: slow, but every line reads as an equation. The fast
+Hausdorff distances and ``diff_bag`` (the instance distances of a bag pair are computed once and
+shared by its features): slow, but every line reads as an equation. The fast
 :func:`svmlab.selection.relieff_mi.relieff_mi_weights` must give the same weights (tests) and
 ``scripts/bench/relieff_mi_speed.py`` times one against the other.
 """
@@ -36,16 +37,15 @@ def relieff_mi_weights_reference(
     def inst_dist(P, Q):  # d(p, q) = sum_A diff_instance(A, p, q), for all rows of P and Q
         return cdist(P, Q, metric=instance_metric)
 
-    def h(P, Q):  # directed Hausdorff: max over p of min over q
-        return inst_dist(P, Q).min(axis=1).max()
+    def h(D):  # directed Hausdorff h(R, H) from D[r, q] = d(r, q): max over r of min over q
+        return D.min(axis=1).max()
 
-    def bag_dist(i, j, kind):
-        D = inst_dist(B[i], B[j])
+    def bag_dist(D, kind):
         if kind == "min":
             return D.min()
         if kind == "max":
-            return max(h(B[i], B[j]), h(B[j], B[i]))
-        return (D.min(axis=1).sum() + D.min(axis=0).sum()) / (len(B[i]) + len(B[j]))
+            return max(h(D), h(D.T))
+        return (D.min(axis=1).sum() + D.min(axis=0).sum()) / (D.shape[0] + D.shape[1])
 
     def kind_of(i, j):
         if distance != "adapted":
@@ -54,33 +54,35 @@ def relieff_mi_weights_reference(
             return "min" if y_idx[i] == 1 else "avg"
         return "max"
 
-    def diff_bag(A, i, j, kind):
-        R, H = B[i], B[j]
-        D = inst_dist(R, H)
+    def diff_bag(A, R, H, D, kind):
+        """diff_bag(A, R, H) of the paper for one feature A (D = instance distances R x H)."""
         if kind == "min":
             r, q = np.unravel_index(np.argmin(D), D.shape)
             return abs(R[r, A] - H[q, A])
         if kind == "max":
-            if D.min(axis=1).max() >= D.min(axis=0).max():
+            if h(D) >= h(D.T):
                 r = np.argmax(D.min(axis=1))
                 q = np.argmin(D[r])
             else:
                 q = np.argmax(D.min(axis=0))
                 r = np.argmin(D[:, q])
             return abs(R[r, A] - H[q, A])
-        total = sum(abs(R[r, A] - H[np.argmin(D[r]), A]) for r in range(len(R)))
-        total += sum(abs(H[q, A] - R[np.argmin(D[:, q]), A]) for q in range(len(H)))
-        return total / (len(R) + len(H))
+        to_h = np.abs(R[:, A] - H[D.argmin(axis=1), A]).sum()
+        to_r = np.abs(H[:, A] - R[D.argmin(axis=0), A]).sum()
+        return (to_h + to_r) / (len(R) + len(H))
 
     W = np.zeros(d)
     for i in range(n_bags):
-        dist = [bag_dist(i, j, kind_of(i, j)) if j != i else np.inf for j in range(n_bags)]
-        order = sorted((j for j in range(n_bags) if j != i), key=lambda j: (dist[j], j))
+        D = {j: inst_dist(B[i], B[j]) for j in range(n_bags) if j != i}
+        dist = {j: bag_dist(D[j], kind_of(i, j)) for j in D}
+        order = sorted(D, key=lambda j: (dist[j], j))
         hits = [j for j in order if y_idx[j] == y_idx[i]][:k]
         misses = [j for j in order if y_idx[j] != y_idx[i]][:k]
         for A in range(d):
             if hits:
-                W[A] -= sum(diff_bag(A, i, j, kind_of(i, j)) for j in hits) / (m * len(hits))
+                total = sum(diff_bag(A, B[i], B[j], D[j], kind_of(i, j)) for j in hits)
+                W[A] -= total / (m * len(hits))
             if misses:
-                W[A] += sum(diff_bag(A, i, j, kind_of(i, j)) for j in misses) / (m * len(misses))
+                total = sum(diff_bag(A, B[i], B[j], D[j], kind_of(i, j)) for j in misses)
+                W[A] += total / (m * len(misses))
     return W
