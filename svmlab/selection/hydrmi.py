@@ -10,24 +10,17 @@ genetic search (nothing of the test fold reaches either).
 from __future__ import annotations
 
 import time
-from numbers import Integral, Real
 
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context, clone
 from sklearn.utils import check_random_state
-from sklearn.utils._param_validation import HasMethods, Interval, StrOptions
+from sklearn.utils._param_validation import StrOptions
 from sklearn.utils.metaestimators import available_if
 from sklearn.utils.validation import check_is_fitted
 
 from svmlab.bags import check_bags
-from svmlab.selection.genetic import FITNESS_EVALUATIONS, GeneticFeatureSelector, check_estimator
-from svmlab.selection.mi_filter import (
-    CONSTANT_FEATURES,
-    ROUNDINGS,
-    MultiInstanceFeatureSelector,
-    bag_columns,
-)
-from svmlab.selection.relieff_mi import BAG_DISTANCES, INSTANCE_METRICS, SAMPLINGS
+from svmlab.selection.genetic import GeneticFeatureSelector, check_estimator
+from svmlab.selection.mi_filter import MultiInstanceFeatureSelector, bag_columns
 
 __all__ = ["HyDRMIClassifier", "SELECTIONS"]
 
@@ -85,26 +78,14 @@ fitness_evaluation, fitness_cv
     True
     """
 
+    # the filter's and the wrapper's own constraints, under HyDR-MI's parameter names
     _parameter_constraints: dict = {
-        "estimator": [HasMethods(["fit", "predict"]), None],
+        **{
+            ("filter_fraction" if k == "fraction" else k): v
+            for k, v in MultiInstanceFeatureSelector._parameter_constraints.items()
+        },
+        **GeneticFeatureSelector._parameter_constraints,
         "selection": [StrOptions(set(SELECTIONS))],
-        "filter_fraction": [Interval(Real, 0, 1, closed="right")],
-        "distance": [StrOptions(set(BAG_DISTANCES))],
-        "k": [Interval(Integral, 1, None, closed="left")],
-        "m": [Interval(Integral, 1, None, closed="left")],
-        "instance_metric": [StrOptions(set(INSTANCE_METRICS))],
-        "sampling": [StrOptions(set(SAMPLINGS))],
-        "constant_features": [StrOptions(set(CONSTANT_FEATURES))],
-        "rounding": [StrOptions(set(ROUNDINGS))],
-        "population_size": [Interval(Integral, 2, None, closed="left")],
-        "generations": [Interval(Integral, 0, None, closed="left")],
-        "crossover_rate": [Interval(Real, 0, 1, closed="both")],
-        "mutation_rate": [Interval(Real, 0, 1, closed="both")],
-        "locus_rate": [Interval(Real, 0, 1, closed="right"), None],
-        "fitness_evaluation": [StrOptions(set(FITNESS_EVALUATIONS))],
-        "fitness_cv": [Interval(Integral, 2, None, closed="left")],
-        "random_state": ["random_state"],
-        "n_jobs": [Integral, None],
     }
 
     def __init__(
