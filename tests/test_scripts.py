@@ -242,3 +242,27 @@ def test_oliveira_figures_quick(tmp_path):
     n_rp = sorted({int(r["n_rp"]) for r in rows})
     assert n_rp[0] == 2 and n_rp[-1] == int(rows[0]["n_train"])
     assert all(float(r["rmse"]) > 0 for r in rows)
+
+
+def test_relieff_mi_benchmark_prints_the_ratio_and_the_cache_hit_rate():
+    out = subprocess.run(
+        [
+            sys.executable,
+            str(REPO_ROOT / "scripts" / "bench" / "relieff_mi_speed.py"),
+            "--datasets",
+            "mi_bags",
+            "--repeats",
+            "1",
+            "--ga-dataset",
+            "mi_bags",
+            "--ga-population",
+            "4",
+            "--ga-generations",
+            "1",
+        ],
+        check=True,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    ).stdout
+    assert "per-formula s" in out and "x " in out and "hit rate" in out
