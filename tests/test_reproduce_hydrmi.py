@@ -107,10 +107,13 @@ def test_relieff_sections_compare_distances():
     rows = []
     for d, acc in zip(("min", "max", "avg", "adapted"), (0.7, 0.6, 0.65, 0.8)):
         for clf in ("miwrapper_nb", "citation_knn"):
-            params = f'{{"distance": "{d}", "filter_fraction": 0.1}}'
-            for r in _rows(f"relieff_{clf}", "elephant", acc):
-                rows.append(r | {"chosen_params": params})
+            for fraction in (0.1, 0.7):  # the paper stops at 60 %
+                params = f'{{"distance": "{d}", "filter_fraction": {fraction}}}'
+                for r in _rows(f"relieff_{clf}", "elephant", acc):
+                    rows.append(r | {"chosen_params": params})
     out = sections("hydrmi_tables_2_to_6", pd.DataFrame(rows))
+    assert out[0].table.loc["adapted 70%", "Elephant"] == "0.800 (—)"
     t6 = out[1].table
     assert float(t6.loc["10%", "rank adapted"]) == 1.0
     assert np.isfinite(float(t6.loc["10%", "chi2 this run"]))
+    assert t6.loc["70%", "chi2 printed"] == "—"
