@@ -5,6 +5,7 @@ splits skip without Java / weka.jar or the benchmark files. The full 10-fold run
 
 import numpy as np
 import pytest
+from scipy.special import expit
 
 from svmlab.estimators.mil import MDDClassifier, MILRClassifier
 from svmlab.estimators.mil._bags import check_bags
@@ -73,6 +74,27 @@ def test_quasi_newton_ldl_minimises():
         WekaQuasiNewton(rosen, update="bfgs")
 
 
+def test_convergence_statistic_skips_nan_as_weka():
+    # Weka's tests keep a running maximum from 0 with ``if (v > test)``: NaN never enters, so
+    # a gradient that overflowed to NaN reads as converged
+    from svmlab.estimators.mil.diverse_density import _running_max
+
+    assert _running_max([np.nan, 1e-9]) == 1e-9
+    assert _running_max([np.nan, np.nan]) == 0.0
+    assert _running_max([0.5, np.inf]) == np.inf
+
+
+def test_milr_gradient_overflows_as_wekas():
+    # a positive bag's instance with exp(z) = inf: finite value, NaN gradient (Weka's formulas)
+    X = np.array([[800.0], [0.0]])
+    starts, sizes = np.array([0, 1]), np.array([1, 1])
+    for assumption in ("standard", "arithmetic"):
+        value, grad = milr_negative_log_likelihood(
+            np.array([0.0, 1.0]), X, starts, sizes, np.array([True, False]), assumption, 0.0
+        )
+        assert np.isfinite(value) and np.isnan(grad).any()
+
+
 # ------------------------------------------------------------------------------------------
 # MILR
 # ------------------------------------------------------------------------------------------
@@ -128,11 +150,11 @@ def test_milr_prediction_rules():
     for assumption in ("standard", "arithmetic", "geometric"):
         model = MILRClassifier(assumption=assumption).fit(bags, y)
         z = [b @ model.coef_ + model.intercept_ for b in bags]
-        p = [1 / (1 + np.exp(-zb)) for zb in z]
+        p = [expit(zb) for zb in z]
         expected = {
             "standard": [1 - np.prod(1 - pb) for pb in p],
             "arithmetic": [pb.mean() for pb in p],
-            "geometric": [1 / (1 + np.exp(-zb.mean())) for zb in z],
+            "geometric": [expit(zb.mean()) for zb in z],
         }[assumption]
         np.testing.assert_allclose(model.predict_proba(bags)[:, 1], expected, atol=1e-12)
 
@@ -236,20 +258,25 @@ def test_one_class_is_a_clear_error():
 
 @pytest.mark.weka
 @pytest.mark.data
-def test_milr_equals_weka_on_musk1_folds(musk1):
-    # all 166 features, 2 folds; measured: all 92 bags alike (and on the 10 folds of musk1 and
-    # mutagenesis_atoms in the bench script)
-    pred = same_fold_predictions(
-        musk1.bags,
-        musk1.y,
-        {
-            "native": MILRClassifier,
-            "weka": lambda: WekaMIClassifier("weka.classifiers.mi.MILR", timeout=300),
-        },
-        dataset=musk1.name,
-        n_splits=2,
-    )
-    np.testing.assert_array_equal(pred["native"], pred["weka"])
+@pytest.mark.parametrize("assumption, option", [("standard", "-A 0"), ("arithmetic", "-A 1")])
+def test_milr_equals_weka_on_a_mutagenesis_fold(assumption, option):
+    # fold 8 of the 10 of the bench script: with -A 1 Weka's gradient overflows to NaN at a
+    # finite value and Weka stops there (-log L 106.5); a stable gradient or a NaN-propagating
+    # convergence test went on to 85.3 and predicted 2 of the 19 bags differently
+    from svmlab.data.registry import load_dataset
+    from svmlab.evaluation.protocols import make_splits
+
+    ds = load_dataset("mutagenesis_atoms")
+    y = np.asarray(ds.y)
+    protocol = {"kind": "bag_stratified_kfold", "n_splits": 10}
+    split = make_splits(protocol, "multi_instance", y, 0, ds.name)[8]
+    train = [ds.bags[i] for i in split.train]
+    test = [ds.bags[i] for i in split.test]
+    ours = MILRClassifier(assumption=assumption).fit(train, y[split.train])
+    weka = WekaMIClassifier("weka.classifiers.mi.MILR", options=option, timeout=300)
+    weka.fit(train, y[split.train])
+    np.testing.assert_array_equal(ours.predict(test), weka.predict(test))
+    np.testing.assert_allclose(ours.predict_proba(test), weka.predict_proba(test), atol=6e-4)
 
 
 @pytest.mark.weka

@@ -203,7 +203,8 @@ class WekaQuasiNewton:
       and highest admissible ``lambda`` for the curvature condition.
     * Convergence (``z = sqrt(2^-52)``): the largest relative step ``|dx_i| / max(|x_i|, 1)``,
       or the largest scaled gradient ``|g_i| max(|p_i|, 1) / max(|f|, 1)``, or ``|dg' dx|``
-      below ``z``; or ``|g'p| <= z`` at a line search.
+      below ``z``; or ``|g'p| <= z`` at a line search. The largest entries skip NaN as Weka's
+      loops do, so a gradient that overflowed to NaN stops the run.
     * After 200 iterations Weka's callers restart it from the point reached (the Hessian
       back to the identity); we do the same, at most ``max_iter`` iterations in all.
 
@@ -259,11 +260,11 @@ class WekaQuasiNewton:
             x_old, g_old = x, g
             x, f, p, slope = self._line_search(x, f, g, p, stpmax)
             dx = x - x_old
-            finish = np.max(np.abs(dx) / np.maximum(np.abs(x), 1.0)) < z
+            finish = _running_max(np.abs(dx) / np.maximum(np.abs(x), 1.0)) < z
             _, g = self._f(x)
             dg = g - g_old
             denom = dx @ dg
-            test = np.max(np.abs(g) * np.maximum(np.abs(p), 1.0)) / max(abs(f), 1.0)
+            test = _running_max(np.abs(g) * np.maximum(np.abs(p), 1.0) / max(abs(f), 1.0))
             if test < z or abs(denom) < z:
                 finish = True
             if finish:
@@ -373,6 +374,13 @@ class WekaQuasiNewton:
         if new_slope < self.BETA * slope:
             return x_old + lo * p, f_lo, p, slope
         return x, f, p, slope
+
+
+def _running_max(values) -> float:
+    """Weka's convergence statistic: a running maximum from 0 that skips NaN (Java's ``if (v >
+    test) test = v``), so a gradient that overflowed to NaN reads as converged, as in Weka."""
+    values = np.asarray(values)
+    return float(np.max(values, initial=0.0, where=~np.isnan(values)))
 
 
 def _ldl_rank_one(L, D, v, coeff):
