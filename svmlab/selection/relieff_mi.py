@@ -72,10 +72,11 @@ def range_normalise(X, lo=None, span=None):
 
 
 @numba.njit(cache=True, fastmath=True)
-def _nearest_in_bags(Z, starts, sizes, euclidean):  # pragma: no cover - compiled
-    """For every instance ``a`` and bag ``B``: the distance to and the row of the nearest
-    instance of ``B`` (the lowest row on ties). The feature loop has no early exit, so it
-    vectorises (4x faster on musk2 than stopping once a partial sum exceeds the best)."""
+def _nearest_l1(Z, starts, sizes):  # pragma: no cover - compiled
+    """For every instance ``a`` and bag ``B``: the L1 distance to and the row of the nearest
+    instance of ``B`` (the lowest row on ties). The feature loop has no early exit and no
+    branch, so it vectorises (4x faster on musk2 than stopping once a partial sum exceeds the
+    best so far)."""
     n_inst, d = Z.shape
     n_bags = starts.shape[0]
     M = np.empty((n_inst, n_bags))
@@ -87,17 +88,48 @@ def _nearest_in_bags(Z, starts, sizes, euclidean):  # pragma: no cover - compile
             for b in range(starts[B], starts[B] + sizes[B]):
                 zb = Z[b]
                 s = 0.0
-                if euclidean:
-                    for f in range(d):
-                        s += (za[f] - zb[f]) ** 2
-                else:
-                    for f in range(d):
-                        s += abs(za[f] - zb[f])
+                for f in range(d):
+                    s += abs(za[f] - zb[f])
                 if s < best:
                     best, arg = s, b
-            M[a, B] = np.sqrt(best) if euclidean else best
+            M[a, B] = best
             ARG[a, B] = arg
     return M, ARG
+
+
+@numba.njit(cache=True, fastmath=True)
+def _nearest_l2(Z, starts, sizes):  # pragma: no cover - compiled
+    """:func:`_nearest_l1` for the Euclidean distance."""
+    n_inst, d = Z.shape
+    n_bags = starts.shape[0]
+    M = np.empty((n_inst, n_bags))
+    ARG = np.empty((n_inst, n_bags), dtype=np.int64)
+    for a in range(n_inst):
+        za = Z[a]
+        for B in range(n_bags):
+            best, arg = np.inf, -1
+            for b in range(starts[B], starts[B] + sizes[B]):
+                zb = Z[b]
+                s = 0.0
+                for f in range(d):
+                    t = za[f] - zb[f]
+                    s += t * t
+                if s < best:
+                    best, arg = s, b
+            M[a, B] = np.sqrt(best)
+            ARG[a, B] = arg
+    return M, ARG
+
+
+@numba.njit(cache=True)
+def _weighted_abs_diff(Z, p, q, w):  # pragma: no cover - compiled
+    """``sum_i w_i |Z[p_i] - Z[q_i]|``, a vector over the features (no gathered copies)."""
+    out = np.zeros(Z.shape[1])
+    for i in range(p.shape[0]):
+        zp, zq, wi = Z[p[i]], Z[q[i]], w[i]
+        for f in range(Z.shape[1]):
+            out[f] += wi * abs(zp[f] - zq[f])
+    return out
 
 
 @dataclass(frozen=True)
@@ -143,9 +175,8 @@ def bag_distance_tables(Z, starts, sizes, metric: str = "cityblock") -> BagDista
         raise ValueError(f"instance_metric must be one of {INSTANCE_METRICS}, got {metric!r}")
     starts = np.asarray(starts, dtype=np.int64)
     sizes = np.asarray(sizes, dtype=np.int64)
-    M, ARG = _nearest_in_bags(
-        np.ascontiguousarray(Z, dtype=np.float64), starts, sizes, metric == "euclidean"
-    )
+    nearest = _nearest_l2 if metric == "euclidean" else _nearest_l1
+    M, ARG = nearest(np.ascontiguousarray(Z, dtype=np.float64), starts, sizes)
     directed = np.maximum.reduceat(M, starts, axis=0)
     h_min = np.minimum.reduceat(M, starts, axis=0)
     total = np.add.reduceat(M, starts, axis=0)
@@ -228,7 +259,7 @@ def _diff_sum(Z, t, i, js, variants) -> np.ndarray:
     for v in np.unique(variants):
         sel = js[variants == v]
         p, q, w = _witness_pairs(t, i, sel, int(v))
-        out += w @ np.abs(Z[p] - Z[q])
+        out += _weighted_abs_diff(Z, p, q, w)
     return out
 
 
