@@ -26,6 +26,7 @@ n_bags`` tables, so no ``n_instances x n_instances`` matrix is ever stored.
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass
 from hashlib import blake2b
 
@@ -272,6 +273,7 @@ def _neighbours(dist_row, i, labels, label, k):
 
 _CACHE: dict = {}
 _CACHE_SIZE = 4
+_CACHE_LOCK = threading.Lock()  # threads of one worker (dask) share the cache
 
 
 def _cached_tables(Z, starts, sizes, metric) -> BagDistanceTables:
@@ -281,11 +283,15 @@ def _cached_tables(Z, starts, sizes, metric) -> BagDistanceTables:
     for a in (Z, starts, sizes):
         h.update(np.ascontiguousarray(a).tobytes())
     key = (h.hexdigest(), Z.shape, metric)
-    if key not in _CACHE:
-        if len(_CACHE) >= _CACHE_SIZE:
+    with _CACHE_LOCK:
+        if key in _CACHE:
+            return _CACHE[key]
+    tables = bag_distance_tables(Z, starts, sizes, metric)
+    with _CACHE_LOCK:
+        while len(_CACHE) >= _CACHE_SIZE:
             _CACHE.pop(next(iter(_CACHE)))
-        _CACHE[key] = bag_distance_tables(Z, starts, sizes, metric)
-    return _CACHE[key]
+        _CACHE[key] = tables
+    return tables
 
 
 def relieff_mi_weights(
