@@ -1,9 +1,12 @@
 """The figure and benchmark scripts run (smoke tests on small inputs)."""
 
+import json
+import runpy
 import subprocess
 import sys
 
 import matplotlib.image as mpimg
+import pandas as pd
 import pytest
 
 from svmlab.paths import REPO_ROOT
@@ -266,3 +269,26 @@ def test_relieff_mi_benchmark_prints_the_ratio_and_the_cache_hit_rate():
         timeout=300,
     ).stdout
     assert "per-formula s" in out and "x " in out and "hit rate" in out
+
+
+def test_hydrmi_figures_draw_from_a_run(tmp_path):
+    info = {"ga_best_by_generation": [0.2, 0.4, 0.5], "n_features": 40, "n_filter_features": 83}
+    rows = [
+        {
+            "status": "ok",
+            "solver": f"hydrmi_{clf}",
+            "dataset": "musk1",
+            "fold": f,
+            "variant": "",
+            "tuning_mode": "none",
+            "fit_info": json.dumps(info),
+        }
+        for clf in ("miwrapper_nb", "citation_knn")
+        for f in range(3)
+    ]
+    (tmp_path / "run" / "tasks").mkdir(parents=True)
+    pd.DataFrame(rows).to_parquet(tmp_path / "run" / "tasks" / "t.parquet")
+    module = runpy.run_path(str(REPO_ROOT / "scripts" / "hydrmi_figures.py"))
+    for figure in ("convergence", "subsets"):
+        path = module[figure](tmp_path / "run", "musk1", tmp_path)
+        assert mpimg.imread(path).ndim == 3
