@@ -156,3 +156,16 @@ def test_cclwmlm_quick_reports_accuracy_and_norm_beside_table_19(run_cli, tmp_pa
         "report", str(tmp_path / "cclwmlm_quick" / "q"), "--metric", "norm_one_minus", cwd=tmp_path
     ).stdout
     assert "## norm_one_minus" in out
+
+
+@pytest.mark.parametrize("roster, target", [("native", "CitationKNNClassifier"), ("weka", "Weka")])
+def test_hydrmi_experiments_take_their_classifiers_from_the_roster(roster, target):
+    from hydra import compose, initialize_config_dir
+    from omegaconf import OmegaConf
+
+    with initialize_config_dir(str(conf_dir()), version_base=None):
+        cfg = compose("config", overrides=["+experiment=hydrmi_bench", f"hydrmi_roster={roster}"])
+    solvers = OmegaConf.to_container(cfg, resolve=True)["solvers"]
+    assert len(solvers) == 17 * 3
+    assert target in solvers["hydrmi_citation_knn"]["estimator"]["_target_"]
+    assert solvers["hydrmi_citation_knn"]["runs"] == 5
