@@ -295,3 +295,15 @@ def test_mdd_equals_weka_on_musk1_folds(musk1):
         n_splits=2,
     )
     np.testing.assert_array_equal(pred["native"], pred["weka"])
+
+
+@pytest.mark.parametrize("assumption", ["standard", "arithmetic", "geometric"])
+def test_milr_log_odds_stay_finite_far_from_the_boundary(assumption):
+    rng = np.random.default_rng(0)
+    y = np.arange(20) % 2
+    bags = [rng.normal(size=(3, 2)) + 3.0 * c for c in y]
+    model = MILRClassifier(assumption=assumption).fit(bags, y)
+    far = [np.full((2, 2), -1e4), np.full((2, 2), 1e4)]  # probabilities underflow here
+    scores = model.decision_function(far)
+    assert np.all(np.isfinite(scores)) and scores[0] < 0 < scores[1]
+    np.testing.assert_array_equal(model.predict(far), [0, 1])

@@ -96,14 +96,13 @@ def milr_bag_statistics(X, starts, sizes):
     return mean, np.sqrt(np.abs(var))
 
 
-def _sigmoid(z):
-    """``1 / (1 + exp(-z))`` without overflow."""
-    out = np.empty_like(z)
-    pos = z >= 0
-    out[pos] = 1.0 / (1.0 + np.exp(-z[pos]))
-    ez = np.exp(z[~pos])
-    out[~pos] = ez / (1.0 + ez)
-    return out
+def _segment_logsumexp(values, starts):
+    """``log sum exp`` of ``values`` within each bag (``starts`` its first rows), without
+    overflow or underflow."""
+    top = np.maximum.reduceat(values, starts)
+    sizes = np.diff(np.append(starts, len(values)))
+    shifted = np.exp(values - np.repeat(top, sizes))
+    return top + np.log(np.add.reduceat(shifted, starts))
 
 
 def milr_negative_log_likelihood(params, X, starts, sizes, positive, assumption, ridge):
@@ -260,16 +259,21 @@ class MILRClassifier(BagClassifierMixin, ClassifierMixin, BaseEstimator):
         check_is_fitted(self)
         X, starts, sizes = check_bags(bags, n_features=self.n_features_in_)
         z = X @ self.coef_ + self.intercept_
-        with np.errstate(divide="ignore"):
-            if self.assumption == "standard":
-                log_neg = -np.add.reduceat(np.logaddexp(0.0, z), starts)
-                log_pos = np.log(-np.expm1(log_neg))
-            elif self.assumption == "arithmetic":
-                log_pos = np.log(np.add.reduceat(_sigmoid(z), starts) / sizes)
-                log_neg = np.log(np.add.reduceat(_sigmoid(-z), starts) / sizes)
-            else:
-                m = np.add.reduceat(z, starts) / sizes
-                log_pos, log_neg = -np.logaddexp(0.0, -m), -np.logaddexp(0.0, m)
+        # in log space throughout, so that a bag far from the decision boundary keeps a finite
+        # log-odds where the probabilities themselves underflow (a fold of fox gave -inf)
+        if self.assumption == "standard":
+            s = np.add.reduceat(np.logaddexp(0.0, z), starts)  # -log P(B-) = sum softplus(z)
+            with np.errstate(divide="ignore"):
+                exact = np.log(-np.expm1(-s))
+            # s below the smallest double: 1 - exp(-s) = s = sum exp(z), taken as a log-sum-exp
+            log_pos = np.where(s > 1e-300, exact, _segment_logsumexp(z, starts))
+            log_neg = -s
+        elif self.assumption == "arithmetic":
+            log_pos = _segment_logsumexp(-np.logaddexp(0.0, -z), starts) - np.log(sizes)
+            log_neg = _segment_logsumexp(-np.logaddexp(0.0, z), starts) - np.log(sizes)
+        else:
+            m = np.add.reduceat(z, starts) / sizes
+            log_pos, log_neg = -np.logaddexp(0.0, -m), -np.logaddexp(0.0, m)
         return log_neg, log_pos
 
     def decision_function(self, bags):
