@@ -219,6 +219,10 @@ def _rank_sum_section(measured: pd.DataFrame) -> Section | None:
             p = paper.loc[(ds, other)]
             rows[f"{ds}: HyDR-MI vs {other}"] = {
                 "classifiers": len(pair),
+                "mean ranks HyDR-MI / other": (
+                    f"{rs.mean_rank_a:.2f} / {rs.mean_rank_b:.2f} "
+                    f"({p['mean_rank_hydrmi']:.2f} / {p['mean_rank_other']:.2f})"
+                ),
                 "W": f"{rs.W:.2f} ({p['W']:.2f})",
                 "Z": f"{rs.z:.3f} ({p['z']:.3f})",
                 "p (2-tailed)": f"{rs.p:.3f} ({p['p']:.3f})",
