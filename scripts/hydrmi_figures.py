@@ -63,7 +63,9 @@ def subsets(run_dir, dataset, out: Path) -> Path:
     fig = Figure(figsize=(8, 5), layout="constrained")
     ax = fig.subplots()
     sizes = [[i["n_features"] for i in g["info"]] for _, g in groups]
-    ax.boxplot(sizes, tick_labels=[s.removeprefix("hydrmi_") for s, _ in groups], orientation="horizontal")
+    ax.boxplot(
+        sizes, tick_labels=[s.removeprefix("hydrmi_") for s, _ in groups], orientation="horizontal"
+    )
     filt = [i.get("n_filter_features") for i in df["info"] if i.get("n_filter_features")]
     if filt:
         ax.axvline(np.mean(filt), ls="--", c="grey", label="ReliefF-MI filter (50 %)")
