@@ -250,3 +250,41 @@ def fast(estimator):
         elif last.endswith("_grid") and isinstance(value, list) and len(value) > 3:
             changes[key] = [value[0], value[len(value) // 2], value[-1]]
     return estimator.set_params(**changes) if changes else estimator
+
+
+def write_weka_arff(path, X, y, n_classes: int, sample_weight=None) -> None:
+    """An ARFF file of numeric ``X`` and class indices ``y`` (classes ``c0 .. c{K-1}``), with
+    Weka's ``{weight}`` per row when ``sample_weight`` is given."""
+    from pathlib import Path
+
+    lines = ["@relation t"] + [f"@attribute f{j + 1} numeric" for j in range(X.shape[1])]
+    lines += ["@attribute class {" + ",".join(f"c{k}" for k in range(n_classes)) + "}", "@data"]
+    for i, (x, c) in enumerate(zip(np.asarray(X, dtype=float).tolist(), y)):
+        weight = "" if sample_weight is None else f",{{{float(sample_weight[i])!r}}}"
+        lines.append(",".join(map(repr, x)) + f",c{int(c)}{weight}")
+    Path(path).write_text("\n".join(lines) + "\n")
+
+
+def weka_classify(workdir, classname, options, X, y, X_test, *, sample_weight=None, n_classes=None):
+    """Test-set class indices and class distributions of the real Weka 3.6 propositional
+    classifier ``classname`` (with ``options``) trained on ``X``, ``y`` (class indices 0..K-1),
+    for the parity tests of svmlab's re-implementations (needs Java and weka.jar)."""
+    import subprocess
+    from pathlib import Path
+
+    from svmlab.estimators.mil.weka import find_java, find_weka_jar, parse_predictions
+
+    workdir = Path(workdir)
+    K = int(n_classes if n_classes is not None else np.max(y) + 1)
+    write_weka_arff(workdir / "train.arff", X, y, K, sample_weight)
+    write_weka_arff(workdir / "test.arff", X_test, np.zeros(len(X_test), int), K)
+    out = subprocess.run(
+        [find_java(), "-cp", str(find_weka_jar()), classname]
+        + ["-t", str(workdir / "train.arff"), "-T", str(workdir / "test.arff")]
+        + ["-p", "0", "-distribution"]
+        + list(options),
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    return parse_predictions(out, len(X_test), K)

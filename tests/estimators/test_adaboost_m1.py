@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import re
-import subprocess
-
 import numpy as np
 import pytest
 from sklearn.neighbors import KNeighborsClassifier
@@ -12,9 +9,9 @@ from sklearn.utils.estimator_checks import check_estimator
 
 from svmlab.estimators.adaboost_m1 import AdaBoostM1Classifier, heaviest_instances
 from svmlab.estimators.decision_stump import DecisionStumpClassifier
-from svmlab.estimators.mil.weka import find_java, find_weka_jar
 from svmlab.estimators.part import PARTClassifier
 from svmlab.estimators.zero_r import ZeroRClassifier
+from svmlab.testing import weka_classify
 
 
 def test_scikit_learn_checks():
@@ -83,17 +80,8 @@ def test_base_learner_without_weights_is_refused():
 # ----------------------------------------------------------------------------- Weka parity
 def weka_predictions(tmp_path, options, X, y, Xt, yt, n_classes):
     """Weka AdaBoostM1's test-set predictions (class indices)."""
-    header = [f"@attribute f{j + 1} numeric" for j in range(X.shape[1])]
-    header += ["@attribute class {" + ",".join(f"c{k}" for k in range(n_classes)) + "}"]
-    for name, A, b in (("train", X, y), ("test", Xt, yt)):
-        rows = [",".join(map(repr, x)) + f",c{c}" for x, c in zip(A.tolist(), b)]
-        (tmp_path / f"{name}.arff").write_text(
-            "\n".join(["@relation r", *header, "@data", *rows]) + "\n"
-        )
-    cmd = [find_java(), "-cp", str(find_weka_jar()), "weka.classifiers.meta.AdaBoostM1"]
-    cmd += [*options, "-t", str(tmp_path / "train.arff"), "-T", str(tmp_path / "test.arff")]
-    out = subprocess.run(cmd + ["-p", "0"], capture_output=True, text=True, check=True).stdout
-    return np.array([int(m) - 1 for m in re.findall(r"^\s*\d+\s+\S+\s+(\d+):", out, re.M)])
+    name = "weka.classifiers.meta.AdaBoostM1"
+    return weka_classify(tmp_path, name, options, X, y, Xt, n_classes=n_classes)[0]
 
 
 def holdout(name):

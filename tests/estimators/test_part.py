@@ -11,6 +11,7 @@ from sklearn.utils.estimator_checks import check_estimator
 
 from svmlab.estimators.mil.weka import find_java, find_weka_jar
 from svmlab.estimators.part import PARTClassifier
+from svmlab.testing import weka_classify, write_weka_arff
 
 
 def test_scikit_learn_checks():
@@ -72,31 +73,16 @@ def test_missing_values_and_bad_parameters_are_refused():
 
 
 # ----------------------------------------------------------------------------- Weka parity
-def write_arff(path, X, y, n_classes, sample_weight=None):
-    """Numeric attributes f1..fd and a nominal class c0..c{K-1} (y holds class indices)."""
-    lines = ["@relation r"] + [f"@attribute f{j + 1} numeric" for j in range(X.shape[1])]
-    lines += ["@attribute class {" + ",".join(f"c{k}" for k in range(n_classes)) + "}", "@data"]
-    for i, (x, c) in enumerate(zip(X.tolist(), y)):
-        row = ",".join(map(repr, x)) + f",c{c}"
-        if sample_weight is not None:
-            row += f",{{{float(sample_weight[i])!r}}}"
-        lines.append(row)
-    path.write_text("\n".join(lines) + "\n")
-
-
 def run_weka(tmp_path, classname, options, X_train, y_train, X_test, y_test, n_classes):
-    """Weka's test-set predictions (class indices) and, for PART, its decision list text."""
-    write_arff(tmp_path / "train.arff", X_train, y_train, n_classes)
-    write_arff(tmp_path / "test.arff", X_test, y_test, n_classes)
-    cmd = [find_java(), "-cp", str(find_weka_jar()), classname, *options]
-    cmd += ["-t", str(tmp_path / "train.arff"), "-T", str(tmp_path / "test.arff"), "-p", "0"]
-    out = subprocess.run(cmd, capture_output=True, text=True, check=True).stdout
-    return np.array([int(m) - 1 for m in re.findall(r"^\s*\d+\s+\S+\s+(\d+):", out, re.M)])
+    """Weka's test-set predictions (class indices)."""
+    return weka_classify(
+        tmp_path, classname, options, X_train, y_train, X_test, n_classes=n_classes
+    )[0]
 
 
 def weka_part_rules(tmp_path, X, y, n_classes):
     """The decision list Weka's PART prints for training data (X, y)."""
-    write_arff(tmp_path / "train.arff", X, y, n_classes)
+    write_weka_arff(tmp_path / "train.arff", X, y, n_classes)
     cmd = [find_java(), "-cp", str(find_weka_jar()), "weka.classifiers.rules.PART"]
     cmd += ["-t", str(tmp_path / "train.arff"), "-no-cv"]
     out = subprocess.run(cmd, capture_output=True, text=True, check=True).stdout

@@ -5,9 +5,6 @@ The rules are checked on hand-made data; the parity tests (marker ``weka``) trai
 predictions, and MIBoost(REPTree) with Weka's ``mi.MIBoost``.
 """
 
-import subprocess
-from pathlib import Path
-
 import numpy as np
 import pytest
 from sklearn.utils.estimator_checks import check_estimator
@@ -17,12 +14,9 @@ from svmlab.estimators.java_random import JavaRandom
 from svmlab.estimators.mil.boost import MIBoostClassifier
 from svmlab.estimators.mil.weka import (
     WekaMIClassifier,
-    find_java,
-    find_weka_jar,
-    parse_predictions,
 )
 from svmlab.estimators.rep_tree import REPTreeClassifier, weka_holdout_split, weka_sort_columns
-from svmlab.testing import essential_checks
+from svmlab.testing import essential_checks, weka_classify
 
 EXPECTED_FAILED = {
     # the hold-out split deals rows, not weight: a row of weight 2 is not two rows
@@ -191,31 +185,8 @@ def test_every_kept_split_lowers_the_holdout_error():
 # ------------------------------------------------------------------------------------------
 
 
-def _write_arff(path, X, y, n_classes, w=None):
-    lines = ["@relation t"] + [f"@attribute f{j + 1} numeric" for j in range(X.shape[1])]
-    lines += ["@attribute class {" + ",".join(f"c{k}" for k in range(n_classes)) + "}", "@data"]
-    for i, (x, c) in enumerate(zip(X.tolist(), y)):
-        weight = "" if w is None else f",{{{float(w[i])!r}}}"
-        lines.append(",".join(map(repr, x)) + f",c{c}{weight}")
-    Path(path).write_text("\n".join(lines) + "\n")
-
-
 def weka_predict(tmp_path, classname, options, X, y, X_test, w=None):
-    """Predicted class indices and distributions of Weka's ``classname`` trained on ``X, y``
-    (class indices) with instance weights ``w``."""
-    K = int(np.max(y)) + 1
-    _write_arff(tmp_path / "train.arff", X, y, K, w)
-    _write_arff(tmp_path / "test.arff", X_test, np.zeros(len(X_test), int), K)
-    out = subprocess.run(
-        [find_java(), "-cp", str(find_weka_jar()), classname]
-        + ["-t", str(tmp_path / "train.arff"), "-T", str(tmp_path / "test.arff")]
-        + ["-p", "0", "-distribution"]
-        + options,
-        capture_output=True,
-        text=True,
-        check=True,
-    ).stdout
-    return parse_predictions(out, len(X_test), K)
+    return weka_classify(tmp_path, classname, options, X, y, X_test, sample_weight=w)
 
 
 def _bag_means(name):

@@ -5,9 +5,6 @@ The draws are checked against orders printed by Weka 3.6.14; the parity tests (m
 and compare their test predictions.
 """
 
-import subprocess
-from pathlib import Path
-
 import numpy as np
 import pytest
 from sklearn.tree import DecisionTreeClassifier
@@ -16,11 +13,10 @@ from sklearn.utils.estimator_checks import check_estimator
 from svmlab.data.registry import load_dataset
 from svmlab.estimators.decision_stump import DecisionStumpClassifier
 from svmlab.estimators.java_random import JavaRandom
-from svmlab.estimators.mil.weka import find_java, find_weka_jar, parse_predictions
 from svmlab.estimators.part import PARTClassifier
 from svmlab.estimators.rep_tree import REPTreeClassifier
 from svmlab.estimators.weka_bagging import WekaBaggingClassifier, weka_resample_with_weights
-from svmlab.testing import essential_checks
+from svmlab.testing import essential_checks, weka_classify
 
 EXPECTED_FAILED = {
     # a weight is a drawing probability: a row of weight 2 is not two rows
@@ -119,31 +115,8 @@ def test_probability_is_the_mean_of_the_members():
 # ------------------------------------------------------------------------------------------
 
 
-def _write_arff(path, X, y, n_classes, w=None):
-    lines = ["@relation t"] + [f"@attribute f{j + 1} numeric" for j in range(X.shape[1])]
-    lines += ["@attribute class {" + ",".join(f"c{k}" for k in range(n_classes)) + "}", "@data"]
-    for i, (x, c) in enumerate(zip(X.tolist(), y)):
-        weight = "" if w is None else f",{{{float(w[i])!r}}}"
-        lines.append(",".join(map(repr, x)) + f",c{c}{weight}")
-    Path(path).write_text("\n".join(lines) + "\n")
-
-
 def weka_predict(tmp_path, classname, options, X, y, X_test, w=None):
-    """Predicted class indices and distributions of Weka's ``classname`` trained on ``X, y``
-    (class indices) with instance weights ``w``."""
-    K = int(np.max(y)) + 1
-    _write_arff(tmp_path / "train.arff", X, y, K, w)
-    _write_arff(tmp_path / "test.arff", X_test, np.zeros(len(X_test), int), K)
-    out = subprocess.run(
-        [find_java(), "-cp", str(find_weka_jar()), classname]
-        + ["-t", str(tmp_path / "train.arff"), "-T", str(tmp_path / "test.arff")]
-        + ["-p", "0", "-distribution"]
-        + options,
-        capture_output=True,
-        text=True,
-        check=True,
-    ).stdout
-    return parse_predictions(out, len(X_test), K)
+    return weka_classify(tmp_path, classname, options, X, y, X_test, sample_weight=w)
 
 
 def _tied_weighted():

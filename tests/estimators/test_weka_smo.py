@@ -8,19 +8,16 @@ marked ``weka`` (and ``data``): propositional SMO on diabetes and on musk1's bag
 
 from __future__ import annotations
 
-import re
-import subprocess
-
 import numpy as np
 import pytest
 from sklearn.svm import SVC
 
 from svmlab.estimators.mil.embedding import embed_bags
-from svmlab.estimators.mil.weka import WekaMIClassifier, find_java, find_weka_jar
+from svmlab.estimators.mil.weka import WekaMIClassifier
 from svmlab.estimators.mil.wrapper import MIWrapperClassifier, instance_weights
 from svmlab.estimators.weka_smo import WekaSMOClassifier, _apply_normalize, weka_normalize
 from svmlab.evaluation.parity import same_fold_predictions
-from svmlab.testing import essential_checks
+from svmlab.testing import essential_checks, weka_classify
 
 
 @pytest.fixture(scope="module")
@@ -142,27 +139,10 @@ def test_miwrapper_hands_weighted_instances_to_smo():
 # -- the real Weka ---------------------------------------------------------------------------
 
 
-def _write_arff(path, X, y, w=None):
-    lines = ["@relation t"] + [f"@attribute a{j} numeric" for j in range(X.shape[1])]
-    lines += ["@attribute class {0,1}", "@data"]
-    for i in range(len(X)):
-        row = ",".join(repr(float(v)) for v in X[i]) + f",{int(y[i])}"
-        if w is not None:
-            row += "," + "{" + repr(float(w[i])) + "}"
-        lines.append(row)
-    path.write_text("\n".join(lines) + "\n")
-
-
 def _weka_smo_predict(tmp_path, X_train, y_train, X_test, w=None):
     """Predicted class indices of Weka 3.6's SMO with its default options."""
-    _write_arff(tmp_path / "tr.arff", X_train, y_train, w)
-    _write_arff(tmp_path / "te.arff", X_test, np.zeros(len(X_test)))
-    command = [find_java(), "-cp", str(find_weka_jar()), "weka.classifiers.functions.SMO"]
-    command += ["-t", str(tmp_path / "tr.arff"), "-T", str(tmp_path / "te.arff"), "-p", "0"]
-    out = subprocess.run(command, capture_output=True, text=True)
-    rows = [line.split() for line in out.stdout.splitlines() if re.match(r"\s+\d+\s", line)]
-    assert len(rows) == len(X_test), out.stdout + out.stderr
-    return np.array([int(r[2].split(":")[0]) - 1 for r in rows])
+    name = "weka.classifiers.functions.SMO"
+    return weka_classify(tmp_path, name, [], X_train, y_train, X_test, sample_weight=w)[0]
 
 
 @pytest.mark.weka
