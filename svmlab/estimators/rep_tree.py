@@ -134,63 +134,14 @@ def _weka_sort_rows(A):
     return out
 
 
-def _weka_sort_python(a) -> list:
-    """:func:`_weka_sort_rows` for one row, in plain Python (no compilation)."""
-    a = a.tolist()
-    n = len(a)
-    idx = list(range(n))
-    stack = [(0, n - 1)] if n > 1 else []
-    while stack:
-        lo, hi = stack.pop()
-        diff = hi - lo
-        if diff <= 0:
-            continue
-        if diff == 1:
-            if a[idx[lo]] > a[idx[hi]]:
-                idx[lo], idx[hi] = idx[hi], idx[lo]
-            continue
-        mid = lo + 1 if diff == 2 else (lo + hi) // 2
-        if a[idx[lo]] > a[idx[mid]]:
-            idx[lo], idx[mid] = idx[mid], idx[lo]
-        if a[idx[lo]] > a[idx[hi]]:
-            idx[lo], idx[hi] = idx[hi], idx[lo]
-        if a[idx[mid]] > a[idx[hi]]:
-            idx[mid], idx[hi] = idx[hi], idx[mid]
-        if diff == 2:
-            continue
-        idx[mid], idx[hi - 1] = idx[hi - 1], idx[mid]
-        pivot = a[idx[hi - 1]]
-        left, right = lo, hi - 1
-        while True:
-            left += 1
-            while a[idx[left]] < pivot:
-                left += 1
-            right -= 1
-            while a[idx[right]] > pivot:
-                right -= 1
-            if left >= right:
-                break
-            idx[left], idx[right] = idx[right], idx[left]
-        idx[left], idx[hi - 1] = idx[hi - 1], idx[left]
-        stack.append((lo, left - 1))
-        stack.append((left + 1, hi))
-    return idx
-
-
-#: Above this many values to quicksort, the compiled sort is used (compiled once per
-#: installation, cached by numba); below, plain Python is quicker than compiling.
-_COMPILE_ABOVE = 20_000
-
-
-def weka_sort_columns(X, y=None, sample_weight=None, compiled=None) -> np.ndarray:
+def weka_sort_columns(X, y=None, sample_weight=None) -> np.ndarray:
     """Row order of every column of ``X`` (shape (d, n)) as Weka 3.6's ``Utils.sort`` sorts it
     (values ascending; equal values in the order Weka's quicksort leaves them).
 
     With class indices ``y`` and weights ``sample_weight``, a column whose equal values never
     pair two rows of the same class and different weights is sorted stably instead: there
-    the order of equal values cannot change any sum REPTree forms. ``compiled`` chooses the
-    numba quicksort (True) or the plain-Python one (False); by default the numba one runs
-    when there are more than ``_COMPILE_ABOVE`` values to sort. Both give the same order.
+    the order of equal values cannot change any sum REPTree forms. The quicksort is one numba
+    function, compiled once per installation and cached on disk.
     """
     X = np.asarray(X, dtype=np.float64)
     n, d = X.shape
@@ -210,13 +161,7 @@ def weka_sort_columns(X, y=None, sample_weight=None, compiled=None) -> np.ndarra
     cols = np.nonzero(need)[0]
     if len(cols) == 0:
         return order
-    if compiled is None:
-        compiled = len(cols) * n > _COMPILE_ABOVE
-    if compiled:
-        order[cols] = _weka_sort_rows(np.ascontiguousarray(X[:, cols].T))
-    else:
-        for j in cols:
-            order[j] = _weka_sort_python(X[:, j])
+    order[cols] = _weka_sort_rows(np.ascontiguousarray(X[:, cols].T))
     return order
 
 

@@ -45,12 +45,11 @@ def test_scikit_learn_checks():
 # ------------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("compiled", [False, True])
-def test_weka_quicksort_order_of_equal_values(compiled):
+def test_weka_quicksort_order_of_equal_values():
     values = np.array([2, 1, 2, 0, 1, 2, 0, 0, 1, 2, 1, 0, 2, 2, 1.0])
     # weka.core.Utils.sort(values): not the stable order
     weka = [7, 3, 6, 11, 8, 10, 14, 4, 1, 12, 13, 2, 9, 5, 0]
-    order = weka_sort_columns(values[:, None], compiled=compiled)
+    order = weka_sort_columns(values[:, None])
     assert order.tolist() == [weka]
     # the stable order wherever the order of equal values cannot change a sum
     unit = weka_sort_columns(values[:, None], np.zeros(15, int), np.ones(15))
