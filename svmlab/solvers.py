@@ -13,9 +13,11 @@ A solver config (``conf/solver/NAME.yaml``) looks like::
       gamma: [0.01, 0.1, 1]
 
 Every key that is not reserved (``name``, ``description``, ``_target_``, ``tasks``,
-``grid``, ``substitutes``, ``runs``) is a constructor parameter. ``runs: 5`` fits a stochastic
-solver five times on every fold, each run with its own seed (one row per run; reports average
-them), as studies that repeat a randomised method on fixed folds do. A parameter whose value is a
+``grid``, ``substitutes``, ``runs``, ``scoring``) is a constructor parameter. ``runs: 5`` fits a
+stochastic solver five times on every fold, each run with its own seed (one row per run; reports
+average them), as studies that repeat a randomised method on fixed folds do. ``scoring: f1_pos``
+tunes this solver's grid by that metric instead of ``tuning.scoring`` (one model per measure,
+each selected by its own measure, as in the SVM^perf studies). A parameter whose value is a
 mapping with its own ``_target_`` is built recursively (e.g. the base estimator of a
 multi-output wrapper); grid keys then use scikit-learn's ``estimator__C`` syntax.
 """
@@ -33,7 +35,7 @@ from sklearn.model_selection import ParameterGrid
 from svmlab.data.dataset import TASKS
 from svmlab.errors import ConfigError
 
-RESERVED = ("name", "description", "_target_", "tasks", "grid", "substitutes", "runs")
+RESERVED = ("name", "description", "_target_", "tasks", "grid", "substitutes", "runs", "scoring")
 
 
 @dataclass(frozen=True)
@@ -51,6 +53,9 @@ class SolverSpec:
     declared: dict[str, Any] = field(default_factory=dict)
     #: Independent runs per fold, each with its own seed (``runs`` in the configuration).
     runs: int = 1
+    #: The metric this solver's grid search optimises (``scoring``), overriding
+    #: ``tuning.scoring``: e.g. one SVM^perf model per measure, each tuned by its own measure.
+    scoring: str | None = None
 
     @classmethod
     def from_config(cls, cfg: dict) -> SolverSpec:
@@ -75,10 +80,23 @@ class SolverSpec:
         runs = cfg.get("runs", 1)
         if isinstance(runs, bool) or not isinstance(runs, int) or runs < 1:
             raise ConfigError(f"solver {name!r}: runs must be a positive integer, got {runs!r}")
+        scoring = cfg.get("scoring")
+        if scoring is not None and not isinstance(scoring, str):
+            raise ConfigError(f"solver {name!r}: scoring must be a metric name, got {scoring!r}")
         params = {k: v for k, v in cfg.items() if k not in RESERVED}
-        declared = {k: cfg[k] for k in ("grid", "tasks", "substitutes", "runs") if k in cfg}
+        declared = {
+            k: cfg[k] for k in ("grid", "tasks", "substitutes", "runs", "scoring") if k in cfg
+        }
         return cls(
-            name, cfg["_target_"], params, grid, tasks, cfg.get("description", ""), declared, runs
+            name,
+            cfg["_target_"],
+            params,
+            grid,
+            tasks,
+            cfg.get("description", ""),
+            declared,
+            runs,
+            scoring,
         )
 
     def settings(self) -> dict:

@@ -72,18 +72,35 @@ class Tuning:
             direction(tuning.scoring)  # raises UnknownNameError for unknown metrics
         return tuning
 
-    def metric(self, task: str) -> str:
-        """The metric the grid search optimises on a ``task`` dataset."""
-        return self.scoring or default_metric(task)
+    def metric(self, task: str, solver: SolverSpec | None = None) -> str:
+        """The metric the grid search optimises on a ``task`` dataset: the solver's own
+        ``scoring`` if it has one, else ``tuning.scoring``, else the task's default."""
+        own = getattr(solver, "scoring", None)
+        return own or self.scoring or default_metric(task)
 
-    def check_task(self, task: str, dataset: str) -> None:
-        """The scoring metric must exist for the dataset's task (when anything is tuned)."""
+    def check_task(self, task: str, dataset: str, solvers=()) -> None:
+        """The scoring metrics (the run's and each solver's own) must exist for the dataset's
+        task (when anything is tuned)."""
+        valid = metrics_for_task(task)
+        for solver in solvers:
+            own = getattr(solver, "scoring", None)
+            if own is not None:
+                direction(own)  # an unknown metric name is an error even without tuning
+        if self.mode == "none":
+            return
         metric = self.metric(task)
-        if self.mode != "none" and metric not in metrics_for_task(task):
+        if metric not in valid:
             raise ConfigError(
                 f"tuning.scoring={metric!r} does not apply to dataset {dataset!r} ({task}); "
-                f"valid: {', '.join(metrics_for_task(task))}"
+                f"valid: {', '.join(valid)}"
             )
+        for solver in solvers:
+            own = getattr(solver, "scoring", None)
+            if own is not None and own not in valid:
+                raise ConfigError(
+                    f"solver {solver.name!r}: scoring={own!r} does not apply to dataset "
+                    f"{dataset!r} ({task}); valid: {', '.join(valid)}"
+                )
 
     def mode_for(self, solver: SolverSpec, protocol: Protocol) -> str:
         """The mode a (solver, protocol) pair actually runs: ``none`` without a grid or on a
@@ -137,7 +154,7 @@ def inner_search(
     """
     if not isinstance(tuning, Tuning):
         tuning = Tuning.from_config(tuning)
-    metric = tuning.metric(train.task)
+    metric = tuning.metric(train.task, solver)
     sign = 1.0 if direction(metric) == "max" else -1.0
     n_splits = max(min(tuning.inner_folds, train.n_samples), 2)
     inner = AutoKFold("inner", n_splits=n_splits).for_task(train.task)

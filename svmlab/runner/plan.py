@@ -279,7 +279,7 @@ def _datasets(cfg: dict, settings: RunSettings, solvers: list[SolverEntry]) -> l
             )
         ds = _load(dcfg["name"], params, settings.allow_download)
         _check_splits(settings.protocol, ds, settings.seed)
-        settings.tuning.check_task(ds.task, ds.name)
+        settings.tuning.check_task(ds.task, ds.name, [e.spec for e in solvers])
         out.append(DatasetEntry(ds, params, fixed))
     return out
 

@@ -105,7 +105,7 @@ def evaluate_task(spec: TaskSpec) -> list[dict]:
     base = {
         "n_train": len(split.train),
         "n_test": len(split.test),
-        "tuning_metric": spec.tuning.metric(ds.task),
+        "tuning_metric": spec.tuning.metric(ds.task, solver),
     }
 
     if isinstance(spec.protocol, Prequential):

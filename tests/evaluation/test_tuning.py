@@ -60,3 +60,48 @@ def test_equivalent_grid_points_are_trained_once(monkeypatch):
         random_state=0,
     )
     assert len(calls) == 2 * 3
+
+
+def test_a_solver_scoring_overrides_the_run_scoring(monkeypatch):
+    """One model per measure: each solver's grid search optimises its own metric."""
+    import pytest
+
+    from svmlab.errors import SvmlabError
+
+    cfg = {
+        "name": "svmperf_auc",
+        "_target_": "svmlab.estimators.svmperf.SVMPerfClassifier",
+        "loss": "auc",
+        "scoring": "roc_auc",
+        "grid": {"C": [0.1, 10.0]},
+    }
+    spec = SolverSpec.from_config(cfg)
+    assert "scoring" not in spec.params and spec.settings()["scoring"] == "roc_auc"
+    run = tuning.Tuning.from_config({"scoring": "accuracy"})
+    assert run.metric("binary", spec) == "roc_auc" and run.metric("binary") == "accuracy"
+    seen = []
+    real = tuning.fit_and_score
+
+    def spy(*a, **k):
+        ev = real(*a, **k)
+        seen.append(ev.metrics["roc_auc"])
+        return ev
+
+    monkeypatch.setattr(tuning, "fit_and_score", spy)
+
+    _, table = tuning.inner_search(
+        spec,
+        _data(),
+        tuning=run,
+        preprocessing=None,
+        classes=np.array([0, 1]),
+        seed=0,
+        random_state=0,
+    )
+    assert len(seen) == 6  # two grid points x three inner folds, scored by ROC AUC
+    assert [row["score"] for row in table] == pytest.approx([np.mean(seen[:3]), np.mean(seen[3:])])
+    run.check_task("binary", "toy", [spec])
+    with pytest.raises(SvmlabError, match="f1_macro"):
+        run.check_task("binary", "toy", [SolverSpec.from_config({**cfg, "scoring": "f1_macro"})])
+    with pytest.raises(SvmlabError, match="unknown metric|no metric|valid"):
+        run.check_task("binary", "toy", [SolverSpec.from_config({**cfg, "scoring": "f2"})])
