@@ -41,6 +41,12 @@ class _Growing:
     def array(self) -> np.ndarray:
         return self._data[:, : self.k]
 
+    def keep(self, mask) -> None:
+        """Keep only the columns where ``mask`` is true (in order)."""
+        kept = self._data[:, : self.k][:, mask]
+        self._data[:, : kept.shape[1]] = kept
+        self.k = kept.shape[1]
+
 
 class GramBlock:
     """Exact kernel ``K_m`` (training Gram matrix, ``n x n``) with the columns ``K_m G``."""
@@ -64,6 +70,10 @@ class GramBlock:
         """``beta = G alpha``: the expansion coefficients over the training rows."""
         return G @ alpha
 
+    def keep(self, mask) -> None:
+        """Forget the constraints where ``mask`` is false."""
+        self._V.keep(mask)
+
 
 class FeatureBlock:
     """Explicit features ``Phi`` (``n x r``, dense or sparse) with ``Z = Phi' G``."""
@@ -86,3 +96,7 @@ class FeatureBlock:
     def coefficients(self, G, alpha) -> np.ndarray:
         """``w = Z alpha``: the weight vector in the block's feature space."""
         return self._Z.array @ alpha
+
+    def keep(self, mask) -> None:
+        """Forget the constraints where ``mask`` is false."""
+        self._Z.keep(mask)

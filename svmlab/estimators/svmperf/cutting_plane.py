@@ -86,6 +86,7 @@ def cutting_plane(
     final_alpha_resolve: bool = True,
     qp_solver: str = "clarabel",
     qp_eps: float = 1e-9,
+    inactive_after: int | None = 50,
 ) -> CuttingPlaneResult:
     """Train the 1-slack structural SVM (and its kernel weights) on one training set.
 
@@ -107,6 +108,10 @@ def cutting_plane(
     mkl_update, mkl_p, mu_init :
         Kernel-weight step (:func:`~svmlab.estimators.svmperf.kernel_weights.update_weights`)
         and the initial effective weights (default uniform on ``||mu||_p = 1``).
+    inactive_after : int or None
+        Drop a working-set constraint whose ``alpha`` stayed 0 for this many consecutive
+        iterations (as SVM^struct's implementations do); the oracle may find it again. Keeps
+        the QP at the size of its support (``None``: keep every constraint).
 
     Returns
     -------
@@ -120,7 +125,8 @@ def cutting_plane(
     learn_weights = M > 1 and mkl_update != "fixed"
     G = _Growing(n)
     deltas: list[float] = []
-    keys: set = set()
+    keys: list = []
+    idle: list[int] = []
     Q = [np.zeros((0, 0)) for _ in range(M)]
     alpha = np.zeros(0)
     trace = []
@@ -158,7 +164,8 @@ def cutting_plane(
             stop_reason = "converged"
             break
         if not cp_done:
-            keys.add(con.key)
+            keys.append(con.key)
+            idle.append(0)
             G.append(con.g)
             deltas.append(float(con.delta))
             for i, b in enumerate(blocks):
@@ -177,6 +184,18 @@ def cutting_plane(
                 mu = update_weights(mu, a, update=mkl_update, p=mkl_p, smoothing=smoothing)
         moved = float(np.max(np.abs(np.sqrt(mu) - np.sqrt(mu_old))))
         tau_done = not learn_weights or moved <= tol_tau
+        if inactive_after:
+            idle = [0 if a_l > 1e-10 * C else i + 1 for a_l, i in zip(alpha, idle)]
+            keep = np.array(idle) < inactive_after
+            if not keep.all():
+                G.keep(keep)
+                for b in blocks:
+                    b.keep(keep)
+                Q = [q[np.ix_(keep, keep)] for q in Q]
+                deltas = [d for d, k_ in zip(deltas, keep) if k_]
+                keys = [c for c, k_ in zip(keys, keep) if k_]
+                idle = [i for i, k_ in zip(idle, keep) if k_]
+                alpha = alpha[keep]
         H = _weighted_H(Q, mu, G.k)
         w2 = float(alpha @ H @ alpha)
         primal = 0.5 * w2 + C * max(0.0, H_star)
