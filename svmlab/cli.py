@@ -332,10 +332,25 @@ def _report(args) -> int:
             table = pd.DataFrame(ranks_by_metric).T
             if table.notna().all().all():
                 sections.append(meta_rank_section(table))
+        figures += _reproduction_figures(df, formats, out_dir)
     _emit(render(sections, args.format), args.output)
     for path in figures:
         print(f"svmlab: figure {path}", file=sys.stderr)
     return 0
+
+
+def _reproduction_figures(df, formats, out_dir) -> list:
+    """The paper figures each run's reproduction target redraws (e.g. the MKLPO boxplots)."""
+    from svmlab.reproduce import figures
+    from svmlab.results import run_configs
+
+    paths = []
+    for run_dir, config in run_configs(df).items():
+        target = config.get("reproduce")
+        rows = df[df["run_dir"] == run_dir]
+        if target and not rows.empty and formats:
+            paths += figures(target, rows, out_dir, formats)
+    return paths
 
 
 def _stats(args) -> int:

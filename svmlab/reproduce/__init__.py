@@ -19,6 +19,7 @@ import pandas as pd
 
 from svmlab.errors import UnknownNameError
 from svmlab.reproduce.hydrmi import relieff_sections, wrapper_sections
+from svmlab.reproduce.svmperf import boxplot_figures, svmperf_sections
 from svmlab.results import aggregate
 from svmlab.stats.sections import Section
 
@@ -57,6 +58,8 @@ class Reproduction:
     prepare: Callable[[pd.DataFrame], pd.DataFrame] | None = None
     # report sections of tables that are not one dataset x method grid (svmlab.reproduce.hydrmi)
     extra_sections: Callable[[pd.DataFrame], list] | None = None
+    # the paper's figures redrawn from a run: (rows, out_dir, formats) -> written paths
+    figures: Callable[..., list] | None = None
 
     def published(self, table: PublishedTable) -> pd.DataFrame:
         with resources.files("svmlab.reproduce").joinpath("published", table.file).open() as fh:
@@ -583,6 +586,14 @@ REPRODUCTIONS = {
             tables=(),
             extra_sections=wrapper_sections,
         ),
+        Reproduction(
+            name="svmperf_figures_1_2",
+            source="Wang, Wang, Zhou & McDonald (MKLPO), Figs. 1-2 (boxplots of AUC, PRBEP, "
+            "accuracy, F1 and MCC over 10 folds, one model per measure) on public stand-ins",
+            tables=(),
+            extra_sections=svmperf_sections,
+            figures=boxplot_figures,
+        ),
     )
 }
 
@@ -695,6 +706,13 @@ def derive_columns(name: str, df: pd.DataFrame) -> pd.DataFrame:
     """``df`` with the columns reproduction ``name`` derives from the rows (unchanged if none)."""
     repro = get_reproduction(name)
     return df if repro.prepare is None else repro.prepare(df)
+
+
+def figures(name: str, df: pd.DataFrame, out_dir, formats=("png",)) -> list:
+    """The paper figures reproduction ``name`` redraws from a run (written paths; none if it
+    draws none)."""
+    repro = get_reproduction(name)
+    return [] if repro.figures is None else repro.figures(df, out_dir, formats)
 
 
 def sections(name: str, df: pd.DataFrame) -> list:

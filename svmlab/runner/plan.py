@@ -73,12 +73,14 @@ class SolverEntry:
 
 @dataclass(frozen=True)
 class DatasetEntry:
-    """One dataset entry of the run: the data, its generator parameters, and the solver
-    parameters it fixes (``datasets.<key>.solver_params``)."""
+    """One dataset entry of the run: the data, its generator parameters, the solver
+    parameters it fixes (``datasets.<key>.solver_params``) and the preprocessing keys it
+    overrides (``datasets.<key>.preprocessing``, e.g. ``{X: none}`` for bag-of-words rows)."""
 
     data: Dataset
     params: dict
     solver_params: dict
+    preprocessing: dict = field(default_factory=dict)
 
 
 def _digest(obj) -> str:
@@ -277,10 +279,16 @@ def _datasets(cfg: dict, settings: RunSettings, solvers: list[SolverEntry]) -> l
                 f"dataset {dcfg['name']!r}: solver_params {unused} are parameters of none of "
                 f"the run's solvers ({', '.join(e.spec.name for e in solvers)})"
             )
+        prep = dict(dcfg.get("preprocessing") or {})
+        if prep:
+            try:
+                Preprocessor.from_config({**settings.preprocessing, **prep})
+            except ConfigError as exc:
+                raise ConfigError(f"dataset {dcfg['name']!r}: preprocessing: {exc}") from None
         ds = _load(dcfg["name"], params, settings.allow_download)
         _check_splits(settings.protocol, ds, settings.seed)
         settings.tuning.check_task(ds.task, ds.name, [e.spec for e in solvers])
-        out.append(DatasetEntry(ds, params, fixed))
+        out.append(DatasetEntry(ds, params, fixed, prep))
     return out
 
 
@@ -317,6 +325,7 @@ def identity(settings: RunSettings, solvers, datasets) -> dict:
         "datasets": _digest(
             [(d.data.name, d.params) for d in datasets]
             + [d.solver_params for d in datasets if d.solver_params]
+            + [("preprocessing", d.preprocessing) for d in datasets if d.preprocessing]
         ),
         "solvers": _digest([_identity_solver(e.spec) for e in solvers]),
         "protocol": _digest(settings.protocol.as_dict()),
@@ -342,6 +351,7 @@ def expand(
     tasks, skipped = [], []
     for d in datasets:
         ds = d.data
+        prep = {**settings.preprocessing, **d.preprocessing}
         protocol = settings.protocol.check(ds.task, ds.name)
         n_classes = len(ds.classes) if ds.is_classification else None
         for base in solvers:
@@ -352,7 +362,7 @@ def expand(
                 skipped.append((ds.name, spec.name, why))
                 continue
             built = spec.build()
-            if settings.preprocessing.get("impute", "none") == "none":
+            if prep.get("impute", "none") == "none":
                 check_finite(ds, spec, built)
             values = built.get_params(deep=True)
             fixed = {k: values[k] for k in sorted(entry.fixed) if k in values}
@@ -364,7 +374,7 @@ def expand(
                         "dataset_params": d.params,
                         "solver": _identity_solver(spec),
                         "protocol": settings.protocol.as_dict(),
-                        "preprocessing": settings.preprocessing,
+                        "preprocessing": prep,
                         "tuning": settings.tuning.__dict__,
                         "seed": settings.seed,
                         "repeat": repeat,
@@ -381,7 +391,7 @@ def expand(
                             dataset_params=d.params,
                             solver=spec,
                             protocol=protocol,
-                            preprocessing=settings.preprocessing,
+                            preprocessing=prep,
                             tuning=settings.tuning,
                             tuning_mode=settings.tuning.mode_for(spec, protocol),
                             seed=settings.seed,

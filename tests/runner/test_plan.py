@@ -255,3 +255,23 @@ def test_bag_weights_fit_needs_solvers_that_take_weights(make_cfg, tmp_path):
     )
     with pytest.raises(ConfigError, match="simple_mi_mean takes no sample_weight"):
         build_plan(cfg, str(tmp_path), "r")
+
+
+def test_a_dataset_can_override_the_run_preprocessing(make_cfg, tmp_path):
+    """Bag-of-words rows stay unscaled while the dense sets of the same run are z-scored."""
+    cfg = make_cfg(
+        datasets={"a": {"name": "iris", "preprocessing": {"X": "none"}}, "b": {"name": "wine"}}
+    )
+    plan = build_plan(cfg, str(tmp_path), "r")
+    prep = {t.dataset: t.preprocessing["X"] for t in plan.tasks}
+    assert prep == {"iris": "none", "wine": cfg["preprocessing"].get("X", "zscore")}
+    plain = build_plan(
+        make_cfg(datasets={"a": {"name": "iris"}, "b": {"name": "wine"}}), str(tmp_path), "r"
+    )
+    assert plain.identity["fingerprint"] != plan.identity["fingerprint"]
+    with pytest.raises(ConfigError, match="dataset 'iris': preprocessing"):
+        build_plan(
+            make_cfg(datasets={"a": {"name": "iris", "preprocessing": {"X": "robust"}}}),
+            str(tmp_path),
+            "r",
+        )
