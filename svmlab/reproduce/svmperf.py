@@ -273,12 +273,18 @@ def weights_table(diag: pd.DataFrame) -> Section | None:
         mean = taus.mean(axis=0)
         out[dataset] = {
             **{f"tau_{i + 1}": f"{v:.2f}" for i, v in enumerate(mean)},
-            "kernels used (mean)": f"{np.mean((taus > 1e-3).sum(axis=1)):.1f}",
+            "kernels used": f"{np.mean((taus > 1e-3).sum(axis=1)):.1f}",
         }
+    frame = pd.DataFrame.from_dict(out, orient="index")
+    width = max(int(c.split("_")[1]) for c in frame.columns if c.startswith("tau_"))
+    frame = frame.reindex(columns=[f"tau_{i}" for i in range(1, width + 1)] + ["kernels used"])
     return Section(
-        "MKLPO's learned kernel weights tau (mean over folds and measures; dense bank: tau_1-7 "
-        "Gaussian gamma0 * 2^-3..2^3, tau_8-10 polynomial degree 1-3)",
-        pd.DataFrame.from_dict(out, orient="index"),
+        "MKLPO's learned kernel weights tau, mean over folds and measures (bank order: dense = "
+        "Gaussian gamma0 * 2^-3..2^3, then polynomial of degree 1-3; text = linear, polynomial "
+        "2-3, Gaussian gamma 0.25-4)",
+        frame.fillna(""),
+        None,
+        "kernels used: mean number of kernels with tau > 0.001 in one fitted model.",
     )
 
 
