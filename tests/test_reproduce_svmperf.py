@@ -64,12 +64,15 @@ def test_sections_give_medians_tests_blocks_claims_and_weights():
     assert medians.shape[0] == 2 * len(MEASURES)
     assert all(best == ["MKLPO"] for best in sections[0].best.values())
     wilcoxon = sections[1].table
-    # MKLPO ahead on all 10 folds: exact p = 2/1024, Holm x5 (4 + SVC)
+    # MKLPO ahead on all 10 folds: exact p = 2/1024, Holm over the paper's 4 competitors
     cells = wilcoxon.to_numpy().ravel()
     assert all(
-        c.startswith("+") and float(c[1:]) == pytest.approx(5 * 2 / 1024, abs=5e-4) for c in cells
+        c.startswith("+") and float(c[1:]) == pytest.approx(4 * 2 / 1024, abs=5e-4) for c in cells
     )
+    assert list(wilcoxon.columns) == ["CPSP", "CAPO", "FSPO", "NDLO"]
     assert any("Friedman" in t or "Iman" in t for t in titles)
+    blocks = next(s for s in sections if "fold-mean" in s.title).table
+    assert "SVC" not in blocks.columns  # k = 5, as the spec's CD of 1.766 for N = 10
     claims = next(s for s in sections if "claims" in s.title).table
     assert claims.at["R1", "this run"] == "best median in 5/5"
     assert claims.at["R4", "this run"] == "best median in 5/5"

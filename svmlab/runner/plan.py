@@ -325,7 +325,7 @@ def identity(settings: RunSettings, solvers, datasets) -> dict:
         "datasets": _digest(
             [(d.data.name, d.params) for d in datasets]
             + [d.solver_params for d in datasets if d.solver_params]
-            + [("preprocessing", d.preprocessing) for d in datasets if d.preprocessing]
+            + [("preprocessing", d.data.name, d.preprocessing) for d in datasets if d.preprocessing]
         ),
         "solvers": _digest([_identity_solver(e.spec) for e in solvers]),
         "protocol": _digest(settings.protocol.as_dict()),

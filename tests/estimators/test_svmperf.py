@@ -20,6 +20,7 @@ from svmlab.estimators.svmperf import (
 )
 from svmlab.estimators.svmperf.blocks import GramBlock
 from svmlab.estimators.svmperf.cutting_plane import cutting_plane
+from svmlab.estimators.svmperf.kernel_bank import KernelBank
 from svmlab.estimators.svmperf.kernel_weights import uniform_weights, update_weights
 from svmlab.estimators.svmperf.oracles import MEASURES, loss, most_violated
 from svmlab.estimators.svmperf.working_set_qp import kkt_residual, solve_working_set_qp
@@ -216,6 +217,17 @@ def test_comparators_fit_and_rank():
     assert fspo.score(X, y) > 0.7
 
 
+def test_the_text_bank_polynomials_are_not_a_constant_kernel():
+    """On unit rows (x'x'/d + 1)^p would be ~1 everywhere: an implicit bias kernel."""
+    rng = np.random.default_rng(0)
+    X = np.abs(rng.normal(size=(40, 64)))
+    X /= np.linalg.norm(X, axis=1, keepdims=True)
+    bank = KernelBank("text").fit(X)
+    for kern in bank.kernels_[1:3]:
+        K = kern(X, X)
+        assert K.min() < 0.9  # far from the all-ones matrix
+
+
 def test_gram_block_columns_are_kernel_products():
     rng = np.random.default_rng(0)
     A = rng.normal(size=(5, 5))
@@ -245,6 +257,9 @@ def test_cutting_plane_trace_records_each_iteration():
         ({"C": -1.0}, "C must be > 0"),
         ({"scaling": "joachims"}, "scaling must be one of svmperf, paper"),
         ({"kernel_approx": "rff"}, "kernel_approx must be one of exact, nystrom"),
+        ({"kernel": "sigmoid"}, "'sigmoid' is not positive semi-definite"),
+        ({"kernel": "rbf", "kernel_approx": "nystrom", "n_components": 0}, "n_components must"),
+        ({"kernel": "rbf", "kernel_approx": "nystrom", "n_components": 2.5}, "n_components must"),
     ],
 )
 def test_bad_parameters_get_one_clear_line(kwargs, message):
@@ -261,5 +276,11 @@ def test_mklpo_rejects_bad_kernel_settings():
         MKLPOClassifier(kernels="gaussian").fit(X, y)
     with pytest.raises(ValueError, match="tau_init must be 'uniform' or 10"):
         MKLPOClassifier(tau_init=[1.0, 2.0]).fit(X, y)
+    with pytest.raises(ValueError, match="tau_init must be 'uniform' or 10"):
+        MKLPOClassifier(tau_init=[np.inf] + [1.0] * 9).fit(X, y)
+    with pytest.raises(ValueError, match=r"mkl_p must lie in \[0.1, 100.0\]"):
+        MKLPOClassifier(mkl_p=0.001).fit(X, y)
+    with pytest.raises(ValueError, match="final_alpha_resolve must be True or False"):
+        MKLPOClassifier(final_alpha_resolve="no").fit(X, y)
     with pytest.raises(ValueError, match="needs exactly two classes"):
         MKLPOClassifier().fit(X, np.arange(30) % 3)

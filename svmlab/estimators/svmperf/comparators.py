@@ -23,6 +23,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from svmlab.estimators.svmperf.estimator import (
     SVMPerfClassifier,
+    _check_bool,
     _check_number,
     _CuttingPlaneClassifier,
 )
@@ -117,6 +118,7 @@ class CAPOClassifier(_LinearPerfMixin, _CuttingPlaneClassifier):
         """
         self._check_common()
         _check_number("aux_C", self.aux_C)
+        _check_bool("include_inputs", self.include_inputs)
         factors = list(np.atleast_1d(np.asarray(self.aux_gamma_factors, dtype=np.float64)))
         if not factors or any(not np.isfinite(f) or f <= 0 for f in factors):
             raise ValueError(

@@ -140,7 +140,7 @@ def cutting_plane(
     def scores(alpha):
         if alpha.size == 0:
             return np.zeros(n)
-        return sum(m * b.scores(alpha) for m, b in zip(mu, blocks) if m > 0)
+        return sum((m * b.scores(alpha) for m, b in zip(mu, blocks) if m > 0), np.zeros(n))
 
     def solve(alpha_prev):
         nonlocal fallbacks

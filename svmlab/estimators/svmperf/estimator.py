@@ -32,6 +32,11 @@ def _check_choice(name, value, choices):
         raise ValueError(f"{name} must be one of {', '.join(map(str, choices))}; got {value!r}")
 
 
+def _check_bool(name, value):
+    if not isinstance(value, (bool, np.bool_)):
+        raise ValueError(f"{name} must be True or False; got {value!r}")
+
+
 def _check_number(name, value, *, positive=True, integer=False, low=None, high=None):
     kind = Integral if integer else Real
     if isinstance(value, bool) or not isinstance(value, kind) or not np.isfinite(value):
@@ -157,7 +162,8 @@ class SVMPerfClassifier(_CuttingPlaneClassifier):
         Cutting-plane iterations.
     scaling : {"svmperf", "paper"}, default="svmperf"
         Loss and feature-map scale: percent losses and labels ``+-50/n`` (SVM^perf), or
-        fractions and unit labels (Wang et al. as printed; ``C_paper = 25 C / n^2``).
+        fractions and unit labels (Wang et al. as printed; the same solutions at
+        ``C_paper = 25 C / n^2``, for AUC ``2500 C / (n+ n-)^2``).
     qp_solver : {"clarabel", "osqp"}, default="clarabel"
         Solver of the working-set dual (the other one is the fallback).
     random_state : int or None, default=None
@@ -236,6 +242,8 @@ class SVMPerfClassifier(_CuttingPlaneClassifier):
         """
         self._check_common()
         _check_choice("kernel_approx", self.kernel_approx, KERNEL_APPROX)
+        if self.kernel_approx == "nystrom":
+            _check_number("n_components", self.n_components, integer=True)
         X, y = validate_data(self, X, y, accept_sparse="csr", dtype=np.float64)
         y_pm = self._signed_labels(y)
         if self.kernel == "linear":
@@ -291,7 +299,7 @@ class MKLPOClassifier(_CuttingPlaneClassifier):
         kernel per step), or no learning (the uniform combination).
     mkl_p : float, default=0.5
         Norm of the constraint on ``mu = tau^2``: 0.5 is the paper's ``sum tau = 1``; 1 is
-        convex L1-MKL (``sum mu = 1``); 2 the non-sparse l_2-MKL.
+        convex L1-MKL (``sum mu = 1``); 2 the non-sparse l_2-MKL. Must lie in [0.1, 100].
     tau_init : "uniform" or array-like of shape (n_kernels,), default="uniform"
         Initial ``tau`` (rescaled onto the constraint set).
     tol_tau : float, default=1e-4
@@ -371,7 +379,12 @@ class MKLPOClassifier(_CuttingPlaneClassifier):
             _check_choice("tau_init", self.tau_init, ("uniform",))
             return None
         tau = np.asarray(self.tau_init, dtype=np.float64)
-        if tau.shape != (M,) or np.any(tau < 0) or not np.any(tau > 0):
+        if (
+            tau.shape != (M,)
+            or not np.all(np.isfinite(tau))
+            or np.any(tau < 0)
+            or not np.any(tau > 0)
+        ):
             raise ValueError(
                 f"tau_init must be 'uniform' or {M} non-negative weights, not all 0; got "
                 f"{self.tau_init!r}"
@@ -388,8 +401,11 @@ class MKLPOClassifier(_CuttingPlaneClassifier):
         self._check_common()
         _check_choice("mkl_update", self.mkl_update, UPDATES)
         _check_choice("kernel_approx", self.kernel_approx, KERNEL_APPROX)
-        _check_number("mkl_p", self.mkl_p)
+        _check_number("mkl_p", self.mkl_p, low=0.1, high=100.0)
         _check_number("tol_tau", self.tol_tau)
+        _check_bool("final_alpha_resolve", self.final_alpha_resolve)
+        if self.kernel_approx == "nystrom":
+            _check_number("n_components", self.n_components, integer=True)
         _check_number("inner_alternations", self.inner_alternations, integer=True)
         _check_number("smoothing", self.smoothing, positive=False, low=0.0, high=0.999)
         X, y = validate_data(self, X, y, accept_sparse="csr", dtype=np.float64)

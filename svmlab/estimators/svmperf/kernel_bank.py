@@ -7,8 +7,9 @@ but name none. svmlab's banks (docs/decisions/svmperf.md, "Kernel banks"):
   ``gamma = gamma0 * 2^j``, ``j = -3..3``, where ``gamma0 = 1 / median ||x_i - x_j||^2`` over
   training pairs (at most 2,000 rows sampled), and polynomial ``(x'x' / d + 1)^p``,
   ``p = 1, 2, 3``: ``M = 10``;
-* ``"text"`` (L2-normalised term frequencies): linear (cosine), polynomial of degree 2 and 3,
-  Gaussian with ``gamma`` in {0.25, 0.5, 1, 2, 4}: ``M = 8``;
+* ``"text"`` (L2-normalised term frequencies): linear (cosine), polynomial ``(x'x' + 1)^p`` of
+  degree 2 and 3 (``kappa = 1``: on unit rows ``x'x'/d`` would make them nearly constant, an
+  implicit bias), Gaussian with ``gamma`` in {0.25, 0.5, 1, 2, 4}: ``M = 8``;
 * ``"rbf"``: one Gaussian at ``gamma0`` (the single-kernel SVM^perf / CPSP baseline).
 
 A bank may also be a list of kernel dicts: ``{"kernel": "rbf", "gamma": 0.5}`` (absolute),
@@ -33,13 +34,15 @@ BANKS = {
     "dense": [{"kernel": "rbf", "gamma_factor": 2.0**j} for j in range(-3, 4)]
     + [{"kernel": "polynomial", "degree": p} for p in (1, 2, 3)],
     "text": [{"kernel": "linear"}]
-    + [{"kernel": "polynomial", "degree": p} for p in (2, 3)]
+    + [{"kernel": "polynomial", "degree": p, "kappa": 1.0} for p in (2, 3)]
     + [{"kernel": "rbf", "gamma": g} for g in (0.25, 0.5, 1.0, 2.0, 4.0)],
     "rbf": [{"kernel": "rbf", "gamma_factor": 1.0}],
     "linear": [{"kernel": "linear"}],
 }
 
 KERNEL_APPROX = ("exact", "nystrom")
+#: Kernels whose Gram matrices are positive semi-definite (the QP of Eq. 17 must be convex).
+PSD_KERNELS = ("linear", "polynomial", "rbf")
 
 
 def bank_kernels(bank) -> list[dict]:
@@ -59,6 +62,11 @@ def bank_kernels(bank) -> list[dict]:
     for k in kernels:
         if "kernel" not in k:
             raise ValueError(f"kernels: every entry needs a 'kernel' key; got {k!r}")
+        if k["kernel"] not in PSD_KERNELS:
+            raise ValueError(
+                f"kernels: {k['kernel']!r} is not positive semi-definite, which the structural "
+                f"SVM's dual needs; valid kernels: {', '.join(PSD_KERNELS)}"
+            )
     return kernels
 
 

@@ -93,21 +93,25 @@ def _osqp(H, delta, C, alpha0, eps, max_iter):
     lower = np.concatenate([np.zeros(k), [-np.inf]])
     upper = np.concatenate([np.full(k, np.inf), [C]])
     qp = osqp.OSQP()
-    qp.setup(
-        P,
-        -delta,
-        A,
-        lower,
-        upper,
+    setup = dict(
+        P=P,
+        q=-delta,
+        A=A,
+        l=lower,
+        u=upper,
         verbose=False,
         polishing=False,  # OSQP 1.x prints to stdout when it polishes; :func:`_polish` instead
         eps_abs=eps,
         eps_rel=eps,
         max_iter=int(max_iter),
     )
-    if alpha0 is not None:
-        qp.warm_start(x=alpha0)
-    res = qp.solve(raise_error=False)
+    try:
+        qp.setup(**setup)
+        if alpha0 is not None:
+            qp.warm_start(x=alpha0)
+        res = qp.solve(raise_error=False)
+    except Exception:  # OSQP refuses e.g. a numerically indefinite H: try the other solver
+        return None, 0
     x = res.x
     if x is None or not np.all(np.isfinite(x)):
         return None, int(res.info.iter)
@@ -159,6 +163,8 @@ def _clarabel(H, delta, C):
     settings.tol_feas = 1e-10
     solver = clarabel.DefaultSolver(P, -delta, A, b, [clarabel.NonnegativeConeT(k + 1)], settings)
     sol = solver.solve()
+    if str(sol.status) not in ("Solved", "AlmostSolved"):
+        return None, int(sol.iterations)
     return np.asarray(sol.x, dtype=np.float64), int(sol.iterations)
 
 
