@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import numpy as np
 from sklearn.svm import SVC
-from sklearn.utils.validation import check_is_fitted, validate_data
+from sklearn.utils.validation import validate_data
 
 from svmlab.estimators.svmperf.estimator import (
     SVMPerfClassifier,
@@ -135,19 +135,10 @@ class CAPOClassifier(_LinearPerfMixin, _CuttingPlaneClassifier):
         self.fit_info_["aux_gammas"] = [gamma0 * f for f in factors]
         return self
 
-    def decision_function(self, X):
-        """Adapted scores of ``X`` (no bias).
+    _fitted_attr = "inner_"
 
-        Parameters
-        ----------
-        X : array-like or sparse matrix of shape (n_samples, n_features)
-
-        Returns
-        -------
-        scores : ndarray of shape (n_samples,)
-        """
-        check_is_fitted(self, "inner_")
-        X = validate_data(self, X, accept_sparse="csr", dtype=np.float64, reset=False)
+    def _scores(self, X):
+        """The adaptation's scores of the auxiliary decision values."""
         return self.inner_.decision_function(self._adapted_inputs(X))
 
 
@@ -249,17 +240,8 @@ class FSPOClassifier(_LinearPerfMixin, _CuttingPlaneClassifier):
         self.fit_info_["n_features_selected"] = len(selected)
         return self
 
-    def decision_function(self, X):
-        """``X w`` with ``w`` zero outside the selected features.
+    _fitted_attr = "coef_"
 
-        Parameters
-        ----------
-        X : array-like or sparse matrix of shape (n_samples, n_features)
-
-        Returns
-        -------
-        scores : ndarray of shape (n_samples,)
-        """
-        check_is_fitted(self, "coef_")
-        X = validate_data(self, X, accept_sparse="csr", dtype=np.float64, reset=False)
+    def _scores(self, X):
+        """``X w`` with ``w`` zero outside the selected features."""
         return np.asarray(X @ self.coef_).ravel()

@@ -106,6 +106,24 @@ class _CuttingPlaneClassifier(ClassifierMixin, BaseEstimator):
         }
         return res
 
+    #: the attribute that exists once the model is fitted
+    _fitted_attr = "coefs_"
+
+    def decision_function(self, X):
+        """Scores of ``X``; positive means ``classes_[1]`` (no bias, Wang et al. Eq. 3).
+
+        Parameters
+        ----------
+        X : array-like or sparse matrix of shape (n_samples, n_features)
+
+        Returns
+        -------
+        scores : ndarray of shape (n_samples,)
+        """
+        check_is_fitted(self, self._fitted_attr)
+        X = validate_data(self, X, accept_sparse="csr", dtype=np.float64, reset=False)
+        return self._scores(X)
+
     def predict(self, X):
         """``classes_[1]`` where the score is positive, else ``classes_[0]`` (Eq. 3).
 
@@ -260,19 +278,8 @@ class SVMPerfClassifier(_CuttingPlaneClassifier):
         self.fit_info_["kernel"] = "linear" if self.bank_ is None else self.bank_.describe()[0]
         return self
 
-    def decision_function(self, X):
-        """Scores ``f(x) = w' phi(x)`` (no bias).
-
-        Parameters
-        ----------
-        X : array-like or sparse matrix of shape (n_samples, n_features)
-
-        Returns
-        -------
-        scores : ndarray of shape (n_samples,)
-        """
-        check_is_fitted(self, "coefs_")
-        X = validate_data(self, X, accept_sparse="csr", dtype=np.float64, reset=False)
+    def _scores(self, X):
+        """``f(x) = w' phi(x)``."""
         if self.bank_ is None:
             return np.asarray(X @ self.coef_).ravel()
         return self.bank_.decision(X, [1.0], self.coefs_)
@@ -437,17 +444,6 @@ class MKLPOClassifier(_CuttingPlaneClassifier):
         )
         return self
 
-    def decision_function(self, X):
-        """Scores ``f(x) = sum_m tau_m^2 sum_i beta_i K_m(x_i, x)`` (Eq. 14, no bias).
-
-        Parameters
-        ----------
-        X : array-like or sparse matrix of shape (n_samples, n_features)
-
-        Returns
-        -------
-        scores : ndarray of shape (n_samples,)
-        """
-        check_is_fitted(self, "coefs_")
-        X = validate_data(self, X, accept_sparse="csr", dtype=np.float64, reset=False)
+    def _scores(self, X):
+        """``f(x) = sum_m tau_m^2 sum_i beta_i K_m(x_i, x)`` (Eq. 14)."""
         return self.bank_.decision(X, self.mu_, self.coefs_)
