@@ -276,3 +276,14 @@ def test_hydrmi_figures_draw_from_a_run(tmp_path):
     for figure in ("convergence", "subsets"):
         path = module[figure](tmp_path / "run", "musk1", tmp_path)
         assert mpimg.imread(path).ndim == 3
+
+
+def test_svmperf_benchmarks_print_their_ratios(capsys):
+    speed = runpy.run_path(str(REPO_ROOT / "scripts" / "bench" / "svmperf_speed.py"))
+    speed["main"](["--dataset", "wdbc", "--n", "569", "--C", "1"])
+    out = capsys.readouterr().out
+    assert "OSQP/1-slack" in out and "stop converged" in out and "loss=mcc" in out
+    oracles = runpy.run_path(str(REPO_ROOT / "scripts" / "bench" / "svmperf_oracles.py"))
+    oracles["main"](["--sizes", "1000", "2000", "--budget", "0.01"])
+    out = capsys.readouterr().out
+    assert "argsort (peer)" in out and "slope" in out

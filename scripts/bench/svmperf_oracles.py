@@ -109,7 +109,7 @@ def run(sizes, enum_max, pos_rate, budget):
     return times
 
 
-def main() -> None:
+def main(argv=None) -> None:
     ap = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
@@ -121,7 +121,7 @@ def main() -> None:
     ap.add_argument("--budget", type=float, default=0.5, help="seconds of repeats per timing")
     ap.add_argument("--quick", action="store_true", help="smoke-test size: n = 10^3, 10^4")
     ap.add_argument("--threads", type=int, default=1, help="BLAS threads (default one)")
-    args = ap.parse_args()
+    args = ap.parse_args(argv)
     if args.sizes is None:
         args.sizes = [1_000, 10_000] if args.quick else [1_000, 10_000, 100_000, 1_000_000]
     print(f"one process, {args.threads} BLAS thread(s)")
