@@ -1,5 +1,7 @@
 """Every shipped experiment composes, and the OLLAWV quick profile runs end to end."""
 
+import json
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -169,3 +171,35 @@ def test_hydrmi_experiments_take_their_classifiers_from_the_roster(roster, targe
     assert len(solvers) == 17 * 3
     assert target in solvers["hydrmi_citation_knn"]["estimator"]["_target_"]
     assert solvers["hydrmi_citation_knn"]["runs"] == 5
+
+
+@pytest.mark.data
+def test_svmperf_quick_runs_one_model_per_measure_and_reports_the_claims(run_cli, tmp_path):
+    """A cut-down svmperf_quick: wdbc_lsvt, 3 folds, MKLPO for two measures, NDLO for one,
+    and the SVC baseline -- real runner, real Parquet rows, the MKLPO report sections."""
+    from svmlab.reproduce.svmperf import MEASURES, METHODS
+
+    keep = {"mklpo_f1", "mklpo_auc", "ndlo_f1", "svc"}
+    names = [f"{p}_{loss}" for p in METHODS.values() for loss, _ in MEASURES.values()]
+    drop = [f"~solvers.{n}" for n in names if n not in keep]
+    proc = run_cli(
+        "run",
+        "+experiment=svmperf_quick",
+        "~datasets.splice_ei",
+        "~datasets.synthetic_lsvt",
+        *drop,
+        "protocol.n_splits=3",
+        f"results_dir={tmp_path}",
+        "run_id=q",
+        "runner=sequential",
+        cwd=tmp_path,
+        check=0,
+    )
+    assert "MKLPO study, Figs. 1-2" in proc.stdout and "claims" in proc.stdout
+    df = pd.read_parquet(tmp_path / "svmperf_quick" / "q" / "results.parquet")
+    assert set(df["solver"]) == keep and (df["status"] == "ok").all() and len(df) == 12
+    tuned = df.set_index("solver")["tuning_metric"].to_dict()
+    assert tuned["mklpo_auc"] == "roc_auc" and tuned["mklpo_f1"] == "f1_pos"
+    info = pd.Series([json.loads(s) for s in df["fit_info"]], index=df["solver"])
+    assert np.isclose(sum(info["mklpo_f1"].iloc[0]["tau"]), 1.0)  # on the simplex
+    assert (df.loc[df["solver"] == "mklpo_f1", "f1_pos"] > 0.9).all()
