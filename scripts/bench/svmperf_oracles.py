@@ -5,7 +5,7 @@ Usage::
     python scripts/bench/svmperf_oracles.py [--sizes 1000 10000 100000 1000000]
         [--enum-max 100000] [--pos-rate 0.1] [--budget 0.5] [--quick] [--threads 1]
 
-The claim (spec svmperf_mkl.md 1.11 and 6.3, after Joachims (2005), Algs. 2-3): accuracy is
+The claim (Joachims (2005), Algs. 2-3; docs/decisions/svmperf.md): accuracy is
 O(n), F1 and ROC area O(n log n), PRBEP O(n) after an O(n log n) sort, MCC O(n+ n-) (exact
 enumeration, no concavity to exploit). Each oracle of
 :mod:`svmlab.estimators.svmperf.oracles` is called on y with ``--pos-rate`` positives (random

@@ -1,6 +1,6 @@
 """k-mer bag-of-words features for biological sequences (proteins, DNA).
 
-The MKLPO paper (Wang, Wang, Zhou & McDonald; spec ``svmperf_mkl.md`` §3.1) follows
+The MKLPO paper (Wang, Wang, Zhou & McDonald, Sec. IV) follows
 Allerdictor (Dang & Lawrence, *Bioinformatics* 30(8), 2014): a sequence is cut into
 overlapping peptides of a small sliding window and each peptide is a word. The paper gives
 no window length, vocabulary, weighting or normalisation (ambiguity A15). svmlab reads it as

@@ -306,7 +306,7 @@ def allergen_sequences(
     confuser_rate=0.02,
     random_state=0,
 ):
-    """The sequences of :func:`synthetic_allergen` (spec ``svmperf_mkl.md`` §3.3 item 1).
+    """The sequences of :func:`synthetic_allergen` (docs/decisions/svmperf.md, "Stand-in datasets").
 
     Returns
     -------
@@ -355,8 +355,9 @@ def allergen_sequences(
 def synthetic_allergen(scale=0.05, k=2, random_state=0) -> Dataset:
     """Allergen-like protein sequences as k-mer bag-of-words (MKLPO stand-in for Allerdictor).
 
-    Spec ``svmperf_mkl.md`` §3.3 item 1: 3,907 allergens (+1) and 39,070 non-allergens (-1)
-    at ``scale`` = 1.0 (``round(3907 * scale)`` / ``round(39070 * scale)``; the default 0.05
+    A stand-in for the MKLPO paper's allergen data (docs/decisions/svmperf.md): 3,907 allergens (+1)
+    and 39,070 non-allergens (-1) at ``scale`` = 1.0 (``round(3907 * scale)`` / ``round(39070 *
+    scale)``; the default 0.05
     gives 195 / 1,954, a CI size). Residues are drawn from the Swiss-Prot composition;
     lengths are ``round(lognormal(log 350, 0.5))`` clipped to [50, 2000]. A family of 8
     motifs (lengths 6-12) is drawn once; every allergen carries 1-3 instances of family
@@ -364,7 +365,7 @@ def synthetic_allergen(scale=0.05, k=2, random_state=0) -> Dataset:
     non-allergens (confusers) carry one. Features: :func:`svmlab.data.kmers.kmer_features`
     over the 20 amino acids with window ``k`` (term frequencies, L2-normalised rows; the
     generated sequences have no non-standard letters). ``k`` = 2 gives 400 dense features;
-    the spec's choice for the real data, ``k`` = 3, gives 8,000 (dense float64: 8,000 x 8
+    svmlab's choice for the real data, ``k`` = 3, gives 8,000 (dense float64: 8,000 x 8
     bytes per row). Rows are shuffled. ``allergen_sequences`` returns the raw sequences.
     """
     from .kmers import AMINO_ACIDS, kmer_features, kmer_vocabulary
@@ -394,7 +395,7 @@ def synthetic_lsvt(
 ) -> Dataset:
     """LSVT-like dense data: 126 x 309, 84 positives (+1, the majority) and 42 negatives (-1).
 
-    Spec ``svmperf_mkl.md`` §3.3 (LSVT-like item 1), a stand-in for UCI LSVT Voice
+    A stand-in (docs/decisions/svmperf.md) for UCI LSVT Voice
     Rehabilitation (84 unacceptable = +1, 42 acceptable = -1). :func:`sklearn.datasets.
     make_classification` with ``n_informative`` Gaussian-cluster dimensions (2 clusters per
     class), ``n_redundant`` random linear combinations of them (correlated dimensions) and

@@ -13,8 +13,8 @@ check the claims' direction. This module builds the report sections for such a r
   p-values are descriptive);
 * Friedman / Iman-Davenport over the (data set x measure) blocks, ranking the paper's five
   methods by their fold means, with the Bonferroni-Dunn critical difference and Holm's
-  step-down test with MKLPO as the control (spec Sec. 4.4; the SVC baseline, one model tuned
-  by accuracy, is shown in the median table and the figures only);
+  step-down test with MKLPO as the control (docs/decisions/svmperf.md, "Statistics and figures"; the
+  SVC baseline, one model tuned by accuracy, is shown in the median table and the figures only);
 * the paper's claims, each with the run's evidence;
 * MKLPO's learned kernel weights.
 
@@ -48,7 +48,7 @@ MEASURES = {
     "F1": ("f1", "f1_pos"),
     "MCC": ("mcc", "mcc"),
 }
-#: The stand-ins of the paper's two data sets (spec Sec. 3.3).
+#: The stand-ins of the paper's two data sets (docs/decisions/svmperf.md, "Stand-in datasets").
 ALLERGEN_LIKE = ("synthetic_allergen", "splice_ei", "page_blocks0")
 LSVT_LIKE = ("synthetic_lsvt", "wdbc_lsvt")
 
@@ -185,7 +185,7 @@ def block_matrix(diag: pd.DataFrame) -> pd.DataFrame:
 
 
 def claims_table(diag: pd.DataFrame) -> Section:
-    """The paper's claims R1-R6 (spec Sec. 5.3) with the run's evidence on the stand-ins."""
+    """The paper's claims R1-R6 (Wang et al., Sec. IV) with the run's evidence on the stand-ins."""
     med = diag.groupby(["dataset", "measure", "method"])["value"].median()
     datasets = sorted(set(diag["dataset"]))
     paper = list(METHODS)

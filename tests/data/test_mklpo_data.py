@@ -1,4 +1,4 @@
-"""The SVMperf-MKL (MKLPO) stand-in datasets (spec svmperf_mkl.md §3.3), the k-mer featuriser
+"""The MKLPO stand-in datasets (docs/decisions/svmperf.md), the k-mer featuriser
 and the opt-in local readers of the paper's own data (Allerdictor FASTA, UCI LSVT)."""
 
 from __future__ import annotations
@@ -42,7 +42,7 @@ def test_kmer_counts_hand_example():
 def test_kmer_features_are_l2_normalised_term_frequencies():
     X = kmer_features(["AAAC", "CC", "G"], 1, "AC", "drop")
     np.testing.assert_allclose(X, [[3 / np.sqrt(10), 1 / np.sqrt(10)], [0, 1], [0, 0]])
-    assert len(kmer_vocabulary(3)) == 8000  # the spec's k = 3 over the 20 amino acids
+    assert len(kmer_vocabulary(3)) == 8000  # k = 3 over the 20 amino acids
 
 
 @pytest.mark.parametrize(

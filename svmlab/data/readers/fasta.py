@@ -1,6 +1,6 @@
 """FASTA files and the Allerdictor allergen data (opt-in, local files only).
 
-The MKLPO paper's experiment I (spec ``svmperf_mkl.md`` §3.1) uses Allerdictor's data (Dang &
+The MKLPO paper's experiment I (Sec. IV) uses Allerdictor's data (Dang &
 Lawrence, *Bioinformatics* 30(8), 2014): 3,907 allergen and 39,070 non-allergen protein
 sequences, distributed only through the authors' web site. svmlab registers ``allerdictor``
 as unavailable and never downloads it; :func:`read_allerdictor` reads a copy the user
@@ -59,7 +59,7 @@ def read_allerdictor(
     allergens, non_allergens : str or Path
         FASTA files (e.g. Allerdictor's ``alg.fa`` and ``nlg.fa``).
     k : int, default=3
-        k-mer length: 3 gives the spec's 8,000 words over the 20 amino acids (§3.1, a dense
+        k-mer length: 3 gives 8,000 words over the 20 amino acids (svmlab's default; a dense
         ``n x 8000`` float64 matrix: about 2.7 GB for all 42,977 sequences; 2 gives 400).
     other : {"drop", "fold"}, default="drop"
         Non-standard letters (X, B, Z, U, O): drop the k-mers containing them (keeps the

@@ -1,6 +1,6 @@
 """The UCI LSVT Voice Rehabilitation data (opt-in, local files only).
 
-The MKLPO paper's experiment II (spec ``svmperf_mkl.md`` §3.2) uses Tsanas, Little, Fox &
+The MKLPO paper's experiment II (Sec. IV) uses Tsanas, Little, Fox &
 Ramig, *IEEE TNSRE* 22(1), 2014: 126 sustained /a/ phonations x 309 dysphonia measures, rated
 acceptable (response 1) or unacceptable (2). UCI is not reachable offline, so svmlab registers
 ``lsvt`` as unavailable and :func:`read_lsvt` reads a copy the user already has.
@@ -54,7 +54,8 @@ def read_lsvt(path, *, label=None, data_sheet=None, response_sheet=None, name="l
     Returns
     -------
     Dataset
-        ``binary``; response 2 (unacceptable) -> +1, 1 (acceptable) -> -1 (spec §3.2).
+        ``binary``; response 2 (unacceptable) -> +1, 1 (acceptable) -> -1 (the paper: unacceptable
+        phonations are the positives).
 
     Raises
     ------

@@ -3,7 +3,7 @@
 The cutting plane (Wang et al., Alg. 1) only ever needs, for each kernel ``m``, the new
 row/column of ``Q_m = G' K_m G`` when a constraint vector ``g`` joins the working set
 ``G = [g_1 ... g_k]``, and the training scores ``K_m G alpha``. A block provides both in one of
-two representations (Wang et al. do not say how; the spec's Sec. 6.3 recipe):
+two representations (Wang et al. do not say how; docs/decisions/svmperf.md):
 
 * :class:`GramBlock` keeps the exact training Gram matrix ``K_m`` and the columns
   ``V_m = K_m G``: ``v = K_m g`` costs one pass over the columns where ``g`` is non-zero;

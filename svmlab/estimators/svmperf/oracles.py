@@ -10,8 +10,8 @@ loss-augmented argmax
 Joachims (2005), "A support vector method for multivariate performance measures", ICML,
 Alg. 2 (contingency-table measures) and Alg. 3 (ROC area); it is Eq. (19) of Wang, Wang,
 Zhou & McDonald, "Multiple kernel multivariate performance learning using cutting plane
-algorithm" (MKLPO), read as an unrestricted argmax (spec svmperf_mkl.md, A9). With the
-scores ``f_i = w' phi(x_i)`` the objective is
+algorithm" (MKLPO), read as an unrestricted argmax (docs/decisions/svmperf.md, "The oracles and
+their ties"). With the scores ``f_i = w' phi(x_i)`` the objective is
 
 * contingency measures (accuracy, F1, PRBEP, MCC):  ``V(ybar) = Delta(y, ybar) + s sum_i
   ybar_i f_i`` over ``ybar in {-1, +1}^n`` (PRBEP: only labellings with exactly n+ predicted
@@ -19,20 +19,21 @@ scores ``f_i = w' phi(x_i)`` the objective is
 * ROC area: ``V(Ybar) = u #{(i, j): Ybar_ij = -1} + s_auc sum_{i in P, j in N} Ybar_ij (f_i -
   f_j)`` over the pairwise labellings ``Ybar`` of (positive, negative) pairs.
 
-Two scalings (spec section 1.11): ``"svmperf"`` (default) has ``Delta = 100 (1 - M)``,
-``s = 50/n`` and ``s_auc = 50/(n+ n-)``, ``u = 100/(n+ n-)`` (the label rescaling of
-SVM^perf, so that C is on its ``-c`` scale); ``"paper"`` has ``Delta = 1 - M``, ``s = s_auc =
+Two scalings (docs/decisions/svmperf.md, "The structural problem and its scale"): ``"svmperf"``
+(default) has ``Delta = 100 (1 - M)``, ``s = 50/n`` and ``s_auc = 50/(n+ n-)``,
+``u = 100/(n+ n-)`` (the label rescaling of SVM^perf, so that C is on its ``-c`` scale);
+``"paper"`` has ``Delta = 1 - M``, ``s = s_auc =
 1`` and ``u = 1/(n+ n-)``. Every oracle returns a :class:`Constraint` ``(g, delta)`` whose
 violation at scores ``f`` is ``delta - f @ g``; the true labelling has ``g = 0``,
 ``delta = 0``.
 
-Tie-breaking is deterministic (spec 1.11): examples are ordered by (score descending, index
+Tie-breaking is deterministic: examples are ordered by (score descending, index
 ascending), and among (a, b) = (true positives, false positives) with equal objective the
 first one found with ``a`` ascending (outer) and ``b`` descending from n- to 0 (inner) wins.
-Accuracy follows the separable rule of the spec's table instead (flip ``i`` iff ``y_i f_i``
+Accuracy follows Joachims' separable rule instead (flip ``i`` iff ``y_i f_i``
 is strictly below the margin), and ROC area counts a tied pair as violated.
 
-This is a reimplementation from the paper and the spec; no SVM^perf source is used.
+Written from the papers; no SVM^perf source is used.
 """
 
 from __future__ import annotations
@@ -409,7 +410,7 @@ def most_violated(measure, y, f, *, scaling="svmperf") -> Constraint:
     """Most violated constraint (exact loss-augmented argmax) of the 1-slack structural SVM.
 
     Joachims (2005), ICML, Alg. 2 (contingency measures) and Alg. 3 (ROC area); Eq. (19) of
-    Wang et al. (MKLPO) read as an argmax over all labellings (spec svmperf_mkl.md 1.8, A9).
+    Wang et al. (MKLPO) read as an argmax over all labellings (docs/decisions/svmperf.md).
 
     Parameters
     ----------
@@ -491,9 +492,9 @@ def loss(measure, y, ybar, *, scaling="svmperf") -> float:
 
 
 def measure_value(measure, y, f) -> float:
-    """The measure in [0, 1] (MCC: [-1, 1]) of scores ``f`` on labels ``y`` (spec 4.2).
+    """The measure in [0, 1] (MCC: [-1, 1]) of scores ``f`` on labels ``y``.
 
-    Accuracy, F1 and MCC predict ``+1`` iff ``f > 0`` (threshold 0, no bias; spec A13).
+    Accuracy, F1 and MCC predict ``+1`` iff ``f > 0`` (threshold 0, no bias; Wang et al., Eq. 3).
     ROC area is the Mann-Whitney statistic with ties counted 1/2. PRBEP is the precision of
     the n+ top-scored examples, ties at the cut broken pessimistically (negatives first).
 

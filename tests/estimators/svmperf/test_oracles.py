@@ -1,5 +1,5 @@
-"""The SVM^perf most-violated-constraint oracles (Joachims 2005, Algs. 2-3; spec
-svmperf_mkl.md 1.11 and 6.4 items 1-2) against exhaustive enumeration of all labellings,
+"""The SVM^perf most-violated-constraint oracles (Joachims 2005, Algs. 2-3)
+against exhaustive enumeration of all labellings,
 an independent contingency-table loss, O(n+ n-) grids and scikit-learn's metrics."""
 
 from __future__ import annotations
@@ -34,8 +34,8 @@ def auc_units(scaling, n_pos, n_neg):
 
 
 def table_loss(measure, y, Y, L):
-    """Delta of every row of the labelling matrix Y, from TP/FP/FN/TN (spec 4.2), written
-    independently of the module."""
+    """Delta of every row of the labelling matrix Y, from TP/FP/FN/TN (the metric definitions),
+    written independently of the module."""
     pos, pred = y > 0, Y > 0
     tp = (pred & pos).sum(1).astype(float)
     fp = (pred & ~pos).sum(1).astype(float)
@@ -258,7 +258,7 @@ def test_block_size_does_not_change_the_tie_break(monkeypatch):
         np.testing.assert_array_equal(ybar, -y)
     # accuracy with every margin exactly 1 and n = 8 (all values exact in binary): V(a, b) is
     # the same on the whole grid, so the enumeration returns (a, b) = (0, n-) in every
-    # blocking; the separable accuracy oracle instead keeps points on the margin (spec table)
+    # blocking; the separable accuracy oracle instead keeps points on the margin (Joachims' rule)
     y = np.array([1, -1, -1, 1, -1, 1, -1, -1])
     f = y.astype(float)
     L, s = units("svmperf", 8)
