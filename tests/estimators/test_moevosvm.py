@@ -13,13 +13,8 @@ import pytest
 from sklearn.datasets import make_blobs
 
 from svmlab.estimators.evo import DualFitness, MOEvoSVMClassifier, mo_objectives
-from svmlab.estimators.evo._nsga2 import (
-    crowding_distance,
-    holdout_choice,
-    non_dominated,
-    nsga2_survival,
-)
-from svmlab.estimators.evo.moevosvm import _InductiveProblem
+from svmlab.estimators.evo.moevosvm import _InductiveProblem, holdout_choice
+from svmlab.nsga2 import crowding_distance, non_dominated, nsga2_survival
 from svmlab.testing import essential_checks
 
 GAMMA = 0.5

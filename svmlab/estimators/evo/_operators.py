@@ -12,6 +12,8 @@ from collections import deque
 
 import numpy as np
 
+from svmlab.nsga2 import uniform_crossover
+
 __all__ = [
     "tournament_size",
     "tournament_select",
@@ -36,32 +38,6 @@ def tournament_select(F: np.ndarray, n_select: int, frac: float, rng) -> np.ndar
     k = tournament_size(F.size, frac)
     idx = rng.randint(F.size, size=(n_select, k))
     return idx[np.arange(n_select), np.argmax(F[idx], axis=1)]
-
-
-def uniform_crossover(A: np.ndarray, p_cx: float, rng) -> tuple[np.ndarray, np.ndarray]:
-    """Children of uniform crossover and the parent each one is closest to.
-
-    The rows are paired at random (``floor(P / 2)`` disjoint pairs); each pair crosses with
-    probability ``p_cx`` and then swaps every gene with probability 1/2, giving two children:
-    the first keeps the unswapped genes of the first parent, the second those of the second.
-
-    Returns
-    -------
-    children : ndarray of shape (2 * n_crossed_pairs, n)
-    base : ndarray of shape (2 * n_crossed_pairs,)
-        Row of ``A`` each child is derived from (first parent for the first child, second
-        parent for the second).
-    """
-    P, n = A.shape
-    perm = rng.permutation(P)
-    pairs = perm[: 2 * (P // 2)].reshape(-1, 2)
-    pairs = pairs[rng.random_sample(len(pairs)) < p_cx]
-    if not len(pairs):
-        return np.empty((0, n)), np.empty(0, dtype=np.intp)
-    swap = rng.random_sample((len(pairs), n)) < 0.5
-    a, b = A[pairs[:, 0]], A[pairs[:, 1]]
-    children = np.concatenate([np.where(swap, b, a), np.where(swap, a, b)])
-    return children, np.concatenate([pairs[:, 0], pairs[:, 1]])
 
 
 def gaussian_mutation(A: np.ndarray, sigma: float, C: float, rng) -> np.ndarray:

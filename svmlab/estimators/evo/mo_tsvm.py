@@ -19,7 +19,6 @@ from sklearn.utils.validation import check_is_fitted
 from threadpoolctl import threadpool_limits
 
 from svmlab.estimators.evo._fitness import posthoc_bias
-from svmlab.estimators.evo._nsga2 import final_front, run_nsga2
 from svmlab.estimators.evo._operators import (
     sparse_mutation_draws,
 )
@@ -29,6 +28,7 @@ from svmlab.estimators.evo._transductive import (
     TransductiveCore,
     prepare_rows,
 )
+from svmlab.nsga2 import final_front, run_nsga2
 
 __all__ = ["MOTSVMClassifier"]
 

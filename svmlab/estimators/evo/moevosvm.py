@@ -19,9 +19,9 @@ from threadpoolctl import threadpool_limits
 from svmlab.estimators._kernel_params import KERNEL_CONSTRAINTS, KernelParamsMixin
 from svmlab.estimators.evo._base import binary_targets
 from svmlab.estimators.evo._fitness import DualFitness, posthoc_bias
-from svmlab.estimators.evo._nsga2 import final_front, holdout_choice, run_nsga2
 from svmlab.estimators.evo._operators import sparse_mutation_draws
 from svmlab.kernels import kernel_expansion, kernel_matrix
+from svmlab.nsga2 import final_front, run_nsga2
 
 __all__ = ["MOEvoSVMClassifier", "mo_objectives"]
 
@@ -153,7 +153,7 @@ class MOEvoSVMClassifier(KernelParamsMixin, ClassifierMixin, BaseEstimator):
         with the thesis's initialisation, crossover and mutation plugged in; it selects
         parents by binary tournaments (domination, then crowding distance) and makes
         ``pop_size`` offspring per generation, each crossed and mutated, and normalises the
-        crowding distance (see :mod:`svmlab.estimators.evo._nsga2`). On Sonar both give
+        crowding distance (see :mod:`svmlab.nsga2`). On Sonar both give
         fronts of the same range and similar hold-out choices; "rm" evaluates twice as many
         individuals per generation and is still 2-3 times faster (incremental evaluation).
     crowding : {"raw", "normalized"}, default="raw"
@@ -557,3 +557,33 @@ class MOEvoSVMClassifier(KernelParamsMixin, ClassifierMixin, BaseEstimator):
         tags.classifier_tags.multi_class = False
         tags.input_tags.sparse = True
         return tags
+
+
+# -- choosing one member of the front ----------------------------------------------------------
+
+
+def holdout_choice(train_error, holdout_error, alpha_sum) -> tuple[np.ndarray, int]:
+    """The thesis's hold-out rule (Mierswa (2009), Sec. 3.2.6, option b) on a Pareto set.
+
+    The members are ordered by training error **descending** (the simple, large-margin end
+    first), ties by ``alpha_sum`` ascending (the smaller dual sum is the simpler model),
+    then by position. The chosen member is the first in that order whose hold-out error is
+    minimal -- so of several members with the same hold-out error the one with the larger
+    training error wins (RapidMiner's strict ``<`` scan).
+
+    Returns
+    -------
+    order : ndarray of int
+        The members in the order above.
+    chosen : int
+        Index (into the inputs) of the chosen member.
+    """
+    train_error = np.asarray(train_error, dtype=np.float64)
+    holdout_error = np.asarray(holdout_error, dtype=np.float64)
+    alpha_sum = np.asarray(alpha_sum, dtype=np.float64)
+    order = np.lexsort((np.arange(len(train_error)), alpha_sum, -train_error))
+    best = order[0]
+    for i in order[1:]:
+        if holdout_error[i] < holdout_error[best]:
+            best = i
+    return order, int(best)

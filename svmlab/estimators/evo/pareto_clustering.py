@@ -8,8 +8,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from svmlab.estimators.evo._nsga2 import non_dominated
 from svmlab.estimators.evo.mo_tsvm import MOTSVMClassifier
+from svmlab.nsga2 import non_dominated
 
 __all__ = ["ParetoClustering", "pareto_clustering", "pareto_edges"]
 

@@ -1,5 +1,6 @@
-"""NSGA-II for the multi-objective evolutionary SVMs (Mierswa (2009), Secs. 2.4, 3.2 and 5.4;
-docs/decisions/evo.md, "MO-EvoSVM: NSGA-II variant").
+"""NSGA-II, shared by the multi-objective evolutionary SVMs (Mierswa (2009), Secs. 2.4, 3.2 and
+5.4; docs/decisions/evo.md, "MO-EvoSVM: NSGA-II variant") and the multi-objective feature
+selection and construction of Part II (Chs. 6, 8, 10; docs/decisions/mo_features.md).
 
 Two engines run the same *problem* object (see :class:`MOProblem`), which owns the
 genome, the vectorised evaluation and the thesis's variation operators:
@@ -40,16 +41,14 @@ from typing import Protocol
 
 import numpy as np
 
-from svmlab.estimators.evo._operators import uniform_crossover
-
 __all__ = [
     "MOProblem",
     "crowding_distance",
     "dominates",
-    "holdout_choice",
     "non_dominated",
     "nsga2_survival",
     "run_nsga2",
+    "uniform_crossover",
 ]
 
 
@@ -87,6 +86,35 @@ class MOProblem(Protocol):
 
     def mutate_genes(self, A: np.ndarray, rng) -> np.ndarray:
         """Mutate the rows of ``A`` in place (no evaluation) and return ``A``."""
+
+
+# -- variation -------------------------------------------------------------------------------
+
+
+def uniform_crossover(A: np.ndarray, p_cx: float, rng) -> tuple[np.ndarray, np.ndarray]:
+    """Children of uniform crossover and the parent each one is closest to.
+
+    The rows are paired at random (``floor(P / 2)`` disjoint pairs); each pair crosses with
+    probability ``p_cx`` and then swaps every gene with probability 1/2, giving two children:
+    the first keeps the unswapped genes of the first parent, the second those of the second.
+
+    Returns
+    -------
+    children : ndarray of shape (2 * n_crossed_pairs, n)
+    base : ndarray of shape (2 * n_crossed_pairs,)
+        Row of ``A`` each child is derived from (first parent for the first child, second
+        parent for the second).
+    """
+    P, n = A.shape
+    perm = rng.permutation(P)
+    pairs = perm[: 2 * (P // 2)].reshape(-1, 2)
+    pairs = pairs[rng.random_sample(len(pairs)) < p_cx]
+    if not len(pairs):
+        return np.empty((0, n)), np.empty(0, dtype=np.intp)
+    swap = rng.random_sample((len(pairs), n)) < 0.5
+    a, b = A[pairs[:, 0]], A[pairs[:, 1]]
+    children = np.concatenate([np.where(swap, b, a), np.where(swap, a, b)])
+    return children, np.concatenate([pairs[:, 0], pairs[:, 1]])
 
 
 # -- domination ---------------------------------------------------------------------------------
@@ -270,33 +298,3 @@ def final_front(problem, A: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     _, first = np.unique(A[idx], axis=0, return_index=True)
     idx = idx[np.sort(first)]
     return A[idx], F[idx]
-
-
-# -- choosing one member ---------------------------------------------------------------------------
-
-
-def holdout_choice(train_error, holdout_error, alpha_sum) -> tuple[np.ndarray, int]:
-    """The thesis's hold-out rule (Mierswa (2009), Sec. 3.2.6, option b) on a Pareto set.
-
-    The members are ordered by training error **descending** (the simple, large-margin end
-    first), ties by ``alpha_sum`` ascending (the smaller dual sum is the simpler model),
-    then by position. The chosen member is the first in that order whose hold-out error is
-    minimal -- so of several members with the same hold-out error the one with the larger
-    training error wins (RapidMiner's strict ``<`` scan).
-
-    Returns
-    -------
-    order : ndarray of int
-        The members in the order above.
-    chosen : int
-        Index (into the inputs) of the chosen member.
-    """
-    train_error = np.asarray(train_error, dtype=np.float64)
-    holdout_error = np.asarray(holdout_error, dtype=np.float64)
-    alpha_sum = np.asarray(alpha_sum, dtype=np.float64)
-    order = np.lexsort((np.arange(len(train_error)), alpha_sum, -train_error))
-    best = order[0]
-    for i in order[1:]:
-        if holdout_error[i] < holdout_error[best]:
-            best = i
-    return order, int(best)
