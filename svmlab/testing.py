@@ -231,6 +231,7 @@ FAST_CAPS = {
     "tune_folds": 3,
     "population_size": 6,
     "generations": 3,
+    "max_generations": 3,
 }
 
 

@@ -80,6 +80,10 @@ def fit_and_score(
 ) -> Evaluation:
     """Preprocess (fitted on ``train``), fit ``solver`` with ``params``, predict ``test``, score.
 
+    An estimator with a ``test_diagnostics(X_test, y_test) -> dict`` method adds that dict to
+    the row's ``fit_info`` (it is called after prediction and informs the report only, never the
+    fit: e.g. the outer-test score of every member of a Pareto front).
+
     Parameters
     ----------
     solver : SolverSpec
@@ -112,6 +116,10 @@ def fit_and_score(
         y_pred = estimator.predict(inputs)
         predict_time = time.perf_counter() - t0
         scores = decision_scores(estimator, inputs) if test.is_classification else None
+        fit_info = dict(getattr(estimator, "fit_info_", {}) or {})
+        diagnostics = getattr(estimator, "test_diagnostics", None)
+        if diagnostics is not None:  # e.g. every Pareto member's test score (MO selection)
+            fit_info.update(diagnostics(inputs, test.Y if test.task == "multitarget" else test.y))
     metrics = compute_metrics(
         test.task,
         test.Y if test.task == "multitarget" else test.y,
@@ -125,7 +133,7 @@ def fit_and_score(
         fit_time,
         predict_time,
         model_size(estimator),
-        dict(getattr(estimator, "fit_info_", {}) or {}),
+        fit_info,
         distinct_warnings(caught),
     )
 

@@ -5,6 +5,9 @@
   weights (:func:`relieff_mi_weights`) and filter (:class:`MultiInstanceFeatureSelector`), the
   genetic wrapper (:class:`GeneticFeatureSelector`) and both in front of a learner
   (:class:`HyDRMIClassifier`).
+* Multi-objective evolutionary feature selection of Mierswa (2009), Part II: the wrapper around
+  any estimator (:class:`MOFeatureSelector`, Sec. 6.2) and its NSGA-II search over feature masks
+  with a fitness cache (:func:`search_masks`).
 """
 
 from svmlab.selection.ccis import (
@@ -18,6 +21,8 @@ from svmlab.selection.ccis import (
 from svmlab.selection.genetic import GeneticFeatureSelector, sensitivity_x_specificity
 from svmlab.selection.hydrmi import HyDRMIClassifier
 from svmlab.selection.mi_filter import MultiInstanceFeatureSelector, rank_features, subset_size
+from svmlab.selection.mo_search import MaskSearchResult, search_masks
+from svmlab.selection.mo_wrapper import MOFeatureSelector
 from svmlab.selection.relieff_mi import bag_distance_matrix, bag_distance_tables, relieff_mi_weights
 
 __all__ = [
@@ -25,6 +30,8 @@ __all__ = [
     "ClassCornerSelector",
     "GeneticFeatureSelector",
     "HyDRMIClassifier",
+    "MOFeatureSelector",
+    "MaskSearchResult",
     "MultiInstanceFeatureSelector",
     "bag_distance_matrix",
     "bag_distance_tables",
@@ -34,6 +41,7 @@ __all__ = [
     "rank_features",
     "relieff_mi_weights",
     "selection_masks",
+    "search_masks",
     "sensitivity_x_specificity",
     "subset_size",
 ]

@@ -154,6 +154,7 @@ class _MaskProblem:
         return A
 
     def initial(self, P: int, rng) -> np.ndarray:
+        self._rng = rng  # the engine's generator, for repairing crossover children
         A = (rng.random_sample((P, self.n_var)) < self.p_initial).astype(np.float64)
         return self._repair(A, rng)
 
@@ -162,6 +163,7 @@ class _MaskProblem:
         return F, np.empty((len(A), 0))
 
     def derive(self, children, base, A, aux):
+        self._repair(children, self._rng)  # in place: the engine keeps these rows
         return self.evaluate(children)
 
     def mutate_genes(self, A: np.ndarray, rng) -> np.ndarray:
@@ -314,7 +316,7 @@ class _Recording:
         return F, aux
 
     def derive(self, children, base, A, aux):
-        F, aux = self._p.evaluate(children)
+        F, aux = self._p.derive(children, base, A, aux)
         self._note(F, record=False)
         return F, aux
 
