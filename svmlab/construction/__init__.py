@@ -1,0 +1,13 @@
+"""Multi-objective evolutionary feature construction (Mierswa (2009), Ch. 6, Secs. 6.4-6.5):
+expression trees over the base features and the YAGGA2-style constructor."""
+
+from svmlab.construction.expressions import (
+    OPERATORS,
+    Expr,
+    Operator,
+    apply,
+    random_expression,
+    var,
+)
+
+__all__ = ["OPERATORS", "Expr", "Operator", "apply", "random_expression", "var"]
