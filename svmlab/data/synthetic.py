@@ -6,7 +6,6 @@ Every generator's keyword defaults are the registry's default parameters
 
 from __future__ import annotations
 
-import functools
 import inspect
 
 import numpy as np
@@ -15,22 +14,19 @@ from sklearn.utils import check_random_state
 
 from ..errors import ConfigError, UnknownNameError
 from .dataset import Dataset
-
-
-def _generator(fn):
-    """Record the generator's name and (default-completed) arguments in ``meta``."""
-    signature = inspect.signature(fn)
-
-    @functools.wraps(fn)
-    def run(*args, **kwargs):
-        bound = signature.bind(*args, **kwargs)
-        bound.apply_defaults()
-        dataset = fn(*args, **kwargs)
-        params = {k: _plain(v) for k, v in bound.arguments.items()}
-        dataset.meta.update({"source": "synthetic", "generator": fn.__name__, "params": params})
-        return dataset
-
-    return run
+from .feature_sets import (
+    iris_gn,
+    iris_m,
+    iris_nn,
+    mierswa_fx,
+    mierswa_sum15,
+    mo_gm,
+    mo_grid,
+    mo_random,
+    mo_spiral,
+)
+from .generation import generator as _generator
+from .generation import plain as _plain
 
 
 def _flip(y, rate, rng):
@@ -452,6 +448,15 @@ GENERATORS = {
         artificial_sinc,
         synthetic_allergen,
         synthetic_lsvt,
+        mierswa_sum15,
+        mierswa_fx,
+        mo_grid,
+        mo_random,
+        mo_gm,
+        iris_nn,
+        iris_gn,
+        mo_spiral,
+        iris_m,
     )
 }
 
@@ -489,7 +494,3 @@ def _lookup(name):
         return GENERATORS[name]
     except KeyError:
         raise UnknownNameError("synthetic dataset", name, GENERATORS) from None
-
-
-def _plain(v):
-    return list(v) if isinstance(v, tuple) else v
