@@ -9,5 +9,14 @@ from svmlab.construction.expressions import (
     random_expression,
     var,
 )
+from svmlab.construction.yagga import YAGGAFeatureConstructor
 
-__all__ = ["OPERATORS", "Expr", "Operator", "apply", "random_expression", "var"]
+__all__ = [
+    "OPERATORS",
+    "Expr",
+    "Operator",
+    "YAGGAFeatureConstructor",
+    "apply",
+    "random_expression",
+    "var",
+]
