@@ -306,7 +306,7 @@ class _Recording:
 
     def _note(self, F, record: bool = True):
         pool = np.concatenate([*self._pool, F])
-        self._pool = [pool[non_dominated(pool)]]
+        self._pool = [np.unique(pool[non_dominated(pool)], axis=0)]
         if record:
             self._history.append(self._pool[0])
 

@@ -51,18 +51,28 @@ class _CVObjective:
     """``mask -> (mean inner-CV score, -nf)``: the two maximised objectives of Sec. 6.2.
 
     The folds are fixed once per fit, so a mask's fitness is a deterministic function of the
-    mask (noisy fitness would make NSGA-II's ranking unstable).
+    mask (noisy fitness would make NSGA-II's ranking unstable). The two default scorings are
+    computed directly from ``predict`` (scikit-learn's scorer objects cost about a millisecond
+    per call, as much as fitting a small model).
     """
 
-    def __init__(self, estimator, X, y, folds, scorer):
-        self.estimator, self.X, self.y, self.folds, self.scorer = estimator, X, y, folds, scorer
+    def __init__(self, estimator, X, y, folds, scoring, scorer):
+        self.estimator, self.X, self.y, self.folds = estimator, X, y, folds
+        self.scoring, self.scorer = scoring, scorer
+
+    def _score(self, model, X, y) -> float:
+        if self.scoring == "accuracy":
+            return float(np.mean(model.predict(X) == y))
+        if self.scoring == "neg_root_mean_squared_error":
+            return -float(np.sqrt(np.mean((model.predict(X) - y) ** 2)))
+        return float(self.scorer(model, X, y))
 
     def fold_scores(self, mask) -> np.ndarray:
         Xm = self.X[:, mask]
         out = []
         for train, test in self.folds:
             model = clone(self.estimator).fit(Xm[train], self.y[train])
-            out.append(self.scorer(model, Xm[test], self.y[test]))
+            out.append(self._score(model, Xm[test], self.y[test]))
         return np.asarray(out, dtype=np.float64)
 
     def __call__(self, mask):
@@ -244,7 +254,7 @@ class MOFeatureSelector(SelectorMixin, MetaEstimatorMixin, BaseEstimator):
         if isinstance(self.cv, Integral):  # shuffled folds, fixed for the whole search
             cv.shuffle, cv.random_state = True, rng.randint(2**31 - 1)
         folds = list(cv.split(X, y))
-        objective = _CVObjective(clone(base), X, y, folds, scorer)
+        objective = _CVObjective(clone(base), X, y, folds, scoring, scorer)
         result = search_masks(
             objective,
             X.shape[1],
@@ -342,22 +352,26 @@ class MOFeatureSelector(SelectorMixin, MetaEstimatorMixin, BaseEstimator):
     @available_if(_estimator_has("predict"))
     def predict(self, X):
         """Predict with the estimator fitted on the selected features."""
-        return self.estimator_.predict(self._selected(X))
+        Xs = self._selected(X)
+        return self.estimator_.predict(Xs)
 
     @available_if(_estimator_has("decision_function"))
     def decision_function(self, X):
         """Decision function of the estimator fitted on the selected features."""
-        return self.estimator_.decision_function(self._selected(X))
+        Xs = self._selected(X)
+        return self.estimator_.decision_function(Xs)
 
     @available_if(_estimator_has("predict_proba"))
     def predict_proba(self, X):
         """Class probabilities of the estimator fitted on the selected features."""
-        return self.estimator_.predict_proba(self._selected(X))
+        Xs = self._selected(X)
+        return self.estimator_.predict_proba(Xs)
 
     @available_if(_estimator_has("score"))
     def score(self, X, y):
         """The fitted estimator's ``score`` on the selected features."""
-        return self.estimator_.score(self._selected(X), y)
+        Xs = self._selected(X)
+        return self.estimator_.score(Xs, y)
 
     def score_front(self, X, y, scoring=None) -> np.ndarray:
         """Score every front member on ``(X, y)`` (needs ``refit_front=True``).
