@@ -19,6 +19,7 @@ import pandas as pd
 
 from svmlab.errors import UnknownNameError
 from svmlab.reproduce.hydrmi import relieff_sections, wrapper_sections
+from svmlab.reproduce.mo_features import front_figures, mo_selection_sections
 from svmlab.reproduce.svmperf import boxplot_figures, svmperf_sections
 from svmlab.results import aggregate
 from svmlab.stats.sections import Section
@@ -593,6 +594,14 @@ REPRODUCTIONS = {
             tables=(),
             extra_sections=svmperf_sections,
             figures=boxplot_figures,
+        ),
+        Reproduction(
+            name="mo_feature_selection_fronts",
+            source="Mierswa (2009), Sec. 6.2 and Fig. 6.1 (multi-objective wrapper feature "
+            "selection: Pareto fronts of inner-CV error vs number of features)",
+            tables=(),
+            extra_sections=mo_selection_sections,
+            figures=front_figures,
         ),
     )
 }

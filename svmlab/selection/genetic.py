@@ -20,7 +20,6 @@ from __future__ import annotations
 from numbers import Integral, Real
 
 import numpy as np
-from joblib import Parallel, delayed
 from pymoo.algorithms.soo.nonconvex.ga import GA, comp_by_cv_and_fitness
 from pymoo.core.problem import Problem
 from pymoo.core.survival import Survival
@@ -35,6 +34,7 @@ from sklearn.utils._param_validation import HasMethods, Interval, StrOptions
 
 from svmlab.bags import check_bag_labels, check_bags
 from svmlab.selection.mi_filter import BagColumnSelectorMixin
+from svmlab.selection.mo_search import MaskObjective
 
 __all__ = [
     "FitnessCache",
@@ -65,8 +65,9 @@ def check_estimator(estimator, who: str) -> None:
         )
 
 
-class FitnessCache:
-    """Fitness of feature masks, each mask evaluated once.
+class FitnessCache(MaskObjective):
+    """Scalar fitness of feature masks, each mask evaluated once (the cache and joblib
+    evaluation of :class:`svmlab.selection.mo_search.MaskObjective`, for one objective).
 
     Parameters
     ----------
@@ -77,38 +78,26 @@ class FitnessCache:
     """
 
     def __init__(self, evaluate, n_jobs=None):
+        super().__init__(evaluate, 1, cache=True, n_jobs=n_jobs)
         self.evaluate = evaluate
-        self.n_jobs = n_jobs
-        self.values: dict[bytes, float] = {}
-        self.requests = 0
+
+    @property
+    def requests(self) -> int:
+        """Fitness values asked for."""
+        return self.n_requests
 
     @property
     def evaluations(self) -> int:
         """Masks actually evaluated."""
-        return len(self.values)
+        return self.n_evaluations
 
     @property
     def hits(self) -> int:
         """Requests answered from the cache."""
-        return self.requests - self.evaluations
+        return self.n_requests - self.n_evaluations
 
     def __call__(self, masks) -> np.ndarray:
-        masks = np.asarray(masks, dtype=bool)
-        keys = [np.packbits(row).tobytes() for row in masks]
-        self.requests += len(keys)
-        new = {}
-        for key, row in zip(keys, masks):
-            if key not in self.values and key not in new:
-                new[key] = row
-        if new:
-            if self.n_jobs in (None, 1) or len(new) == 1:
-                values = [self.evaluate(row) for row in new.values()]
-            else:
-                values = Parallel(n_jobs=self.n_jobs)(
-                    delayed(self.evaluate)(row) for row in new.values()
-                )
-            self.values.update(zip(new, values))
-        return np.array([self.values[key] for key in keys])
+        return super().__call__(masks)[:, 0]
 
 
 class _MaskProblem(Problem):

@@ -120,7 +120,7 @@ class MaskObjective:
         )
 
     def _evaluate(self, masks: np.ndarray) -> np.ndarray:
-        if self.n_jobs == 1 or len(masks) == 1:
+        if self.n_jobs in (None, 1) or len(masks) == 1:
             out = [self.fn(m) for m in masks]
         else:
             if self._parallel is None:  # one pool for the whole search
