@@ -17,7 +17,7 @@ PACKAGE = Path(__file__).resolve().parents[1] / "svmlab"
 #: Layers from the bottom up: the top-level units of svmlab (``svmlab.<unit>``) in each.
 LAYERS = [
     {"svmlab", "errors", "paths", "seeding"},
-    {"stats", "kernels", "qp", "data", "bags", "selection", "construction"},
+    {"stats", "kernels", "qp", "nsga2", "data", "bags", "selection", "construction"},
     {"estimators", "solvers"},
     {"evaluation", "testing"},
     {"runner"},
