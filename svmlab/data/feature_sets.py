@@ -76,6 +76,22 @@ def mierswa_sum15(n_samples=500, n_features=15, n_noise=0, random_state=0) -> Da
     )
 
 
+@generator
+def mierswa_sum15_noise(n_samples=500, n_features=15, n_noise=10, random_state=0) -> Dataset:
+    """:func:`mierswa_sum15` with ``n_noise`` (default 10) extra U(0, 1) columns the label
+    ignores: the set on which the front of Fig. 6.1 should turn vertical after the relevant
+    features (Sec. 6.2.1). A name of its own, so its rows are not mixed with the plain set's."""
+    ds = mierswa_sum15(n_samples, n_features, n_noise, random_state)
+    return Dataset(
+        name="mierswa_sum15_noise",
+        task=ds.task,
+        X=ds.X,
+        y=ds.y,
+        feature_names=ds.feature_names,
+        meta={"noise_features": ds.meta["noise_features"]},
+    )
+
+
 def fx_target(x1):
     """``f(X) = 3 X1^3 - X1^2 + 1000/|X1| + 2000 |X1|`` of Mierswa (2009), Sec. 6.5."""
     x1 = np.asarray(x1, dtype=float)
