@@ -7,7 +7,8 @@
   (:class:`HyDRMIClassifier`).
 * Multi-objective evolutionary feature selection of Mierswa (2009), Part II: the wrapper around
   any estimator (:class:`MOFeatureSelector`, Sec. 6.2) and its NSGA-II search over feature masks
-  with a fitness cache (:func:`search_masks`).
+  with a fitness cache (:func:`search_masks`), and the unsupervised selection for clustering
+  (:class:`ClusteringFeatureSelector`, Ch. 8).
 """
 
 from svmlab.selection.ccis import (
@@ -21,6 +22,7 @@ from svmlab.selection.ccis import (
 from svmlab.selection.genetic import GeneticFeatureSelector, sensitivity_x_specificity
 from svmlab.selection.hydrmi import HyDRMIClassifier
 from svmlab.selection.mi_filter import MultiInstanceFeatureSelector, rank_features, subset_size
+from svmlab.selection.mo_clustering import ClusteringFeatureSelector
 from svmlab.selection.mo_search import MaskSearchResult, search_masks
 from svmlab.selection.mo_wrapper import MOFeatureSelector
 from svmlab.selection.relieff_mi import bag_distance_matrix, bag_distance_tables, relieff_mi_weights
@@ -28,6 +30,7 @@ from svmlab.selection.relieff_mi import bag_distance_matrix, bag_distance_tables
 __all__ = [
     "THRESHOLD_MODES",
     "ClassCornerSelector",
+    "ClusteringFeatureSelector",
     "GeneticFeatureSelector",
     "HyDRMIClassifier",
     "MOFeatureSelector",
