@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from numbers import Integral, Real
 
 import numpy as np
-from joblib import Parallel, delayed
+from joblib import Parallel, delayed, effective_n_jobs
 from sklearn.utils import check_random_state
 
 from svmlab.nsga2 import non_dominated, run_nsga2
@@ -121,11 +121,16 @@ class MaskObjective:
 
     def _evaluate(self, masks: np.ndarray) -> np.ndarray:
         if self.n_jobs in (None, 1) or len(masks) == 1:
-            out = [self.fn(m) for m in masks]
+            out = _evaluate_chunk(self.fn, masks)
         else:
             if self._parallel is None:  # one pool for the whole search
                 self._parallel = Parallel(n_jobs=self.n_jobs)
-            out = self._parallel(delayed(self.fn)(m) for m in masks)
+            # a few chunks of masks per worker: the objective (which holds the data) is sent
+            # a few times per generation, not once per mask
+            n_chunks = min(len(masks), 4 * effective_n_jobs(self.n_jobs))
+            chunks = np.array_split(masks, n_chunks)
+            parts = self._parallel(delayed(_evaluate_chunk)(self.fn, c) for c in chunks)
+            out = [value for part in parts for value in part]
         F = np.asarray(out, dtype=np.float64).reshape(len(masks), self.n_objectives)
         if not np.all(np.isfinite(F)):
             raise ValueError(
@@ -134,6 +139,10 @@ class MaskObjective:
                 "degenerate subsets)"
             )
         return F
+
+
+def _evaluate_chunk(fn, masks) -> list:
+    return [fn(m) for m in masks]
 
 
 class _MaskProblem:
