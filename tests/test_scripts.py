@@ -292,6 +292,6 @@ def test_svmperf_benchmarks_print_their_ratios(capsys):
 def test_mo_feature_selection_benchmark_prints_rates_and_identical_fronts(capsys):
     module = runpy.run_path(str(REPO_ROOT / "scripts" / "bench" / "mo_feature_selection_speed.py"))
     args = ["--dataset", "wdbc", "--generations", "2", "--population", "8", "--cv", "2"]
-    ratios = module["main"]([*args, "--estimator", "gaussian_nb", "--n-jobs", "2"])
+    ratios = module["main"]([*args, "--estimator", "gaussian_nb", "--n-jobs", "1"])
     out = capsys.readouterr().out
     assert "evals/s" in out and "hit rate" in out and ratios["identical"]
