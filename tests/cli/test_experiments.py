@@ -203,3 +203,40 @@ def test_svmperf_quick_runs_one_model_per_measure_and_reports_the_claims(run_cli
     info = pd.Series([json.loads(s) for s in df["fit_info"]], index=df["solver"])
     assert np.isclose(sum(info["mklpo_f1"].iloc[0]["tau"]), 1.0)  # on the simplex
     assert (df.loc[df["solver"] == "mklpo_f1", "f1_pos"] > 0.9).all()
+
+
+def test_mo_feature_selection_quick_keeps_fronts_scores_them_and_draws_them(run_cli, tmp_path):
+    """A cut-down mo_feature_selection_quick: wdbc and the noisy sum set, 3 outer folds, a small
+    search -- real runner, every front member scored on the outer test part, the report's
+    sections and the Pareto-front figures."""
+    proc = run_cli(
+        "run",
+        "+experiment=mo_feature_selection_quick",
+        "~datasets.sonar",
+        "~datasets.ionosphere",
+        "~datasets.sum15",
+        "protocol.n_splits=3",
+        "solvers.mofs_svm.population_size=8",
+        "solvers.mofs_svm.max_generations=3",
+        "solvers.mofs_linreg.max_generations=8",
+        f"results_dir={tmp_path}",
+        "run_id=q",
+        "runner=sequential",
+        cwd=tmp_path,
+        check=0,
+    )
+    assert "outer test error of the chosen member vs all features" in proc.stdout
+    assert "Fig. 6.1" in proc.stdout and "Pareto front of wdbc" in proc.stdout
+    df = pd.read_parquet(tmp_path / "mo_feature_selection_quick" / "q" / "results.parquet")
+    assert (df["status"] == "ok").all() and len(df) == 12
+    for row in df[df["solver"].str.startswith("mofs")].itertuples():
+        info = json.loads(row.fit_info)
+        sizes = info["front"]["n_features"]
+        assert sizes == sorted(sizes) and len(info["front_test_error"]) == len(sizes)
+        chosen_test = info["front_test_error"][info["chosen"]]
+        metric = row.error_rate if row.solver == "mofs_svm" else row.rmse
+        assert np.isclose(chosen_test, metric, atol=1e-6)  # the chosen member made the row
+    report = run_cli("report", str(tmp_path / "mo_feature_selection_quick" / "q"), cwd=tmp_path)
+    assert "mo_fronts_mofs_svm" in report.stderr and "mo_fronts_mofs_linreg" in report.stderr
+    drawn = list((tmp_path / "mo_feature_selection_quick" / "q").rglob("mo_fronts_*.png"))
+    assert len(drawn) >= 4
