@@ -206,8 +206,8 @@ class ClusteringObjective:
     """``mask -> objectives`` (maximised) of one formulation; picklable for joblib.
 
     ``"information_preserving"``: ``(-omega, nf)`` (Sec. 8.4). ``"db_norm"``:
-    ``(-omega / nf, -nf)`` (Sec. 8.3). :attr:`info` keeps each evaluated mask's raw
-    ``omega`` and degeneracy flag.
+    ``(-omega / nf, -nf)`` (Sec. 8.3). :meth:`omega` gives a mask's raw criterion and whether
+    its clustering is degenerate.
     """
 
     def __init__(self, X, k, criterion, formulation, *, n_init=10, max_iter=100, seed=0):
