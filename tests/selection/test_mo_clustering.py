@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 import itertools
-import subprocess
-import sys
+import runpy
 
 import numpy as np
 import pytest
@@ -186,28 +185,13 @@ def test_choose_a_size():
     assert sel.get_params()["choose"] == 3
 
 
-@pytest.mark.slow
-def test_fronts_script_quick_path(tmp_path):
-    out = subprocess.run(
-        [
-            sys.executable,
-            str(REPO_ROOT / "scripts" / "mo_clustering_fronts.py"),
-            "--sets",
-            "IRIS-NN",
-            "--segment",
-            "IRIS-NN",
-            "--generations",
-            "2",
-            "--out",
-            str(tmp_path),
-        ],
-        check=True,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    ).stdout
-    row = next(line for line in out.splitlines() if line.startswith("IRIS-NN"))
-    assert "yes" in row.split()  # the 1/nf front collapses on IRIS-NN
+def test_fronts_script_quick_path(tmp_path, capsys):
+    script = runpy.run_path(str(REPO_ROOT / "scripts" / "mo_clustering_fronts.py"))
+    args = ["--sets", "IRIS-NN", "--segment", "IRIS-NN", "--generations", "2"]
+    rows = script["main"]([*args, "--out", str(tmp_path)])
+    assert rows[0]["data set"] == "IRIS-NN" and rows[0]["collapsed"] == "yes"  # the 1/nf front
+    assert rows[0]["|right|"] > rows[0]["|left|"] and rows[0]["noise"] == "1 (1)"
+    assert "IRIS-NN" in capsys.readouterr().out
     assert (tmp_path / "clustering_fronts.png").exists()
     assert (tmp_path / "clustering_segmentation.png").exists()
 
