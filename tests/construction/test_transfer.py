@@ -273,6 +273,7 @@ def test_table102_script_quick_path(tmp_path, capsys):
     ]
     png = tmp_path / "fig.png"
     args = ["--sizes", "20", "50", "--n-test", "12", "--n-examples", "200", "--folds", "5"]
+    args += ["--local-pool", "50"]
     rows = module["main"]([*args, "--figure", str(png)])
     out = capsys.readouterr().out
     assert "thesis" in out and "2-Phase" in out and "RRSE" in out and "0.213" in out
