@@ -14,7 +14,7 @@ $(BIN)/svmlab: pyproject.toml
 	@touch $@
 
 test: install  ## the full test suite (real-data tests run when SVMLAB_DATA_DIR is set)
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q -n 2
 
 lint: install  ## ruff: lint and format check (configured in pyproject.toml), as CI runs it
 	$(BIN)/ruff check svmlab tests scripts
@@ -25,7 +25,7 @@ format: install  ## apply ruff's formatting and safe fixes
 	$(BIN)/ruff check --fix svmlab tests scripts
 
 test-fast: install  ## everything but the slow end-to-end tests
-	$(BIN)/python -m pytest -q -m "not slow"
+	$(BIN)/python -m pytest -q -n 2 -m "not slow"
 
 run: install  ## the quick-start experiment
 	$(BIN)/svmlab run

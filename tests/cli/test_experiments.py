@@ -12,9 +12,22 @@ EXPERIMENTS = sorted(p.stem for p in (conf_dir() / "experiment").glob("*.yaml"))
 
 
 @pytest.mark.parametrize("name", EXPERIMENTS)
-def test_experiment_composes(run_cli, tmp_path, name):
-    out = run_cli("run", f"+experiment={name}", "--cfg", "job", cwd=tmp_path, check=0).stdout
-    assert f"name: {name}" in out
+def test_experiment_composes(name):
+    """Hydra composes every experiment with the root config (in-process, as ``svmlab run``
+    does; ``test_one_experiment_composes_through_the_cli`` covers the command itself)."""
+    from hydra import compose, initialize_config_dir
+    from omegaconf import OmegaConf
+
+    with initialize_config_dir(config_dir=str(conf_dir()), version_base="1.3"):
+        cfg = compose("config", overrides=[f"+experiment={name}"])
+    assert cfg.name == name
+    solvers = OmegaConf.to_container(cfg.solvers, resolve=True) or {"p": dict(cfg.solver)}
+    assert all(s is None or s.get("_target_") or s.get("name") for s in solvers.values())
+
+
+def test_one_experiment_composes_through_the_cli(run_cli, tmp_path):
+    out = run_cli("run", "+experiment=quickstart", "--cfg", "job", cwd=tmp_path, check=0).stdout
+    assert "name: quickstart" in out
 
 
 @pytest.mark.data
