@@ -33,7 +33,7 @@ from sklearn.utils import check_random_state
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from svmlab.selection.mo_search import CROWDING, ENGINES, search_masks
+from svmlab.selection.mo_search import CROWDING, ENGINES, MaskSearchMixin
 
 __all__ = [
     "CRITERIA",
@@ -299,7 +299,7 @@ def interesting_points(n_features, criterion, n: int = 5) -> np.ndarray:
 
 
 # --------------------------------------------------------------------------- the estimator
-class ClusteringFeatureSelector(SelectorMixin, BaseEstimator):
+class ClusteringFeatureSelector(MaskSearchMixin, SelectorMixin, BaseEstimator):
     """Multi-objective feature selection for clustering (Mierswa (2009), Ch. 8).
 
     NSGA-II (:func:`svmlab.selection.mo_search.search_masks`; population ``2m``, 1000
@@ -482,27 +482,12 @@ class ClusteringFeatureSelector(SelectorMixin, BaseEstimator):
             max_iter=self.kmeans_max_iter,
             seed=seed,
         )
-        result = search_masks(
-            objective,
-            X.shape[1],
-            population_size=self.population_size,
-            max_generations=self.max_generations,
-            p_crossover=self.p_crossover,
-            p_mutation=self.p_mutation,
-            p_initial=self.p_initial,
-            engine=self.engine,
-            crowding=self.crowding,
-            cache=self.cache,
-            n_jobs=self.n_jobs,
-            random_state=rng,
-            record_history=self.record_history,
-        )
+        result = self._search_masks(objective, X.shape[1], rng)
         masks = result.masks
         nf = masks.sum(axis=1).astype(int)
         raw = [objective.omega(m) for m in masks]  # cheap: k-means is seeded, few members
         omega = np.array([r[0] for r in raw])
         _, eta, delta = slope_changes(nf, -omega)
-        names = getattr(self, "feature_names_in_", None)
         self.pareto_masks_ = masks
         self.pareto_front_ = pd.DataFrame(
             {
@@ -513,12 +498,7 @@ class ClusteringFeatureSelector(SelectorMixin, BaseEstimator):
                 "degenerate": [r[1] for r in raw],
                 "eta": eta,
                 "delta_eta": delta,
-                "features": [
-                    [str(names[j]) for j in np.flatnonzero(m)]
-                    if names is not None
-                    else np.flatnonzero(m).tolist()
-                    for m in masks
-                ],
+                "features": self._member_features(masks),
             }
         )
         self.interesting_points_ = interesting_points(nf, -omega, self.n_interesting)

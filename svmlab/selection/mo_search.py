@@ -34,10 +34,31 @@ from sklearn.utils import check_random_state
 
 from svmlab.nsga2 import non_dominated, run_nsga2
 
-__all__ = ["ENGINES", "CROWDING", "MaskSearchResult", "MaskObjective", "search_masks"]
+__all__ = [
+    "ENGINES",
+    "CROWDING",
+    "SEARCH_PARAMETERS",
+    "MaskSearchMixin",
+    "MaskSearchResult",
+    "MaskObjective",
+    "search_masks",
+]
 
 ENGINES = ("rm", "pymoo")
 CROWDING = ("raw", "normalized")
+#: The estimator parameters a selector passes on to :func:`search_masks` unchanged.
+SEARCH_PARAMETERS = (
+    "population_size",
+    "max_generations",
+    "p_crossover",
+    "p_mutation",
+    "p_initial",
+    "engine",
+    "crowding",
+    "cache",
+    "n_jobs",
+    "record_history",
+)
 
 
 @dataclass
@@ -333,3 +354,24 @@ class _Recording:
         M, F, auxm = self._p.mutate(A, aux, rng)
         self._note(F)
         return M, F, auxm
+
+
+class MaskSearchMixin:
+    """For feature selectors whose search settings are the :data:`SEARCH_PARAMETERS` of
+    :func:`search_masks` (the supervised wrapper and the clustering selection)."""
+
+    def _search_masks(self, objective, n_features: int, rng, n_objectives: int = 2):
+        settings = {name: getattr(self, name) for name in SEARCH_PARAMETERS}
+        return search_masks(
+            objective, n_features, n_objectives=n_objectives, random_state=rng, **settings
+        )
+
+    def _member_features(self, masks) -> list:
+        """Each mask's features: names when ``X`` had string column names, else indices."""
+        names = getattr(self, "feature_names_in_", None)
+        return [
+            [str(names[j]) for j in np.flatnonzero(m)]
+            if names is not None
+            else np.flatnonzero(m).tolist()
+            for m in masks
+        ]

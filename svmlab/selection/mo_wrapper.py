@@ -32,7 +32,7 @@ from sklearn.utils.metaestimators import available_if
 from sklearn.utils.multiclass import type_of_target
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from svmlab.selection.mo_search import CROWDING, ENGINES, search_masks
+from svmlab.selection.mo_search import CROWDING, ENGINES, MaskSearchMixin
 
 __all__ = ["MOFeatureSelector", "CHOICES"]
 
@@ -88,7 +88,7 @@ def _error_of(scoring, score):
     return np.nan
 
 
-class MOFeatureSelector(SelectorMixin, MetaEstimatorMixin, BaseEstimator):
+class MOFeatureSelector(MaskSearchMixin, SelectorMixin, MetaEstimatorMixin, BaseEstimator):
     """Multi-objective evolutionary feature selection wrapped around an estimator.
 
     NSGA-II searches bit masks over the features for two objectives (Mierswa (2009),
@@ -255,27 +255,12 @@ class MOFeatureSelector(SelectorMixin, MetaEstimatorMixin, BaseEstimator):
             cv.shuffle, cv.random_state = True, rng.randint(2**31 - 1)
         folds = list(cv.split(X, y))
         objective = _CVObjective(clone(base), X, y, folds, scoring, scorer)
-        result = search_masks(
-            objective,
-            X.shape[1],
-            population_size=self.population_size,
-            max_generations=self.max_generations,
-            p_crossover=self.p_crossover,
-            p_mutation=self.p_mutation,
-            p_initial=self.p_initial,
-            engine=self.engine,
-            crowding=self.crowding,
-            cache=self.cache,
-            n_jobs=self.n_jobs,
-            random_state=rng,
-            record_history=self.record_history,
-        )
+        result = self._search_masks(objective, X.shape[1], rng)
         self.pareto_masks_ = result.masks
         stds = [
             float(np.std(objective.fold_scores(m), ddof=1)) if len(folds) > 1 else 0.0
             for m in result.masks
         ]
-        names = getattr(self, "feature_names_in_", None)
         scores = result.objectives[:, 0]
         self.pareto_front_ = pd.DataFrame(
             {
@@ -283,12 +268,7 @@ class MOFeatureSelector(SelectorMixin, MetaEstimatorMixin, BaseEstimator):
                 "inner_score": scores,
                 "inner_score_std": stds,
                 "inner_error": [_error_of(scoring, s) for s in scores],
-                "features": [
-                    [str(names[j]) for j in np.flatnonzero(m)]
-                    if names is not None
-                    else np.flatnonzero(m).tolist()
-                    for m in result.masks
-                ],
+                "features": self._member_features(result.masks),
             }
         )
         self.chosen_ = self._choose(scores, np.asarray(stds) / np.sqrt(max(len(folds), 1)))
