@@ -23,7 +23,7 @@ The front's kinks segment it (Sec. 8.4.1): :func:`slope_changes` and
 
 from __future__ import annotations
 
-from numbers import Integral, Real
+from numbers import Integral
 
 import numpy as np
 import pandas as pd
@@ -33,7 +33,7 @@ from sklearn.utils import check_random_state
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from svmlab.selection.mo_search import CROWDING, ENGINES, MaskSearchMixin
+from svmlab.selection.mo_search import SEARCH_CONSTRAINTS, MaskSearchMixin
 
 __all__ = [
     "CRITERIA",
@@ -391,6 +391,7 @@ class ClusteringFeatureSelector(MaskSearchMixin, SelectorMixin, BaseEstimator):
     """
 
     _parameter_constraints: dict = {
+        **SEARCH_CONSTRAINTS,
         "n_clusters": [Interval(Integral, 1, None, closed="left")],
         "formulation": [StrOptions(set(FORMULATIONS))],
         "criterion": [StrOptions(set(CRITERIA))],
@@ -398,17 +399,6 @@ class ClusteringFeatureSelector(MaskSearchMixin, SelectorMixin, BaseEstimator):
         "kmeans_max_iter": [Interval(Integral, 1, None, closed="left")],
         "choose": [StrOptions(set(CHOICES)), Interval(Integral, 1, None, closed="left")],
         "n_interesting": [Interval(Integral, 1, None, closed="left")],
-        "population_size": [Interval(Integral, 4, None, closed="left"), None],
-        "max_generations": [Interval(Integral, 0, None, closed="left")],
-        "p_crossover": [Interval(Real, 0, 1, closed="both")],
-        "p_mutation": [Interval(Real, 0, 1, closed="right"), None],
-        "p_initial": [Interval(Real, 0, 1, closed="right")],
-        "engine": [StrOptions(set(ENGINES))],
-        "crowding": [StrOptions(set(CROWDING))],
-        "cache": ["boolean"],
-        "n_jobs": [Integral, None],
-        "random_state": ["random_state"],
-        "record_history": ["boolean"],
     }
 
     def __init__(

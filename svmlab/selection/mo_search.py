@@ -31,12 +31,14 @@ from numbers import Integral, Real
 import numpy as np
 from joblib import Parallel, delayed, effective_n_jobs
 from sklearn.utils import check_random_state
+from sklearn.utils._param_validation import Interval, StrOptions
 
 from svmlab.nsga2 import non_dominated, run_nsga2
 
 __all__ = [
     "ENGINES",
     "CROWDING",
+    "SEARCH_CONSTRAINTS",
     "SEARCH_PARAMETERS",
     "MaskSearchMixin",
     "MaskSearchResult",
@@ -46,6 +48,20 @@ __all__ = [
 
 ENGINES = ("rm", "pymoo")
 CROWDING = ("raw", "normalized")
+#: scikit-learn parameter constraints of those settings (and ``random_state``).
+SEARCH_CONSTRAINTS = {
+    "population_size": [Interval(Integral, 4, None, closed="left"), None],
+    "max_generations": [Interval(Integral, 0, None, closed="left")],
+    "p_crossover": [Interval(Real, 0, 1, closed="both")],
+    "p_mutation": [Interval(Real, 0, 1, closed="right"), None],
+    "p_initial": [Interval(Real, 0, 1, closed="right")],
+    "engine": [StrOptions(set(ENGINES))],
+    "crowding": [StrOptions(set(CROWDING))],
+    "cache": ["boolean"],
+    "n_jobs": [Integral, None],
+    "random_state": ["random_state"],
+    "record_history": ["boolean"],
+}
 #: The estimator parameters a selector passes on to :func:`search_masks` unchanged.
 SEARCH_PARAMETERS = (
     "population_size",

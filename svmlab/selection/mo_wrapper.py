@@ -17,7 +17,7 @@ leaky protocol whose optimism the test suite measures.
 
 from __future__ import annotations
 
-from numbers import Integral, Real
+from numbers import Integral
 
 import numpy as np
 import pandas as pd
@@ -32,7 +32,7 @@ from sklearn.utils.metaestimators import available_if
 from sklearn.utils.multiclass import type_of_target
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from svmlab.selection.mo_search import CROWDING, ENGINES, MaskSearchMixin
+from svmlab.selection.mo_search import SEARCH_CONSTRAINTS, MaskSearchMixin
 
 __all__ = ["MOFeatureSelector", "CHOICES"]
 
@@ -172,22 +172,12 @@ class MOFeatureSelector(MaskSearchMixin, SelectorMixin, MetaEstimatorMixin, Base
     """
 
     _parameter_constraints: dict = {
+        **SEARCH_CONSTRAINTS,
         "estimator": [HasMethods(["fit"]), None],
         "cv": ["cv_object"],
         "scoring": [str, callable, None],
-        "population_size": [Interval(Integral, 4, None, closed="left"), None],
-        "max_generations": [Interval(Integral, 0, None, closed="left")],
-        "p_crossover": [Interval(Real, 0, 1, closed="both")],
-        "p_mutation": [Interval(Real, 0, 1, closed="right"), None],
-        "p_initial": [Interval(Real, 0, 1, closed="right")],
-        "engine": [StrOptions(set(ENGINES))],
-        "crowding": [StrOptions(set(CROWDING))],
         "choose": [StrOptions(set(CHOICES)), Interval(Integral, 1, None, closed="left")],
         "refit_front": ["boolean"],
-        "cache": ["boolean"],
-        "n_jobs": [Integral, None],
-        "random_state": ["random_state"],
-        "record_history": ["boolean"],
     }
 
     def __init__(
