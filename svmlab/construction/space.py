@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from svmlab.construction.expressions import OPERATORS, Expr
+from svmlab.construction.expressions import OPERATORS, Expr, var
 
 __all__ = ["MAX_ABS", "FeatureSpace"]
 
@@ -67,6 +67,12 @@ class FeatureSpace:
         self._columns: dict[str, np.ndarray] = {}
         self._samples: dict[str, np.ndarray] = {}
         self._valid: dict[str, bool] = {}
+        #: The usable original features, those not constant on the data (a constant is an
+        #: intron, Sec. 6.4.2). They seed the initial population and the "add original"
+        #: mutation. (The artificial rows draw the base features independently, so the
+        #: sampling check never finds two original features equivalent.)
+        self.originals = tuple(f for f in (var(j) for j in range(self.n_base)) if self.valid(f))
+        self.originals = self.originals or (var(0),)
 
     # -- values --------------------------------------------------------------------------------
 
@@ -124,10 +130,14 @@ class FeatureSpace:
             return False  # undecidable on these samples: not regarded as equivalent
         if self.equivalence == "absolute":
             return bool(np.max(np.abs(a - b)) <= self.epsilon)
-        sa, sb = np.std(a), np.std(b)
-        if sa == 0 or sb == 0:
-            return bool(sa == sb)
+        # correlation is scale-free: scale to max |value| = 1 first, so huge features (up to
+        # MAX_ABS on the data, more on the samples) cannot overflow the squares
         with np.errstate(all="ignore"):
+            a = a / max(np.max(np.abs(a)), np.finfo(float).tiny)
+            b = b / max(np.max(np.abs(b)), np.finfo(float).tiny)
+            sa, sb = np.std(a), np.std(b)
+            if sa == 0 or sb == 0:
+                return bool(sa == sb)
             r = np.mean((a - a.mean()) * (b - b.mean())) / (sa * sb)
         return bool(np.isfinite(r) and abs(r) >= self.sigma)
 

@@ -8,7 +8,7 @@ variable length, Sec. 6.4.1), never holding the same feature twice (same canonic
 
 from __future__ import annotations
 
-from svmlab.construction.expressions import OPERATORS, apply, var
+from svmlab.construction.expressions import OPERATORS, apply
 from svmlab.construction.space import FeatureSpace
 
 __all__ = [
@@ -76,17 +76,26 @@ def construct(features: tuple, generators, space: FeatureSpace, rng) -> tuple:
         cand = apply(name, *args)
         if cand in features or not space.valid(cand):
             continue
-        for j in range(space.n_base):  # equivalent to an original: the original is simpler
-            if space.equivalent(cand, var(j)):
-                cand = var(j)
+        for orig in space.originals:  # equivalent to an original: the original is simpler
+            if space.equivalent(cand, orig):
+                cand = orig
                 break
-        if cand in features:
-            continue
-        twins = [f for f in features if space.equivalent(cand, f)]
-        if any(f.size <= cand.size for f in twins):
-            continue
-        return tuple(f for f in features if f not in twins) + (cand,)
+        out = _insert(features, cand, space)
+        if out is not None:
+            return out
     return features
+
+
+def _insert(features: tuple, cand, space: FeatureSpace):
+    """``features`` plus ``cand`` under the sampling check (Sec. 6.4.2.1), or None when the set
+    already holds ``cand`` or an equivalent feature at most as complex; equivalent features that
+    are more complex than ``cand`` are replaced by it."""
+    if cand in features:
+        return None
+    twins = [f for f in features if space.equivalent(cand, f)]
+    if any(f.size <= cand.size for f in twins):
+        return None
+    return tuple(f for f in features if f not in twins) + (cand,)
 
 
 def generating_mutation(features, generators, space: FeatureSpace, rng, mode="balanced", p=None):
@@ -96,10 +105,11 @@ def generating_mutation(features, generators, space: FeatureSpace, rng, mode="ba
 
     ``mode="balanced"`` (default) -- the reading that keeps the expected size, which the
     thesis states as the intent (the printed probabilities exceed 1 for ``p < 1/4``): with
-    probability ``p/4`` one of the ``o`` original features, drawn uniformly, is added (nothing
-    when it is already present); with probability ``p/4`` one feature is constructed
-    (:func:`construct`); each of the ``nf`` features of the parent is removed with probability
-    ``p/(2 nf)``. Expected additions ``p/2`` = expected removals.
+    probability ``p/4`` one of the ``o`` usable original features
+    (:attr:`FeatureSpace.originals`), drawn uniformly, is added (nothing when it or an
+    equivalent feature is already present); with probability ``p/4`` one feature is
+    constructed (:func:`construct`); each of the ``nf`` features of the parent is removed with
+    probability ``p/(2 nf)``. Expected additions ``p/2`` = expected removals.
 
     ``mode="rapidminer"`` -- the reading of RapidMiner's YAGGA2 mutation: the same two
     additions with probability ``p/4`` each, then every feature (new ones included) is removed
@@ -114,12 +124,11 @@ def generating_mutation(features, generators, space: FeatureSpace, rng, mode="ba
     if nf == 0:
         return features
     p = 1.0 / nf if p is None else float(p)
-    o = space.n_base
+    originals = space.originals
+    o = len(originals)
     out = tuple(features)
     if rng.random_sample() < p / 4:
-        orig = var(rng.randint(o))
-        if orig not in out:
-            out = out + (orig,)
+        out = _insert(out, originals[rng.randint(o)], space) or out
     constructed = False
     if rng.random_sample() < p / 4:
         new = construct(out, generators, space, rng)

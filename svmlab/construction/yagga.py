@@ -17,7 +17,8 @@ pairs of the survivors cross with probability ``p_crossover``; every survivor an
 mutant, kept when it differs; feature sets already in the pool and empty sets are dropped; the
 new sets are evaluated (a fitness cache keyed by the sorted canonical feature set answers
 repeats). The initial population is the set of all original features plus random non-empty
-subsets of them (each original feature with probability 1/2).
+subsets of them (each original feature with probability 1/2). Original features that are
+constant on the data are left out (here and in the "add original" mutation).
 """
 
 from __future__ import annotations
@@ -35,7 +36,7 @@ from sklearn.model_selection import KFold, StratifiedKFold, train_test_split
 from sklearn.utils import check_random_state
 from sklearn.utils.validation import _check_feature_names_in, check_is_fitted, validate_data
 
-from svmlab.construction.expressions import OPERATORS, var
+from svmlab.construction.expressions import OPERATORS
 from svmlab.construction.space import FeatureSpace
 from svmlab.construction.variation import crossover, generating_mutation
 from svmlab.nsga2 import non_dominated, nsga2_survival
@@ -316,8 +317,7 @@ class YAGGAFeatureConstructor(TransformerMixin, BaseEstimator):
                     out.append(ind)
             return out
 
-        originals = tuple(var(j) for j in range(X.shape[1]))
-        originals = tuple(f for f in originals if space.valid(f)) or originals
+        originals = space.originals
         pop = [originals]
         for _ in range(self.population_size - 1):
             pick = rng.random_sample(len(originals)) < 0.5

@@ -2,6 +2,7 @@
 
 import numpy as np
 import pytest
+from joblib import parallel_backend
 from sklearn.neighbors import KNeighborsClassifier
 from sklearn.utils.estimator_checks import check_estimator
 
@@ -110,3 +111,22 @@ def test_bad_parameters(param, value):
     X, y = product_data(n=20)
     with pytest.raises(ValueError, match=param):
         YAGGAFeatureConstructor(**{param: value}).fit(X, y)
+
+
+def test_parallel_evaluation_gives_the_same_front():
+    X, y = product_data(seed=4)
+    kw = {"population_size": 6, "max_generations": 4, "random_state": 5}
+    serial = YAGGAFeatureConstructor(**kw).fit(X, y).pareto_front_
+    with parallel_backend("threading"):
+        par = YAGGAFeatureConstructor(n_jobs=2, **kw).fit(X, y).pareto_front_
+    assert serial.equals(par)
+
+
+def test_constant_originals_are_left_out():
+    rng = np.random.RandomState(0)
+    X = np.column_stack([rng.uniform(1, 2, size=60), np.full(60, 3.0)])  # X2 is constant
+    m = YAGGAFeatureConstructor(population_size=6, max_generations=6, random_state=0)
+    m.fit(X, 2 * X[:, 0] + 1)
+    used = {i for s in m.pareto_expressions_ for e in s for i in e.base_features()}
+    assert used == {0}
+    assert m.pareto_front_["error"].iloc[0] < 1e-20
