@@ -156,7 +156,8 @@ def fronts_table(points: pd.DataFrame) -> list[Section]:
 def sum15_checks(points: pd.DataFrame) -> Section | None:
     """Fig. 6.1's qualitative claims, measured on the sum-of-15-features sets."""
     rows = {}
-    for dataset, block in points[points["dataset"].str.startswith("mierswa_sum15")].groupby("dataset"):
+    sums = points[points["dataset"].str.startswith("mierswa_sum15")]
+    for dataset, block in sums.groupby("dataset"):
         spans, nested, pairs, noisy, members = [], 0, 0, 0, 0
         for _, fold in block.groupby("fold"):
             fold = fold.sort_values("n_features")
