@@ -18,7 +18,7 @@ The thesis generated its synthetic sets with RapidMiner's example-set generator 
 generators follow that generator's grid / random / spiral functions (value range
 [-10, 10]) and say so. The clustering sets have no label; ``y`` holds the generating
 cluster, class or spiral arm where one exists and zeros otherwise
-(``meta["y_is_placeholder"]``). Every clustering set records ``meta["noise_features"]``
+(``meta["unlabelled"]``). Every clustering set records ``meta["noise_features"]``
 (column indices of the added noise features) and ``meta["n_clusters"]`` (Table 8.1's k,
 None where the table gives 0 or ``?``).
 """
@@ -39,11 +39,11 @@ from .generation import generator
 _RM_LOW, _RM_HIGH = -10.0, 10.0
 
 
-def _clustering_meta(noise_features, n_clusters, placeholder=False, **extra):
+def _clustering_meta(noise_features, n_clusters, unlabelled=False, **extra):
     return {
         "noise_features": [int(j) for j in noise_features],
         "n_clusters": n_clusters,
-        "y_is_placeholder": placeholder,
+        "unlabelled": unlabelled,
         **extra,
     }
 
@@ -151,7 +151,7 @@ def mo_grid(levels=5, n_dims=5, random_state=0) -> Dataset:
         X=X,
         y=np.zeros(len(X), dtype=np.int64),
         feature_names=tuple(f"att{j + 1}" for j in range(n_dims)),
-        meta=_clustering_meta([], None, placeholder=True),
+        meta=_clustering_meta([], None, unlabelled=True),
     )
 
 
@@ -170,7 +170,7 @@ def mo_random(n_samples=500, n_features=10, random_state=0) -> Dataset:
         X=X,
         y=np.zeros(n_samples, dtype=np.int64),
         feature_names=tuple(f"noise{j + 1}" for j in range(n_features)),
-        meta=_clustering_meta(range(n_features), None, placeholder=True),
+        meta=_clustering_meta(range(n_features), None, unlabelled=True),
     )
 
 
