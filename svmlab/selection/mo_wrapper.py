@@ -289,6 +289,11 @@ class MOFeatureSelector(MaskSearchMixin, SelectorMixin, MetaEstimatorMixin, Base
 
     def _choose(self, scores: np.ndarray, se: np.ndarray) -> int:
         nf = self.pareto_masks_.sum(axis=1)
+        # scores that differ by rounding only (e.g. RMSEs of 1e-15 and 2e-15 for exact fits)
+        # are ties, and ties go to fewer features
+        scores = np.where(
+            np.isclose(scores, scores.max(), rtol=1e-9, atol=1e-12), scores.max(), scores
+        )
         if isinstance(self.choose, Integral):
             allowed = np.flatnonzero(nf <= self.choose)
             if not len(allowed):  # the front starts above k: its smallest member

@@ -60,6 +60,12 @@ def test_choices_one_se_and_budget(weighted_sum, fitted):
     assert one_se.support_.sum() <= fitted.support_.sum()
 
 
+def test_rounding_level_score_differences_are_ties_that_go_to_fewer_features():
+    sel = MOFeatureSelector(choose="best")
+    sel.pareto_masks_ = np.array([[1, 0, 0], [1, 1, 0], [1, 1, 1]], dtype=bool)
+    assert sel._choose(np.array([-0.5, -2e-15, -1e-15]), np.zeros(3)) == 1
+
+
 def test_score_front_scores_every_member_on_new_data(fitted, weighted_sum):
     X, y = weighted_sum
     scores = fitted.score_front(X[:50], y[:50])
