@@ -241,18 +241,34 @@ def _figure_formats(args) -> tuple[str, ...]:
     return check_figure_formats(args.figures)
 
 
-def main(argv: list[str] | None = None) -> int:
-    """Entry point of the ``svmlab`` command; returns the exit status."""
-    argv = list(sys.argv[1:] if argv is None else argv)
-    if argv and argv[0] == "run":
-        from svmlab.app import run
+#: Exit status after Ctrl-C (128 + SIGINT), as shells report an interrupted command.
+INTERRUPTED = 130
 
-        return run(argv[1:])
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point of the ``svmlab`` command; returns the exit status.
+
+    Ctrl-C ends any command with one line on stderr and status 130; for ``svmlab run`` the
+    line says that finished tasks are kept and how to resume (every finished task is already
+    in its own file, so nothing is lost).
+    """
+    argv = list(sys.argv[1:] if argv is None else argv)
     try:
+        if argv and argv[0] == "run":
+            from svmlab.app import run
+
+            return run(argv[1:])
         return _dispatch(argv)
     except BrokenPipeError:  # e.g. `svmlab data list | head`
         sys.stderr.close()
         return 0
+    except KeyboardInterrupt:
+        if argv and argv[0] == "run":
+            hint = "; finished tasks are kept - run the same command again (same run_id) to resume"
+        else:
+            hint = ""
+        print(f"svmlab: interrupted{hint}", file=sys.stderr)
+        return INTERRUPTED
 
 
 def _dispatch(argv: list[str]) -> int:

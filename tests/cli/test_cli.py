@@ -247,3 +247,25 @@ def test_sigkill_loses_no_finished_task_and_resumes(tmp_path, test_conf):
     df = pd.read_parquet(tmp_path / "adhoc" / "k" / "results.parquet")
     assert len(df) == 16 and df["key"].is_unique and sorted(df["repeat"]) == list(range(16))
     assert finished <= {p.name for p in tasks.glob("*.parquet")}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("runner", ["sequential", "local"])
+def test_ctrl_c_prints_one_line_exits_130_and_keeps_finished_tasks(tmp_path, test_conf, runner):
+    args = [sys.executable, "-m", "svmlab", "run", "--config-dir", str(test_conf)]
+    args += ["dataset=iris", "solver=sleepy", "protocol=holdout", "protocol.n_repeats=12"]
+    args += [f"results_dir={tmp_path}", "run_id=c", f"runner={runner}", "runner.progress=false"]
+    proc = subprocess.Popen(args, cwd=tmp_path, stderr=subprocess.PIPE, text=True)
+    tasks = tmp_path / "adhoc" / "c" / "tasks"
+    deadline = time.time() + 60
+    while time.time() < deadline and len(list(tasks.glob("*.parquet"))) < 2:
+        time.sleep(0.05)
+    proc.send_signal(signal.SIGINT)  # what Ctrl-C sends
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130
+    assert "Traceback" not in err
+    last = err.strip().splitlines()[-1]
+    assert last.startswith("svmlab: interrupted") and "resume" in last
+    finished = list(tasks.glob("*.parquet"))
+    assert 2 <= len(finished) < 12
+    assert all(pd.read_parquet(p)["status"].tolist() == ["ok"] for p in finished)
