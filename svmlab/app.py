@@ -159,6 +159,23 @@ def job(cfg) -> None:
     except SvmlabError as exc:
         _say(f"error: {exc}")
         EXIT["code"] = 2
+        _discard_if_unused(run_dir)
+
+
+def _discard_if_unused(run_dir: Path) -> None:
+    """Remove the run directory of a job that failed before writing anything (Hydra creates
+    it, with its log, before the job validates), and the experiment folder if that is now
+    empty; a directory holding anything but logs (a run to resume) is left alone."""
+    try:
+        entries = list(run_dir.iterdir())
+        if any(p.suffix != ".log" or not p.is_file() for p in entries):
+            return
+        for p in entries:
+            p.unlink()
+        run_dir.rmdir()
+        run_dir.parent.rmdir()  # fails (and is left) unless empty
+    except OSError:
+        pass
 
 
 def has_experiment_choice(args: list[str]) -> bool:

@@ -269,3 +269,13 @@ def test_ctrl_c_prints_one_line_exits_130_and_keeps_finished_tasks(tmp_path, tes
     finished = list(tasks.glob("*.parquet"))
     assert 2 <= len(finished) < 12
     assert all(pd.read_parquet(p)["status"].tolist() == ["ok"] for p in finished)
+
+
+def test_failed_validation_leaves_no_run_directory_but_keeps_an_existing_run(run_cli, tmp_path):
+    base = ["run", "dataset=iris", "solver=svc", "protocol=holdout", f"results_dir={tmp_path}"]
+    bad = run_cli(*base, "solver.C=-1", "run_id=x", cwd=tmp_path, check=2)
+    assert "'C' parameter" in bad.stderr
+    assert not (tmp_path / "adhoc").exists()  # neither the run nor the experiment folder
+    run_cli(*base, "run_id=r", cwd=tmp_path, check=0)
+    run_cli(*base, "solver.C=-1", "run_id=r", cwd=tmp_path, check=2)
+    assert (tmp_path / "adhoc" / "r" / "results.parquet").is_file()  # a real run stays
