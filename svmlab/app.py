@@ -202,7 +202,12 @@ def check_group_choices(args: list[str]) -> None:
         dirs += [Path(args[i + 1]) for i, a in enumerate(args[:-1]) if a == flag]
     dirs += [Path(a.split("=", 1)[1]) for a in args if a.startswith("--config-dir=")]
     for key, value in parse_overrides(args):
-        if key not in GROUPS or not value or value == "null" or "(" in value:
+        if key in GROUPS and key != "experiment" and value == "null":
+            raise SvmlabError(
+                f"{key}=null leaves the run without a {key}; name one (svmlab list {key}s), or "
+                f"drop one entry of an experiment with {key}s.NAME=null"
+            )
+        if key not in GROUPS or not value or "(" in value:
             continue
         options = {p.stem for d in dirs for p in (d / key).glob("*.yaml")}
         for choice in value.split(","):

@@ -7,6 +7,7 @@ table a rank test needs; reports and reproductions are built on these two.
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -38,6 +39,20 @@ def run_dirs(path: str | Path) -> list[Path]:
     return found
 
 
+def _read_consolidated(f: Path) -> pd.DataFrame | None:
+    """A run's ``results.parquet``, or None (with a note on stderr) when it cannot be read,
+    e.g. truncated by a full disk: the rows are then read from the run's task files."""
+    try:
+        return pd.read_parquet(f)
+    except (OSError, ValueError) as exc:
+        print(
+            f"svmlab: note: {f} cannot be read ({type(exc).__name__}); reading the rows from "
+            f"{f.parent / 'tasks'} instead",
+            file=sys.stderr,
+        )
+        return None
+
+
 def load_results(path: str | Path) -> pd.DataFrame:
     """All rows of a run or of every run of a sweep.
 
@@ -50,12 +65,20 @@ def load_results(path: str | Path) -> pd.DataFrame:
     """
     path = Path(path)
     if path.is_file():
-        frames = [pd.read_parquet(path).assign(run_dir=str(path.parent))]
+        try:
+            frames = [pd.read_parquet(path).assign(run_dir=str(path.parent))]
+        except (OSError, ValueError) as exc:  # pyarrow's ArrowInvalid is a ValueError
+            raise ResultsError(
+                f"{path} is not a readable results Parquet file ({type(exc).__name__}); give a "
+                "run directory or its results.parquet"
+            ) from None
     else:
         frames = []
         for run in run_dirs(path):
             f = run / RESULTS_FILE
-            rows = pd.read_parquet(f) if f.exists() else read_task_rows(run)
+            rows = _read_consolidated(f) if f.exists() else None
+            if rows is None:
+                rows = read_task_rows(run)
             frames.append(rows.assign(run_dir=str(run)) if not rows.empty else rows)
     df = (
         pd.concat([f for f in frames if not f.empty], ignore_index=True)

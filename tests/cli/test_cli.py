@@ -279,3 +279,37 @@ def test_failed_validation_leaves_no_run_directory_but_keeps_an_existing_run(run
     run_cli(*base, "run_id=r", cwd=tmp_path, check=0)
     run_cli(*base, "solver.C=-1", "run_id=r", cwd=tmp_path, check=2)
     assert (tmp_path / "adhoc" / "r" / "results.parquet").is_file()  # a real run stays
+
+
+@pytest.mark.parametrize("group", ["dataset", "solver", "protocol", "runner"])
+def test_a_nulled_group_is_one_line_not_a_traceback(run_cli, tmp_path, group):
+    proc = run_cli("run", f"{group}=null", f"results_dir={tmp_path}", cwd=tmp_path, check=2)
+    assert proc.stderr.strip() == (
+        f"svmlab: error: {group}=null leaves the run without a {group}; name one (svmlab list "
+        f"{group}s), or drop one entry of an experiment with {group}s.NAME=null"
+    )
+    assert not any(tmp_path.iterdir())
+
+
+def test_report_reads_tasks_when_results_parquet_is_truncated_and_refuses_a_plain_file(
+    run_cli, tmp_path
+):
+    run_cli(
+        "run",
+        "dataset=iris",
+        "solver=svc",
+        "protocol=holdout",
+        f"results_dir={tmp_path}",
+        "run_id=t",
+        cwd=tmp_path,
+        check=0,
+    )
+    results = tmp_path / "adhoc" / "t" / "results.parquet"
+    results.write_bytes(results.read_bytes()[:100])  # a disk that filled up mid-write
+    proc = run_cli("report", str(results.parent), "--no-stats", cwd=tmp_path, check=0)
+    assert "cannot be read (ArrowInvalid); reading the rows from" in proc.stderr
+    assert "## accuracy" in proc.stdout and "Traceback" not in proc.stderr
+    plain = tmp_path / "notes.txt"
+    plain.write_text("a,b\n")
+    bad = run_cli("report", str(plain), cwd=tmp_path, check=2)
+    assert bad.stderr.strip().startswith("svmlab: error:") and len(bad.stderr.splitlines()) == 1
