@@ -289,6 +289,7 @@ def test_svmperf_benchmarks_print_their_ratios(capsys):
     assert "argsort (peer)" in out and "slope" in out
 
 
+@pytest.mark.data
 def test_mo_feature_selection_benchmark_prints_rates_and_identical_fronts(capsys):
     module = runpy.run_path(str(REPO_ROOT / "scripts" / "bench" / "mo_feature_selection_speed.py"))
     args = ["--dataset", "wdbc", "--generations", "2", "--population", "8", "--cv", "2"]

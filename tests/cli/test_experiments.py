@@ -218,6 +218,7 @@ def test_svmperf_quick_runs_one_model_per_measure_and_reports_the_claims(run_cli
     assert (df.loc[df["solver"] == "mklpo_f1", "f1_pos"] > 0.9).all()
 
 
+@pytest.mark.data
 def test_mo_feature_selection_quick_keeps_fronts_scores_them_and_draws_them(run_cli, tmp_path):
     """A cut-down mo_feature_selection_quick: wdbc and the noisy sum set, 3 outer folds, a small
     search -- real runner, every front member scored on the outer test part, the report's

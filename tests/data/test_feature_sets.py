@@ -106,6 +106,7 @@ def test_chapter_6_regression_sets():
         synthetic.generate("mierswa_fx", {"noise": "gaussian"})
 
 
+@pytest.mark.data
 def test_wpbc_clustering_columns():
     X, names = feature_sets.wpbc_clustering_features(load_dataset("wpbc"))
     assert X.shape == (198, 33) and not np.isnan(X).any() and names[0] == "time"
