@@ -255,7 +255,11 @@ def test_ctrl_c_prints_one_line_exits_130_and_keeps_finished_tasks(tmp_path, tes
     args = [sys.executable, "-m", "svmlab", "run", "--config-dir", str(test_conf)]
     args += ["dataset=iris", "solver=sleepy", "protocol=holdout", "protocol.n_repeats=12"]
     args += [f"results_dir={tmp_path}", "run_id=c", f"runner={runner}", "runner.progress=false"]
-    proc = subprocess.Popen(args, cwd=tmp_path, stderr=subprocess.PIPE, text=True)
+    # pytest-xdist workers ignore SIGINT, and children inherit that: restore the default
+    restore = lambda: signal.signal(signal.SIGINT, signal.SIG_DFL)  # noqa: E731
+    proc = subprocess.Popen(
+        args, cwd=tmp_path, stderr=subprocess.PIPE, text=True, preexec_fn=restore
+    )
     tasks = tmp_path / "adhoc" / "c" / "tasks"
     deadline = time.time() + 60
     while time.time() < deadline and len(list(tasks.glob("*.parquet"))) < 2:
