@@ -25,6 +25,7 @@ import json
 import numpy as np
 import pandas as pd
 
+from svmlab.selection.mo_wrapper import error_of_score
 from svmlab.stats.sections import Section
 
 __all__ = ["front_points", "mo_selection_sections", "front_figures"]
@@ -48,14 +49,6 @@ def _selector_rows(df: pd.DataFrame) -> pd.DataFrame:
     return ok[ok["fit_info"].map(lambda v: "front" in _info(v))]
 
 
-def _error_of(scoring: str, score: float) -> float:
-    if scoring == "accuracy":
-        return 1.0 - score
-    if scoring == "neg_root_mean_squared_error":
-        return -score
-    return np.nan
-
-
 def front_points(df: pd.DataFrame) -> pd.DataFrame:
     """One row per (task, front member): dataset, solver, fold, n_features, features,
     inner_error and test_error (NaN when the row has no outer-test scores)."""
@@ -75,7 +68,7 @@ def front_points(df: pd.DataFrame) -> pd.DataFrame:
                     "member": k,
                     "n_features": int(nf),
                     "features": tuple(feats),
-                    "inner_error": _error_of(scoring, score),
+                    "inner_error": error_of_score(scoring, score),
                     "test_error": np.nan if err is None else float(err),
                     "chosen": k == info.get("chosen"),
                 }

@@ -34,7 +34,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from svmlab.selection.mo_search import SEARCH_CONSTRAINTS, MaskSearchMixin
 
-__all__ = ["MOFeatureSelector", "CHOICES"]
+__all__ = ["MOFeatureSelector", "CHOICES", "error_of_score"]
 
 CHOICES = ("best", "one_se")
 
@@ -79,7 +79,7 @@ class _CVObjective:
         return float(np.mean(self.fold_scores(mask))), -float(mask.sum())
 
 
-def _error_of(scoring, score):
+def error_of_score(scoring, score):
     """The error a default score stands for: 1 - accuracy, or the RMSE."""
     if scoring == "accuracy":
         return 1.0 - score
@@ -257,7 +257,7 @@ class MOFeatureSelector(MaskSearchMixin, SelectorMixin, MetaEstimatorMixin, Base
                 "n_features": result.masks.sum(axis=1).astype(int),
                 "inner_score": scores,
                 "inner_score_std": stds,
-                "inner_error": [_error_of(scoring, s) for s in scores],
+                "inner_error": [error_of_score(scoring, s) for s in scores],
                 "features": self._member_features(result.masks),
             }
         )
@@ -382,7 +382,7 @@ class MOFeatureSelector(MaskSearchMixin, SelectorMixin, MetaEstimatorMixin, Base
         scoring = self.fit_info_["scoring"]
         return {
             "front_test_score": [round(float(s), 6) for s in scores],
-            "front_test_error": [round(float(_error_of(scoring, s)), 6) for s in scores],
+            "front_test_error": [round(float(error_of_score(scoring, s)), 6) for s in scores],
         }
 
     def __sklearn_tags__(self):
