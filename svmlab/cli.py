@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import argparse
+import signal
 import sys
+import threading
 from pathlib import Path
 
 from svmlab import __version__
@@ -243,16 +245,27 @@ def _figure_formats(args) -> tuple[str, ...]:
 
 #: Exit status after Ctrl-C (128 + SIGINT), as shells report an interrupted command.
 INTERRUPTED = 130
+TERMINATED = 143  # 128 + SIGTERM
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM (a scheduler's or container's stop) ends a command the way Ctrl-C does."""
+
+
+def _terminate(signum, frame):
+    raise Terminated()
 
 
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``svmlab`` command; returns the exit status.
 
-    Ctrl-C ends any command with one line on stderr and status 130; for ``svmlab run`` the
-    line says that finished tasks are kept and how to resume (every finished task is already
-    in its own file, so nothing is lost).
+    Ctrl-C (status 130) and SIGTERM (status 143) end any command with one line on stderr;
+    for ``svmlab run`` the line says that finished tasks are kept and how to resume (every
+    finished task is already in its own file, so nothing is lost). The pool's worker
+    processes are stopped before the command returns.
     """
     argv = list(sys.argv[1:] if argv is None else argv)
+    previous = _on_sigterm(_terminate)
     try:
         if argv and argv[0] == "run":
             from svmlab.app import run
@@ -262,13 +275,39 @@ def main(argv: list[str] | None = None) -> int:
     except BrokenPipeError:  # e.g. `svmlab data list | head`
         sys.stderr.close()
         return 0
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as exc:
+        _on_sigterm(signal.SIG_IGN)  # a second SIGTERM while stopping changes nothing
+        _stop_workers()
         if argv and argv[0] == "run":
             hint = "; finished tasks are kept - run the same command again (same run_id) to resume"
         else:
             hint = ""
-        print(f"svmlab: interrupted{hint}", file=sys.stderr)
-        return INTERRUPTED
+        how = "terminated" if isinstance(exc, Terminated) else "interrupted"
+        print(f"svmlab: {how}{hint}", file=sys.stderr)
+        return TERMINATED if isinstance(exc, Terminated) else INTERRUPTED
+    finally:
+        _on_sigterm(previous)
+
+
+def _on_sigterm(handler):
+    """Install a SIGTERM handler (main thread only); returns the previous one."""
+    if threading.current_thread() is not threading.main_thread() or handler is None:
+        return None
+    return signal.signal(signal.SIGTERM, handler)
+
+
+def _stop_workers() -> None:
+    """Kill the local pool's worker processes, if a pool was started."""
+    if "joblib" not in sys.modules:
+        return
+    try:
+        from joblib.externals.loky import get_reusable_executor
+        from joblib.externals.loky.reusable_executor import _executor
+
+        if _executor is not None:
+            get_reusable_executor().shutdown(wait=True, kill_workers=True)
+    except Exception:  # already gone: nothing to stop
+        pass
 
 
 def _dispatch(argv: list[str]) -> int:

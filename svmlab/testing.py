@@ -43,6 +43,30 @@ class SleepClassifier(_Base):
             time.sleep(min(0.02, max(end - time.perf_counter(), 0)))
 
 
+class HungClassifier(_Base):
+    """Majority classifier whose ``fit`` makes one blocking call into C for ``seconds``,
+    with SIGALRM/SIGINT/SIGTERM blocked: the stand-in for a long compiled call (a LIBSVM
+    fit, a numba loop) that no Python-level interrupt can stop, only a killed process.
+
+    Parameters
+    ----------
+    seconds : float, default=30.0
+    """
+
+    def __init__(self, seconds: float = 30.0):
+        self.seconds = seconds
+
+    def _work(self):
+        import signal
+
+        blocked = {signal.SIGALRM, signal.SIGINT, signal.SIGTERM}
+        previous = signal.pthread_sigmask(signal.SIG_BLOCK, blocked)
+        try:
+            time.sleep(self.seconds)  # one C call: no bytecode boundary until it returns
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+
+
 class SelfTuningClassifier(SleepClassifier):
     """Majority classifier that spends ``seconds`` in ``fit`` and reports the first ``tuned``
     of them as its own tuning (``fit_info_["tune_seconds"]``), like the MTR chains."""

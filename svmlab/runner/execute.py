@@ -2,16 +2,21 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from joblib import Parallel, delayed, parallel_config
 
-from svmlab.errors import ConfigError
+from svmlab.errors import ConfigError, ResultsError
 from svmlab.runner import store
+from svmlab.runner.isolation import exit_with_parent
 from svmlab.runner.settings import check_runner
-from svmlab.runner.task import TaskOutcome, TaskSpec, record_crash, run_task
+from svmlab.runner.task import UNWRITTEN, TaskOutcome, TaskSpec, record_crash, run_task
+
+#: Consecutive tasks whose rows could not be written after which a run stops (disk full...).
+MAX_UNWRITTEN = 3
 
 
 def _crash_errors() -> tuple[type, ...]:
@@ -88,6 +93,7 @@ def execute(tasks: list[TaskSpec], runner: dict, *, progress: bool | None = None
     summary = RunSummary(total=len(tasks), skipped=len(tasks) - len(pending))
     show = runner.get("progress", True) if progress is None else progress
     bar = _progress(len(tasks), summary.skipped, show)
+    unwritten = 0
     try:
         for outcome in _surviving_crashes(pending, runner, backend):
             if outcome.status == "ok":
@@ -95,11 +101,25 @@ def execute(tasks: list[TaskSpec], runner: dict, *, progress: bool | None = None
             else:
                 summary.failed.append(outcome)
                 bar.write(f"  {outcome.status}: {outcome.key}: {outcome.error}", file=sys.stderr)
+            unwritten = unwritten + 1 if outcome.status == UNWRITTEN else 0
+            if unwritten >= MAX_UNWRITTEN:
+                raise ResultsError(_cannot_write(outcome, summary, unwritten))
             bar.set_postfix(failed=summary.n_failed, refresh=False)
             bar.update(1)
     finally:
         bar.close()
     return summary
+
+
+def _cannot_write(outcome: TaskOutcome, summary: RunSummary, n: int) -> str:
+    reason = outcome.error.rsplit(": ", 1)[-1]
+    where = outcome.error.removeprefix("could not write ").rsplit("/", 1)[0]
+    kept = summary.skipped + summary.ok
+    return (
+        f"stopped: the last {n} tasks' results could not be written to {where} ({reason}); "
+        f"the {kept} finished tasks are kept - free space (or make it writable) and run the "
+        "same command again to resume"
+    )
 
 
 def _surviving_crashes(pending, runner, backend):
@@ -151,9 +171,11 @@ def _outcomes(pending, runner, backend):
                 delayed(run_task)(t) for t in pending
             )
         return
-    yield from Parallel(
-        n_jobs=runner.get("n_jobs", -1), backend="loky", return_as="generator_unordered"
-    )(delayed(run_task)(t) for t in pending)
+    # workers exit on their own within a second when this process is killed
+    with parallel_config(backend="loky", initializer=exit_with_parent, initargs=(os.getpid(),)):
+        yield from Parallel(n_jobs=runner.get("n_jobs", -1), return_as="generator_unordered")(
+            delayed(run_task)(t) for t in pending
+        )
 
 
 def _progress(total: int, initial: int, show: bool):

@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 import json
-import signal
-import threading
+import os
 import time
 import traceback
 from contextlib import contextmanager
@@ -20,12 +19,12 @@ from svmlab.evaluation.prequential import prequential_evaluate
 from svmlab.evaluation.protocols import Prequential, Protocol
 from svmlab.evaluation.tuning import Tuning, inner_search, model_key, point_seed
 from svmlab.runner import store
+from svmlab.runner.isolation import call_with_limit
 from svmlab.seeding import derive_seed
 from svmlab.solvers import SolverSpec
 
-
-class TaskTimeout(Exception):
-    """Raised inside a task that exceeded ``runner.task_timeout``."""
+#: Status of a task that ran but whose rows could not be written (never stored in a row).
+UNWRITTEN = "unwritten"
 
 
 @dataclass(frozen=True)
@@ -204,59 +203,6 @@ def _json_default(obj):
     return str(obj)
 
 
-@contextmanager
-def _deadline(seconds: float | None):
-    """Raise :class:`TaskTimeout` in the running task after ``seconds``.
-
-    In a process's main thread (sequential and loky workers) a SIGALRM timer raises it;
-    in other threads (dask workers) a watchdog timer raises it asynchronously in the
-    task's thread. Either way Python raises it between bytecodes, so a single long call
-    into compiled code (one LIBSVM fit, one sleep) is interrupted when that call returns.
-    """
-    if not seconds:
-        yield
-        return
-
-    def message():
-        return f"task exceeded runner.task_timeout={seconds:g} s"
-
-    if threading.current_thread() is threading.main_thread():
-
-        def _raise(signum, frame):
-            raise TaskTimeout(message())
-
-        previous = signal.signal(signal.SIGALRM, _raise)
-        signal.setitimer(signal.ITIMER_REAL, seconds)
-        try:
-            yield
-        finally:
-            signal.setitimer(signal.ITIMER_REAL, 0)
-            signal.signal(signal.SIGALRM, previous)
-        return
-    import ctypes
-
-    target = threading.get_ident()
-    fired = threading.Event()
-
-    def _interrupt():
-        fired.set()
-        ctypes.pythonapi.PyThreadState_SetAsyncExc(
-            ctypes.c_ulong(target), ctypes.py_object(TaskTimeout)
-        )
-
-    timer = threading.Timer(seconds, _interrupt)
-    timer.daemon = True
-    timer.start()
-    try:
-        yield
-    except TaskTimeout:
-        raise TaskTimeout(message()) from None
-    finally:
-        timer.cancel()
-        if fired.is_set():  # the exception may still be pending if the task ended just then
-            ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(target), None)
-
-
 def _meta(
     spec: TaskSpec, status: str, error: str, tb: str, seconds: float, start: datetime
 ) -> dict:
@@ -285,35 +231,75 @@ def _meta(
 
 
 def run_task(spec: TaskSpec) -> TaskOutcome:
-    """Evaluate a task, never raising: failures become rows with status error/timeout.
+    """Evaluate a task and store its row(s), never raising: failures become rows with
+    status error/timeout.
 
     The rows are written to the run's ``tasks/`` directory before this returns, so a
-    task that finished is never lost, whatever happens to the parent process.
+    task that finished is never lost, whatever happens to the parent process. With
+    ``runner.task_timeout`` the task runs in a child process that is killed when the
+    limit passes (:func:`svmlab.runner.isolation.call_with_limit`), so even a long call
+    into compiled code ends on time. A task whose rows cannot be written (disk full,
+    read-only directory) comes back with status ``unwritten`` and the reason.
     """
     start = datetime.now(UTC)
     t0 = time.perf_counter()
-    status, error, tb = "ok", "", ""
-    try:
-        with _blas_limit(spec.limit_blas), _deadline(spec.timeout):
-            rows = evaluate_task(spec)
-        if spec.timeout and time.perf_counter() - t0 > spec.timeout:
-            raise TaskTimeout(f"task exceeded runner.task_timeout={spec.timeout:g} s")
-    except TaskTimeout as exc:
-        rows, status, error = [{}], "timeout", str(exc)
-    except Exception as exc:  # any failure of a solver or a dataset becomes a row
-        rows, status, error = [{}], "error", f"{type(exc).__name__}: {exc}"
-        tb = traceback.format_exc(limit=-8)
+    with _blas_limit(spec.limit_blas):
+        if spec.timeout:
+            rows, status, error, tb = _evaluate_with_limit(spec)
+        else:
+            rows, status, error, tb = _evaluate_guarded(spec)
     seconds = time.perf_counter() - t0
     meta = _meta(spec, status, error, tb, seconds, start)
-    store.write_task_rows(spec.run_dir, spec.key, [meta | row for row in rows])
-    return TaskOutcome(spec.key, status, seconds, error)
+    return _store(spec, [meta | row for row in rows], TaskOutcome(spec.key, status, seconds, error))
+
+
+def _evaluate_guarded(spec: TaskSpec) -> tuple[list[dict], str, str, str]:
+    """``(rows, status, error, traceback)`` of the task; an exception becomes an error row."""
+    try:
+        return evaluate_task(spec), "ok", "", ""
+    except Exception as exc:  # any failure of a solver or a dataset becomes a row
+        return [{}], "error", f"{type(exc).__name__}: {exc}", traceback.format_exc(limit=-8)
+
+
+def _evaluate_alone(spec: TaskSpec) -> tuple[list[dict], str, str, str]:
+    """:func:`_evaluate_guarded` in a forked child: joblib calls inside run sequentially.
+
+    The worker's joblib backend (dask's, inside a dask task) talks to threads that a
+    forked child does not have, so nested parallelism would wait forever.
+    """
+    from joblib import parallel_config
+
+    with parallel_config(backend="sequential"):
+        return _evaluate_guarded(spec)
+
+
+def _evaluate_with_limit(spec: TaskSpec) -> tuple[list[dict], str, str, str]:
+    """:func:`_evaluate_guarded` in a child process killed after ``spec.timeout`` seconds."""
+    done = call_with_limit(_evaluate_alone, spec, spec.timeout)
+    if done.status == "ok":
+        return done.value
+    if done.status == "timeout":
+        return [{}], "timeout", f"task exceeded runner.task_timeout={spec.timeout:g} s (killed)", ""
+    return [{}], "error", f"the task's process died ({done.detail})", ""
+
+
+def _store(spec: TaskSpec, rows: list[dict], outcome: TaskOutcome) -> TaskOutcome:
+    """Write the rows; a failed write turns the outcome into status ``unwritten``."""
+    try:
+        store.write_task_rows(spec.run_dir, spec.key, rows)
+    except OSError as exc:
+        reason = os.strerror(exc.errno) if exc.errno else str(exc)
+        where = f"{spec.run_dir}/{store.TASKS_DIR}/{spec.key}.parquet"
+        return TaskOutcome(
+            spec.key, UNWRITTEN, outcome.seconds, f"could not write {where}: {reason}"
+        )
+    return outcome
 
 
 def record_crash(spec: TaskSpec, error: str) -> TaskOutcome:
     """Store an error row for a task whose worker process died (segfault, out of memory...)."""
     meta = _meta(spec, "error", error, "", float("nan"), datetime.now(UTC))
-    store.write_task_rows(spec.run_dir, spec.key, [meta])
-    return TaskOutcome(spec.key, "error", float("nan"), error)
+    return _store(spec, [meta], TaskOutcome(spec.key, "error", float("nan"), error))
 
 
 _BLAS_LIMITED = False

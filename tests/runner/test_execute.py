@@ -1,4 +1,5 @@
 import json
+import time
 
 import pandas as pd
 import pytest
@@ -178,20 +179,42 @@ def test_a_dying_worker_becomes_an_error_row_and_the_rest_runs(make_cfg, tmp_pat
     assert (df[df["solver"] == "knn"]["status"] == "ok").all()
 
 
-@pytest.mark.parametrize("backend", ["loky", pytest.param("dask", marks=pytest.mark.slow)])
-def test_timeouts_are_enforced_in_workers(make_cfg, tmp_path, backend):
+@pytest.mark.parametrize(
+    "backend", ["sequential", "loky", pytest.param("dask", marks=pytest.mark.slow)]
+)
+def test_timeouts_kill_a_task_stuck_in_compiled_code(make_cfg, tmp_path, backend):
+    """A task blocked in one C call (signals blocked) still ends at the limit: its process is
+    killed, the row says timeout, and the pool runs the next tasks."""
     if backend == "dask":
         pytest.importorskip("dask.distributed")
-    slow = solver("slow", "svmlab.testing.SleepClassifier", seconds=20.0)
+    hung = solver("hung", "svmlab.testing.HungClassifier", seconds=60.0)
     cfg = make_cfg(
-        solver=slow,
+        solvers={"hung": hung, "knn": make_cfg()["solver"]},
         protocol={"name": "h", "kind": "holdout", "test_size": 0.3, "n_repeats": 2},
-        runner={"backend": backend, "n_jobs": 2, "progress": False, "task_timeout": 0.5},
+        tuning__mode="none",
+        runner={"backend": backend, "n_jobs": 2, "progress": False, "task_timeout": 1.0},
+    )
+    t0 = time.perf_counter()
+    _, summary, df = _run(cfg, tmp_path)
+    assert time.perf_counter() - t0 < 20
+    assert summary.n_failed == 2 and summary.ok == 2
+    hung_rows = df[df["solver"] == "hung"]
+    assert hung_rows["status"].tolist() == ["timeout", "timeout"]
+    assert hung_rows["error"].str.contains("task_timeout=1 s").all()
+    assert (hung_rows["task_seconds"] < 4).all()
+    assert (df[df["solver"] == "knn"]["status"] == "ok").all()
+
+
+def test_a_task_process_that_dies_under_a_timeout_gives_an_error_row(make_cfg, tmp_path):
+    crash = solver("crash", "svmlab.testing.CrashClassifier")
+    cfg = make_cfg(
+        solver=crash,
+        protocol={"name": "h", "kind": "holdout", "test_size": 0.3, "n_repeats": 1},
+        runner__task_timeout=30,
     )
     _, summary, df = _run(cfg, tmp_path)
-    assert summary.n_failed == 2
-    assert df["status"].tolist() == ["timeout", "timeout"]
-    assert (df["task_seconds"] < 5).all()
+    assert df["status"].tolist() == ["error"]
+    assert "died (killed by signal SIGKILL)" in df["error"][0]
 
 
 def test_runs_fit_a_stochastic_solver_several_times_per_fold(make_cfg, tmp_path):
