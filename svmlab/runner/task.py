@@ -275,6 +275,10 @@ def _evaluate_alone(spec: TaskSpec) -> tuple[list[dict], str, str, str]:
 
 def _evaluate_with_limit(spec: TaskSpec) -> tuple[list[dict], str, str, str]:
     """:func:`_evaluate_guarded` in a child process killed after ``spec.timeout`` seconds."""
+    try:  # load the data here, so the worker's cache serves this task's child and the next
+        _dataset_and_split(spec)
+    except Exception:  # the child meets the same failure and records it
+        pass
     done = call_with_limit(_evaluate_alone, spec, spec.timeout)
     if done.status == "ok":
         return done.value
