@@ -5,12 +5,19 @@ The z statistic of two methods' average ranks is z = (R_i − R_j) / sqrt(k(k+1)
 *unadjusted* two-sided p of this z, and their "Holm p-value" column holds Holm's
 step-down *thresholds* α/i (Melki (2018), Tables 3.4-3.12 and 4.4-4.12; docs/decisions/stats.md,
 "'Nemenyi' and 'Holm' columns of the 1xN tables"); both are reproduced here, together
-with properly adjusted p-values (Bonferroni–Dunn, Holm, Hochberg, Finner, Shaffer).
+with properly adjusted p-values: Bonferroni–Dunn, Holm, Hochberg, Hommel, Holland, Finner
+and Li for 1xN (García et al. 2010), Nemenyi, Holm, Shaffer and Bergmann–Hommel for all
+pairs (García & Herrera 2008). The same z-tests serve the Friedman aligned-ranks and Quade
+tests (``svmlab.stats.omnibus``): pass their scores and standard error as ``se``.
 
-The adjustments are written by hand: statsmodels' ``multipletests`` has Holm and
-Hochberg (the tests check agreement) but neither Finner nor Shaffer, and the papers'
-threshold columns need the ordering rule below. Nemenyi all-pairs p-values come from
-scikit-posthocs (studentized range distribution).
+Two all-pairs p-values are called "Nemenyi": the papers' (KEEL, García & Herrera 2008)
+min(1, m·p) with m = k(k−1)/2, ``nemenyi_bonferroni``, the default ``nemenyi``; and the
+studentized-range p of Demšar's critical difference (scikit-posthocs'
+``posthoc_nemenyi_friedman``), ``nemenyi_tukey``.
+
+The adjustments are written by hand: statsmodels' ``multipletests`` has Holm, Hochberg
+and Hommel (the tests check agreement) but none of Finner, Holland, Li, Shaffer or
+Bergmann–Hommel, and the papers' threshold columns need the ordering rule below.
 """
 
 from __future__ import annotations
@@ -22,7 +29,20 @@ import numpy as np
 import pandas as pd
 from scipy.stats import norm, studentized_range, wilcoxon
 
-ADJUSTMENTS = ("bonferroni", "holm", "hochberg", "finner", "shaffer")
+from svmlab.stats import bergmann as _bergmann
+
+ADJUSTMENTS = (
+    "bonferroni",
+    "holm",
+    "hochberg",
+    "hommel",
+    "holland",
+    "finner",
+    "li",
+    "shaffer",
+    "bergmann",
+)
+NEMENYI_DEFAULT = "nemenyi_bonferroni"
 
 
 def rank_se(n_methods: int, n_datasets: int) -> float:
@@ -80,49 +100,155 @@ def _shaffer_sets(k: int) -> frozenset:
     return frozenset(out)
 
 
+def _step_down(values: np.ndarray) -> np.ndarray:
+    """Running maximum in ascending-p order (adjusted p-values may not decrease)."""
+    return np.maximum.accumulate(values)
+
+
+def _holm(ps: np.ndarray) -> np.ndarray:
+    m = len(ps)
+    return _step_down((m - np.arange(m)) * ps)
+
+
+def _hochberg(ps: np.ndarray) -> np.ndarray:
+    m = len(ps)
+    return np.minimum.accumulate(((m - np.arange(m)) * ps)[::-1])[::-1]
+
+
+def _hommel(ps: np.ndarray) -> np.ndarray:
+    """Hommel (1988) by closed testing with Simes tests (García et al. 2010, §4).
+
+    APV_i is the largest Simes p, min_j |I|·p_(j)/j, over the sets I of hypotheses that
+    contain H_i. For a set size s the largest one joins H_i with the s − 1 largest other
+    p-values (or, when H_i is among them, is the s largest p-values).
+    """
+    m = len(ps)
+    adj = ps.copy()  # sets of size 1
+    positions = np.arange(m)
+    for size in range(2, m + 1):
+        top = ps[m - size + 1 :]  # the size − 1 largest p-values
+        rest = np.min(size * top / np.arange(2, size + 1))
+        adj = np.maximum(adj, np.minimum(size * ps[np.minimum(positions, m - size)], rest))
+    return adj
+
+
+def _holland(ps: np.ndarray) -> np.ndarray:
+    """Holland & Copenhaver (1987): 1 − (1 − p_(i))^(m−i+1), step-down."""
+    m = len(ps)
+    return _step_down(1.0 - (1.0 - ps) ** (m - np.arange(m)))
+
+
+def _finner(ps: np.ndarray) -> np.ndarray:
+    """Finner (1993): 1 − (1 − p_(i))^(m/i), step-down."""
+    m = len(ps)
+    return _step_down(1.0 - (1.0 - ps) ** (m / np.arange(1, m + 1)))
+
+
+def _li(ps: np.ndarray) -> np.ndarray:
+    """Li (2008): p_(i) / (p_(i) + 1 − p_(m)); the largest hypothesis keeps p_(m).
+
+    Conservative when p_(m) is near 1: with p_(m) = 1 every adjusted p is 1.
+    """
+    denom = ps + 1.0 - ps[-1]
+    with np.errstate(invalid="ignore", divide="ignore"):
+        adj = np.where(denom > 0, ps / denom, 1.0)
+    adj[-1] = ps[-1]
+    return adj
+
+
+def _shaffer(ps: np.ndarray, n_methods: int) -> np.ndarray:
+    """Shaffer's static procedure: t_i = most hypotheses that can be true with i − 1 false."""
+    m = len(ps)
+    sets = np.array(sorted(_shaffer_sets(n_methods)))
+    t = np.array([sets[sets <= m - r].max() for r in range(m)])
+    return _step_down(t * ps)
+
+
+_SORTED = {
+    "bonferroni": lambda ps: ps * len(ps),
+    "holm": _holm,
+    "hochberg": _hochberg,
+    "hommel": _hommel,
+    "holland": _holland,
+    "finner": _finner,
+    "li": _li,
+}
+
+
 def adjust(p, method: str, *, n_methods: int | None = None) -> np.ndarray:
     """Adjusted p-values (capped at 1) for a family of hypotheses.
 
     Parameters
     ----------
     p : array-like
-        Unadjusted p-values.
-    method : {"bonferroni", "holm", "hochberg", "finner", "shaffer"}
+        Unadjusted p-values. For ``shaffer`` and ``bergmann`` they are the k(k−1)/2
+        pairwise p-values of k methods; ``bergmann`` needs them in
+        ``numpy.triu_indices(k, 1)`` order: (0, 1), (0, 2), ..., (k−2, k−1).
+    method : {"bonferroni", "holm", "hochberg", "hommel", "holland", "finner", "li",
+              "shaffer", "bergmann"}
+        Bonferroni(–Dunn), Holm, Hochberg, Hommel, Holland, Finner and Li apply to any
+        family (García et al. 2010); Shaffer (static) and Bergmann–Hommel only to all
+        pairwise comparisons (García & Herrera 2008). Bergmann–Hommel is exact for
+        k <= 9 methods and refused beyond (``svmlab.stats.bergmann``).
     n_methods : int, optional
-        Number of methods k; required by ``shaffer`` (all-pairs families only).
+        Number of methods k; required by ``shaffer`` and ``bergmann``.
+
+    Returns
+    -------
+    ndarray in the order of ``p``. Ties of ``p`` keep the input order.
+
+    Raises
+    ------
+    ValueError
+        Unknown method, missing or inconsistent ``n_methods``, or ``bergmann`` with k > 9.
     """
     p = np.asarray(p, dtype=float)
     m = len(p)
     if method not in ADJUSTMENTS:
         raise ValueError(f"unknown adjustment {method!r}; valid: {', '.join(ADJUSTMENTS)}")
+    if method in ("shaffer", "bergmann") and (n_methods is None or comb(n_methods, 2) != m):
+        raise ValueError(f"{method} needs n_methods with m = k(k-1)/2 hypotheses (all pairs)")
     if m == 0:
         return p
+    if method == "bergmann":
+        return _bergmann.bergmann_hommel(p, n_methods)
     order = _order(p)
     ps = p[order]
-    i = np.arange(1, m + 1)
-    if method == "bonferroni":
-        adj = ps * m
-    elif method == "holm":
-        adj = np.maximum.accumulate((m - i + 1) * ps)
-    elif method == "hochberg":
-        adj = np.minimum.accumulate(((m - i + 1) * ps)[::-1])[::-1]
-    elif method == "finner":
-        adj = np.maximum.accumulate(1.0 - (1.0 - ps) ** (m / i))
-    else:
-        if n_methods is None or comb(n_methods, 2) != m:
-            raise ValueError("shaffer needs n_methods with m = k(k-1)/2 hypotheses (all pairs)")
-        sets = np.array(sorted(_shaffer_sets(n_methods)))
-        t = np.array([sets[sets <= m - r + 1].max() for r in i])
-        adj = np.maximum.accumulate(t * ps)
+    adj = _shaffer(ps, n_methods) if method == "shaffer" else _SORTED[method](ps)
     out = np.empty(m)
     out[order] = np.minimum(adj, 1.0)
     return out
 
 
+def z_test_p(difference, se: float) -> np.ndarray:
+    """Two-sided normal p of score differences (rank, aligned rank or Quade T) over ``se``."""
+    return 2.0 * norm.sf(np.abs(np.asarray(difference, dtype=float)) / se)
+
+
 def control_comparison(
-    avg_ranks: pd.Series, n_datasets: int, control: str, alpha: float = 0.05
+    avg_ranks: pd.Series,
+    n_datasets: int,
+    control: str,
+    alpha: float = 0.05,
+    *,
+    bd_alpha: float | None = None,
+    se: float | None = None,
 ) -> pd.DataFrame:
     """1xN comparison of every method with ``control`` from their average ranks.
+
+    Parameters
+    ----------
+    avg_ranks : Series
+        Average Friedman ranks (lower = better); or the scores of another rank test
+        (average aligned ranks, Quade's T_j) together with their ``se``.
+    n_datasets : int
+    control : str
+    alpha : float
+        Level of Holm's step-down columns.
+    bd_alpha : float, optional
+        Level of the Bonferroni–Dunn test (default ``alpha``).
+    se : float, optional
+        Standard error of a score difference; default sqrt(k(k+1)/(6N)) (Friedman ranks).
 
     Returns
     -------
@@ -130,58 +256,127 @@ def control_comparison(
     ``rank``, ``z`` (positive: the method ranks worse than the control), ``p``
     (unadjusted two-sided; the papers' "Nemenyi p-value"), ``bonferroni_dunn``,
     ``holm_threshold`` (the papers' "Holm p-value" column), ``holm``, ``hochberg``,
-    ``finner`` (adjusted p), and ``holm_reject`` (step-down at ``alpha``).
+    ``hommel``, ``holland``, ``finner``, ``li`` (adjusted p), ``holm_reject`` (step-down at
+    ``alpha``), ``direction`` ("better" or "worse" than the control, "tie" for z = 0) and
+    ``bonferroni_dunn_reject``: the average ranks differ by more than the Bonferroni–Dunn
+    critical difference at ``bd_alpha``, in either direction (a method significantly
+    better than a control that is not the best is flagged too).
     """
     k = len(avg_ranks)
+    se = rank_se(k, n_datasets) if se is None else se
+    bd_alpha = alpha if bd_alpha is None else bd_alpha
     others = avg_ranks.drop(index=control)
-    z = (others - avg_ranks[control]) / rank_se(k, n_datasets)
-    p = 2.0 * norm.sf(np.abs(z.to_numpy()))
+    diff = others - avg_ranks[control]
+    z = diff / se
+    p = z_test_p(diff.to_numpy(), se)
     out = pd.DataFrame({"rank": others, "z": z, "p": p}, index=others.index)
     out["bonferroni_dunn"] = adjust(p, "bonferroni")
     out["holm_threshold"] = holm_thresholds(p, alpha)
-    out["holm"] = adjust(p, "holm")
-    out["hochberg"] = adjust(p, "hochberg")
-    out["finner"] = adjust(p, "finner")
+    for method in ("holm", "hochberg", "hommel", "holland", "finner", "li"):
+        out[method] = adjust(p, method)
     out["holm_reject"] = holm_rejections(p, alpha)
+    out["direction"] = np.where(z > 0, "worse", np.where(z < 0, "better", "tie"))
+    cd = norm.ppf(1.0 - bd_alpha / (2.0 * (k - 1))) * se
+    out["bonferroni_dunn_reject"] = np.abs(diff.to_numpy()) > cd
     return out
 
 
+def _square(values, methods: list[str], diag: float = 1.0) -> pd.DataFrame:
+    """A symmetric k x k DataFrame from values in ``numpy.triu_indices(k, 1)`` order."""
+    k = len(methods)
+    iu = np.triu_indices(k, 1)
+    M = np.full((k, k), diag)
+    M[iu] = values
+    M[(iu[1], iu[0])] = values
+    return pd.DataFrame(M, index=methods, columns=methods)
+
+
+def _upper(matrix: pd.DataFrame) -> np.ndarray:
+    """The upper triangle of a k x k matrix in ``numpy.triu_indices(k, 1)`` order."""
+    return matrix.to_numpy(dtype=float)[np.triu_indices(len(matrix), 1)]
+
+
+def pairwise_p(scores: pd.Series, se: float) -> pd.DataFrame:
+    """Unadjusted two-sided z-test p of every pair of methods (k x k, diagonal 1).
+
+    ``scores`` are average ranks with ``se = rank_se(k, N)``, or the average aligned ranks /
+    Quade T_j with the ``se`` of ``svmlab.stats.omnibus.friedman_aligned_ranks`` / ``quade``.
+    """
+    R = scores.to_numpy(dtype=float)
+    iu = np.triu_indices(len(R), 1)
+    return _square(z_test_p(R[iu[0]] - R[iu[1]], se), list(scores.index))
+
+
+def adjust_pairwise(p_matrix: pd.DataFrame, method: str) -> pd.DataFrame:
+    """Adjust a k x k matrix of pairwise p-values over its k(k−1)/2 pairs (see :func:`adjust`)."""
+    k = len(p_matrix)
+    adjusted = adjust(_upper(p_matrix), method, n_methods=k)
+    return _square(adjusted, list(p_matrix.index))
+
+
+def nemenyi_tukey(avg_ranks: pd.Series, n_datasets: int) -> pd.DataFrame:
+    """All-pairs Nemenyi p from the studentized range distribution (Demšar 2006).
+
+    P(Q_{k,∞} ≥ √2·|R_i − R_j| / sqrt(k(k+1)/(6N))): the p-value behind Demšar's critical
+    difference (:func:`nemenyi_cd`), and scikit-posthocs' ``posthoc_nemenyi_friedman``.
+    """
+    R = avg_ranks.to_numpy(dtype=float)
+    k = len(R)
+    iu = np.triu_indices(k, 1)
+    q = np.abs(R[iu[0]] - R[iu[1]]) / rank_se(k, n_datasets) * np.sqrt(2.0)
+    return _square(studentized_range.sf(q, k, np.inf), list(avg_ranks.index))
+
+
 def pairwise_comparison(table: pd.DataFrame, avg_ranks: pd.Series) -> dict[str, pd.DataFrame]:
-    """NxN comparisons: unadjusted z-test p, Nemenyi, Holm and Shaffer adjusted p.
+    """NxN comparisons: unadjusted z-test p, Nemenyi, Holm, Shaffer, Bergmann–Hommel p.
 
     Parameters
     ----------
     table : DataFrame (N datasets x k methods)
-        The values (only used for scikit-posthocs' Nemenyi test, which ranks them itself;
-        the Nemenyi p-values do not depend on the direction of the metric).
+        The values (used by the Wilcoxon tests).
     avg_ranks : Series
         Average ranks of the k methods.
 
     Returns
     -------
-    dict of k x k DataFrames: ``p`` (unadjusted), ``nemenyi``, ``holm``, ``shaffer`` and
-    ``wilcoxon_holm``: two-sided Wilcoxon signed-rank p of every pair over the datasets
-    (``zero_method="pratt"``), Holm-adjusted over the k(k-1)/2 pairs, the all-pairs test behind
-    the critical-difference diagrams of Oliveira (2021), Ch. 5 (Ismail Fawaz et al.'s recipe).
-    """
-    import scikit_posthocs as sp
+    dict of k x k DataFrames:
 
+    * ``p``: unadjusted two-sided p of the rank z-test;
+    * ``nemenyi_bonferroni``: min(1, m·p) with m = k(k−1)/2, the "Nemenyi" of KEEL and
+      García & Herrera (2008);
+    * ``nemenyi_tukey``: the studentized-range p (Demšar 2006, scikit-posthocs);
+    * ``nemenyi``: the default Nemenyi, ``nemenyi_bonferroni`` (:data:`NEMENYI_DEFAULT`);
+    * ``holm``, ``shaffer``: adjusted p (Shaffer's static procedure);
+    * ``bergmann``: Bergmann–Hommel adjusted p, present only for k <= 9 methods (the
+      exhaustive sets are enumerated exactly up to that size);
+    * ``wilcoxon_holm``: two-sided Wilcoxon signed-rank p of every pair over the datasets
+      (``zero_method="pratt"``), Holm-adjusted over the k(k-1)/2 pairs, the all-pairs test
+      behind the critical-difference diagrams of Oliveira (2021), Ch. 5 (Ismail Fawaz et
+      al.'s recipe).
+    """
     methods = list(avg_ranks.index)
     N, k = table.shape
-    R = avg_ranks.to_numpy()
-    iu = np.triu_indices(k, 1)
-    z = (R[iu[0]] - R[iu[1]]) / rank_se(k, N)
-    p = 2.0 * norm.sf(np.abs(z))
+    p = pairwise_p(avg_ranks, rank_se(k, N))
+    out = {
+        "p": p,
+        "nemenyi_bonferroni": adjust_pairwise(p, "bonferroni"),
+        "nemenyi_tukey": nemenyi_tukey(avg_ranks, N),
+        "holm": adjust_pairwise(p, "holm"),
+        "shaffer": adjust_pairwise(p, "shaffer"),
+    }
+    out["nemenyi"] = out[NEMENYI_DEFAULT]
+    if k <= _bergmann.MAX_K:
+        out["bergmann"] = adjust_pairwise(p, "bergmann")
+    out["wilcoxon_holm"] = _square(adjust(_wilcoxon_pairs(table[methods]), "holm"), methods)
+    return out
 
-    def square(values, diag=1.0):
-        M = np.full((k, k), diag)
-        M[iu] = values
-        M[(iu[1], iu[0])] = values
-        return pd.DataFrame(M, index=methods, columns=methods)
 
-    values = table[methods].to_numpy(dtype=float)
+def _wilcoxon_pairs(table: pd.DataFrame) -> np.ndarray:
+    """Two-sided Wilcoxon signed-rank p (pratt) of every pair, ``triu_indices`` order."""
+    values = table.to_numpy(dtype=float)
+    iu = np.triu_indices(values.shape[1], 1)
     with np.errstate(all="ignore"):
-        pw = np.array(
+        return np.array(
             [
                 1.0
                 if np.allclose(values[:, i], values[:, j])
@@ -189,12 +384,3 @@ def pairwise_comparison(table: pd.DataFrame, avg_ranks: pd.Series) -> dict[str, 
                 for i, j in zip(*iu, strict=True)
             ]
         )
-    nemenyi = sp.posthoc_nemenyi_friedman(table[methods].to_numpy())
-    nemenyi.index = nemenyi.columns = methods
-    return {
-        "p": square(p),
-        "nemenyi": nemenyi.astype(float),
-        "holm": square(adjust(p, "holm")),
-        "shaffer": square(adjust(p, "shaffer", n_methods=k)),
-        "wilcoxon_holm": square(adjust(pw, "holm")),
-    }
