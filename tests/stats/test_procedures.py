@@ -12,7 +12,7 @@ Data (``tests/stats/golden/``):
   datasets (also scmamp's ``data.gh.2010``).
 
 Printed values ("SCMAMP" below) are the outputs on the 2008 data printed in scmamp's vignette
-"Statistical assessment of the differences" (Calvo & Santafé, scmamp 0.3, R), which
+"Statistical assessment of the differences" (Calvo & Santafé, scmamp 0.3.2, R), which
 implements both papers; the papers' own p-value tables were not available to us. Where an
 independent implementation exists the tests also compare with it: statsmodels'
 ``multipletests`` (Holm, Hochberg, Hommel, Bonferroni) and scikit-posthocs
