@@ -28,7 +28,7 @@ from svmlab.evaluation.preprocessing import Preprocessor
 from svmlab.evaluation.protocols import Predefined, Prequential, Protocol, get_protocol
 from svmlab.evaluation.tuning import Tuning
 from svmlab.runner.provenance import provenance
-from svmlab.runner.settings import check_runner, runs_in_parallel
+from svmlab.runner.settings import check_dask_address, check_runner, runs_in_parallel
 from svmlab.runner.task import TaskSpec
 from svmlab.solvers import SolverSpec
 
@@ -131,12 +131,15 @@ def read_settings(cfg: dict) -> RunSettings:
     seed = cfg.get("seed", 0)
     if not isinstance(seed, int) or isinstance(seed, bool):
         raise ConfigError(f"seed must be an integer, got {seed!r}")
+    runner = check_runner(cfg.get("runner") or {})
+    if runner.get("backend") == "dask" and runner.get("address"):
+        check_dask_address(runner["address"])  # fails in seconds, not after dask's 30 s
     return RunSettings(
         experiment=cfg.get("name") or "adhoc",
         protocol=get_protocol(cfg["protocol"]),
         tuning=Tuning.from_config(cfg.get("tuning")),
         preprocessing=dict(cfg.get("preprocessing") or {}),
-        runner=check_runner(cfg.get("runner") or {}),
+        runner=runner,
         seed=seed,
         allow_download=bool((cfg.get("data") or {}).get("allow_download", False)),
     )

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import socket
+from urllib.parse import urlsplit
+
 from svmlab.errors import ConfigError
 
 BACKENDS = ("loky", "sequential", "dask")
@@ -36,6 +39,68 @@ def check_runner(runner: dict) -> dict:
             f"runner.task_timeout must be a positive number of seconds or null, got {timeout!r}"
         )
     return runner
+
+
+#: Seconds to wait for a dask scheduler to accept a connection before the run is refused.
+DASK_CONNECT_TIMEOUT = 3.0
+#: dask's default scheduler port, used when an address names none.
+DASK_DEFAULT_PORT = 8786
+
+
+def dask_host_port(address: str) -> tuple[str, int] | None:
+    """``(host, port)`` of a TCP-like dask scheduler address, or None for other transports.
+
+    >>> dask_host_port("tcp://127.0.0.1:8786"), dask_host_port("scheduler")
+    (('127.0.0.1', 8786), ('scheduler', 8786))
+    >>> dask_host_port("[::1]:9")
+    ('::1', 9)
+    >>> dask_host_port("inproc://x") is None
+    True
+    """
+    text = str(address).strip()
+    if "://" not in text:
+        text = "tcp://" + text
+    parts = urlsplit(text)
+    if parts.scheme not in ("tcp", "tls", "ws", "wss"):
+        return None
+    try:
+        port = parts.port
+    except ValueError:
+        raise ConfigError(
+            f"runner.address={address!r}: the port is not a number; use e.g. tcp://HOST:8786"
+        ) from None
+    if not parts.hostname:
+        raise ConfigError(f"runner.address={address!r} names no host; use e.g. tcp://HOST:8786")
+    return parts.hostname, port or DASK_DEFAULT_PORT
+
+
+def check_dask_address(address: str, timeout: float = DASK_CONNECT_TIMEOUT) -> None:
+    """Fail within ``timeout`` seconds when no dask scheduler listens at ``address``.
+
+    A plain TCP connection is tried (dask's own client waits 30 s by default); transports
+    other than TCP (``inproc://``, ``ucx://``) are left to dask.
+
+    Raises
+    ------
+    ConfigError
+        One line naming the address, what went wrong and what to do.
+    """
+    target = dask_host_port(address)
+    if target is None:
+        return
+    try:
+        socket.create_connection(target, timeout=timeout).close()
+    except TimeoutError:
+        why = f"no answer within {timeout:g} s"
+    except OSError as exc:
+        why = exc.strerror or type(exc).__name__
+    else:
+        return
+    raise ConfigError(
+        f"runner.address={address!r}: cannot connect to a dask scheduler at "
+        f"{target[0]}:{target[1]} ({why}); start one (dask scheduler) or set "
+        "runner.address=null for a local cluster"
+    )
 
 
 def runs_in_parallel(runner: dict) -> bool:
