@@ -125,6 +125,7 @@ def job(cfg) -> None:
     from svmlab.reproduce import get_reproduction
     from svmlab.results import load_results, select_outer_best
     from svmlab.runner.execute import execute
+    from svmlab.runner.lock import release
     from svmlab.runner.plan import build_plan
     from svmlab.runner.store import consolidate, prepare_run_dir
     from svmlab.stats.sections import render
@@ -146,10 +147,11 @@ def job(cfg) -> None:
             variant=_variant(overrides),
             fixed_params=fixed_params(settings),
         )
+        # locks the run directory (released below); a run of another identity is refused
         resumed = prepare_run_dir(run_dir, plan.identity, OmegaConf.to_yaml(cfg, resolve=True))
         _announce(plan, run_dir, resumed)
         summary = execute(plan.tasks, container.get("runner") or {})
-        consolidate(run_dir, postprocess=select_outer_best)
+        consolidate(run_dir, postprocess=select_outer_best, keys={t.key for t in plan.tasks})
         df = load_results(run_dir)
         metric = container.get("summary_metric")
         how = (container.get("report") or {}).get("aggregate") or "mean"
@@ -159,7 +161,10 @@ def job(cfg) -> None:
     except SvmlabError as exc:
         _say(f"error: {exc}")
         EXIT["code"] = 2
+        release(run_dir)
         _discard_if_unused(run_dir)
+    finally:
+        release(run_dir)
 
 
 def _discard_if_unused(run_dir: Path) -> None:

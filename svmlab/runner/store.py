@@ -7,34 +7,68 @@ Layout of a run directory::
       config.yaml         the resolved configuration
       tasks/<key>.parquet one file per finished task (one row; several for tuning.mode=outer_best)
       results.parquet     all task rows, consolidated after each run
+      .svmlab.lock        pid and host of the run using the directory (:mod:`svmlab.runner.lock`)
+      .tasks-index/       the task files' rows gathered, one file per row schema
+
+The task files are the source of truth. ``.tasks-index/`` only saves reading thousands of
+small files on every resume and consolidation: each of its rows carries its task file's
+key and signature (size, mtime, ctime, inode), and is used only while a task file with
+that key and signature exists; anything else is read from ``tasks/`` again (one
+``os.scandir`` finds what is new). Rows of different schemas (an error row, a multiclass
+row...) are kept apart so that the consolidated table is exactly the one reading each
+task file and concatenating them gives.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
+import sys
 import uuid
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 import pyarrow as pa
+import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from svmlab.errors import ResultsError
+from svmlab.runner import lock
 
 TASKS_DIR = "tasks"
 RESULTS_FILE = "results.parquet"
 RUN_FILE = "run.json"
+INDEX_DIR = ".tasks-index"
+_KEY, _SIG, _ROW = "__svmlab_key__", "__svmlab_file__", "__svmlab_row__"
+_SUFFIX = ".parquet"
+
+
+def _fsync_dir(directory: Path) -> None:
+    """Make a rename in ``directory`` durable (where the file system allows it)."""
+    try:
+        fd = os.open(directory, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:  # some file systems cannot fsync a directory
+        pass
+    finally:
+        os.close(fd)
 
 
 def _atomic_write(path: Path, write) -> None:
-    """Call ``write(tmp_path)``, fsync, then rename over ``path`` (same directory)."""
+    """Call ``write(tmp_path)``, fsync, rename over ``path`` (same directory), fsync the
+    directory."""
     tmp = path.with_name(f".{path.name}.{uuid.uuid4().hex}.tmp")
     try:
         write(tmp)
         with open(tmp, "rb") as fh:
             os.fsync(fh.fileno())
         os.replace(tmp, path)
+        _fsync_dir(path.parent)
     finally:
         if tmp.exists():
             tmp.unlink()
@@ -42,43 +76,249 @@ def _atomic_write(path: Path, write) -> None:
 
 def write_task_rows(run_dir: str | Path, key: str, rows: list[dict]) -> Path:
     """Write one task's result rows to ``tasks/<key>.parquet`` atomically."""
-    path = Path(run_dir) / TASKS_DIR / f"{key}.parquet"
+    path = Path(run_dir) / TASKS_DIR / f"{key}{_SUFFIX}"
     table = pa.Table.from_pylist(rows)
     _atomic_write(path, lambda tmp: pq.write_table(table, tmp))
     return path
 
 
-def finished_keys(run_dir: str | Path) -> dict[str, str]:
-    """``{key: status}`` of every task file in the run (temporary files are ignored)."""
+def _note(message: str) -> None:
+    print(f"svmlab: note: {message}", file=sys.stderr)
+
+
+def _signature(st: os.stat_result) -> str:
+    """What tells two versions of a task file apart (a rewrite is a new inode and ctime)."""
+    return f"{st.st_size}:{st.st_mtime_ns}:{st.st_ctime_ns}:{st.st_ino}"
+
+
+def _scan(run_dir: Path) -> dict[str, str]:
+    """``{key: signature}`` of the task files (one ``os.scandir``; temporaries skipped)."""
     out = {}
-    for path in (Path(run_dir) / TASKS_DIR).glob("*.parquet"):
-        if path.name.startswith("."):
-            continue
-        try:
-            status = pq.read_table(path, columns=["status"]).column("status").to_pylist()
-        except Exception:  # unreadable: treat as not finished, it will be redone
-            continue
-        out[path.stem] = (
-            "ok"
-            if status and all(s == "ok" for s in status)
-            else (status[0] if status else "error")
-        )
+    try:
+        entries = os.scandir(run_dir / TASKS_DIR)
+    except FileNotFoundError:
+        return out
+    with entries:
+        for entry in entries:
+            name = entry.name
+            if name.startswith(".") or not name.endswith(_SUFFIX):
+                continue
+            try:
+                if entry.is_file():
+                    out[name[: -len(_SUFFIX)]] = _signature(entry.stat())
+            except OSError:  # vanished meanwhile
+                continue
     return out
 
 
-def read_task_rows(run_dir: str | Path) -> pd.DataFrame:
-    """All rows of all task files of a run (unsorted columns are unioned)."""
-    files = sorted(
-        p for p in (Path(run_dir) / TASKS_DIR).glob("*.parquet") if not p.name.startswith(".")
-    )
-    if not files:
+def _schema_id(schema: pa.Schema) -> str:
+    return hashlib.sha1(schema.serialize().to_pybytes()).hexdigest()[:16]
+
+
+def _read_task_file(path: Path) -> tuple[pa.Table, str]:
+    """A task file's rows and the signature of exactly the version read."""
+    with open(path, "rb") as fh:
+        data = fh.read()
+        sig = _signature(os.fstat(fh.fileno()))
+    return pq.read_table(pa.BufferReader(data)), sig
+
+
+class _Rows:
+    """The rows of a run's readable task files, grouped by row schema.
+
+    Attributes
+    ----------
+    groups : dict
+        ``{schema id: table}``; each table holds the task rows with their schema plus the
+        columns ``_KEY``, ``_SIG`` and ``_ROW`` (row number within its task file).
+    unreadable : dict
+        ``{key: reason}`` of task files that could not be read.
+    changed : set
+        Schema ids whose table differs from the one stored in the index.
+    files : dict
+        ``{key: signature}`` of the task files found.
+    """
+
+    def __init__(self) -> None:
+        self.groups: dict[str, pa.Table] = {}
+        self.unreadable: dict[str, str] = {}
+        self.changed: set[str] = set()
+        self.files: dict[str, str] = {}
+
+
+def _load_index(run_dir: Path, files: dict[str, str], rows: _Rows) -> set[str]:
+    """Put the index's still valid rows into ``rows``; the keys they cover."""
+    index = run_dir / INDEX_DIR
+    if not index.is_dir():
+        return set()
+    wanted = pa.array([f"{k}|{s}" for k, s in files.items()], pa.string())
+    covered: set[str] = set()
+    for path in sorted(index.glob(f"*{_SUFFIX}")):
+        if path.name.startswith("."):
+            continue
+        sid = path.name[: -len(_SUFFIX)]
+        try:
+            table = pq.read_table(path)
+            ids = pc.binary_join_element_wise(table[_KEY], table[_SIG], "|")
+        except Exception as exc:  # noqa: BLE001 - any damage: rebuild from the task files
+            _note(
+                f"{path} cannot be read ({type(exc).__name__}); its rows are read from "
+                f"{run_dir / TASKS_DIR} again"
+            )
+            rows.changed.add(sid)
+            continue
+        valid = pc.is_in(ids, value_set=wanted)
+        if not pc.all(valid).as_py():
+            table = table.filter(valid)
+            rows.changed.add(sid)
+        if table.num_rows:
+            rows.groups[sid] = table
+            covered.update(pc.unique(table[_KEY]).to_pylist())
+    return covered
+
+
+def _collect(run_dir: Path, keys=None, *, index: bool = True) -> _Rows:
+    """The rows of every readable task file: index rows still valid, plus the task files
+    that are new or changed since the index was written (read one by one)."""
+    files = _scan(run_dir)
+    rows = _Rows()
+    rows.files = files
+    covered = _load_index(run_dir, files, rows) if index else set()
+    fresh: dict[str, list[pa.Table]] = {}
+    for key in sorted(set(files) - covered):
+        try:
+            table, sig = _read_task_file(run_dir / TASKS_DIR / f"{key}{_SUFFIX}")
+        except FileNotFoundError:
+            continue
+        except Exception as exc:  # noqa: BLE001 - a damaged file is redone, not fatal
+            if keys is None or key in keys:
+                rows.unreadable[key] = f"{type(exc).__name__}: {str(exc).splitlines()[0][:120]}"
+            continue
+        if not table.num_rows:
+            continue
+        sid = _schema_id(table.schema)
+        n = table.num_rows
+        table = (
+            table.append_column(_KEY, pa.array([key] * n, pa.string()))
+            .append_column(_SIG, pa.array([sig] * n, pa.string()))
+            .append_column(_ROW, pa.array(np.arange(n, dtype=np.int32)))
+        )
+        fresh.setdefault(sid, []).append(table)
+    for sid, tables in fresh.items():
+        old = [rows.groups[sid]] if sid in rows.groups else []
+        rows.groups[sid] = pa.concat_tables(old + tables).combine_chunks()
+        rows.changed.add(sid)
+    return rows
+
+
+def _save_index(run_dir: Path, rows: _Rows) -> None:
+    """Write the index files of the groups that changed (best effort: it is only a cache)."""
+    if not rows.changed:
+        return
+    index = run_dir / INDEX_DIR
+    try:
+        index.mkdir(exist_ok=True)
+        for sid in rows.changed:
+            path = index / f"{sid}{_SUFFIX}"
+            if sid in rows.groups:
+                table = rows.groups[sid]
+                _atomic_write(path, lambda tmp, t=table: pq.write_table(t, tmp))
+            else:
+                path.unlink(missing_ok=True)
+    except OSError as exc:
+        _note(f"the index {index} could not be updated ({exc.strerror or exc})")
+
+
+def _report_unreadable(run_dir: Path, rows: _Rows, consequence: str) -> None:
+    for key, reason in sorted(rows.unreadable.items()):
+        path = run_dir / TASKS_DIR / f"{key}{_SUFFIX}"
+        _note(f"task file {path} cannot be read ({reason}); {consequence}")
+
+
+def finished_keys(run_dir: str | Path, keys=None) -> dict[str, str]:
+    """``{key: status}`` of every readable task file of the run (of ``keys`` only, if given).
+
+    The status is ``ok`` when all of the file's rows are ok, else its first row's status.
+    A task file that cannot be read is named on stderr and left out, so its task is run
+    again. Temporary files are ignored.
+    """
+    run_dir = Path(run_dir)
+    keys = None if keys is None else set(keys)
+    rows = _collect(run_dir, keys)
+    _save_index(run_dir, rows)
+    _report_unreadable(run_dir, rows, "the task will be run again")
+    first: dict[str, str] = {}
+    all_ok: dict[str, bool] = {}
+    for table in rows.groups.values():  # a file's rows are contiguous, in file order
+        names = table[_KEY].to_pylist()
+        statuses = (
+            table["status"].to_pylist() if "status" in table.column_names else [None] * len(names)
+        )
+        for key, status in zip(names, statuses, strict=True):
+            if key not in first:
+                first[key] = status or "error"
+                all_ok[key] = status == "ok"
+            elif status != "ok":
+                all_ok[key] = False
+    return {
+        key: "ok" if all_ok[key] else status
+        for key, status in first.items()
+        if keys is None or key in keys
+    }
+
+
+def _frame(rows: _Rows, keys=None) -> pd.DataFrame:
+    """The task rows as one table, exactly as concatenating the task files (read in file
+    name order, each converted to pandas) would give it."""
+    parts = []
+    for table in rows.groups.values():
+        if keys is not None:
+            table = table.filter(pc.is_in(table[_KEY], value_set=pa.array(sorted(keys))))
+        if table.num_rows:
+            parts.append(table)
+    if not parts:
         return pd.DataFrame()
-    return pd.concat([pq.read_table(p).to_pandas() for p in files], ignore_index=True)
+    names = sorted({k + _SUFFIX for t in parts for k in pc.unique(t[_KEY]).to_pylist()})
+    order = pa.array([n[: -len(_SUFFIX)] for n in names], pa.string())
+    ranked = []
+    for table in parts:
+        rank = pc.index_in(table[_KEY], value_set=order).to_numpy()
+        row = table[_ROW].to_numpy()
+        ranked.append((int(rank.min()), rank, row, table.drop_columns([_KEY, _SIG, _ROW])))
+    ranked.sort(key=lambda item: item[0])  # columns are unioned in order of first appearance
+    df = pd.concat([t.to_pandas() for *_, t in ranked], ignore_index=True)
+    rank = np.concatenate([r for _, r, _, _ in ranked])
+    row = np.concatenate([w for _, _, w, _ in ranked])
+    return df.take(np.lexsort((row, rank))).reset_index(drop=True)
 
 
-def consolidate(run_dir: str | Path, postprocess=None) -> pd.DataFrame:
-    """Rebuild ``results.parquet`` from the task files; returns the table."""
-    df = read_task_rows(run_dir)
+def read_task_rows(run_dir: str | Path, keys=None) -> pd.DataFrame:
+    """All rows of all task files of a run (of ``keys`` only, if given); columns are
+    unioned. Nothing is written: the index is used where valid. Unreadable task files
+    are named on stderr and left out."""
+    run_dir = Path(run_dir)
+    keys = None if keys is None else set(keys)
+    rows = _collect(run_dir, keys)
+    _report_unreadable(run_dir, rows, "its rows are left out")
+    return _frame(rows, keys)
+
+
+def consolidate(run_dir: str | Path, postprocess=None, keys=None) -> pd.DataFrame:
+    """Rebuild ``results.parquet`` from the task files (of the plan's ``keys`` only, if
+    given: other files in ``tasks/`` are left out with a note); returns the table."""
+    run_dir = Path(run_dir)
+    keys = None if keys is None else set(keys)
+    rows = _collect(run_dir, keys)
+    _save_index(run_dir, rows)
+    _report_unreadable(run_dir, rows, "its rows are left out of results.parquet")
+    if keys is not None:
+        stray = sorted(set(rows.files) - keys)
+        if stray:
+            _note(
+                f"{len(stray)} file(s) in {run_dir / TASKS_DIR} are not tasks of this run "
+                f"(e.g. {stray[0]}{_SUFFIX}); left out of {RESULTS_FILE}"
+            )
+    df = _frame(rows, keys)
     if postprocess is not None and not df.empty:
         df = postprocess(df)
     if not df.empty:
@@ -88,20 +328,26 @@ def consolidate(run_dir: str | Path, postprocess=None) -> pd.DataFrame:
             if c in df.columns
         ]
         df = df.sort_values(sort, kind="stable").reset_index(drop=True)
-        path = Path(run_dir) / RESULTS_FILE
+        path = run_dir / RESULTS_FILE
         table = pa.Table.from_pandas(df, preserve_index=False)
         _atomic_write(path, lambda tmp: pq.write_table(table, tmp))
     return df
 
 
 def prepare_run_dir(run_dir: str | Path, identity: dict, config_yaml: str) -> bool:
-    """Create (or reopen for resuming) a run directory; returns True when resuming.
+    """Create (or reopen for resuming) a run directory and lock it; True when resuming.
+
+    The lock (:func:`svmlab.runner.lock.acquire`) is taken before anything in the
+    directory is touched, and stays with this process (release it with
+    :func:`svmlab.runner.lock.release`); temporaries left by a killed writer are removed
+    only under it.
 
     Raises
     ------
     ResultsError
-        When the directory is not writable, or holds a run of a different experiment
-        or configuration (its ``run.json`` identity differs).
+        When the directory is not writable, is in use by another run, holds results but
+        no ``run.json`` (it cannot be told to be a run of this experiment), or holds a run
+        of a different experiment or configuration (its ``run.json`` identity differs).
     """
     run_dir = Path(run_dir)
     try:
@@ -114,41 +360,61 @@ def prepare_run_dir(run_dir: str | Path, identity: dict, config_yaml: str) -> bo
             f"results directory {run_dir} is not writable ({exc.strerror or exc}); set "
             "results_dir=... to another place"
         ) from None
-    for stale in [
+    taken = lock.acquire(run_dir)
+    try:
+        resumed = _check_identity(run_dir, identity)
+    except ResultsError:
+        if taken:
+            lock.release(run_dir)
+        raise
+    for stale in [  # left by a killed writer; no other run writes here (we hold the lock)
         *(run_dir / TASKS_DIR).glob(".*.tmp"),
+        *(run_dir / INDEX_DIR).glob(".*.tmp"),
         *run_dir.glob(".*.tmp"),
-    ]:  # left by a killed writer
+    ]:
         stale.unlink(missing_ok=True)
-    run_file = run_dir / RUN_FILE
-    if run_file.exists():
-        try:
-            stored = json.loads(run_file.read_text())
-        except ValueError:
-            raise ResultsError(
-                f"{run_file} is corrupted; remove the directory or choose another run_id"
-            ) from None
-        if stored.get("experiment") != identity.get("experiment"):
-            raise ResultsError(
-                f"results directory {run_dir} belongs to experiment {stored.get('experiment')!r}, "
-                f"not {identity.get('experiment')!r}; choose another run_id"
-            )
-        if stored.get("fingerprint") != identity.get("fingerprint"):
-            changed = sorted(
-                k
-                for k in set(stored.get("parts", {})) | set(identity.get("parts", {}))
-                if stored.get("parts", {}).get(k) != identity.get("parts", {}).get(k)
-            )
-            raise ResultsError(
-                f"results directory {run_dir} holds a run of {identity.get('experiment')!r} with a "
-                "different "
-                f"configuration (changed: {', '.join(changed) or 'unknown'}); resuming it would "
-                "mix results - "
-                "choose another run_id"
-            )
+    if resumed:
         return True
     _atomic_write(
-        run_file, lambda tmp: tmp.write_text(json.dumps(identity, indent=2, sort_keys=True))
+        run_dir / RUN_FILE,
+        lambda tmp: tmp.write_text(json.dumps(identity, indent=2, sort_keys=True)),
     )
     config_file = run_dir / "config.yaml"
     _atomic_write(config_file, lambda tmp: tmp.write_text(config_yaml))
     return False
+
+
+def _check_identity(run_dir: Path, identity: dict) -> bool:
+    """Whether ``run_dir`` holds a run to resume; raises when it holds another one."""
+    run_file = run_dir / RUN_FILE
+    if not run_file.exists():
+        if (run_dir / RESULTS_FILE).exists() or _scan(run_dir):
+            raise ResultsError(
+                f"results directory {run_dir} holds results but no {RUN_FILE}, so it cannot be "
+                f"told to be a run of {identity.get('experiment')!r} with this configuration; "
+                "choose another run_id"
+            )
+        return False
+    try:
+        stored = json.loads(run_file.read_text())
+    except ValueError:
+        raise ResultsError(
+            f"{run_file} is corrupted; remove the directory or choose another run_id"
+        ) from None
+    if stored.get("experiment") != identity.get("experiment"):
+        raise ResultsError(
+            f"results directory {run_dir} belongs to experiment {stored.get('experiment')!r}, "
+            f"not {identity.get('experiment')!r}; choose another run_id"
+        )
+    if stored.get("fingerprint") != identity.get("fingerprint"):
+        changed = sorted(
+            k
+            for k in set(stored.get("parts", {})) | set(identity.get("parts", {}))
+            if stored.get("parts", {}).get(k) != identity.get("parts", {}).get(k)
+        )
+        raise ResultsError(
+            f"results directory {run_dir} holds a run of {identity.get('experiment')!r} with a "
+            f"different configuration (changed: {', '.join(changed) or 'unknown'}); resuming it "
+            "would mix results - choose another run_id"
+        )
+    return True
