@@ -19,9 +19,11 @@ import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
+import numpy as np
+
 from svmlab.data.dataset import Dataset
 from svmlab.data.registry import dataset_info, load_dataset
-from svmlab.errors import ConfigError, SvmlabError
+from svmlab.errors import ConfigError, DataError, SvmlabError
 from svmlab.evaluation.evaluate import check_finite
 from svmlab.evaluation.metrics import get_metric, is_task_independent
 from svmlab.evaluation.preprocessing import Preprocessor
@@ -91,11 +93,18 @@ def _entries(cfg: dict, plural: str, singular: str) -> list[tuple[str | None, di
     """``(key, config)`` of every entry of ``datasets``/``solvers``; ``(None, primary)`` when empty.
 
     An entry set to null is left out, so a profile or the command line can drop members of
-    an experiment (``datasets.wq=null``).
+    an experiment (``datasets.wq=null``); dropping every entry is an error.
     """
     many = cfg.get(plural) or {}
     items = list(many.items()) if isinstance(many, dict) else [(None, v) for v in many]
+    dropped = [str(key) for key, item in items if item is None]
     items = [(key, item) for key, item in items if item is not None]
+    if not items and dropped:  # never fall back to the root default (iris / svc) silently
+        raise ConfigError(
+            f"every entry of {plural} is null ({', '.join(dropped)}): no {singular} is left to "
+            f"run; keep at least one, or leave out the experiment and name one with "
+            f"{singular}=NAME"
+        )
     if not items:
         items = [(None, cfg.get(singular))]
     out = []
@@ -237,9 +246,9 @@ def _load(name: str, params: dict, allow_download: bool):
         raise ConfigError(f"dataset {name!r}: invalid params {params}: {exc}") from None
 
 
-def _check_splits(protocol: Protocol, ds, seed: int) -> Protocol:
-    """The concrete protocol for ``ds``; it must be able to split it (enough samples, at
-    least 2 chunks of a stream)."""
+def _check_splits(protocol: Protocol, ds, seed: int) -> tuple[Protocol, list]:
+    """The concrete protocol for ``ds`` and its outer splits (none listed for a stream); it
+    must be able to split it (enough samples, at least 2 chunks of a stream)."""
     concrete = protocol.check(ds.task, ds.name)
     if isinstance(concrete, Prequential):
         if len(concrete.chunks(ds.n_instances)) < 2:
@@ -248,7 +257,7 @@ def _check_splits(protocol: Protocol, ds, seed: int) -> Protocol:
                 f"than 2 chunks of dataset {ds.name!r} ({ds.n_instances} samples); nothing "
                 "would be tested"
             )
-        return concrete
+        return concrete, []
     predefined = ds.meta.get("predefined_split")
     if isinstance(concrete, Predefined) and not predefined:
         raise ConfigError(
@@ -257,7 +266,7 @@ def _check_splits(protocol: Protocol, ds, seed: int) -> Protocol:
             "adult_fixed, ijcnn1_fixed, shuttle_fixed, usps_fixed, usps)"
         )
     try:
-        list(
+        splits = list(
             concrete.split(
                 ds.targets, seed=seed, dataset=ds.name, task=ds.task, predefined=predefined
             )
@@ -266,7 +275,25 @@ def _check_splits(protocol: Protocol, ds, seed: int) -> Protocol:
         raise ConfigError(
             f"protocol {protocol.name!r} cannot split dataset {ds.name!r}: {exc}"
         ) from None
-    return concrete
+    return concrete, splits
+
+
+def _check_inner_folds(settings: RunSettings, ds, splits, solvers: list[SolverEntry]) -> None:
+    """``tuning.inner_folds`` must fit the smallest outer training part of ``ds`` (the inner
+    CV would otherwise be cut down to one sample per fold without saying so)."""
+    protocol = settings.protocol.check(ds.task, ds.name)
+    tuned = [e for e in solvers if settings.tuning.mode_for(e.spec, protocol) == "nested"]
+    if not tuned or not splits:
+        return
+    smallest = min(len(s.train) for s in splits)
+    k = settings.tuning.inner_folds
+    if k > smallest:
+        unit = "bags" if ds.task == "multi_instance" else "rows"
+        raise ConfigError(
+            f"tuning.inner_folds={k} is more than the {smallest} training {unit} of dataset "
+            f"{ds.name!r} (its smallest outer training part under protocol "
+            f"{settings.protocol.name!r}); use at most tuning.inner_folds={smallest}"
+        )
 
 
 def _datasets(cfg: dict, settings: RunSettings, solvers: list[SolverEntry]) -> list[DatasetEntry]:
@@ -289,7 +316,8 @@ def _datasets(cfg: dict, settings: RunSettings, solvers: list[SolverEntry]) -> l
             except ConfigError as exc:
                 raise ConfigError(f"dataset {dcfg['name']!r}: preprocessing: {exc}") from None
         ds = _load(dcfg["name"], params, settings.allow_download)
-        _check_splits(settings.protocol, ds, settings.seed)
+        _, splits = _check_splits(settings.protocol, ds, settings.seed)
+        _check_inner_folds(settings, ds, splits, solvers)
         settings.tuning.check_task(ds.task, ds.name, [e.spec for e in solvers])
         out.append(DatasetEntry(ds, params, fixed, prep))
     return out
@@ -339,6 +367,32 @@ def identity(settings: RunSettings, solvers, datasets) -> dict:
     return {"experiment": settings.experiment, "fingerprint": _digest(parts), "parts": parts}
 
 
+def _n_infinite(X) -> int:
+    """Number of +-inf entries of an input matrix (dense or sparse; 0 for non-numeric)."""
+    values = getattr(X, "data", X) if hasattr(X, "tocsr") else X
+    try:
+        return int(np.isinf(np.asarray(values, dtype=float)).sum())
+    except (TypeError, ValueError):
+        return 0
+
+
+def _check_infinite(ds, n_inf: int, prep: dict, spec: SolverSpec, built) -> None:
+    """Infinite inputs are refused with advice that can help: imputation fills only missing
+    (NaN) values, so ``preprocessing.impute`` never removes them."""
+    if not n_inf:
+        return
+    impute = prep.get("impute", "none")
+    tags = getattr(built, "__sklearn_tags__", None)
+    if impute == "none" and tags and tags().input_tags.allow_nan:
+        return  # the solver takes non-finite values itself
+    now = f" (it is {impute} here)" if impute != "none" else ""
+    raise DataError(
+        f"dataset {ds.name!r} has {n_inf} infinite input values, which solver {spec.name!r} "
+        f"cannot take; preprocessing.impute fills only missing (NaN) values{now}, so replace "
+        "them in the data file or leave the dataset out"
+    )
+
+
 def expand(
     settings: RunSettings,
     solvers: list[SolverEntry],
@@ -357,6 +411,7 @@ def expand(
         prep = {**settings.preprocessing, **d.preprocessing}
         protocol = settings.protocol.check(ds.task, ds.name)
         n_classes = len(ds.classes) if ds.is_classification else None
+        n_inf = _n_infinite(ds.X)
         for base in solvers:
             entry = _with_dataset_params(base, d.solver_params, ds.name)
             spec = entry.spec
@@ -365,6 +420,7 @@ def expand(
                 skipped.append((ds.name, spec.name, why))
                 continue
             built = spec.build()
+            _check_infinite(ds, n_inf, prep, spec, built)
             if prep.get("impute", "none") == "none":
                 check_finite(ds, spec, built)
             values = built.get_params(deep=True)

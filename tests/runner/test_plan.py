@@ -275,3 +275,78 @@ def test_a_dataset_can_override_the_run_preprocessing(make_cfg, tmp_path):
             str(tmp_path),
             "r",
         )
+
+
+@pytest.mark.parametrize("plural, singular", [("datasets", "dataset"), ("solvers", "solver")])
+def test_nulling_every_entry_is_an_error_not_the_root_default(make_cfg, tmp_path, plural, singular):
+    """Regression: nulling every dataset (solver) of an experiment silently ran iris (svc)."""
+    cfg = make_cfg(**{plural: {"a": None, "b": None}})
+    with pytest.raises(ConfigError) as err:
+        build_plan(cfg, str(tmp_path), "r")
+    assert str(err.value) == (
+        f"every entry of {plural} is null (a, b): no {singular} is left to run; keep at least "
+        f"one, or leave out the experiment and name one with {singular}=NAME"
+    )
+
+
+def test_inner_folds_beyond_the_training_rows_is_an_error(make_cfg, tmp_path):
+    """Regression: tuning.inner_folds=500 on iris's 105 holdout training rows was capped."""
+    holdout = {"name": "holdout", "kind": "holdout", "test_size": 0.3, "n_repeats": 1}
+    cfg = make_cfg(protocol=holdout, tuning__inner_folds=500)
+    with pytest.raises(ConfigError) as err:
+        build_plan(cfg, str(tmp_path), "r")
+    assert str(err.value) == (
+        "tuning.inner_folds=500 is more than the 105 training rows of dataset 'iris' (its "
+        "smallest outer training part under protocol 'holdout'); use at most "
+        "tuning.inner_folds=105"
+    )
+    assert build_plan(make_cfg(protocol=holdout, tuning__inner_folds=105), str(tmp_path), "r")
+    untuned = make_cfg(protocol=holdout, tuning__inner_folds=500, tuning__mode="none")
+    assert len(build_plan(untuned, str(tmp_path), "r").tasks) == 1  # no inner CV: no limit
+
+
+@pytest.mark.parametrize("impute", ["none", "mean"])
+def test_infinite_inputs_get_advice_that_helps(make_cfg, tmp_path, monkeypatch, impute):
+    """Regression: inf inputs under impute=mean were advised to set impute=mean."""
+    import svmlab.runner.plan as plan_mod
+    from svmlab.data.dataset import Dataset
+
+    X = np.random.default_rng(0).normal(size=(20, 2))
+    X[3, 1], X[4, 0] = np.inf, np.nan
+    ds = Dataset(name="spikes", task="binary", X=X, y=np.repeat([0, 1], 10))
+    monkeypatch.setattr(plan_mod, "load_dataset", lambda name, params=None, **kw: ds)
+    svc = {"name": "svc", "_target_": "sklearn.svm.SVC", "tasks": ["binary"]}
+    cfg = make_cfg(solver=svc, preprocessing={"X": "zscore", "impute": impute})
+    with pytest.raises(DataError) as err:
+        build_plan(cfg, str(tmp_path), "r")
+    now = " (it is mean here)" if impute == "mean" else ""
+    assert str(err.value) == (
+        "dataset 'spikes' has 1 infinite input values, which solver 'svc' cannot take; "
+        f"preprocessing.impute fills only missing (NaN) values{now}, so replace them in the "
+        "data file or leave the dataset out"
+    )
+
+
+def test_dask_address_without_a_scheduler_fails_at_planning_within_seconds(make_cfg, tmp_path):
+    """Regression: runner.address=tcp://127.0.0.1:9 gave dask's traceback after 30 s."""
+    import socket
+    import time
+
+    from svmlab.runner.settings import check_dask_address
+
+    with socket.socket() as closed:
+        closed.bind(("127.0.0.1", 0))
+        port = closed.getsockname()[1]  # nobody listens once it is closed
+    runner = {"name": "dask", "backend": "dask", "address": f"tcp://127.0.0.1:{port}", "n_jobs": 2}
+    start = time.monotonic()
+    with pytest.raises(ConfigError) as err:
+        build_plan(make_cfg(runner=runner), str(tmp_path), "r")
+    assert time.monotonic() - start < 5
+    assert str(err.value).startswith(
+        f"runner.address='tcp://127.0.0.1:{port}': cannot connect to a dask scheduler at "
+        f"127.0.0.1:{port} (Connection refused); start one"
+    )
+    with socket.create_server(("127.0.0.1", 0)) as server:  # a listener is accepted
+        check_dask_address(f"tcp://127.0.0.1:{server.getsockname()[1]}", timeout=1)
+    with pytest.raises(ConfigError, match="the port is not a number"):
+        check_dask_address("tcp://127.0.0.1:http")
