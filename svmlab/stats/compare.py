@@ -7,19 +7,28 @@ renders it and ``svmlab.stats.figures`` draws it.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
 from svmlab.errors import StatsInputError, UnknownNameError
-from svmlab.stats.omnibus import Omnibus, friedman
+from svmlab.stats.omnibus import (
+    Omnibus,
+    RankTest,
+    friedman,
+    friedman_aligned_ranks,
+    quade,
+)
 from svmlab.stats.posthoc import (
+    NEMENYI_DEFAULT,
+    adjust_pairwise,
     bonferroni_dunn_cd,
     control_comparison,
     nemenyi_cd,
     pairwise_comparison,
+    pairwise_p,
 )
 from svmlab.stats.ranks import average_ranks, rank_table
 from svmlab.stats.wilcoxon import rank_sum, signed_rank
@@ -27,6 +36,8 @@ from svmlab.stats.wilcoxon import rank_sum, signed_rank
 DIRECTION_WORDS = {"max": "max", "higher": "max", "min": "min", "lower": "min"}
 MISSING_POLICIES = ("error", "drop")
 WILCOXON_KINDS = ("signed_rank", "rank_sum")
+#: The omnibus tests whose scores the post-hoc tests compare.
+OMNIBUS_TESTS = ("friedman", "aligned", "quade")
 
 
 @dataclass
@@ -47,6 +58,22 @@ class Comparison:
     dropped_datasets: list[str] = field(default_factory=list)
     wilcoxon: str = "signed_rank"
     metric: str = ""
+    omnibus_test: str = "friedman"
+    rank_test: RankTest | None = None
+    degenerate: str = ""
+
+    @property
+    def scores(self) -> pd.Series:
+        """What the post-hoc tests compare: the average ranks of the chosen omnibus test
+        (Friedman ranks, average aligned ranks or Quade's T_j; lower is better)."""
+        return self.average_ranks if self.rank_test is None else self.rank_test.scores
+
+    @property
+    def score_name(self) -> str:
+        """Name of :attr:`scores` for table headers and figure axes."""
+        return {"friedman": "rank", "aligned": "aligned rank", "quade": "Quade T"}[
+            self.omnibus_test
+        ]
 
     @property
     def n_datasets(self) -> int:
@@ -58,13 +85,50 @@ class Comparison:
 
     @property
     def beyond_cd(self) -> list[str]:
-        """Methods whose average rank exceeds the control's by more than the Bonferroni–Dunn CD."""
-        limit = self.average_ranks[self.control] + self.bd_cd
-        return [m for m, r in self.average_ranks.items() if m != self.control and r > limit]
+        """Methods whose score exceeds the control's by more than the Bonferroni–Dunn CD
+        (significantly worse than the control)."""
+        limit = self.scores[self.control] + self.bd_cd
+        return [m for m, r in self.scores.items() if m != self.control and r > limit]
+
+    @property
+    def better_beyond_cd(self) -> list[str]:
+        """Methods whose score is below the control's by more than the Bonferroni–Dunn CD
+        (significantly better than a control that is not the best)."""
+        limit = self.scores[self.control] - self.bd_cd
+        return [m for m, r in self.scores.items() if m != self.control and r < limit]
 
     def pairwise(self) -> dict[str, pd.DataFrame]:
-        """NxN p-value matrices (unadjusted, Nemenyi, Holm, Shaffer)."""
-        return pairwise_comparison(self.table, self.average_ranks)
+        """NxN p-value matrices of the chosen omnibus test's scores.
+
+        Keys as :func:`svmlab.stats.posthoc.pairwise_comparison`: ``p``, ``nemenyi``
+        (= ``nemenyi_bonferroni``), ``nemenyi_tukey``, ``holm``, ``shaffer``,
+        ``bergmann`` (k <= 9) and ``wilcoxon_holm``.
+        """
+        out = pairwise_comparison(self.table, self.average_ranks)
+        if self.rank_test is None:
+            return out
+        scores, se = self.rank_test.scores, self.rank_test.se
+        p = pairwise_p(scores, se)
+        out.update(p=p, nemenyi_tukey=_tukey_p(scores, se))
+        for name, method in (("nemenyi_bonferroni", "bonferroni"), ("holm", "holm")):
+            out[name] = adjust_pairwise(p, method)
+        out["shaffer"] = adjust_pairwise(p, "shaffer")
+        if "bergmann" in out:
+            out["bergmann"] = adjust_pairwise(p, "bergmann")
+        out["nemenyi"] = out[NEMENYI_DEFAULT]
+        return out
+
+
+def _tukey_p(scores: pd.Series, se: float) -> pd.DataFrame:
+    """Studentized-range p of every pair of scores: P(Q_{k,∞} ≥ √2·|s_i − s_j| / se)."""
+    from scipy.stats import studentized_range
+
+    R = scores.to_numpy(dtype=float)
+    k = len(R)
+    i, j = np.triu_indices(k, 1)
+    M = np.ones((k, k))
+    M[i, j] = M[j, i] = studentized_range.sf(np.abs(R[i] - R[j]) / se * np.sqrt(2.0), k, np.inf)
+    return pd.DataFrame(M, index=scores.index, columns=scores.index)
 
 
 def normalise_direction(direction: str) -> str:
@@ -135,6 +199,7 @@ def compare(
     wilcoxon: str = "signed_rank",
     zero_method: str = "demsar",
     metric: str = "",
+    omnibus: str = "friedman",
 ) -> Comparison:
     """Rank the methods, run Friedman / Iman–Davenport and the 1xN post-hoc tests.
 
@@ -160,11 +225,24 @@ def compare(
         (Mann–Whitney; HyDR-MI's "Wilcoxon").
     zero_method : {"demsar", "zsplit", "wilcox"}
         Zero differences in the signed-rank test (see ``svmlab.stats.wilcoxon``).
+    omnibus : {"friedman", "aligned", "quade"}
+        The omnibus test whose scores the post-hoc tests compare: Friedman's average
+        ranks (default; the Friedman / Iman–Davenport rows are always computed), the
+        Friedman aligned-ranks test's average aligned ranks, or Quade's T_j
+        (García et al. 2010). ``tie_correction`` applies to Friedman and Quade.
+
+    Degenerate inputs (every dataset a tie of all methods, N = 2 datasets, k = 2 methods)
+    are compared, but :attr:`Comparison.degenerate` says why no test verdict can be
+    drawn; the tables then print no p-value of the omnibus test and no rejection.
     """
     direction = normalise_direction(direction)
     if wilcoxon not in WILCOXON_KINDS:
         raise StatsInputError(
             f"wilcoxon={wilcoxon!r} is not valid; choose one of {', '.join(WILCOXON_KINDS)}"
+        )
+    if omnibus not in OMNIBUS_TESTS:
+        raise StatsInputError(
+            f"omnibus={omnibus!r} is not valid; choose one of {', '.join(OMNIBUS_TESTS)}"
         )
     values, dropped = clean_table(table, missing)
     values.columns = [str(c) for c in values.columns]
@@ -176,7 +254,15 @@ def compare(
         raise UnknownNameError("method", control, list(avg.index))
     N, k = values.shape
     bd_alpha = alpha if bd_alpha is None else bd_alpha
-    ctab = control_comparison(avg, N, control, alpha)
+    rank_test = _rank_test(values, direction, omnibus, tie_correction)
+    if rank_test is None:
+        ctab = control_comparison(avg, N, control, alpha, bd_alpha=bd_alpha)
+        bd_cd, n_cd = bonferroni_dunn_cd(k, N, bd_alpha), nemenyi_cd(k, N, alpha)
+    else:
+        ctab = control_comparison(
+            rank_test.scores, N, control, alpha, bd_alpha=bd_alpha, se=rank_test.se
+        )
+        bd_cd, n_cd = _critical_differences(k, rank_test.se, alpha, bd_alpha)
     pairs = _wilcoxon_columns(values, control, ctab.index, direction, wilcoxon, zero_method)
     ctab = pd.concat([pairs, ctab], axis=1)
     return Comparison(
@@ -184,17 +270,78 @@ def compare(
         direction=direction,
         ranks=ranks,
         average_ranks=avg,
-        omnibus=friedman(ranks, tie_correction=tie_correction),
+        omnibus=_defined(friedman(ranks, tie_correction=tie_correction)),
         control=control,
         alpha=alpha,
         bd_alpha=bd_alpha,
-        bd_cd=bonferroni_dunn_cd(k, N, bd_alpha),
-        nemenyi_cd=nemenyi_cd(k, N, alpha),
+        bd_cd=bd_cd,
+        nemenyi_cd=n_cd,
         control_table=ctab,
         dropped_datasets=dropped,
         wilcoxon=wilcoxon,
         metric=metric,
+        omnibus_test=omnibus,
+        rank_test=rank_test,
+        degenerate=degenerate_reason(ranks),
     )
+
+
+def _rank_test(values, direction, omnibus, tie_correction) -> RankTest | None:
+    """The aligned-ranks or Quade test asked for; None for Friedman."""
+    if omnibus == "aligned":
+        return friedman_aligned_ranks(values, direction)
+    if omnibus == "quade":
+        return quade(values, direction, tie_correction=tie_correction)
+    return None
+
+
+def _critical_differences(k: int, se: float, alpha: float, bd_alpha: float) -> tuple[float, float]:
+    """Bonferroni–Dunn and Nemenyi (studentized range) CDs in units of a score with ``se``."""
+    from scipy.stats import norm, studentized_range
+
+    bd = norm.ppf(1.0 - bd_alpha / (2.0 * (k - 1))) * se
+    nem = studentized_range.ppf(1.0 - alpha, k, np.inf) / np.sqrt(2.0) * se
+    return float(bd), float(nem)
+
+
+def _defined(o: Omnibus) -> Omnibus:
+    """Friedman's result with Iman–Davenport undefined (NaN) when χ² is.
+
+    The tie-corrected χ² of a table where every dataset ties all methods is 0/0; the
+    Iman–Davenport F derived from it is then undefined too, not infinite with p = 0.
+    """
+    if np.isfinite(o.chi2):
+        return o
+    return replace(o, chi2_p=float("nan"), F=float("nan"), F_p=float("nan"))
+
+
+def degenerate_reason(ranks: pd.DataFrame) -> str:
+    """Why the rank tests can give no verdict on this rank table, or "" when they can.
+
+    * every dataset ties all methods: there is nothing to rank (with the tie correction,
+      Friedman's χ² is 0/0);
+    * k = 2 methods: Friedman is a sign test and Iman–Davenport's F is infinite as soon as
+      one method wins on every dataset; the Wilcoxon signed-rank test is the test for two;
+    * N = 2 datasets: the χ² and F approximations (and the z-tests) need many datasets.
+    """
+    N, k = ranks.shape
+    values = ranks.to_numpy(dtype=float)
+    if np.all(values == (k + 1) / 2.0):
+        return (
+            f"every one of the {N} datasets ties all {k} methods: the rank tests have nothing "
+            "to compare (no verdict)"
+        )
+    if k == 2:
+        return (
+            "k = 2 methods: Friedman reduces to a sign test and its chi2/F approximations do not "
+            "hold (no verdict); compare two methods with the Wilcoxon signed-rank test (1xN table)"
+        )
+    if N == 2:
+        return (
+            "N = 2 datasets: too few for the Friedman chi2 / Iman-Davenport F approximations and "
+            "the post-hoc z-tests (no verdict); compare over more datasets"
+        )
+    return ""
 
 
 def _wilcoxon_columns(values, control, methods, direction, kind, zero_method) -> pd.DataFrame:
