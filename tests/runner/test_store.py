@@ -42,3 +42,37 @@ def test_unwritable_results_dir(tmp_path):
     blocker.write_text("not a directory")
     with pytest.raises(ResultsError, match="is not writable"):
         store.prepare_run_dir(blocker / "run", {"experiment": "e", "fingerprint": "f"}, "")
+
+
+def test_the_directory_is_fsynced_after_the_rename(tmp_path, monkeypatch):
+    import os
+    import stat
+
+    synced = []
+    real = os.fsync
+
+    def spy(fd):
+        synced.append(stat.S_ISDIR(os.fstat(fd).st_mode))
+        return real(fd)
+
+    monkeypatch.setattr(store.os, "fsync", spy)
+    (tmp_path / "tasks").mkdir()
+    store.write_task_rows(tmp_path, "k", [{"status": "ok"}])
+    assert synced == [False, True]  # the file, then its directory (after os.replace)
+
+
+def test_resume_and_consolidation_read_only_new_task_files(tmp_path, monkeypatch):
+    (tmp_path / "tasks").mkdir()
+    for i in range(30):
+        store.write_task_rows(tmp_path, f"k{i:02d}", [{"status": "ok", "fold": i}])
+    reads = []
+    real = store._read_task_file
+    monkeypatch.setattr(store, "_read_task_file", lambda p: reads.append(p.name) or real(p))
+    assert len(store.finished_keys(tmp_path)) == 30 and len(reads) == 30  # first time
+    reads.clear()
+    assert len(store.finished_keys(tmp_path)) == 30 and reads == []  # index: no file read
+    store.write_task_rows(tmp_path, "k99", [{"status": "error"}])
+    df = store.consolidate(tmp_path)
+    assert reads == ["k99.parquet"] and len(df) == 31
+    reads.clear()
+    assert store.finished_keys(tmp_path)["k99"] == "error" and reads == []
