@@ -6,7 +6,7 @@ import os
 import sys
 from pathlib import Path
 
-from svmlab.errors import SvmlabError
+from svmlab.errors import ResultsError, SvmlabError
 from svmlab.solvers import RESERVED
 
 #: Exit status of the last ``svmlab run`` job(s): Hydra discards a task function's return value.
@@ -235,22 +235,123 @@ def check_results_dir(args: list[str]) -> None:
         )
 
 
+def _config_dirs(args: list[str]) -> list[Path]:
+    """The package's conf/ and every ``--config-dir`` of the command line."""
+    from svmlab.paths import conf_dir
+
+    dirs = [conf_dir()]
+    for flag in ("--config-dir", "-cd"):
+        dirs += [Path(args[i + 1]) for i, a in enumerate(args[:-1]) if a == flag]
+    return dirs + [Path(a.split("=", 1)[1]) for a in args if a.startswith("--config-dir=")]
+
+
+def _experiment_config(args: list[str]) -> dict:
+    """The chosen experiment's own YAML (without its defaults list resolved); {} if none."""
+    import yaml
+
+    names = [v for k, v in parse_overrides(args) if k == "experiment"]
+    if not names:
+        return {}
+    for d in _config_dirs(args):
+        path = d / "experiment" / f"{names[-1]}.yaml"
+        if path.is_file():
+            return yaml.safe_load(path.read_text()) or {}
+    return {}
+
+
+def _experiment_lists(args: list[str], plural: str) -> bool:
+    """Whether the chosen experiment lists ``datasets`` / ``solvers`` entries."""
+    cfg = _experiment_config(args)
+    defaults = [str(d) for d in cfg.get("defaults") or [] if isinstance(d, (str, dict))]
+    return bool(cfg.get(plural)) or any(f"@{plural}." in d for d in defaults)
+
+
+def check_cleared_members(args: list[str]) -> None:
+    """``datasets={}`` / ``solvers={}`` cannot clear an experiment's entries (Hydra merges a
+    mapping into the existing one), so with an experiment that lists entries it is an error
+    rather than silently ignored; without one it is the default and harmless."""
+    for key, value in parse_overrides(args):
+        if key in ("datasets", "solvers") and value.strip() in ("{}", "null"):
+            if not _experiment_lists(args, key):
+                continue
+            one = key[:-1]
+            raise SvmlabError(
+                f"{key}={value.strip()} does not remove the experiment's {key} (Hydra merges it "
+                f"into them); drop entries with {key}.NAME=null, or leave out the experiment "
+                f"and name one with {one}=NAME"
+            )
+
+
+def planned_run_dir(args: list[str]) -> Path | None:
+    """The run directory Hydra will create for ``args``, or None when it is new by
+    construction (no ``run_id`` given: a time stamp) or built from interpolations."""
+    given = dict(parse_overrides(args))
+    sweep = any(a in ("-m", "--multirun") for a in args)
+    path = given.get("hydra.sweep.dir" if sweep else "hydra.run.dir")
+    if path is None and "run_id" in given:
+        name = given.get("name") or _experiment_config(args).get("name") or "adhoc"
+        path = f"{given.get('results_dir', 'results')}/{name}/{given['run_id']}"
+    if path is None or "${" in str(path):
+        return None
+    return Path(path).expanduser().absolute()
+
+
+def _can_write_in(directory: Path) -> bool:
+    """Whether files can be created in ``directory`` (permissions and a real probe, as
+    root passes any permission check but not a read-only file system)."""
+    import tempfile
+
+    if not os.access(directory, os.W_OK | os.X_OK):
+        return False
+    try:
+        with tempfile.TemporaryFile(dir=directory):
+            return True
+    except OSError:
+        return False
+
+
+def check_run_dir(args: list[str]) -> None:
+    """Fail before Hydra creates (or writes its log into) the run directory when it cannot
+    be used: a file is in its place or on its path, or it (or the run's ``tasks/``, when
+    resuming) cannot be written."""
+    target = planned_run_dir(args)
+    if target is None:
+        return
+    probe = target
+    while not probe.exists():
+        probe = probe.parent
+    if not probe.is_dir():
+        raise ResultsError(
+            f"run directory {target} cannot be created: {probe} is a file, not a directory; "
+            "choose another run_id=... or results_dir=..."
+        )
+    for d in (probe, target / "tasks"):
+        if d.is_dir() and not _can_write_in(d):
+            what = "resume into" if probe == target else "create"
+            raise ResultsError(
+                f"cannot {what} run directory {target}: {d} is not writable; make it writable "
+                "or choose another run_id=... or results_dir=..."
+            )
+
+
 def run(args: list[str]) -> int:
     """Run the Hydra app with command-line ``args`` (everything after ``svmlab run``)."""
     import hydra
 
     from svmlab.paths import conf_dir
 
-    try:
-        check_group_choices(args)
-        check_results_dir(args)
-    except SvmlabError as exc:
-        print(f"svmlab: error: {exc}", file=sys.stderr)
-        return 2
     if not has_experiment_choice(args) and not any(
         a in ("-h", "--help", "--hydra-help", "-i", "--info") for a in args
     ):
         args = ["+experiment=quickstart", *args]
+    try:
+        check_group_choices(args)
+        check_cleared_members(args)
+        check_run_dir(args)
+        check_results_dir(args)
+    except SvmlabError as exc:
+        print(f"svmlab: error: {exc}", file=sys.stderr)
+        return 2
     EXIT["code"] = 0
     main = hydra.main(config_path=str(conf_dir()), config_name="config", version_base="1.3")(job)
     saved = sys.argv
