@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import signal
 import sys
 import threading
@@ -167,8 +168,41 @@ def _add_data(sub) -> None:
     fe.add_argument("names", nargs="+")
 
 
+#: The statistical procedures, each with its definition (the help of the statistics options).
+STATS_PROCEDURES = """\
+omnibus (--omnibus; the Friedman / Iman-Davenport rows are always printed):
+  friedman   Friedman chi2 = 12N/(k(k+1)) [sum R_j^2 - k(k+1)^2/4] on the average ranks R_j
+             (1 = best, ties averaged), and Iman-Davenport F = (N-1)chi2 / (N(k-1) - chi2)
+  aligned    Friedman aligned ranks: value - dataset mean, all kN ranked together; post hoc on
+             the average aligned ranks, SE = sqrt(k(Nk+1)/6)
+  quade      Quade F = (N-1)B/(A-B), datasets weighted by the rank of their range; post hoc on
+             Quade's T_j, SE = sqrt(k(k+1)(2N+1)(k-1)/(18N(N+1)))
+1xN against the control (always printed; z = (R_control - R_i)/SE, SE = sqrt(k(k+1)/(6N)) for
+Friedman ranks, two-sided p; m = k-1 comparisons, p ascending, i = 1..m):
+  bonferroni Bonferroni-Dunn min(1, m p); the CD q_a SE, q_a = Phi^-1(1 - a/(2m)), flags
+             methods better or worse than the control (--bd-alpha)
+  holm       step-down (m-i+1) p_(i); the papers' 'Holm p-value' column is the threshold
+             alpha/(m-i+1); equal p (tied ranks) keep the column order of the table
+  hochberg   step-up (m-i+1) p_(i)        finner   step-down 1-(1-p_(i))^(m/i)
+  hommel     closed Simes tests           holland  step-down 1-(1-p_(i))^(m-i+1)
+  li         p_(i)/(p_(i) + 1 - p_(m))
+all pairs (--pairwise; M = k(k-1)/2 pairs):
+  p                   unadjusted z-test p
+  nemenyi             the papers' Nemenyi (KEEL, Garcia & Herrera 2008): nemenyi_bonferroni
+  nemenyi_bonferroni  min(1, M p)
+  nemenyi_tukey       studentized range: P(Q(k, inf) >= sqrt2 |R_i - R_j|/SE) (Demsar 2006;
+                      scikit-posthocs), the test behind the Nemenyi CD of the CD diagram
+  holm                step-down (M-i+1) p_(i)
+  shaffer             Shaffer's static procedure: t_i p_(i), t_i the most hypotheses that can
+                      be true with i-1 false
+  bergmann            Bergmann-Hommel: max over the exhaustive sets I containing the pair of
+                      |I| min p_I (exact for k <= 9 methods)
+  wilcoxon_holm       Wilcoxon signed-rank p of each pair, Holm-adjusted (Oliveira 2021, Ch. 5)
+"""
+
+
 def _stats_options(p: argparse.ArgumentParser) -> None:
-    g = p.add_argument_group("statistics")
+    g = p.add_argument_group("statistics", STATS_PROCEDURES)
     g.add_argument(
         "--control", help="method the others are compared with (default: best average rank)"
     )
@@ -186,7 +220,13 @@ def _stats_options(p: argparse.ArgumentParser) -> None:
     g.add_argument(
         "--tie-correction",
         action="store_true",
-        help="tie-correct Friedman's chi2 (scipy does; the papers did not)",
+        help="tie-correct Friedman's chi2 and Quade's A (scipy does; the papers did not)",
+    )
+    g.add_argument(
+        "--omnibus",
+        choices=("friedman", "aligned", "quade"),
+        default="friedman",
+        help="the omnibus test whose scores the post-hoc tests compare (default: friedman)",
     )
     g.add_argument(
         "--missing",
@@ -211,9 +251,18 @@ def _stats_options(p: argparse.ArgumentParser) -> None:
         "--pairwise",
         nargs="*",
         default=["holm"],
-        choices=("p", "nemenyi", "holm", "shaffer", "wilcoxon_holm"),
-        help="all-pairs p-value tables to print (default: holm; none with an empty list); "
-        "wilcoxon_holm: pairwise Wilcoxon signed-rank tests, Holm-adjusted (Oliveira 2021, Ch. 5)",
+        choices=(
+            "p",
+            "nemenyi",
+            "nemenyi_bonferroni",
+            "nemenyi_tukey",
+            "holm",
+            "shaffer",
+            "bergmann",
+            "wilcoxon_holm",
+        ),
+        help="all-pairs p-value tables to print, each with its CD diagram, rank bars and p-value "
+        "heat map (default: holm; none with an empty list; definitions above)",
     )
     g.add_argument(
         "--figures",
@@ -233,6 +282,7 @@ def _stats_kwargs(args) -> dict:
         "missing": args.missing,
         "wilcoxon": args.wilcoxon,
         "zero_method": args.zero_method,
+        "omnibus": args.omnibus,
         "pairwise": tuple(args.pairwise),
     }
 
@@ -337,6 +387,9 @@ def _report(args) -> int:
     from svmlab.stats.analysis import analyse
     from svmlab.stats.sections import render
 
+    check_writable(args.output, "--output", directory=False)
+    if not args.no_stats:
+        check_writable(args.figures_dir, "--figures-dir", directory=True)
     # with the columns the runs' reproduction targets derive (the MLM studies' NORM), so that
     # --metric can name them
     df = load_results(args.run_dir)
@@ -358,10 +411,12 @@ def _report(args) -> int:
             (run_path.parent if run_path.is_file() else run_path) / "report"
         )
         ranks_by_metric = {}
+        partial = _incomplete(df)
         for metric in stat_metrics:
             matrix = aggregate(df, metric, args.aggregate).pivot(
                 index="dataset", columns="method", values="value"
             )
+            matrix = matrix.drop(index=[d for d in partial if d in matrix.index])
             if matrix.shape[0] < 2 or matrix.shape[1] < 2:
                 print(
                     f"svmlab: note: no rank tests for {metric}: they need >= 2 datasets and >= 2 "
@@ -394,6 +449,51 @@ def _report(args) -> int:
     return 0
 
 
+def _incomplete(df) -> dict[str, str]:
+    """The datasets of a killed (or running) run without every method's folds, named in one
+    note on stderr; the rank tests leave them out."""
+    from svmlab.results import incomplete_datasets
+
+    partial = incomplete_datasets(df)
+    if partial:
+        named = "; ".join(f"{d} ({why})" for d, why in partial.items())
+        print(
+            f"svmlab: note: the run is incomplete; the statistics use only the datasets with "
+            f"every method's folds and leave out {named}",
+            file=sys.stderr,
+        )
+    return partial
+
+
+def check_writable(path: Path | None, option: str, *, directory: bool) -> None:
+    """Fail before any work when ``path`` (a file, or a directory to create files in) cannot
+    be written; None (the option not given) passes.
+
+    Raises
+    ------
+    SvmlabError
+        One line naming the option, the path and why.
+    """
+    if path is None:
+        return
+    from svmlab.app import can_write_in
+
+    path = Path(path).expanduser().absolute()
+    if not directory and path.is_dir():
+        raise SvmlabError(f"{option} {path} is a directory; give a file name")
+    if directory and path.exists() and not path.is_dir():
+        raise SvmlabError(f"{option} {path} is a file, not a directory; give a directory")
+    if not directory and path.exists() and not os.access(path, os.W_OK):
+        raise SvmlabError(f"{option} {path} is not writable; give another file")
+    probe = path if directory else path.parent
+    while not probe.exists():
+        probe = probe.parent
+    if not probe.is_dir():
+        raise SvmlabError(f"{option} {path} cannot be created: {probe} is a file")
+    if not can_write_in(probe):
+        raise SvmlabError(f"{option} {path} cannot be written: {probe} is not writable")
+
+
 def _reproduction_figures(df, formats, out_dir) -> list:
     """The paper figures each run's reproduction target redraws (e.g. the MKLPO boxplots)."""
     from svmlab.reproduce import figures
@@ -414,9 +514,10 @@ def _stats(args) -> int:
     from svmlab.stats.sections import render
 
     name = args.name or args.table.stem
+    check_writable(args.output_dir, "--output-dir", directory=True)
     table = read_table(args.table)
     out_dir = args.output_dir or Path(f"{name}_stats")
-    _, sections, paths = analyse(
+    cmp, sections, paths = analyse(
         table,
         args.metric_direction,
         name=name,
@@ -424,6 +525,8 @@ def _stats(args) -> int:
         formats=_figure_formats(args),
         **_stats_kwargs(args),
     )
+    if cmp.degenerate:
+        print(f"svmlab: note: no verdict, no figures: {cmp.degenerate}", file=sys.stderr)
     text = render(sections, args.format)
     suffix = {"markdown": "md", "latex": "tex", "csv": "csv"}[args.format]
     _emit(text, args.output_dir / f"{name}.{suffix}" if args.output_dir else None)
@@ -434,8 +537,11 @@ def _stats(args) -> int:
 
 def _emit(text: str, output: Path | None) -> None:
     if output:
-        output.parent.mkdir(parents=True, exist_ok=True)
-        output.write_text(text)
+        try:
+            output.parent.mkdir(parents=True, exist_ok=True)
+            output.write_text(text)
+        except OSError as exc:
+            raise SvmlabError(f"cannot write {output}: {exc.strerror or exc}") from None
         print(f"svmlab: wrote {output}", file=sys.stderr)
     else:
         print(text, end="")
@@ -581,11 +687,26 @@ def _data(args) -> int:
             )
         print(f"svmlab: {len(results)} checked, {bad} problem(s)", file=sys.stderr)
         return 1 if bad else 0
+    return _fetch(args.names)
+
+
+def _fetch(names: list[str]) -> int:
+    """Fetch every named dataset; one line per failure, and exit status 2 if any failed."""
     from svmlab.data.registry import fetch
 
-    for name in args.names:
-        path = fetch(name)
-        print(f"{name}: {path}")
+    failed = []
+    for name in names:
+        try:
+            print(f"{name}: {fetch(name)}")
+        except SvmlabError as exc:
+            failed.append(name)
+            print(f"svmlab: error: {name}: {exc}", file=sys.stderr)
+    if failed:
+        print(
+            f"svmlab: {len(failed)} of {len(names)} dataset(s) not fetched: {', '.join(failed)}",
+            file=sys.stderr,
+        )
+        return 2
     return 0
 
 

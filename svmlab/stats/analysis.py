@@ -1,4 +1,8 @@
-"""One call that turns a dataset x method table into every table and figure."""
+"""One call that turns a dataset x method table into every table and figure.
+
+matplotlib (and the figure modules) are imported only when figures are drawn, so that
+``svmlab stats TABLE --figures none`` pays for numpy, scipy and pandas alone.
+"""
 
 from __future__ import annotations
 
@@ -8,9 +12,8 @@ from pathlib import Path
 import pandas as pd
 
 from svmlab.stats.compare import Comparison, compare
-from svmlab.stats.figures.saving import check_formats
 from svmlab.stats.sections import Section
-from svmlab.stats.tables import comparison_sections
+from svmlab.stats.tables import PAIRWISE_LABELS, comparison_sections
 
 
 def _slug(text: str) -> str:
@@ -25,34 +28,111 @@ def check_figure_formats(formats) -> tuple[str, ...]:
     ('png',)
     """
     formats = tuple(f for f in (formats or ()) if f != "none")
-    return tuple(check_formats(formats)) if formats else ()
+    if not formats:
+        return ()
+    from svmlab.stats.figures.saving import check_formats
+
+    return tuple(check_formats(formats))
 
 
-def figures(cmp: Comparison, out_dir: str | Path, *, name: str, formats=("png",)) -> list[Path]:
-    """Write the papers' rank-bar chart and a Demšar CD diagram; returns the files."""
+def figures(
+    cmp: Comparison,
+    out_dir: str | Path,
+    *,
+    name: str,
+    formats=("png",),
+    pairwise=(),
+    matrices: dict | None = None,
+) -> list[Path]:
+    """Write the papers' rank-bar chart and a Demšar CD diagram, and for each all-pairs
+    procedure in ``pairwise`` its CD diagram (cliques of the pairs it does not reject),
+    rank-bar chart (coloured by its p against the control) and p-value heat map.
+
+    Returns the files written.
+    """
     from svmlab.stats.figures import cd_diagram, rank_bars, save_figure
 
     formats = check_figure_formats(formats)
     out_dir = Path(out_dir)
     label = cmp.metric or name
+    scores = cmp.scores.to_dict()
+    axis = f"average {cmp.score_name} (lower is better)"
     paths = save_figure(
         rank_bars(
-            cmp.average_ranks.to_dict(),
+            scores,
             cmp.control,
             cmp.bd_cd,
             alpha=cmp.bd_alpha,
-            title=f"{label}: average ranks, Bonferroni-Dunn CD",
+            title=f"{label}: average {cmp.score_name}s, Bonferroni-Dunn CD",
+            xlabel=axis,
         ),
         out_dir / f"{_slug(name)}_rank_bars",
         formats,
     )
     paths += save_figure(
         cd_diagram(
-            cmp.average_ranks.to_dict(),
+            scores,
             cmp.nemenyi_cd,
-            title=f"{label}: Nemenyi critical difference",
+            title=f"{label}: Nemenyi critical difference (studentized range)",
+            lower_is_better_label=cmp.score_name,
         ),
         out_dir / f"{_slug(name)}_cd_diagram",
+        formats,
+    )
+    if pairwise:
+        matrices = matrices or cmp.pairwise()
+        for which in pairwise:
+            paths += _procedure_figures(cmp, which, matrices[which], out_dir, name, formats)
+    return paths
+
+
+def _procedure_figures(cmp, which: str, pvalues, out_dir: Path, name: str, formats) -> list[Path]:
+    """CD diagram, rank-bar chart and heat map of one all-pairs procedure's p-values."""
+    from svmlab.stats.figures import (
+        cd_diagram,
+        classify_by_pvalues,
+        cliques_from_pvalues,
+        pvalue_heatmap,
+        rank_bars,
+        save_figure,
+    )
+
+    scores = cmp.scores.to_dict()
+    label = cmp.metric or name
+    short = PAIRWISE_LABELS.get(which, which).split(" (")[0]
+    stem = out_dir / f"{_slug(name)}"
+    cliques = cliques_from_pvalues(scores, pvalues, cmp.alpha)
+    paths = save_figure(
+        cd_diagram(
+            scores,
+            None,
+            cliques=cliques,
+            title=f"{label}: {short}, all pairs (alpha = {cmp.alpha:g})",
+            lower_is_better_label=cmp.score_name,
+        ),
+        Path(f"{stem}_cd_diagram_{which}"),
+        formats,
+    )
+    paths += save_figure(
+        rank_bars(
+            scores,
+            cmp.control,
+            None,
+            categories=classify_by_pvalues(scores, cmp.control, pvalues, cmp.alpha),
+            alpha=cmp.alpha,
+            test_name=f"{short} p vs. {cmp.control}",
+            title=f"{label}: average {cmp.score_name}s, {short}",
+            xlabel=f"average {cmp.score_name} (lower is better)",
+        ),
+        Path(f"{stem}_rank_bars_{which}"),
+        formats,
+    )
+    order = list(cmp.scores.sort_values(kind="stable").index)
+    paths += save_figure(
+        pvalue_heatmap(
+            pvalues, order, alpha=cmp.alpha, title=f"{label}: {short} p-values, all pairs"
+        ),
+        Path(f"{stem}_pvalues_{which}"),
         formats,
     )
     return paths
@@ -79,16 +159,23 @@ def analyse(
     out_dir : path, optional
         Where figures go; no figures when None.
     formats : sequence of {"png", "pdf", "svg"}
-    pairwise : sequence of {"p", "nemenyi", "holm", "shaffer", "wilcoxon_holm"}
-        The NxN p-value tables to include.
+    pairwise : sequence of the keys of :data:`svmlab.stats.tables.PAIRWISE_LABELS`
+        The NxN p-value tables to include (each also gets its figures).
     **options
         Passed to :func:`svmlab.stats.compare.compare` (control, alpha, bd_alpha,
-        tie_correction, missing, wilcoxon, zero_method).
+        tie_correction, missing, wilcoxon, zero_method, omnibus).
+
+    No figures are drawn for a degenerate comparison (``cmp.degenerate``: all ties,
+    N = 2 or k = 2): they would show a verdict the tests cannot give.
     """
     options.setdefault("metric", name)
     cmp = compare(table, direction, **options)
-    sections = comparison_sections(cmp, pairwise=pairwise)
+    matrices = cmp.pairwise() if pairwise else None
+    sections = comparison_sections(cmp, pairwise=pairwise, matrices=matrices)
+    draw = out_dir is not None and formats and not cmp.degenerate
     paths = (
-        figures(cmp, out_dir, name=name, formats=formats) if out_dir is not None and formats else []
+        figures(cmp, out_dir, name=name, formats=formats, pairwise=pairwise, matrices=matrices)
+        if draw
+        else []
     )
     return cmp, sections, paths

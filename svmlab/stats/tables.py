@@ -10,8 +10,34 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from svmlab.errors import StatsInputError
 from svmlab.stats.compare import Comparison
 from svmlab.stats.sections import Section
+
+#: The all-pairs p-value tables, each named with its definition in the table header.
+PAIRWISE_LABELS = {
+    "p": "unadjusted z-test p",
+    "nemenyi": "Nemenyi (the papers' / KEEL's: min(1, m p), m = k(k-1)/2)",
+    "nemenyi_bonferroni": "Nemenyi, Bonferroni form (min(1, m p), m = k(k-1)/2; KEEL, "
+    "Garcia & Herrera 2008)",
+    "nemenyi_tukey": "Nemenyi, Tukey form (studentized range q(k, inf), Demsar 2006; "
+    "scikit-posthocs)",
+    "holm": "Holm (step-down over the m = k(k-1)/2 pairs)",
+    "shaffer": "Shaffer (static, logically related pairs)",
+    "bergmann": "Bergmann-Hommel (exhaustive sets, exact for k <= 9)",
+    "wilcoxon_holm": "Wilcoxon signed-rank, Holm-adjusted over the pairs",
+}
+#: The adjusted p-values of the 1xN table (columns of ``Comparison.control_table``).
+ADJUSTED_1XN = {
+    "bonferroni_dunn": "Bonferroni",
+    "holm": "Holm",
+    "hochberg": "Hochberg",
+    "finner": "Finner",
+    "hommel": "Hommel",
+    "holland": "Holland",
+    "li": "Li",
+}
+NO_VERDICT = "—"
 
 
 def fmt_p(p: float) -> str:
@@ -49,40 +75,62 @@ def results_section(cmp: Comparison, digits: int = 4) -> Section:
 def omnibus_section(cmp: Comparison) -> Section:
     """Friedman χ² and Iman–Davenport F with degrees of freedom and p, plus the CDs."""
     o = cmp.omnibus
+    p_of = (lambda p: NO_VERDICT) if cmp.degenerate else fmt_p
     rows = [
         {
             "test": "Friedman" + (" (tie-corrected)" if o.tie_correction else ""),
             "statistic": f"{o.chi2:.4f}",
             "df": f"{o.chi2_df}",
-            "p": fmt_p(o.chi2_p),
+            "p": p_of(o.chi2_p),
         },
         {
             "test": "Iman-Davenport",
             "statistic": f"{o.F:.4f}",
             "df": f"({o.F_df1}, {o.F_df2})",
-            "p": fmt_p(o.F_p),
+            "p": p_of(o.F_p),
         },
+    ]
+    t = cmp.rank_test
+    if t is not None:
+        rows.append(
+            {
+                "test": t.name + (" (tie-corrected)" if t.tie_correction else ""),
+                "statistic": f"{t.statistic:.4f}",
+                "df": ", ".join(map(str, t.df)) if len(t.df) == 1 else f"{t.df}",
+                "p": p_of(t.p),
+            }
+        )
+    unit = "" if t is None else f", {cmp.score_name} units"
+    rows += [
         {
-            "test": f"Bonferroni-Dunn CD (alpha={cmp.bd_alpha:g})",
+            "test": f"Bonferroni-Dunn CD (alpha={cmp.bd_alpha:g}{unit})",
             "statistic": f"{cmp.bd_cd:.4f}",
             "df": "",
             "p": "",
         },
         {
-            "test": f"Nemenyi CD (alpha={cmp.alpha:g})",
+            "test": f"Nemenyi CD (Tukey: studentized range, alpha={cmp.alpha:g}{unit})",
             "statistic": f"{cmp.nemenyi_cd:.4f}",
             "df": "",
             "p": "",
         },
     ]
     table = pd.DataFrame(rows).set_index("test")
-    beyond = cmp.beyond_cd
-    note = (
-        f"N = {cmp.n_datasets} datasets, k = {cmp.n_methods} methods. Worse than {cmp.control} by "
-        "more than the "
-        f"Bonferroni-Dunn CD: {', '.join(beyond) if beyond else 'none'}"
+    title = "Friedman / Iman-Davenport test" + (f"; {t.name} test" if t is not None else "")
+    return Section(title, table, None, _omnibus_note(cmp))
+
+
+def _omnibus_note(cmp: Comparison) -> str:
+    """N and k, the methods beyond the Bonferroni–Dunn CD on either side, or why no verdict."""
+    head = f"N = {cmp.n_datasets} datasets, k = {cmp.n_methods} methods. "
+    if cmp.degenerate:
+        return head + f"No verdict: {cmp.degenerate}"
+    worse = ", ".join(cmp.beyond_cd) or "none"
+    better = ", ".join(cmp.better_beyond_cd) or "none"
+    return head + (
+        f"Beyond the Bonferroni-Dunn CD from {cmp.control} ({cmp.score_name}s): worse: "
+        f"{worse}; better: {better}"
     )
-    return Section("Friedman / Iman-Davenport test", table, None, note)
 
 
 def control_section(cmp: Comparison) -> Section:
@@ -102,7 +150,7 @@ def control_section(cmp: Comparison) -> Section:
                 "Holm threshold": f"{r['holm_threshold']:.4f}",
                 "Holm adj. p": fmt_p(r["holm"]),
                 "Bonf-Dunn adj. p": fmt_p(r["bonferroni_dunn"]),
-                "Holm rejects": "yes" if r["holm_reject"] else "no",
+                "Holm rejects": _verdict(cmp, r["holm_reject"]),
             }
         )
         rows[m] = row
@@ -113,6 +161,7 @@ def control_section(cmp: Comparison) -> Section:
             col
             for col in ("Wilcoxon p", "z-test p")
             if (r["wilcoxon_p"] if col == "Wilcoxon p" else r["p"]) <= cmp.alpha
+            and not cmp.degenerate
         ]
         for m, r in c.iterrows()
     }
@@ -130,16 +179,101 @@ def control_section(cmp: Comparison) -> Section:
     )
 
 
+def _verdict(cmp: Comparison, reject) -> str:
+    """ "yes"/"no" for a rejection, or "—" when the input allows no verdict."""
+    return NO_VERDICT if cmp.degenerate else ("yes" if reject else "no")
+
+
+def posthoc_1xn_section(cmp: Comparison) -> Section:
+    """The generic 1xN table: score, z, unadjusted p and every adjusted p against the control.
+
+    Columns: the method's score (average rank, aligned rank or Quade T), z = (R_control −
+    R_i)/SE (the sign KEEL and Demšar print: negative when the method ranks worse), the
+    unadjusted two-sided p, the adjusted p of Bonferroni(–Dunn), Holm, Hochberg, Finner,
+    Hommel, Holland and Li, the direction of the difference, the two-sided Bonferroni–Dunn
+    decision (|R_i − R_control| > CD at ``bd_alpha``) and Holm's step-down decision at
+    ``alpha``. Bold: adjusted p <= alpha.
+    """
+    c = cmp.control_table
+    se_z = -c["z"]  # control_comparison's z is (R_i - R_control)/SE
+    table = pd.DataFrame(index=c.index)
+    table[cmp.score_name] = [f"{v:.4f}" for v in c["rank"]]
+    table["z"] = [f"{v:.4f}" for v in se_z]
+    table["p (unadjusted)"] = [fmt_p(v) for v in c["p"]]
+    for column, label in ADJUSTED_1XN.items():
+        table[label] = [fmt_p(v) for v in c[column]]
+    table["direction"] = list(c["direction"])
+    table[f"BD rejects (alpha={cmp.bd_alpha:g})"] = [
+        _verdict(cmp, v) for v in c["bonferroni_dunn_reject"]
+    ]
+    table[f"Holm rejects (alpha={cmp.alpha:g})"] = [_verdict(cmp, v) for v in c["holm_reject"]]
+    table.index.name = f"{cmp.control} vs."
+    best = {
+        m: [
+            label
+            for column, label in ADJUSTED_1XN.items()
+            if r[column] <= cmp.alpha and not cmp.degenerate
+        ]
+        for m, r in c.iterrows()
+    }
+    note = (
+        f"z = (R_{cmp.control} - R_i)/SE on the {cmp.score_name}s; adjusted over the k - 1 = "
+        f"{cmp.n_methods - 1} comparisons: Bonferroni min(1, (k-1)p); Holm step-down (k-i)p; "
+        "Hochberg step-up (k-i)p; Finner 1-(1-p)^((k-1)/i); Hommel closed Simes tests; Holland "
+        "1-(1-p)^(k-i); Li p/(p+1-p_max). Step-wise procedures order the p ascending; equal p "
+        "(tied ranks) keep the table's column order, which also fixes the order of the Holm "
+        "thresholds. BD rejects: the two-sided Bonferroni-Dunn test (better or worse)."
+    )
+    if cmp.degenerate:
+        note += f" No verdict: {cmp.degenerate}"
+    title = (
+        f"{cmp.control} against each method: z, unadjusted and adjusted p "
+        f"({cmp.score_name}s; alpha = {cmp.alpha:g})"
+    )
+    return Section(title, table, best, note)
+
+
 def pairwise_section(cmp: Comparison, which: str = "holm", matrices: dict | None = None) -> Section:
-    """NxN adjusted p-values (``p``, ``nemenyi``, ``holm``, ``shaffer`` or
-    ``wilcoxon_holm``), bold where p <= alpha."""
-    m = (matrices or cmp.pairwise())[which]
+    """NxN p-values of one all-pairs procedure (a key of :data:`PAIRWISE_LABELS`), bold where
+    p <= alpha; the header names the procedure's definition.
+
+    Raises
+    ------
+    StatsInputError
+        ``bergmann`` for more than 9 methods (the message names the limit).
+    """
+    matrices = matrices or cmp.pairwise()
+    if which not in matrices:
+        _missing_pairwise(which, cmp.n_methods)
+    m = matrices[which]
     table = m.map(fmt_p)
     for name in m.index:
         table.at[name, name] = ""
     table.index.name = "method"
-    best = {a: [b for b in m.columns if a != b and m.at[a, b] <= cmp.alpha] for a in m.index}
-    return Section(f"all pairs: {which} p-values (bold: p <= {cmp.alpha:g})", table, best)
+    best = {
+        a: [b for b in m.columns if a != b and m.at[a, b] <= cmp.alpha and not cmp.degenerate]
+        for a in m.index
+    }
+    scores = "" if cmp.omnibus_test == "friedman" else f" on {cmp.score_name}s"
+    title = f"all pairs: {PAIRWISE_LABELS.get(which, which)}{scores} p-values"
+    note = f"bold: p <= {cmp.alpha:g}" + (
+        f". No verdict: {cmp.degenerate}" if cmp.degenerate else ""
+    )
+    return Section(title, table, best, note)
+
+
+def _missing_pairwise(which: str, k: int) -> None:
+    """Raise the one-line error for an all-pairs table that cannot be computed."""
+    if which == "bergmann":
+        from svmlab.stats.bergmann import check_k
+
+        try:
+            check_k(k)
+        except ValueError as exc:
+            raise StatsInputError(f"--pairwise bergmann: {exc}") from None
+    raise StatsInputError(
+        f"unknown all-pairs procedure {which!r}; choose one of {', '.join(PAIRWISE_LABELS)}"
+    )
 
 
 def meta_rank_section(average_ranks_by_metric: pd.DataFrame) -> Section:
@@ -158,10 +292,13 @@ def meta_rank_section(average_ranks_by_metric: pd.DataFrame) -> Section:
     return Section("average ranks per metric and the meta-rank", table, best)
 
 
-def comparison_sections(cmp: Comparison, *, pairwise=("holm",)) -> list[Section]:
+def comparison_sections(
+    cmp: Comparison, *, pairwise=("holm",), matrices: dict | None = None
+) -> list[Section]:
     """Every table of a comparison, in the order the papers print them, then the NxN tables."""
     out = [results_section(cmp), omnibus_section(cmp), control_section(cmp)]
+    out.append(posthoc_1xn_section(cmp))
     if pairwise:
-        matrices = cmp.pairwise()
+        matrices = matrices or cmp.pairwise()
         out += [pairwise_section(cmp, which, matrices) for which in pairwise]
     return out

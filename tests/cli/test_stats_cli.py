@@ -36,7 +36,7 @@ def test_stats_latex_tables_and_figures(run_cli, tmp_path):
     )
     out = proc.stdout
     assert (
-        out.count("\\toprule") == 4
+        out.count("\\toprule") == 5
         and "Iman-Davenport" in out
         and "SVRCC vs." in out
         and "Holm threshold" in out

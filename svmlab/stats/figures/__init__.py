@@ -17,6 +17,12 @@ the critical difference were computed:
   critical-difference figures of Oliveira's LSSVM/MLM thesis were drawn) or computed
   Nemenyi-style by :func:`compute_cliques`.
 
+For the all-pairs procedures (Holm, Shaffer, Bergmann–Hommel, the two Nemenyi tests)
+both figures are also drawn from the procedure's p-values: :func:`cliques_from_pvalues`
+gives the CD diagram's bars (scmamp's way), :func:`classify_by_pvalues` the bar chart's
+colours (with ``cd=None``, no band), and :func:`pvalue_heatmap` draws the p-values
+themselves.
+
 :func:`save_figure` writes a figure in several formats at once, keeping the text of
 SVG files as text and embedding TrueType fonts in PDF files so that both stay editable.
 
@@ -41,17 +47,27 @@ from svmlab.stats.figures._canvas import (
 )
 from svmlab.stats.figures._inputs import FigureInputError
 from svmlab.stats.figures.critical_difference import cd_diagram
-from svmlab.stats.figures.groups import CATEGORIES, classify_against_control, compute_cliques  # noqa: F401
+from svmlab.stats.figures.groups import (  # noqa: F401
+    CATEGORIES,
+    classify_against_control,
+    classify_by_pvalues,
+    cliques_from_pvalues,
+    compute_cliques,
+)
+from svmlab.stats.figures.pvalue_heatmap import pvalue_heatmap
 from svmlab.stats.figures.rank_bar_chart import rank_bars
 from svmlab.stats.figures.saving import save_figure
 
 __all__ = [
     "FigureInputError",
     "cd_diagram",
+    "pvalue_heatmap",
     "rank_bars",
     "save_figure",
     "compute_cliques",
     "classify_against_control",
+    "cliques_from_pvalues",
+    "classify_by_pvalues",
     "CONTROL_COLOR",
     "NOT_SIGNIFICANT_COLOR",
     "WORSE_COLOR",

@@ -24,7 +24,7 @@ INK = "#222222"
 
 def cd_diagram(
     avg_ranks: Mapping[str, float],
-    cd: float,
+    cd: float | None,
     *,
     cliques: Iterable[Iterable[str]] | None = None,
     title: str | None = None,
@@ -45,8 +45,11 @@ def cd_diagram(
     ----------
     avg_ranks : mapping of str to float
         Average rank of each method (lower is better), e.g. Friedman average ranks.
-    cd : float
-        Critical difference (Nemenyi or Bonferroni–Dunn), ``>= 0``.
+    cd : float or None
+        Critical difference (Nemenyi or Bonferroni–Dunn), ``>= 0``. None for a
+        procedure without one (Holm, Shaffer, Bergmann–Hommel on all pairs): no scale bar
+        is drawn, and ``cliques`` must be given (e.g. from
+        :func:`~svmlab.stats.figures.groups.cliques_from_pvalues`).
     cliques : list of list of str, optional
         Groups of methods that are not significantly different, one bar each. Groups
         with fewer than two methods are ignored. If None, they are computed with
@@ -85,10 +88,15 @@ def cd_diagram(
     ranks are ordered as in ``avg_ranks``.
     """
     ranks = check_ranks(avg_ranks)
-    cd = check_cd(cd)
+    if cd is None and cliques is None:
+        raise FigureInputError("cd is None: give the cliques of the procedure instead")
+    no_scale = cd is None
+    cd = 0.0 if no_scale else check_cd(cd)
     value_format = check_format(value_format)
     groups = compute_cliques(ranks, cd) if cliques is None else _checked_cliques(cliques, ranks)
     lay = cd_layout(ranks, cd, groups, title, lower_is_better_label, value_format, fontsize, ax)
+    if no_scale:
+        lay.cd_text = ""
     fig, ax = _canvas_axes(ax, lay)
     _draw_axis(ax, lay)
     _draw_cd_scale(ax, lay)

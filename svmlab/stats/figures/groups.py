@@ -2,7 +2,9 @@
 
 :func:`compute_cliques` finds the Nemenyi-style groups joined by a bar in the
 critical-difference diagram; :func:`classify_against_control` sorts the methods into
-the Bonferroni–Dunn categories coloured by the rank-bar chart.
+the Bonferroni–Dunn categories coloured by the rank-bar chart. For an all-pairs
+procedure (Holm, Shaffer, Bergmann–Hommel, ...) :func:`cliques_from_pvalues` and
+:func:`classify_by_pvalues` do the same from its adjusted p-values.
 """
 
 from __future__ import annotations
@@ -10,7 +12,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from svmlab.stats.figures._canvas import sorted_by_rank
-from svmlab.stats.figures._inputs import check_cd, check_control, check_ranks
+from svmlab.stats.figures._inputs import (
+    FigureInputError,
+    check_alpha,
+    check_cd,
+    check_control,
+    check_ranks,
+)
 
 #: Category names returned by :func:`classify_against_control` and used as the
 #: ``gid`` prefix of the bars drawn by :func:`rank_bars`.
@@ -114,4 +122,80 @@ def classify_against_control(
             out[name] = "better"
         else:
             out[name] = "not_significant"
+    return out
+
+
+def _pvalue(pvalues, a: str, b: str) -> float:
+    """The p-value of the pair (a, b) from a k x k table (``pvalues[a][b]``)."""
+    try:
+        value = float(pvalues[a][b])
+    except (KeyError, IndexError, TypeError, ValueError):
+        raise FigureInputError(
+            f"the p-value table has no number for the pair ({a!r}, {b!r}); give a k x k "
+            "table (a DataFrame or a dict of dicts) over the ranked methods"
+        ) from None
+    if not 0.0 <= value <= 1.0:
+        raise FigureInputError(f"the p-value of ({a!r}, {b!r}) is {value}, not in [0, 1]")
+    return value
+
+
+def cliques_from_pvalues(avg_ranks: Mapping[str, float], pvalues, alpha: float) -> list[list[str]]:
+    """Groups of methods that an all-pairs procedure does not tell apart, for the CD diagram.
+
+    As scmamp's ranking plots draw them: the methods are sorted by rank and a group is a
+    maximal run of consecutive methods every pair of which has an (adjusted) p-value
+    greater than ``alpha``; groups of one method and groups inside another are dropped.
+
+    Parameters
+    ----------
+    avg_ranks : mapping of str to float
+        Average rank (or score) of each method, lower is better.
+    pvalues : DataFrame or mapping of mappings
+        Symmetric k x k table of the procedure's p-values, ``pvalues[a][b]``.
+    alpha : float
+        Significance level in (0, 1).
+
+    Examples
+    --------
+    >>> p = {"A": {"B": 0.3, "C": 0.01}, "B": {"A": 0.3, "C": 0.2}, "C": {"A": 0.01, "B": 0.2}}
+    >>> cliques_from_pvalues({"A": 1.0, "B": 2.0, "C": 3.0}, p, 0.05)
+    [['A', 'B'], ['B', 'C']]
+    """
+    ranks = check_ranks(avg_ranks)
+    alpha = check_alpha(alpha)
+    names = [n for n, _ in sorted_by_rank(ranks)]
+    cliques: list[list[str]] = []
+    last_end = -1
+    for start in range(len(names)):
+        end = start
+        while end + 1 < len(names) and all(
+            _pvalue(pvalues, names[i], names[end + 1]) > alpha for i in range(start, end + 1)
+        ):
+            end += 1
+        if end > last_end and end > start:
+            cliques.append(names[start : end + 1])
+        last_end = max(last_end, end)
+    return cliques
+
+
+def classify_by_pvalues(
+    avg_ranks: Mapping[str, float], control: str, pvalues, alpha: float
+) -> dict[str, str]:
+    """Label each method against the control from an all-pairs procedure's p-values.
+
+    ``"worse"`` / ``"better"`` when the p-value of (control, method) is <= ``alpha`` and
+    the method's rank is higher / lower than the control's, else ``"not_significant"``;
+    the control is ``"control"`` (the categories of :func:`classify_against_control`).
+    """
+    ranks = check_ranks(avg_ranks)
+    control = check_control(control, ranks)
+    alpha = check_alpha(alpha)
+    out: dict[str, str] = {}
+    for name, r in ranks.items():
+        if name == control:
+            out[name] = "control"
+        elif _pvalue(pvalues, control, name) > alpha or r == ranks[control]:
+            out[name] = "not_significant"
+        else:
+            out[name] = "worse" if r > ranks[control] else "better"
     return out

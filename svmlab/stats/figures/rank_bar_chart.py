@@ -56,18 +56,30 @@ class _Chart:
     c: float  # the control's rank: where the band starts
     threshold: float  # c + cd: where the band ends
     horizontal: bool
+    band: bool = True  # False for a procedure without a critical difference
 
     @classmethod
-    def of(cls, ranks: dict[str, float], control: str, cd: float, *, horizontal: bool) -> _Chart:
+    def of(
+        cls,
+        ranks: dict[str, float],
+        control: str,
+        cd: float | None,
+        *,
+        horizontal: bool,
+        categories: Mapping[str, str] | None = None,
+    ) -> _Chart:
         c = ranks[control]
+        if categories is None:
+            categories = classify_against_control(ranks, control, cd)
         return cls(
             names=list(ranks),
             values=list(ranks.values()),
-            categories=classify_against_control(ranks, control, cd),
+            categories=dict(categories),
             control=control,
             c=c,
-            threshold=c + cd,
+            threshold=c + (cd or 0.0),
             horizontal=horizontal,
+            band=cd is not None,
         )
 
     @property
@@ -78,8 +90,9 @@ class _Chart:
 def rank_bars(
     avg_ranks: Mapping[str, float],
     control: str,
-    cd: float,
+    cd: float | None,
     *,
+    categories: Mapping[str, str] | None = None,
     alpha: float | None = None,
     title: str | None = None,
     ax: Axes | None = None,
@@ -103,9 +116,16 @@ def rank_bars(
         Average rank of each method (lower is better), in the order to draw them.
     control : str
         The control method (usually the best-ranked one), a key of ``avg_ranks``.
-    cd : float
+    cd : float or None
         Critical difference, ``>= 0``, e.g. Bonferroni–Dunn
-        ``q_alpha * sqrt(k (k + 1) / (6 N))``.
+        ``q_alpha * sqrt(k (k + 1) / (6 N))``. None for an all-pairs procedure without
+        one (Holm, Shaffer, Bergmann–Hommel): no band is drawn and ``categories`` must
+        be given.
+    categories : mapping of str to str, optional
+        The category of each method (``"control"``, ``"not_significant"``, ``"worse"``,
+        ``"better"``), e.g. from
+        :func:`~svmlab.stats.figures.groups.classify_by_pvalues`; default: from ``cd``
+        with :func:`classify_against_control`.
     alpha : float, optional
         Significance level, only used in the legend text ``"CD = 2.424
         (Bonferroni–Dunn, α = 0.05)"``.
@@ -146,7 +166,11 @@ def rank_bars(
     ranks, cd, control, alpha, value_format = _checked_inputs(
         avg_ranks, control, cd, alpha, value_format, orientation
     )
-    chart = _Chart.of(ranks, control, cd, horizontal=orientation == "horizontal")
+    if cd is None:
+        categories = _checked_categories(categories, ranks)
+    chart = _Chart.of(
+        ranks, control, cd, horizontal=orientation == "horizontal", categories=categories
+    )
     fig, ax, own_figure = _figure_and_axes(ax, chart)
     span = max(max(chart.values), chart.threshold) * 1.16 + 0.3  # room for the value labels
     _draw_band(ax, chart)
@@ -162,7 +186,7 @@ def rank_bars(
 def _checked_inputs(avg_ranks, control, cd, alpha, value_format, orientation):
     """The validated ``(ranks, cd, control, alpha, value_format)``; raise on bad input."""
     ranks = check_ranks(avg_ranks)
-    cd = check_cd(cd)
+    cd = None if cd is None else check_cd(cd)
     control = check_control(control, ranks)
     alpha = check_alpha(alpha)
     value_format = check_format(value_format)
@@ -171,6 +195,18 @@ def _checked_inputs(avg_ranks, control, cd, alpha, value_format, orientation):
             f"orientation must be 'horizontal' or 'vertical', got {orientation!r}"
         )
     return ranks, cd, control, alpha, value_format
+
+
+def _checked_categories(categories, ranks: dict[str, float]) -> dict[str, str]:
+    """The given categories, one known category per ranked method; raise otherwise."""
+    if categories is None:
+        raise FigureInputError("cd is None: give the categories of the procedure instead")
+    bad = {n: categories.get(n) for n in ranks if categories.get(n) not in CATEGORY_COLORS}
+    if bad:
+        raise FigureInputError(
+            f"categories {bad} are missing or unknown; valid: {', '.join(CATEGORY_COLORS)}"
+        )
+    return {n: categories[n] for n in ranks}
 
 
 def _figure_and_axes(ax: Axes | None, chart: _Chart) -> tuple[Figure, Axes, bool]:
@@ -193,6 +229,9 @@ def _draw_band(ax: Axes, chart: _Chart) -> None:
     stays visible where a bar crosses it.
     """
     c, threshold = chart.c, chart.threshold
+    if not chart.band:
+        (ax.axvline if chart.horizontal else ax.axhline)(c, color=CONTROL_COLOR, lw=1.0, ls=":")
+        return
     band_kw = dict(facecolor=BAND_COLOR, alpha=0.28, lw=0, zorder=0.5)
     if chart.horizontal:
         ax.axvspan(c, threshold, **band_kw)
@@ -290,6 +329,9 @@ def _draw_legend(ax: Axes, chart: _Chart, cd: float, detail: str) -> Legend:
                 label="significantly better than control",
             )
         )
+    if not chart.band:
+        handles.append(Line2D([], [], color="none", label=f"significance: {detail}"))
+        return _legend(ax, handles)
     handles += [
         Patch(facecolor=BAND_COLOR, alpha=0.28, label=f"CD = {cd:.3f} ({detail})"),
         Line2D(
@@ -301,6 +343,10 @@ def _draw_legend(ax: Axes, chart: _Chart, cd: float, detail: str) -> Legend:
             label=f"threshold = {chart.c:.3f} + {cd:.3f} = {chart.threshold:.3f}",
         ),
     ]
+    return _legend(ax, handles)
+
+
+def _legend(ax: Axes, handles) -> Legend:
     return ax.legend(
         handles=handles,
         loc="upper center",
