@@ -296,7 +296,7 @@ def planned_run_dir(args: list[str]) -> Path | None:
     return Path(path).expanduser().absolute()
 
 
-def _can_write_in(directory: Path) -> bool:
+def can_write_in(directory: Path) -> bool:
     """Whether files can be created in ``directory`` (permissions and a real probe, as
     root passes any permission check but not a read-only file system)."""
     import tempfile
@@ -326,7 +326,7 @@ def check_run_dir(args: list[str]) -> None:
             "choose another run_id=... or results_dir=..."
         )
     for d in (probe, target / "tasks"):
-        if d.is_dir() and not _can_write_in(d):
+        if d.is_dir() and not can_write_in(d):
             what = "resume into" if probe == target else "create"
             raise ResultsError(
                 f"cannot {what} run directory {target}: {d} is not writable; make it writable "

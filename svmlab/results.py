@@ -213,3 +213,70 @@ def run_config(path: str | Path) -> dict:
         if f.exists():
             return read_config(run)
     return {}
+
+
+def _expected_folds(config: dict, task: str, dataset: str) -> int | None:
+    """Tasks per (dataset, method) under the run's protocol; None when it cannot be told."""
+    from svmlab.evaluation.protocols import get_protocol
+
+    try:
+        protocol = get_protocol(config["protocol"]).check(task, dataset)
+        return int(protocol.n_repeats * protocol.n_folds)
+    except (SvmlabError, KeyError, TypeError, ValueError):
+        return None
+
+
+def _listed_datasets(config: dict) -> list[str]:
+    """Registry names of the datasets a run's configuration lists (its ``datasets`` entries,
+    else its ``dataset``); [] when the configuration does not say."""
+    from svmlab.data.registry import registry_entry
+
+    many = config.get("datasets") or {}
+    entries = [e for e in (many.values() if isinstance(many, dict) else many) if e is not None]
+    entries = entries or [config.get("dataset")]
+    names = []
+    for entry in entries:
+        name = entry.get("name") if isinstance(entry, dict) else entry
+        try:
+            names.append(registry_entry(str(name))["name"])
+        except (SvmlabError, KeyError, TypeError):
+            continue
+    return names
+
+
+def _run_gaps(rows: pd.DataFrame, config: dict) -> dict[str, str]:
+    """``{dataset: what is missing}`` for one run (one job of a sweep): datasets it lists
+    without any row, and datasets where a method has fewer finished folds than the protocol
+    gives (or than another method has), or none while it ran on others of the same task."""
+    gaps = {name: "no rows yet" for name in _listed_datasets(config)}
+    done = rows.drop_duplicates(["dataset", "method", "repeat", "fold"])
+    counts = done.groupby(["dataset", "method"]).size()
+    methods_by_task = done.groupby("task_type")["method"].agg(lambda m: sorted(set(m)))
+    for dataset, group in done.groupby("dataset"):
+        gaps.pop(dataset, None)
+        task = group["task_type"].iloc[0]
+        expected = _expected_folds(config, task, dataset) or counts[dataset].max()
+        short = [
+            f"{m} {counts.get((dataset, m), 0)} of {expected} folds"
+            for m in methods_by_task.get(task, [])
+            if counts.get((dataset, m), 0) < expected
+        ]
+        if short:
+            gaps[dataset] = ", ".join(short)
+    return gaps
+
+
+def incomplete_datasets(df: pd.DataFrame) -> dict[str, str]:
+    """``{dataset: what is missing}`` of a killed or still running run (or sweep): the
+    datasets that do not yet have every method's folds. A failed task counts as finished.
+
+    The summary tables show what these datasets have; rank tests leave them out.
+    """
+    if df.empty or "run_dir" not in df or not {"repeat", "fold"} <= set(df.columns):
+        return {}
+    configs = run_configs(df)
+    gaps: dict[str, list[str]] = {}
+    for run_dir, rows in df.groupby("run_dir", sort=True):
+        for dataset, why in _run_gaps(rows, configs.get(run_dir) or {}).items():
+            gaps.setdefault(dataset, []).append(why)
+    return {d: "; ".join(dict.fromkeys(whys)) for d, whys in sorted(gaps.items())}

@@ -147,7 +147,7 @@ def clean_table(table: pd.DataFrame, missing: str = "error") -> tuple[pd.DataFra
     Raises
     ------
     StatsInputError
-        For a non-numeric cell (named by dataset and method), a method with no values,
+        For a non-numeric or infinite cell (named by dataset and method), a method with no values,
         missing cells under ``missing="error"``, fewer than 2 methods or datasets.
     """
     if missing not in MISSING_POLICIES:
@@ -164,6 +164,18 @@ def clean_table(table: pd.DataFrame, missing: str = "error") -> tuple[pd.DataFra
         ds, m = next((d, c) for c in bad.columns for d in bad.index if bad.at[d, c])
         raise StatsInputError(
             f"non-numeric value {table.at[ds, m]!r} for dataset {ds!r}, method {m!r}"
+        )
+    infinite = np.isinf(numeric.to_numpy())
+    if infinite.any():
+        cells = [
+            f"dataset {d!r}, method {m!r} ({numeric.at[d, m]})"
+            for j, m in enumerate(numeric.columns)
+            for i, d in enumerate(numeric.index)
+            if infinite[i, j]
+        ]
+        raise StatsInputError(
+            f"{len(cells)} infinite value(s), which cannot be ranked: {'; '.join(cells[:5])}"
+            f"{' ...' if len(cells) > 5 else ''}; fix or remove those cells"
         )
     empty = [m for m in numeric.columns if numeric[m].isna().all()]
     if empty:

@@ -38,8 +38,8 @@ def test_resume_into_a_read_only_run_directory(tmp_path, capsys, monkeypatch):
     run_dir = tmp_path / "quickstart" / "r"
     (run_dir / "tasks").mkdir(parents=True)
     (run_dir / "tasks" / "done.parquet").write_bytes(b"rows")
-    real = app._can_write_in
-    monkeypatch.setattr(app, "_can_write_in", lambda d: real(d) and Path(d) != run_dir)
+    real = app.can_write_in
+    monkeypatch.setattr(app, "can_write_in", lambda d: real(d) and Path(d) != run_dir)
     assert main(["run", f"results_dir={tmp_path}", "run_id=r"]) == 2
     assert _one_error_line(capsys) == (
         f"svmlab: error: cannot resume into run directory {run_dir}: {run_dir} is not writable; "
@@ -49,8 +49,8 @@ def test_resume_into_a_read_only_run_directory(tmp_path, capsys, monkeypatch):
 
 
 def test_write_probe_sees_a_directory_it_cannot_write(tmp_path):
-    assert app._can_write_in(tmp_path)
-    assert not app._can_write_in(tmp_path / "missing")
+    assert app.can_write_in(tmp_path)
+    assert not app.can_write_in(tmp_path / "missing")
 
 
 @pytest.mark.parametrize("plural", ["datasets", "solvers"])
@@ -66,3 +66,96 @@ def test_clearing_an_experiments_entries_with_braces_is_an_error(tmp_path, capsy
     )
     assert not any(tmp_path.iterdir())
     app.check_cleared_members([f"{plural}={{}}", "dataset=wine"])  # no experiment: the default
+
+
+def _fake_run(run_dir: Path, *, drop=(), unstarted=()) -> None:
+    """A run of 2 methods x 3 folds on iris, wine, breast_cancer and digits (and the datasets
+    ``unstarted``, listed without rows), its task files written the way the runner writes
+    them; ``drop`` leaves tasks out, as a run killed before them."""
+    import numpy as np
+    import yaml
+
+    from svmlab.runner.store import write_task_rows
+
+    (run_dir / "tasks").mkdir(parents=True)
+    rng = np.random.default_rng(0)
+    tasks = {"iris": "multiclass", "wine": "multiclass", "breast_cancer": "binary"}
+    tasks["digits"] = "multiclass"
+    for dataset, task in tasks.items():
+        for solver in ("knn", "svc"):
+            for fold in range(3):
+                key = f"{dataset}-{solver}-r0f{fold}"
+                if (dataset, solver, fold) in drop:
+                    continue
+                row = {"key": key, "experiment": "t", "run_id": "r", "dataset": dataset}
+                row |= {"task_type": task, "solver": solver, "variant": "", "status": "ok"}
+                row |= {"error": "", "repeat": 0, "fold": fold, "seed": 0, "tuning_mode": "none"}
+                write_task_rows(run_dir, key, [row | {"accuracy": float(rng.uniform(0.8, 1))}])
+    names = [*tasks, *unstarted]
+    config = {
+        "name": "t",
+        "protocol": {"name": "cv3", "kind": "auto_kfold", "n_splits": 3, "n_repeats": 1},
+        "datasets": {n: {"name": n, "params": {}} for n in names},
+    }
+    (run_dir / "config.yaml").write_text(yaml.safe_dump(config))
+    (run_dir / "run.json").write_text('{"experiment": "t"}')
+
+
+def test_report_of_a_killed_run_tests_the_complete_datasets_and_names_the_rest(tmp_path, capsys):
+    """Regression: a killed multi-dataset run's report exited 2 (missing cells) unless
+    --no-stats, or ranked a dataset whose folds were half done."""
+    run_dir = tmp_path / "r"
+    lost = {("wine", "svc", 2), ("digits", "knn", 0), ("digits", "knn", 1)}
+    _fake_run(run_dir, drop=lost, unstarted=["moons"])
+    (run_dir / "tasks" / "digits-knn-r0f2.parquet").unlink()  # no digits/knn cell at all
+    assert main(["report", str(run_dir), "--figures"]) == 0
+    out, err = capsys.readouterr()
+    assert err.strip() == (
+        "svmlab: note: the run is incomplete; the statistics use only the datasets with every "
+        "method's folds and leave out digits (knn 0 of 3 folds); moons (no rows yet); wine "
+        "(svc 2 of 3 folds)"
+    )
+    summary = out.split("## Friedman")[0]
+    for dataset in ("iris", "wine", "breast_cancer", "digits"):  # every table that can be shown
+        assert f"| {dataset} " in summary
+    assert "_N = 2 datasets, k = 2 methods." in out  # iris and breast_cancer only
+    _fake_run(tmp_path / "whole")
+    assert main(["report", str(tmp_path / "whole"), "--figures"]) == 0
+    out, err = capsys.readouterr()
+    assert "_N = 4 datasets, k = 2 methods." in out and err == ""
+
+
+def test_report_refuses_unwritable_output_and_figures_before_any_work(tmp_path, capsys):
+    run_dir = tmp_path / "r"
+    _fake_run(run_dir)
+    blocker = tmp_path / "file"
+    blocker.write_text("")
+    cases = [
+        (
+            ["-o", str(blocker / "out.md")],
+            f"--output {blocker}/out.md cannot be created: {blocker} is a file",
+        ),
+        (["-o", str(tmp_path)], f"--output {tmp_path} is a directory; give a file name"),
+        (
+            ["--figures-dir", str(blocker)],
+            f"--figures-dir {blocker} is a file, not a directory; give a directory",
+        ),
+        (
+            ["--figures-dir", str(blocker / "f")],
+            f"--figures-dir {blocker}/f cannot be created: {blocker} is a file",
+        ),
+    ]
+    for extra, message in cases:
+        assert main(["report", str(run_dir), *extra]) == 2
+        assert _one_error_line(capsys) == f"svmlab: error: {message}"
+    assert not (run_dir / "report").exists() and blocker.read_text() == ""
+
+
+def test_data_fetch_tries_every_name_and_reports_each_failure(capsys):
+    """Regression: `data fetch A B C` stopped at the first failure."""
+    assert main(["data", "fetch", "nosuch1", "iris", "nosuch2"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert [line.split(": ")[2] for line in err[:3]] == ["nosuch1", "iris", "nosuch2"]
+    assert all(line.startswith("svmlab: error: ") for line in err[:3])
+    assert err[3] == "svmlab: 3 of 3 dataset(s) not fetched: nosuch1, iris, nosuch2"
+    assert len(err) == 4 and "Traceback" not in "\n".join(err)
