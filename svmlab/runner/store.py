@@ -120,7 +120,21 @@ def _read_task_file(path: Path) -> tuple[pa.Table, str]:
     with open(path, "rb") as fh:
         data = fh.read()
         sig = _signature(os.fstat(fh.fileno()))
-    return pq.read_table(pa.BufferReader(data)), sig
+    # ParquetFile.read skips the dataset layer of pq.read_table: 3x faster on small files
+    return pq.ParquetFile(pa.BufferReader(data)).read(use_threads=False), sig
+
+
+def _read_task_files(run_dir: Path, keys: list[str]):
+    """``(key, table, sig)`` of each task file, or ``(key, exception, None)``.
+
+    One by one: the cost is each file's footer (~1-3 ms for a 60-column row); threads
+    or a pyarrow dataset scan did not read faster on 2 cores, the index is what saves it.
+    """
+    for key in keys:
+        try:
+            yield (key, *_read_task_file(run_dir / TASKS_DIR / f"{key}{_SUFFIX}"))
+        except Exception as exc:  # noqa: BLE001 - reported by the caller
+            yield key, exc, None
 
 
 class _Rows:
@@ -185,14 +199,13 @@ def _collect(run_dir: Path, keys=None, *, index: bool = True) -> _Rows:
     rows.files = files
     covered = _load_index(run_dir, files, rows) if index else set()
     fresh: dict[str, list[pa.Table]] = {}
-    for key in sorted(set(files) - covered):
-        try:
-            table, sig = _read_task_file(run_dir / TASKS_DIR / f"{key}{_SUFFIX}")
-        except FileNotFoundError:
+    for key, table, sig in _read_task_files(run_dir, sorted(set(files) - covered)):
+        if isinstance(table, FileNotFoundError):  # removed meanwhile
             continue
-        except Exception as exc:  # noqa: BLE001 - a damaged file is redone, not fatal
+        if isinstance(table, Exception):  # a damaged file is redone, not fatal
             if keys is None or key in keys:
-                rows.unreadable[key] = f"{type(exc).__name__}: {str(exc).splitlines()[0][:120]}"
+                why = str(table).splitlines()[0][:120] if str(table) else ""
+                rows.unreadable[key] = f"{type(table).__name__}: {why}".rstrip(": ")
             continue
         if not table.num_rows:
             continue
