@@ -403,9 +403,9 @@ def _check_identity(run_dir: Path, identity: dict) -> bool:
     if not run_file.exists():
         if (run_dir / RESULTS_FILE).exists() or _scan(run_dir):
             raise ResultsError(
-                f"results directory {run_dir} holds results but no {RUN_FILE}, so it cannot be "
-                f"told to be a run of {identity.get('experiment')!r} with this configuration; "
-                "choose another run_id"
+                f"results directory {run_dir} holds results but no {RUN_FILE}, so whether they "
+                f"come from experiment {identity.get('experiment')!r} with this configuration "
+                "cannot be checked (resuming could mix results); choose another run_id"
             )
         return False
     try:
