@@ -355,3 +355,61 @@ def test_other_bad_options(tmp_path):
     with pytest.raises(ValueError, match="empty"):
         save_figure(fig, tmp_path / "x", formats=())
     assert not list(tmp_path.iterdir())  # nothing written on bad input
+
+
+# --------------------------------------------------------------------------- all-pairs procedures
+
+# A symmetric table: A and B, B and C not told apart; A and C, and D from all, are.
+P4 = {
+    "A": {"B": 0.40, "C": 0.01, "D": 0.001},
+    "B": {"A": 0.40, "C": 0.30, "D": 0.002},
+    "C": {"A": 0.01, "B": 0.30, "D": 0.04},
+    "D": {"A": 0.001, "B": 0.002, "C": 0.04},
+}
+R4 = {"A": 1.2, "B": 2.0, "C": 2.6, "D": 4.2}
+
+
+def test_cliques_from_pvalues_join_runs_of_pairs_not_rejected():
+    from svmlab.stats.figures import cliques_from_pvalues
+
+    assert cliques_from_pvalues(R4, P4, 0.05) == [["A", "B"], ["B", "C"]]
+    assert cliques_from_pvalues(R4, P4, 0.005) == [["A", "B", "C"], ["C", "D"]]
+    with pytest.raises(FigureInputError, match=r"no number for the pair \('D', 'E'\)"):
+        cliques_from_pvalues({**R4, "E": 5.0}, P4, 0.05)
+
+
+def test_cd_diagram_and_rank_bars_from_a_procedure(tmp_path):
+    from svmlab.stats.figures import classify_by_pvalues, cliques_from_pvalues
+
+    cliques = cliques_from_pvalues(R4, P4, 0.05)
+    fig = cd_diagram(R4, None, cliques=cliques, title="Holm")
+    gids = {line.get_gid() for ax in fig.axes for line in ax.lines}
+    assert {"cd-clique:A|B", "cd-clique:B|C"} <= gids and "cd-clique:C|D" not in gids
+    texts = [t.get_text() for ax in fig.axes for t in ax.texts]
+    assert not any(t.startswith("CD =") for t in texts)  # a procedure has no CD scale
+    categories = classify_by_pvalues(R4, "B", P4, 0.05)
+    assert categories == {
+        "A": "not_significant",
+        "B": "control",
+        "C": "not_significant",
+        "D": "worse",
+    }
+    bars = _bars(rank_bars(R4, "B", None, categories=categories, alpha=0.05, test_name="Holm"))
+    assert {n: b[0] for n, b in bars.items()} == categories
+    with pytest.raises(FigureInputError, match="give the categories"):
+        rank_bars(R4, "B", None)
+    with pytest.raises(FigureInputError, match="give the cliques"):
+        cd_diagram(R4, None)
+
+
+def test_pvalue_heatmap_marks_the_significant_pairs(tmp_path):
+    from svmlab.stats.figures import pvalue_heatmap
+
+    fig = pvalue_heatmap(P4, list(R4), alpha=0.05, title="Holm p-values")
+    cells = {p.get_gid() for ax in fig.axes for p in ax.patches if p.get_gid()}
+    assert "pvalue:A|C:sig" in cells and "pvalue:A|B:ns" in cells and "pvalue:C|D:sig" in cells
+    assert len(cells) == 12  # k(k-1) off-diagonal cells
+    (path,) = save_figure(fig, tmp_path / "heat", formats=("svg",))
+    assert "0.040" in _svg_texts(path)
+    with pytest.raises(FigureInputError, match="at least two methods"):
+        pvalue_heatmap(P4, ["A"])
