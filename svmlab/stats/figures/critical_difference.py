@@ -148,7 +148,8 @@ def _draw_axis(ax: Axes, lay: CdLayout) -> None:
     ax.plot(
         [lay.axis_left, lay.axis_right], [axis_y, axis_y], color=INK, lw=1.2, solid_capstyle="butt"
     )
-    for t in range(lay.lo, lay.hi + 1):
+    step = _tick_step(lay.hi - lay.lo)
+    for t in range(lay.lo, lay.hi + 1, step):
         ax.plot([x_of(t)] * 2, [axis_y - 0.1, axis_y], color=INK, lw=1.0)
         ax.text(
             x_of(t),
@@ -159,8 +160,17 @@ def _draw_axis(ax: Axes, lay: CdLayout) -> None:
             fontsize=lay.fs_small,
             color=INK,
         )
-        if t < lay.hi:
-            ax.plot([x_of(t + 0.5)] * 2, [axis_y - 0.05, axis_y], color=INK, lw=0.8)
+        if t + step / 2 < lay.hi:
+            ax.plot([x_of(t + step / 2)] * 2, [axis_y - 0.05, axis_y], color=INK, lw=0.8)
+
+
+def _tick_step(span: int) -> int:
+    """1 for the usual 1..k rank axis; 2, 5, 10, 20, 50, ... for long ones (aligned ranks
+    run to kN), so that at most about 15 ticks are labelled."""
+    step = 1
+    while span / step > 15:
+        step = step * 5 // 2 if str(step).startswith("2") else step * 2
+    return step
 
 
 def _draw_cd_scale(ax: Axes, lay: CdLayout) -> None:
