@@ -425,14 +425,18 @@ def _report(args) -> int:
                     file=sys.stderr,
                 )
                 continue
-            cmp, more, paths = analyse(
-                matrix,
-                column_direction(metric),
-                name=metric,
-                out_dir=out_dir,
-                formats=formats,
-                **_stats_kwargs(args),
-            )
+            try:
+                cmp, more, paths = analyse(
+                    matrix,
+                    column_direction(metric),
+                    name=metric,
+                    out_dir=out_dir,
+                    formats=formats,
+                    **_stats_kwargs(args),
+                )
+            except SvmlabError as exc:  # e.g. an infinite cell: the other metrics still go on
+                print(f"svmlab: note: no rank tests for {metric}: {exc}", file=sys.stderr)
+                continue
             sections += more[1:]  # the summary table already shows the values
             figures += paths
             ranks_by_metric[metric] = cmp.average_ranks

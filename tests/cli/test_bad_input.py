@@ -180,3 +180,24 @@ def test_run_with_an_unreachable_dask_scheduler_is_one_line_within_seconds(run_c
         "runner.address=null for a local cluster\n"
     )
     assert not (tmp_path / "adhoc").exists()  # the run directory Hydra made is removed
+
+
+def test_report_with_an_infinite_cell_keeps_its_tables_and_names_the_cell(tmp_path, capsys):
+    """An infinite metric value cannot be ranked: the report says so for that metric in one
+    note and still prints every table (exit 0), instead of ending with an error."""
+    import pyarrow.parquet as pq
+
+    from svmlab.runner.store import write_task_rows
+
+    run_dir = tmp_path / "r"
+    _fake_run(run_dir)
+    path = run_dir / "tasks" / "wine-svc-r0f1.parquet"
+    row = pq.read_table(path).to_pylist()[0] | {"accuracy": float("inf")}
+    write_task_rows(run_dir, "wine-svc-r0f1", [row])
+    assert main(["report", str(run_dir), "--metric", "accuracy"]) == 0
+    out, err = capsys.readouterr()
+    assert "Traceback" not in err
+    notes = [line for line in err.splitlines() if "no rank tests for accuracy" in line]
+    assert len(notes) == 1 and "infinite" in notes[0] and "wine" in notes[0]
+    for dataset in ("iris", "wine", "breast_cancer", "digits"):
+        assert f"| {dataset} " in out
