@@ -35,6 +35,9 @@ from svmlab.stats.wilcoxon import rank_sum, signed_rank
 
 DIRECTION_WORDS = {"max": "max", "higher": "max", "min": "min", "lower": "min"}
 MISSING_POLICIES = ("error", "drop")
+#: Cell texts read as a missing value (besides an empty cell), case-insensitive: pandas' and
+#: R's NaN/NA, Weka/KEEL's "?", and the dash of published tables.
+MISSING_MARKERS = frozenset({"nan", "na", "n/a", "null", "none", "?", "-", "\u2013", "\u2014"})
 WILCOXON_KINDS = ("signed_rank", "rank_sum")
 #: The omnibus tests whose scores the post-hoc tests compare.
 OMNIBUS_TESTS = ("friedman", "aligned", "quade")
@@ -158,6 +161,8 @@ def clean_table(table: pd.DataFrame, missing: str = "error") -> tuple[pd.DataFra
         raise StatsInputError(
             f"duplicate method columns: {sorted(set(table.columns[table.columns.duplicated()]))}"
         )
+    text = table.astype(str).apply(lambda c: c.str.strip().str.lower())
+    table = table.mask(text.isin(MISSING_MARKERS))  # "nan", "?", "-": missing, as an empty cell
     numeric = table.apply(pd.to_numeric, errors="coerce").astype(float)
     bad = numeric.isna() & table.notna() & (table.astype(str).apply(lambda c: c.str.strip()) != "")
     if bad.any().any():
@@ -266,6 +271,11 @@ def compare(
         raise UnknownNameError("method", control, list(avg.index))
     N, k = values.shape
     bd_alpha = alpha if bd_alpha is None else bd_alpha
+    for name, level in (("alpha", alpha), ("bd_alpha", bd_alpha)):
+        if not 0.0 < level < 1.0:
+            raise StatsInputError(
+                f"{name}={level!r} is not a significance level; give 0 < {name} < 1"
+            )
     rank_test = _rank_test(values, direction, omnibus, tie_correction)
     if rank_test is None:
         ctab = control_comparison(avg, N, control, alpha, bd_alpha=bd_alpha)
@@ -376,10 +386,26 @@ def _wilcoxon_columns(values, control, methods, direction, kind, zero_method) ->
     return pd.DataFrame(rows, index=methods)
 
 
+def _sniff(path: Path) -> tuple[str, list[str]]:
+    """The delimiter of a text table (``,`` ``;`` tab or ``|``) and its header row as written
+    (pandas would rename a repeated column ``A`` to ``A.1``)."""
+    import csv
+
+    with open(path, newline="", encoding="utf-8-sig") as fh:
+        sample = fh.read(64 * 1024)
+    try:
+        sep = csv.Sniffer().sniff(sample.split("\n", 1)[0], delimiters=",;\t|").delimiter
+    except csv.Error:
+        sep = ","
+    header = next(csv.reader([sample.split("\n", 1)[0].rstrip("\r")], delimiter=sep), [])
+    return sep, [h.strip() for h in header]
+
+
 def read_table(path: str | Path) -> pd.DataFrame:
     """Read a dataset x method matrix (CSV or Parquet; first column = dataset names).
 
-    A tidy file with exactly the columns ``dataset``, ``method``, ``value`` is pivoted.
+    The delimiter (``,`` ``;`` tab ``|``) is detected from the header row. A tidy file with
+    exactly the columns ``dataset``, ``method``, ``value`` is pivoted.
     Reading stops at a row whose first cell is ``Average`` or ``Ranks`` (summary rows
     of published tables).
     """
@@ -387,23 +413,39 @@ def read_table(path: str | Path) -> pd.DataFrame:
     if not path.exists():
         raise StatsInputError(f"{path} does not exist")
     try:
-        df = (
-            pd.read_parquet(path)
-            if path.suffix == ".parquet"
-            else pd.read_csv(path, dtype=str, keep_default_na=False)
-        )
+        if path.suffix == ".parquet":
+            df = pd.read_parquet(path)
+        else:
+            sep, header = _sniff(path)
+            df = pd.read_csv(path, dtype=str, keep_default_na=False, sep=sep)
+            df.columns = header if len(header) == len(df.columns) else df.columns
     except Exception as exc:
         raise StatsInputError(f"{path}: cannot read as a table ({exc})") from None
-    cols = [c.lower() for c in df.columns]
+    repeated = sorted({str(c) for c in df.columns[pd.Index(df.columns).duplicated()]})
+    if repeated:
+        raise StatsInputError(
+            f"{path}: method column(s) {', '.join(repeated)} appear more than once"
+        )
+    cols = [str(c).lower() for c in df.columns]
     if sorted(cols) == ["dataset", "method", "value"]:
         df.columns = cols
+        counts = df.groupby(["dataset", "method"]).size()
+        if (counts > 1).any():
+            (ds, m), n = next(iter(counts[counts > 1].items()))
+            raise StatsInputError(
+                f"{path}: dataset {ds!r}, method {m!r} has {n} rows; a tidy table needs one "
+                "value per (dataset, method)"
+            )
         return df.pivot(index="dataset", columns="method", values="value")
     first = df.columns[0]
     stop = df[first].astype(str).str.strip().str.lower().isin(["average", "ranks", "rank"])
     if stop.any():
         df = df.iloc[: int(np.argmax(stop.to_numpy()))]
     df = df.set_index(first)
-    df.index = df.index.astype(str)
+    df.index = df.index.astype(str).str.strip()
+    twice = sorted(set(df.index[df.index.duplicated()]))
+    if twice:
+        raise StatsInputError(f"{path}: dataset(s) {', '.join(twice)} appear in more than one row")
     df.index.name = "dataset"
     df = df.replace("", np.nan)
     return df
