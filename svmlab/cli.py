@@ -101,10 +101,10 @@ def _add_stats(sub) -> None:
         "stats",
         help="rank tests, post-hoc tables and figures for a dataset x method table",
         description="Compare k methods over N datasets: average ranks, Friedman and "
-        "Iman-Davenport, "
-        "Bonferroni-Dunn / Holm / Hochberg / Finner against a control, Wilcoxon, the "
-        "Nemenyi / Holm / Shaffer all-pairs tables, a CD diagram and the papers' "
-        "rank-bar chart.",
+        "Iman-Davenport (or Friedman aligned ranks, Quade), Bonferroni-Dunn / Holm / Hochberg / "
+        "Finner / Hommel / Holland / Li against a control, Wilcoxon, the Nemenyi (two "
+        "definitions) / Holm / Shaffer / Bergmann-Hommel all-pairs tables, CD diagrams, the "
+        "papers' rank-bar chart and p-value heat maps.",
         formatter_class=argparse.RawDescriptionHelpFormatter,
         epilog="the table: CSV or Parquet, first column the dataset names, one column per method "
         "(or a tidy file with columns dataset, method, value); rows named Average/Ranks end it.\n"
