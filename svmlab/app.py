@@ -312,8 +312,8 @@ def can_write_in(directory: Path) -> bool:
 
 def check_run_dir(args: list[str]) -> None:
     """Fail before Hydra creates (or writes its log into) the run directory when it cannot
-    be used: a file is in its place or on its path, or it (or the run's ``tasks/``, when
-    resuming) cannot be written."""
+    be used: a file is in its place or on its path, another run holds its lock, or it (or
+    the run's ``tasks/``, when resuming) cannot be written."""
     target = planned_run_dir(args)
     if target is None:
         return
@@ -325,6 +325,12 @@ def check_run_dir(args: list[str]) -> None:
             f"run directory {target} cannot be created: {probe} is a file, not a directory; "
             "choose another run_id=... or results_dir=..."
         )
+    if target.is_dir():
+        from svmlab.runner.lock import in_use
+
+        busy = in_use(target)  # refused before Hydra writes its log into a run in progress
+        if busy:
+            raise ResultsError(busy)
     for d in (probe, target / "tasks"):
         if d.is_dir() and not can_write_in(d):
             what = "resume into" if probe == target else "create"

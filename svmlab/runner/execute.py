@@ -88,7 +88,8 @@ def execute(tasks: list[TaskSpec], runner: dict, *, progress: bool | None = None
     backend = runner.get("backend", "loky")
     done = {}
     for run_dir in {t.run_dir for t in tasks}:
-        done.update(store.finished_keys(run_dir))
+        keys = {t.key for t in tasks if t.run_dir == run_dir}
+        done.update(store.finished_keys(run_dir, keys=keys))
     pending = [t for t in tasks if done.get(t.key) != "ok"]
     summary = RunSummary(total=len(tasks), skipped=len(tasks) - len(pending))
     show = runner.get("progress", True) if progress is None else progress

@@ -131,6 +131,15 @@ def _refusal(run_dir: Path, info: dict) -> str | None:
     return None
 
 
+def in_use(run_dir: str | Path) -> str | None:
+    """Why ``run_dir`` is in use by another run (the one-line refusal), or None when it is
+    free or its lock is stale; a look without taking the lock, for checks made before
+    anything is written into the directory."""
+    run_dir = Path(run_dir)
+    info = _read(run_dir / LOCK_FILE)
+    return None if info is None else _refusal(run_dir, info)
+
+
 def acquire(run_dir: str | Path) -> bool:
     """Lock ``run_dir`` for this process; True if taken now, False if already held.
 

@@ -78,6 +78,8 @@ def test_a_run_in_use_is_refused_and_its_files_left_alone(tmp_path, other_proces
     assert held.read_text() == before
     assert sorted(p.name for p in (run / "tasks").iterdir()) == [in_flight.name]
     assert not (run / "run.json").exists()
+    # refused before Hydra starts: no log, no .hydra/ written into the busy directory
+    assert sorted(p.name for p in run.iterdir()) == [".svmlab.lock", "tasks"]
 
 
 def test_a_lock_of_a_live_process_started_by_svmlab(tmp_path):
