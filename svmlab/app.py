@@ -151,7 +151,14 @@ def job(cfg) -> None:
         resumed = prepare_run_dir(run_dir, plan.identity, OmegaConf.to_yaml(cfg, resolve=True))
         _announce(plan, run_dir, resumed)
         summary = execute(plan.tasks, container.get("runner") or {})
-        consolidate(run_dir, postprocess=select_outer_best, keys={t.key for t in plan.tasks})
+        try:
+            consolidate(run_dir, postprocess=select_outer_best, keys={t.key for t in plan.tasks})
+        except OSError as exc:  # a full disk at the very end: every task file is kept
+            reason = os.strerror(exc.errno) if exc.errno else str(exc)
+            raise ResultsError(
+                f"could not write {run_dir / 'results.parquet'} ({reason}); every finished task "
+                "is kept in tasks/ - free space and run the same command again to consolidate"
+            ) from None
         df = load_results(run_dir)
         metric = container.get("summary_metric")
         how = (container.get("report") or {}).get("aggregate") or "mean"

@@ -201,3 +201,25 @@ def test_workers_exit_on_their_own_when_the_parent_is_killed(tmp_path, test_conf
     proc.communicate(timeout=30)
     assert _wait_gone(workers, 5) == []
     assert all(pd.read_parquet(p)["status"].tolist() == ["ok"] for p in tasks.glob("*.parquet"))
+
+
+def test_a_full_disk_at_consolidation_is_one_line_and_keeps_every_task(
+    tmp_path, monkeypatch, capsys
+):
+    from svmlab.cli import main
+
+    def full(*args, **kwargs):
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    monkeypatch.setattr(store, "consolidate", full)
+    args = ["run", "dataset=iris", "solver=knn", "tuning.mode=none", "runner=sequential"]
+    args += ["runner.progress=false", "protocol=holdout", f"results_dir={tmp_path}", "run_id=c"]
+    assert main(args) == 2
+    err = capsys.readouterr().err
+    assert "Traceback" not in err
+    last = err.strip().splitlines()[-1]
+    assert last.startswith("svmlab: error: could not write") and "No space left on device" in last
+    assert len(list((tmp_path / "adhoc" / "c" / "tasks").glob("*.parquet"))) == 1
+    monkeypatch.undo()
+    assert main(args) == 0
+    assert (tmp_path / "adhoc" / "c" / "results.parquet").is_file()
