@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import sys
+import time
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
@@ -17,6 +18,8 @@ from svmlab.runner.task import UNWRITTEN, TaskOutcome, TaskSpec, record_crash, r
 
 #: Consecutive tasks whose rows could not be written after which a run stops (disk full...).
 MAX_UNWRITTEN = 3
+#: Seconds between updates of the run's index of task rows while tasks finish.
+INDEX_EVERY = 60.0
 
 
 def _crash_errors() -> tuple[type, ...]:
@@ -94,9 +97,13 @@ def execute(tasks: list[TaskSpec], runner: dict, *, progress: bool | None = None
     summary = RunSummary(total=len(tasks), skipped=len(tasks) - len(pending))
     show = runner.get("progress", True) if progress is None else progress
     bar = _progress(len(tasks), summary.skipped, show)
-    unwritten = 0
+    unwritten, indexed = 0, time.monotonic()
     try:
         for outcome in _surviving_crashes(pending, runner, backend):
+            if time.monotonic() - indexed > INDEX_EVERY:
+                for run_dir in {t.run_dir for t in tasks}:
+                    store.refresh_index(run_dir)
+                indexed = time.monotonic()
             if outcome.status == "ok":
                 summary.ok += 1
             else:

@@ -242,6 +242,14 @@ def _save_index(run_dir: Path, rows: _Rows) -> None:
         _note(f"the index {index} could not be updated ({exc.strerror or exc})")
 
 
+def refresh_index(run_dir: str | Path) -> None:
+    """Add the task files written since the index was last saved to it (the runner calls
+    this every :data:`svmlab.runner.execute.INDEX_EVERY` seconds, so a killed run's resume
+    reads only the files of its last minute)."""
+    run_dir = Path(run_dir)
+    _save_index(run_dir, _collect(run_dir))
+
+
 def _report_unreadable(run_dir: Path, rows: _Rows, consequence: str) -> None:
     for key, reason in sorted(rows.unreadable.items()):
         path = run_dir / TASKS_DIR / f"{key}{_SUFFIX}"

@@ -223,3 +223,21 @@ def test_a_full_disk_at_consolidation_is_one_line_and_keeps_every_task(
     monkeypatch.undo()
     assert main(args) == 0
     assert (tmp_path / "adhoc" / "c" / "results.parquet").is_file()
+
+
+def test_the_index_follows_a_running_run_so_a_killed_runs_resume_reads_few_files(
+    make_cfg, tmp_path, monkeypatch
+):
+    """While tasks finish, the runner adds them to the index (every INDEX_EVERY seconds):
+    after a kill (no consolidation), the resume check reads only the newest task files."""
+    import svmlab.runner.execute as execute_module
+
+    cfg, plan = _plan(make_cfg, tmp_path)
+    monkeypatch.setattr(execute_module, "INDEX_EVERY", 0.0)
+    execute(plan.tasks, cfg["runner"])  # and then "killed": results.parquet never written
+    assert not (tmp_path / "results.parquet").exists()
+    reads = []
+    real = store._read_task_file
+    monkeypatch.setattr(store, "_read_task_file", lambda p: reads.append(p.name) or real(p))
+    assert len(store.finished_keys(tmp_path)) == 6
+    assert len(reads) <= 1  # at most the task that finished after the last index update (not 6)
