@@ -32,6 +32,10 @@ commands:
   stats     the same statistics for any dataset x method table (CSV or Parquet)
   list      the names you can use: datasets, solvers, protocols, experiments, runners, metrics
   data      the benchmark files: list, info NAME, verify [NAME...], fetch NAME...
+  reproduce every experiment of a seed document, and one Markdown + HTML report of it
+              svmlab reproduce --list
+              svmlab reproduce melki2018 --quick         # the quick profiles (minutes)
+              svmlab reproduce svmperf --no-run          # report on the runs that exist
 
 Data files are looked up in $SVMLAB_DATA_DIR (colon-separated), the checkout's
 datasets/, then the user cache; `svmlab data fetch` downloads and verifies them.
@@ -46,13 +50,14 @@ def _parser() -> argparse.ArgumentParser:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument("--version", action="version", version=f"svmlab {__version__}")
-    sub = p.add_subparsers(dest="command", metavar="{run,report,stats,list,data}")
+    sub = p.add_subparsers(dest="command", metavar="{run,report,stats,list,data,reproduce}")
     sub.add_parser("run", help="run an experiment (Hydra overrides follow)", add_help=False)
 
     _add_report(sub)
     _add_stats(sub)
     _add_list(sub)
     _add_data(sub)
+    _add_reproduce(sub)
     return p
 
 
@@ -166,6 +171,35 @@ def _add_data(sub) -> None:
         "fetch", help="download dataset files into the user cache, verifying the checksum"
     )
     fe.add_argument("names", nargs="+")
+
+
+def _add_reproduce(sub) -> None:
+    """``svmlab reproduce``: every experiment of a seed document, one report."""
+    r = sub.add_parser(
+        "reproduce",
+        help="run every experiment of a seed document and write one report of it",
+        description="Run each experiment that reproduces a document (run_id=reproduce, or "
+        "reproduce-quick with --quick; an interrupted call resumes) and write OUT/PAPER.md and "
+        "OUT/PAPER.html: per experiment its summary, statistics and the published tables side "
+        "by side, then the deviations (mean abs. delta) and the datasets not obtainable here.",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog="examples:\n  svmlab reproduce --list\n  svmlab reproduce melki2018 --quick\n"
+        "  svmlab reproduce oliveira --no-run --out reports/",
+    )
+    r.add_argument("paper", nargs="?", help="the document (see --list)")
+    r.add_argument("--list", action="store_true", help="the documents and their experiments")
+    r.add_argument(
+        "--quick",
+        action="store_true",
+        help="the quick profiles; experiments without one are skipped (the report says so)",
+    )
+    r.add_argument(
+        "--results-dir", type=Path, default=Path("results"), help="runs go here (results)"
+    )
+    r.add_argument("--out", type=Path, help="where the reports go (default: RESULTS_DIR/reproduce)")
+    r.add_argument(
+        "--no-run", action="store_true", help="run nothing; report on the runs that exist"
+    )
 
 
 #: The statistical procedures, each with its definition (the help of the statistics options).
@@ -372,6 +406,8 @@ def _dispatch(argv: list[str]) -> int:
             return _stats(args)
         if args.command == "list":
             return _list(args.what)
+        if args.command == "reproduce":
+            return _reproduce(args)
         return _data(args)
     except SvmlabError as exc:
         print(f"svmlab: error: {exc}", file=sys.stderr)
@@ -379,94 +415,28 @@ def _dispatch(argv: list[str]) -> int:
 
 
 def _report(args) -> int:
-    import pandas as pd
-
-    from svmlab.evaluation.metrics import column_direction, default_metric
-    from svmlab.reporting import build_report, derived_columns
-    from svmlab.results import aggregate, load_results, run_config, run_configs
-    from svmlab.stats.analysis import analyse
+    from svmlab.report_builder import run_report
     from svmlab.stats.sections import render
 
     check_writable(args.output, "--output", directory=False)
     if not args.no_stats:
         check_writable(args.figures_dir, "--figures-dir", directory=True)
-    # with the columns the runs' reproduction targets derive (the MLM studies' NORM), so that
-    # --metric can name them
-    df = load_results(args.run_dir)
-    df = derived_columns(df, run_configs(df))
-    config = run_config(args.run_dir)
-    defaults = config.get("report") or {}
-    args.aggregate = args.aggregate or defaults.get("aggregate") or "mean"
-    if args.bd_alpha is None:
-        args.bd_alpha = defaults.get("bd_alpha")
-    sections = build_report(df, args.metric, args.aggregate)
-    figures = []
-    stat_metrics = args.metric or sorted(
-        {default_metric(t) for t in df.loc[df["status"] == "ok", "task_type"].dropna()}
+    formats = () if args.no_stats else _figure_formats(args)
+    report = run_report(
+        args.run_dir,
+        metric=args.metric,
+        aggregate_how=args.aggregate,
+        no_stats=args.no_stats,
+        out_dir=args.figures_dir,
+        formats=formats,
+        stats=_stats_kwargs(args),
     )
-    if stat_metrics and not args.no_stats:
-        formats = _figure_formats(args)
-        run_path = Path(args.run_dir)
-        out_dir = args.figures_dir or (
-            (run_path.parent if run_path.is_file() else run_path) / "report"
-        )
-        ranks_by_metric = {}
-        partial = _incomplete(df)
-        for metric in stat_metrics:
-            matrix = aggregate(df, metric, args.aggregate).pivot(
-                index="dataset", columns="method", values="value"
-            )
-            matrix = matrix.drop(index=[d for d in partial if d in matrix.index])
-            if matrix.shape[0] < 2 or matrix.shape[1] < 2:
-                print(
-                    f"svmlab: note: no rank tests for {metric}: they need >= 2 datasets and >= 2 "
-                    "methods "
-                    f"(have {matrix.shape[0]} x {matrix.shape[1]})",
-                    file=sys.stderr,
-                )
-                continue
-            try:
-                cmp, more, paths = analyse(
-                    matrix,
-                    column_direction(metric),
-                    name=metric,
-                    out_dir=out_dir,
-                    formats=formats,
-                    **_stats_kwargs(args),
-                )
-            except SvmlabError as exc:  # e.g. an infinite cell: the other metrics still go on
-                print(f"svmlab: note: no rank tests for {metric}: {exc}", file=sys.stderr)
-                continue
-            sections += more[1:]  # the summary table already shows the values
-            figures += paths
-            ranks_by_metric[metric] = cmp.average_ranks
-        if len(ranks_by_metric) > 1:
-            from svmlab.stats.tables import meta_rank_section
-
-            table = pd.DataFrame(ranks_by_metric).T
-            if table.notna().all().all():
-                sections.append(meta_rank_section(table))
-        figures += _reproduction_figures(df, formats, out_dir)
-    _emit(render(sections, args.format), args.output)
-    for path in figures:
+    for note in report.notes:
+        print(f"svmlab: note: {note}", file=sys.stderr)
+    _emit(render(report.sections, args.format), args.output)
+    for path in report.figures:
         print(f"svmlab: figure {path}", file=sys.stderr)
     return 0
-
-
-def _incomplete(df) -> dict[str, str]:
-    """The datasets of a killed (or running) run without every method's folds, named in one
-    note on stderr; the rank tests leave them out."""
-    from svmlab.results import incomplete_datasets
-
-    partial = incomplete_datasets(df)
-    if partial:
-        named = "; ".join(f"{d} ({why})" for d, why in partial.items())
-        print(
-            f"svmlab: note: the run is incomplete; the statistics use only the datasets with "
-            f"every method's folds and leave out {named}",
-            file=sys.stderr,
-        )
-    return partial
 
 
 def check_writable(path: Path | None, option: str, *, directory: bool) -> None:
@@ -498,18 +468,91 @@ def check_writable(path: Path | None, option: str, *, directory: bool) -> None:
         raise SvmlabError(f"{option} {path} cannot be written: {probe} is not writable")
 
 
-def _reproduction_figures(df, formats, out_dir) -> list:
-    """The paper figures each run's reproduction target redraws (e.g. the MKLPO boxplots)."""
-    from svmlab.reproduce import figures
-    from svmlab.results import run_configs
+def _reproduce(args) -> int:
+    """Run (unless --no-run) and report every experiment of a document."""
+    from svmlab.reproduce.papers import PAPERS, get_paper
 
-    paths = []
-    for run_dir, config in run_configs(df).items():
-        target = config.get("reproduce")
-        rows = df[df["run_dir"] == run_dir]
-        if target and not rows.empty and formats:
-            paths += figures(target, rows, out_dir, formats)
-    return paths
+    if args.list:
+        _list_papers(PAPERS)
+        return 0
+    if not args.paper:
+        raise SvmlabError(
+            f"svmlab reproduce needs a document: one of {', '.join(PAPERS)} (or --list)"
+        )
+    paper = get_paper(args.paper)
+    out = args.out or args.results_dir / "reproduce"
+    check_writable(out, "--out", directory=True)
+    stem = f"{paper.name}-quick" if args.quick else paper.name
+    run_id = "reproduce-quick" if args.quick else "reproduce"
+    entries = [_reproduce_study(s, args, run_id, out / f"{stem}_files") for s in paper.studies]
+    from svmlab.report_builder import document
+
+    md, page = document(paper.title + (" (quick profiles)" if args.quick else ""), entries, out)
+    _emit(md, out / f"{stem}.md")
+    _emit(page, out / f"{stem}.html")
+    failed = [e.experiment for e in entries if e.status.startswith(("failed", "no results"))]
+    if failed:
+        print(
+            f"svmlab: {len(failed)} experiment(s) without a full run: {', '.join(failed)}",
+            file=sys.stderr,
+        )
+    return 1 if failed else 0
+
+
+def _list_papers(papers) -> None:
+    """``svmlab reproduce --list``: each document, then its studies' full and quick profile."""
+    for paper in papers.values():
+        print(f"{paper.name}: {paper.title}")
+        rows = [
+            {"experiment": s.full, "quick": s.quick or "(none)", "part": s.part}
+            for s in paper.studies
+        ]
+        print("  " + _table(rows, ["experiment", "quick", "part"]).replace("\n", "\n  "))
+
+
+def _reproduce_study(study, args, run_id: str, figures_dir: Path):
+    """Run one study of a document (unless --no-run) and build its report entry."""
+    from svmlab.paths import conf_dir
+    from svmlab.report_builder import Entry, run_report
+
+    name = study.experiment(args.quick)
+    if name is None or not (conf_dir() / "experiment" / f"{name}.yaml").exists():
+        why = "no quick profile" if name is None else f"conf/experiment/{name}.yaml not found"
+        print(f"svmlab: note: {study.full} skipped: {why}", file=sys.stderr)
+        return Entry(study.part, study.full, None, f"{study.full}: {why}", skipped=True)
+    run_dir = args.results_dir / _experiment_name(name) / run_id
+    status = f"run directory {run_dir}"
+    if not args.no_run:
+        from svmlab.app import run
+
+        print(f"svmlab: reproduce: {name} -> {run_dir}", file=sys.stderr)
+        code = run(
+            [
+                f"+experiment={name}",
+                f"run_id={run_id}",
+                f"results_dir={args.results_dir}",
+                *study.overrides,
+            ]
+        )
+        if code:
+            status = f"failed (exit status {code}) - {status}; run the command again to resume"
+    if not run_dir.is_dir():
+        return Entry(study.part, name, run_dir, f"no results: {run_dir} does not exist")
+    try:
+        report = run_report(run_dir, out_dir=figures_dir / name, stats={"pairwise": ("holm",)})
+    except SvmlabError as exc:
+        return Entry(study.part, name, run_dir, f"no results: {exc}")
+    return Entry(study.part, name, run_dir, status, report)
+
+
+def _experiment_name(experiment: str) -> str:
+    """The ``name:`` of an experiment (its results go to RESULTS_DIR/<name>/<run_id>)."""
+    import yaml
+
+    from svmlab.paths import conf_dir
+
+    cfg = yaml.safe_load((conf_dir() / "experiment" / f"{experiment}.yaml").read_text()) or {}
+    return str(cfg.get("name") or experiment)
 
 
 def _stats(args) -> int:

@@ -24,6 +24,7 @@ LAYERS = [
     {"results"},
     {"reproduce"},
     {"reporting"},
+    {"report_builder"},
     {"app"},
     {"cli", "__main__"},
 ]

@@ -1,0 +1,298 @@
+"""The report of a run (``svmlab report``) and of a document (``svmlab reproduce``).
+
+:func:`run_report` builds the sections and figures of one run or sweep, the same for both
+commands; :func:`document` puts the reports of a document's experiments into one Markdown
+and one HTML page (figures inline, a summary of the deviations from the published tables
+and the datasets that could not be obtained).
+"""
+
+from __future__ import annotations
+
+import html
+import os
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pandas as pd
+
+from svmlab.errors import SvmlabError
+from svmlab.stats.sections import Section, render
+
+#: The row of the reproduction side-by-side tables that holds the mean absolute deviation.
+MEAN_DELTA = "mean abs. Δ"
+
+
+@dataclass
+class RunReport:
+    """The sections, figures and notes of one run's report."""
+
+    sections: list = field(default_factory=list)
+    figures: list = field(default_factory=list)
+    notes: list = field(default_factory=list)  # lines for stderr, without "svmlab: note: "
+    config: dict = field(default_factory=dict)
+
+
+def run_report(
+    run_dir,
+    *,
+    metric=None,
+    aggregate_how=None,
+    no_stats=False,
+    out_dir=None,
+    formats=("png",),
+    stats=None,
+) -> RunReport:
+    """Sections (summary, statistics, reproduction side by side) and figures of a run.
+
+    Parameters
+    ----------
+    run_dir : str or Path
+        A run directory, a sweep directory or a results.parquet.
+    metric : list of str, optional
+        Metrics to tabulate and test (default: one per task type).
+    aggregate_how : {"mean", "pooled"}, optional
+        Default: the experiment's ``report.aggregate``, else mean.
+    no_stats : bool
+        Only the summary tables.
+    out_dir : Path, optional
+        Where figures go (default: RUN_DIR/report).
+    formats : tuple of str
+        Figure formats (already checked).
+    stats : dict
+        Keyword arguments of :func:`svmlab.stats.analysis.analyse` (``bd_alpha`` None: the
+        experiment's ``report.bd_alpha``).
+    """
+    from svmlab.evaluation.metrics import column_direction, default_metric
+    from svmlab.reporting import build_report, derived_columns
+    from svmlab.results import aggregate, load_results, run_config, run_configs
+    from svmlab.stats.analysis import analyse
+
+    # with the columns the runs' reproduction targets derive (the MLM studies' NORM), so that
+    # --metric can name them
+    df = load_results(run_dir)
+    df = derived_columns(df, run_configs(df))
+    config = run_config(run_dir)
+    defaults = config.get("report") or {}
+    how = aggregate_how or defaults.get("aggregate") or "mean"
+    stats = dict(stats or {})
+    if stats.get("bd_alpha") is None:
+        stats["bd_alpha"] = defaults.get("bd_alpha")
+    out = RunReport(build_report(df, metric, how), [], [], config)
+    stat_metrics = metric or sorted(
+        {default_metric(t) for t in df.loc[df["status"] == "ok", "task_type"].dropna()}
+    )
+    if not stat_metrics or no_stats:
+        return out
+    run_path = Path(run_dir)
+    out_dir = out_dir or ((run_path.parent if run_path.is_file() else run_path) / "report")
+    ranks_by_metric = {}
+    partial = _incomplete(df, out.notes)
+    for name in stat_metrics:
+        matrix = aggregate(df, name, how).pivot(index="dataset", columns="method", values="value")
+        matrix = matrix.drop(index=[d for d in partial if d in matrix.index])
+        if matrix.shape[0] < 2 or matrix.shape[1] < 2:
+            out.notes.append(
+                f"no rank tests for {name}: they need >= 2 datasets and >= 2 methods "
+                f"(have {matrix.shape[0]} x {matrix.shape[1]})"
+            )
+            continue
+        try:
+            cmp, more, paths = analyse(
+                matrix,
+                column_direction(name),
+                name=name,
+                out_dir=out_dir,
+                formats=formats,
+                **stats,
+            )
+        except SvmlabError as exc:  # e.g. an infinite cell: the other metrics still go on
+            out.notes.append(f"no rank tests for {name}: {exc}")
+            continue
+        out.sections += more[1:]  # the summary table already shows the values
+        out.figures += paths
+        ranks_by_metric[name] = cmp.average_ranks
+    if len(ranks_by_metric) > 1:
+        from svmlab.stats.tables import meta_rank_section
+
+        table = pd.DataFrame(ranks_by_metric).T
+        if table.notna().all().all():
+            out.sections.append(meta_rank_section(table))
+    out.figures += reproduction_figures(df, formats, out_dir)
+    return out
+
+
+def _incomplete(df, notes: list) -> dict[str, str]:
+    """The datasets of a killed (or running) run without every method's folds, named in one
+    note; the rank tests leave them out."""
+    from svmlab.results import incomplete_datasets
+
+    partial = incomplete_datasets(df)
+    if partial:
+        named = "; ".join(f"{d} ({why})" for d, why in partial.items())
+        notes.append(
+            f"the run is incomplete; the statistics use only the datasets with "
+            f"every method's folds and leave out {named}"
+        )
+    return partial
+
+
+def reproduction_figures(df, formats, out_dir) -> list:
+    """The paper figures each run's reproduction target redraws (e.g. the MKLPO boxplots)."""
+    from svmlab.reproduce import figures
+    from svmlab.results import run_configs
+
+    paths = []
+    for run_dir, config in run_configs(df).items():
+        target = config.get("reproduce")
+        rows = df[df["run_dir"] == run_dir]
+        if target and not rows.empty and formats:
+            paths += figures(target, rows, out_dir, formats)
+    return paths
+
+
+# ---------------------------------------------------------------- one document, many runs
+
+
+@dataclass
+class Entry:
+    """One experiment of a document's report.
+
+    ``report`` is None when there is nothing to report (``status`` says why); ``skipped``
+    marks a study without a quick profile.
+    """
+
+    part: str
+    experiment: str | None
+    run_dir: Path | None
+    status: str
+    report: RunReport | None = None
+    skipped: bool = False
+
+
+def deviations(entries: list[Entry]) -> pd.DataFrame:
+    """The ``mean abs. Δ`` rows of every side-by-side table: one row per experiment, table
+    and method."""
+    rows = []
+    for e in entries:
+        for s in e.report.sections if e.report else []:
+            if MEAN_DELTA not in s.table.index:
+                continue
+            for column, value in s.table.loc[MEAN_DELTA].items():
+                if str(value).strip():
+                    method = str(column).removesuffix(" Δ")
+                    rows.append(
+                        {
+                            "experiment": e.experiment,
+                            "table": s.title,
+                            "method": method,
+                            "mean abs. Δ": value,
+                        }
+                    )
+    out = pd.DataFrame(rows, columns=["experiment", "table", "method", "mean abs. Δ"])
+    return out.set_index("experiment")
+
+
+def unavailable(config: dict) -> list[tuple[str, str]]:
+    """The datasets of a run's study that could not be obtained here, with the reason."""
+    from svmlab.data.registry import dataset_info
+
+    out = []
+    for name in config.get("unavailable_datasets") or []:
+        try:
+            why = dataset_info(name).get("unavailable_reason") or "not available"
+        except SvmlabError as exc:
+            why = str(exc)
+        out.append((name, why))
+    return out
+
+
+def document(title: str, entries: list[Entry], base: Path) -> tuple[str, str]:
+    """The Markdown and the HTML report of a document; figure links relative to ``base``."""
+    md, body = [f"# {title}\n"], [f"<h1>{html.escape(title)}</h1>"]
+    for e in entries:
+        heading = f"{e.part}: {e.experiment or '-'}"
+        md.append(f"## {heading}\n\n{e.status}\n")
+        body.append(f"<h2>{html.escape(heading)}</h2>")
+        body.append(f"<p>{html.escape(e.status)}</p>")
+        if e.report is None:
+            continue
+        md.append(re.sub(r"^## ", "### ", render(e.report.sections, "markdown"), flags=re.M))
+        body += [sections_html(e.report.sections)]
+        for path in e.report.figures:
+            rel = Path(os.path.relpath(path, base)).as_posix()
+            if rel.endswith((".png", ".svg", ".jpg")):
+                md.append(f"![{Path(path).stem}]({rel})\n")
+                body.append(_figure_html(rel, Path(path).stem))
+        for note in e.report.notes:
+            md.append(f"_note: {note}_\n")
+            body.append(f"<p class='note'>note: {html.escape(note)}</p>")
+    dev = deviations(entries)
+    summary = [Section("Deviations from the published tables (mean abs. Δ)", dev)]
+    if dev.empty:
+        summary = []
+    missing = [
+        (e.experiment, n, why)
+        for e in entries
+        if e.report
+        for n, why in unavailable(e.report.config)
+    ]
+    if missing:
+        table = pd.DataFrame(missing, columns=["experiment", "dataset", "why"])
+        summary.append(
+            Section("Datasets that could not be obtained", table.set_index("experiment"))
+        )
+    skipped = [e for e in entries if e.skipped]
+    md.append("## Summary\n")
+    body.append("<h2>Summary</h2>")
+    for e in skipped:
+        line = f"skipped: {e.part} ({e.status})"
+        md.append(f"- {line}")
+        body.append(f"<p>{html.escape(line)}</p>")
+    if summary:
+        md.append("\n" + re.sub(r"^## ", "### ", render(summary, "markdown"), flags=re.M))
+        body.append(sections_html(summary))
+    return "\n".join(md).rstrip() + "\n", page(title, "\n".join(body))
+
+
+def _figure_html(src: str, caption: str) -> str:
+    """An inline figure: the image (relative path) and its caption."""
+    src, caption = html.escape(src), html.escape(caption)
+    return f'<figure><img src="{src}" alt="{caption}"><figcaption>{caption}</figcaption></figure>'
+
+
+def sections_html(sections: list[Section]) -> str:
+    """Report sections as HTML: a heading, a table (best values in bold) and the note each."""
+    parts = []
+    for s in sections:
+        best = s.best or {}
+        head = [s.table.index.name or ""] + [str(c) for c in s.table.columns]
+        rows = ["<tr>" + "".join(f"<th>{html.escape(h)}</th>" for h in head) + "</tr>"]
+        for idx, row in zip(s.table.index, s.table.itertuples(index=False)):
+            cells = [f"<th>{html.escape(str(idx))}</th>"]
+            for col, value in zip(s.table.columns, row):
+                text = html.escape("" if value is None else str(value))
+                bold = col in best.get(idx, ())
+                cells.append(f"<td><strong>{text}</strong></td>" if bold else f"<td>{text}</td>")
+            rows.append("<tr>" + "".join(cells) + "</tr>")
+        note = f"<p class='note'>{html.escape(s.note)}</p>" if s.note else ""
+        parts.append(
+            f"<h3>{html.escape(s.title)}</h3>\n<table>\n" + "\n".join(rows) + f"\n</table>{note}"
+        )
+    return "\n".join(parts)
+
+
+CSS = """body{font-family:sans-serif;max-width:70em;margin:2em auto;padding:0 1em;color:#222}
+table{border-collapse:collapse;margin:.5em 0 1em;font-size:.9em}
+th,td{border:1px solid #ccc;padding:.2em .5em;text-align:right}
+tr>th:first-child{text-align:left}tr:first-child th{background:#eee}
+.note{color:#555;font-style:italic}img{max-width:100%}figure{margin:1em 0}"""
+
+
+def page(title: str, body: str) -> str:
+    """A complete HTML page with the report's small style sheet."""
+    return (
+        f'<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
+        f"<title>{html.escape(title)}</title>\n<style>\n{CSS}\n</style>\n</head>\n<body>\n"
+        f"{body}\n</body>\n</html>\n"
+    )

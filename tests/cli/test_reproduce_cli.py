@@ -1,0 +1,108 @@
+"""``svmlab reproduce``: the document registry, one run per study and one report per document."""
+
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+
+from svmlab.cli import main
+from svmlab.reproduce import papers
+from svmlab.reproduce.papers import PAPERS, Paper, Study
+
+#: iris, wine and moons, 3 solvers, one hold-out split, no grid search: a few seconds.
+FAST = (
+    "~datasets.breast_cancer",
+    "protocol=holdout",
+    "tuning.mode=none",
+    "runner=sequential",
+)
+
+
+class _Page(HTMLParser):
+    """The tables (with their number of rows) and the image sources of an HTML page."""
+
+    def __init__(self):
+        super().__init__()
+        self.tables, self.images = [], []
+
+    def handle_starttag(self, tag, attrs):
+        if tag == "table":
+            self.tables.append(0)
+        elif tag == "tr":
+            self.tables[-1] += 1
+        elif tag == "img":
+            self.images.append(dict(attrs)["src"])
+
+
+def test_list_names_every_paper_and_its_quick_profiles(capsys):
+    assert main(["reproduce", "--list"]) == 0
+    out = capsys.readouterr().out
+    for name, paper in PAPERS.items():
+        assert f"{name}: {paper.title}" in out
+        for study in paper.studies:
+            assert study.full in out
+    assert "mtr_quick" in out and "(none)" in out  # evosvm_variants has no quick profile
+
+
+def test_unknown_paper_is_one_line_with_did_you_mean(capsys):
+    assert main(["reproduce", "melki"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1
+    assert err[0].startswith("svmlab: error: unknown paper 'melki'. Did you mean melki2018?")
+
+
+def test_every_registered_experiment_exists():
+    from svmlab.paths import conf_dir
+
+    names = {p.stem for p in (conf_dir() / "experiment").glob("*.yaml")}
+    for paper in PAPERS.values():
+        for study in paper.studies:
+            assert study.full in names, (paper.name, study.full)
+
+
+def test_tiny_paper_runs_and_writes_one_report(tmp_path, monkeypatch, capsys):
+    tiny = Paper(
+        "tiny",
+        "A tiny document",
+        (
+            Study("Sec. 1, quick start", "quickstart", "quickstart", FAST),
+            Study("Sec. 2, no quick profile", "quickstart"),
+        ),
+    )
+    monkeypatch.setitem(papers.PAPERS, "tiny", tiny)
+    results, out = tmp_path / "results", tmp_path / "out"
+    argv = ["reproduce", "tiny", "--quick", "--results-dir", str(results), "--out", str(out)]
+    assert main(argv) == 0
+    run_dir = results / "quickstart" / "reproduce-quick"
+    assert (run_dir / "results.parquet").is_file()
+    md = (out / "tiny-quick.md").read_text()
+    assert str(run_dir) in md and "\n## accuracy" not in md  # sections one level down
+    assert "### accuracy" in md
+    assert md.count("skipped: Sec. 2, no quick profile") == 1
+    page = _Page()
+    page.feed((out / "tiny-quick.html").read_text())
+    assert page.tables and all(rows >= 2 for rows in page.tables)  # header + data rows
+    assert page.images, "the rank tests of 3 datasets x 3 methods draw figures"
+    for src in page.images:
+        assert not Path(src).is_absolute()
+        assert (out / src).is_file(), src
+    # --no-run reports what exists, without running again
+    capsys.readouterr()
+    assert main([*argv, "--no-run"]) == 0
+    assert "reproduce: quickstart" not in capsys.readouterr().err
+
+
+def test_missing_runs_are_named_and_the_status_is_1(tmp_path, monkeypatch, capsys):
+    monkeypatch.setitem(papers.PAPERS, "tiny", Paper("tiny", "T", (Study("S", "quickstart"),)))
+    argv = ["reproduce", "tiny", "--no-run", "--results-dir", str(tmp_path), "--out", str(tmp_path)]
+    assert main(argv) == 1
+    assert "1 experiment(s) without a full run: quickstart" in capsys.readouterr().err
+    assert "no results:" in (tmp_path / "tiny.md").read_text()
+
+
+@pytest.mark.parametrize("flag", ["--out"])
+def test_unwritable_out_is_refused_before_running(tmp_path, flag, capsys):
+    blocker = tmp_path / "file"
+    blocker.write_text("")
+    assert main(["reproduce", "svmperf", flag, str(blocker)]) == 2
+    assert "is a file, not a directory" in capsys.readouterr().err
