@@ -171,26 +171,22 @@ class Entry:
 
 
 def deviations(entries: list[Entry]) -> pd.DataFrame:
-    """The ``mean abs. Δ`` rows of every side-by-side table: one row per experiment, table
-    and method."""
-    rows = []
+    """The ``mean abs. Δ`` rows of every side-by-side table: one row per experiment and
+    table, one column per method (empty where a table has no such method)."""
+    rows = {}
     for e in entries:
         for s in e.report.sections if e.report else []:
             if MEAN_DELTA not in s.table.index:
                 continue
+            title = s.title.removesuffix(", paper vs this run")
+            row = {"experiment": e.experiment}
             for column, value in s.table.loc[MEAN_DELTA].items():
                 if str(value).strip():
-                    method = str(column).removesuffix(" Δ")
-                    rows.append(
-                        {
-                            "experiment": e.experiment,
-                            "table": s.title,
-                            "method": method,
-                            "mean abs. Δ": value,
-                        }
-                    )
-    out = pd.DataFrame(rows, columns=["experiment", "table", "method", "mean abs. Δ"])
-    return out.set_index("experiment")
+                    row[str(column).removesuffix(" Δ")] = value
+            rows[title] = row
+    out = pd.DataFrame.from_dict(rows, orient="index").fillna("")
+    out.index.name = "table"
+    return out
 
 
 def unavailable(config: dict) -> list[tuple[str, str]]:
@@ -211,26 +207,53 @@ def document(title: str, entries: list[Entry], base: Path) -> tuple[str, str]:
     """The Markdown and the HTML report of a document; figure links relative to ``base``."""
     md, body = [f"# {title}\n"], [f"<h1>{html.escape(title)}</h1>"]
     for e in entries:
-        heading = f"{e.part}: {e.experiment or '-'}"
-        md.append(f"## {heading}\n\n{e.status}\n")
-        body.append(f"<h2>{html.escape(heading)}</h2>")
-        body.append(f"<p>{html.escape(e.status)}</p>")
-        if e.report is None:
-            continue
-        md.append(re.sub(r"^## ", "### ", render(e.report.sections, "markdown"), flags=re.M))
-        body += [sections_html(e.report.sections)]
-        for path in e.report.figures:
-            rel = Path(os.path.relpath(path, base)).as_posix()
-            if rel.endswith((".png", ".svg", ".jpg")):
-                md.append(f"![{Path(path).stem}]({rel})\n")
-                body.append(_figure_html(rel, Path(path).stem))
-        for note in e.report.notes:
-            md.append(f"_note: {note}_\n")
-            body.append(f"<p class='note'>note: {html.escape(note)}</p>")
+        _add_entry(e, base, md, body)
+    md.append("## Summary\n")
+    body.append("<h2>Summary</h2>")
+    for e in entries:
+        if e.skipped:
+            line = f"skipped: {e.part} ({e.status})"
+            md.append(f"- {line}")
+            body.append(f"<p>{html.escape(line)}</p>")
+    summary = summary_sections(entries)
+    if summary:
+        md.append("\n" + _shift(render(summary, "markdown")))
+        body.append(sections_html(summary))
+    return "\n".join(md).rstrip() + "\n", page(title, "\n".join(body))
+
+
+def _shift(markdown: str) -> str:
+    """Rendered sections one heading level down (under the experiment's heading)."""
+    return re.sub(r"^## ", "### ", markdown, flags=re.M)
+
+
+def _add_entry(e: Entry, base: Path, md: list, body: list) -> None:
+    """Append one experiment's heading, status, sections, figures and notes."""
+    heading = f"{e.part}: {e.experiment or '-'}"
+    md.append(f"## {heading}\n\n{e.status}\n")
+    body.append(f"<h2>{html.escape(heading)}</h2>")
+    body.append(f"<p>{html.escape(e.status)}</p>")
+    if e.report is None:
+        return
+    md.append(_shift(render(e.report.sections, "markdown")))
+    body.append(sections_html(e.report.sections))
+    for path in e.report.figures:
+        rel = Path(os.path.relpath(path, base)).as_posix()
+        if rel.endswith((".png", ".svg", ".jpg")):
+            md.append(f"![{Path(path).stem}]({rel})\n")
+            body.append(_figure_html(rel, Path(path).stem))
+    for note in e.report.notes:
+        md.append(f"_note: {note}_\n")
+        body.append(f"<p class='note'>note: {html.escape(note)}</p>")
+
+
+def summary_sections(entries: list[Entry]) -> list[Section]:
+    """The deviations from the published tables and the datasets that could not be obtained
+    (each section only when it has rows)."""
+    out = []
     dev = deviations(entries)
-    summary = [Section("Deviations from the published tables (mean abs. Δ)", dev)]
-    if dev.empty:
-        summary = []
+    if not dev.empty:
+        out.append(Section("Deviations from the published tables (mean abs. Δ)", dev))
     missing = [
         (e.experiment, n, why)
         for e in entries
@@ -239,20 +262,8 @@ def document(title: str, entries: list[Entry], base: Path) -> tuple[str, str]:
     ]
     if missing:
         table = pd.DataFrame(missing, columns=["experiment", "dataset", "why"])
-        summary.append(
-            Section("Datasets that could not be obtained", table.set_index("experiment"))
-        )
-    skipped = [e for e in entries if e.skipped]
-    md.append("## Summary\n")
-    body.append("<h2>Summary</h2>")
-    for e in skipped:
-        line = f"skipped: {e.part} ({e.status})"
-        md.append(f"- {line}")
-        body.append(f"<p>{html.escape(line)}</p>")
-    if summary:
-        md.append("\n" + re.sub(r"^## ", "### ", render(summary, "markdown"), flags=re.M))
-        body.append(sections_html(summary))
-    return "\n".join(md).rstrip() + "\n", page(title, "\n".join(body))
+        out.append(Section("Datasets that could not be obtained", table.set_index("experiment")))
+    return out
 
 
 def _figure_html(src: str, caption: str) -> str:

@@ -106,3 +106,17 @@ def test_unwritable_out_is_refused_before_running(tmp_path, flag, capsys):
     blocker.write_text("")
     assert main(["reproduce", "svmperf", flag, str(blocker)]) == 2
     assert "is a file, not a directory" in capsys.readouterr().err
+
+
+def test_deviations_collect_every_mean_abs_delta_row():
+    import pandas as pd
+
+    from svmlab.report_builder import MEAN_DELTA, Entry, RunReport, deviations
+    from svmlab.stats.sections import Section
+
+    table = pd.DataFrame(
+        {"A Δ": ["+0.10", "0.10"], "B Δ": ["-0.30", "0.30"]}, index=["iris", MEAN_DELTA]
+    )
+    report = RunReport([Section("T1, paper vs this run", table), Section("other", table[:1])])
+    dev = deviations([Entry("Sec. 1", "exp", None, "ok", report)])
+    assert dev.to_dict("index") == {"T1": {"experiment": "exp", "A": "0.10", "B": "0.30"}}
