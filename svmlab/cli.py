@@ -526,13 +526,11 @@ def _reproduce_study(study, args, run_id: str, figures_dir: Path):
         from svmlab.app import run
 
         print(f"svmlab: reproduce: {name} -> {run_dir}", file=sys.stderr)
+        flags = [o for o in study.overrides if o.startswith("-")]  # -m: Hydra's flags go first
+        rest = [o for o in study.overrides if not o.startswith("-")]
         code = run(
-            [
-                f"+experiment={name}",
-                f"run_id={run_id}",
-                f"results_dir={args.results_dir}",
-                *study.overrides,
-            ]
+            [*flags, f"+experiment={name}", f"run_id={run_id}", f"results_dir={args.results_dir}"]
+            + rest
         )
         if code:
             status = f"failed (exit status {code}) - {status}; run the command again to resume"

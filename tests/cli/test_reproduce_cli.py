@@ -120,3 +120,16 @@ def test_deviations_collect_every_mean_abs_delta_row():
     report = RunReport([Section("T1, paper vs this run", table), Section("other", table[:1])])
     dev = deviations([Entry("Sec. 1", "exp", None, "ok", report)])
     assert dev.to_dict("index") == {"T1": {"experiment": "exp", "A": "0.10", "B": "0.30"}}
+
+
+def test_a_study_can_be_a_sweep(tmp_path, monkeypatch):
+    sweep = Study("Sec. 1, over C", "quickstart", overrides=("-m", "solver.C=1,10", *FAST))
+    monkeypatch.setitem(papers.PAPERS, "tiny", Paper("tiny", "T", (sweep,)))
+    argv = ["reproduce", "tiny", "--results-dir", str(tmp_path), "--out", str(tmp_path / "out")]
+    assert main(argv) == 0
+    runs = sorted(
+        p.parent.name for p in (tmp_path / "quickstart" / "reproduce").glob("*/config.yaml")
+    )
+    assert runs == ["0", "1"]
+    md = (tmp_path / "out" / "tiny.md").read_text()
+    assert "svc [solver.C=1]" in md and "svc [solver.C=10]" in md
