@@ -521,7 +521,7 @@ def _reproduce_study(study, args, run_id: str, figures_dir: Path):
         print(f"svmlab: note: {study.full} skipped: {why}", file=sys.stderr)
         return Entry(study.part, study.full, None, f"{study.full}: {why}", skipped=True)
     run_dir = args.results_dir / _experiment_name(name) / run_id
-    status = f"run directory {run_dir}"
+    status, code = f"run directory {run_dir}", 0
     if not args.no_run:
         from svmlab.app import run
 
@@ -535,7 +535,12 @@ def _reproduce_study(study, args, run_id: str, figures_dir: Path):
         if code:
             status = f"failed (exit status {code}) - {status}; run the command again to resume"
     if not run_dir.is_dir():
-        return Entry(study.part, name, run_dir, f"no results: {run_dir} does not exist")
+        failed = (
+            f" (the run ended with exit status {code}; see the messages of svmlab run)"
+            if code
+            else ""
+        )
+        return Entry(study.part, name, run_dir, f"no results: {run_dir} does not exist{failed}")
     try:
         report = run_report(run_dir, out_dir=figures_dir / name, stats={"pairwise": ("holm",)})
     except SvmlabError as exc:
