@@ -34,7 +34,7 @@ commands:
   data      the benchmark files: list, info NAME, verify [NAME...], fetch NAME...
   reproduce every experiment of a seed document, and one Markdown + HTML report of it
               svmlab reproduce --list
-              svmlab reproduce melki2018 --quick         # the quick profiles (minutes)
+              svmlab reproduce melki2018 --quick         # its quick profiles only
               svmlab reproduce svmperf --no-run          # report on the runs that exist
 
 Data files are looked up in $SVMLAB_DATA_DIR (colon-separated), the checkout's
