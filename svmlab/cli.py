@@ -364,6 +364,8 @@ def main(argv: list[str] | None = None) -> int:
         _stop_workers()
         if argv and argv[0] == "run":
             hint = "; finished tasks are kept - run the same command again (same run_id) to resume"
+        elif argv and argv[0] == "reproduce":
+            hint = "; finished tasks are kept - run the same command again to resume"
         else:
             hint = ""
         how = "terminated" if isinstance(exc, Terminated) else "interrupted"
