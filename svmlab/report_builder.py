@@ -31,6 +31,32 @@ class RunReport:
     figures: list = field(default_factory=list)
     notes: list = field(default_factory=list)  # lines for stderr, without "svmlab: note: "
     config: dict = field(default_factory=dict)
+    made: dict = field(default_factory=dict)  # how the run was made (see :func:`provenance`)
+
+
+def provenance(df: pd.DataFrame) -> dict:
+    """How a run's rows were made: tasks, compute time, first and last start, and the hosts,
+    platforms, svmlab versions and git commits its rows record (several joined by ``, ``)."""
+    if df.empty:
+        return {}
+
+    def values(column):
+        if column not in df.columns:
+            return ""
+        return ", ".join(sorted({str(v) for v in df[column].dropna() if str(v)}))
+
+    seconds = df["task_seconds"].sum() if "task_seconds" in df.columns else float("nan")
+    started = df["started_at"].dropna().astype(str) if "started_at" in df.columns else []
+    return {
+        "tasks": int(df["key"].nunique()) if "key" in df.columns else len(df),
+        "task-hours": round(float(seconds) / 3600.0, 3),
+        "first task": min(started) if len(started) else "",
+        "last task": max(started) if len(started) else "",
+        "host": values("prov_host"),
+        "platform": values("prov_platform"),
+        "svmlab": values("prov_svmlab"),
+        "commit": values("prov_git_commit"),
+    }
 
 
 def run_report(
@@ -78,7 +104,7 @@ def run_report(
     stats = dict(stats or {})
     if stats.get("bd_alpha") is None:
         stats["bd_alpha"] = defaults.get("bd_alpha")
-    out = RunReport(build_report(df, metric, how), [], [], config)
+    out = RunReport(build_report(df, metric, how), [], [], config, provenance(df))
     stat_metrics = metric or sorted(
         {default_metric(t) for t in df.loc[df["status"] == "ok", "task_type"].dropna()}
     )
@@ -254,6 +280,11 @@ def summary_sections(entries: list[Entry]) -> list[Section]:
     dev = deviations(entries)
     if not dev.empty:
         out.append(Section("Deviations from the published tables (mean abs. Δ)", dev))
+    made = {e.experiment: e.report.made for e in entries if e.report and e.report.made}
+    if made:
+        table = pd.DataFrame.from_dict(made, orient="index")
+        table.index.name = "experiment"
+        out.append(Section("How the runs were made (machine, time, code)", table))
     missing = [
         (e.experiment, n, why)
         for e in entries

@@ -1,5 +1,6 @@
 """``svmlab reproduce``: the document registry, one run per study and one report per document."""
 
+import socket
 from html.parser import HTMLParser
 from pathlib import Path
 
@@ -79,6 +80,8 @@ def test_tiny_paper_runs_and_writes_one_report(tmp_path, monkeypatch, capsys):
     assert str(run_dir) in md and "\n## accuracy" not in md  # sections one level down
     assert "### accuracy" in md
     assert md.count("skipped: Sec. 2, no quick profile") == 1
+    made = md.split("How the runs were made", 1)[1]  # machine, time and code of each run
+    assert socket.gethostname() in made and "task-hours" in made
     page = _Page()
     page.feed((out / "tiny-quick.html").read_text())
     assert page.tables and all(rows >= 2 for rows in page.tables)  # header + data rows
