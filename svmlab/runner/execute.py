@@ -7,6 +7,7 @@ import sys
 import time
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from joblib import Parallel, delayed, parallel_config
 
@@ -98,6 +99,7 @@ def execute(tasks: list[TaskSpec], runner: dict, *, progress: bool | None = None
     show = runner.get("progress", True) if progress is None else progress
     bar = _progress(len(tasks), summary.skipped, show)
     unwritten, indexed = 0, time.monotonic()
+    by_key = {t.key: t for t in pending}
     try:
         for outcome in _surviving_crashes(pending, runner, backend):
             if time.monotonic() - indexed > INDEX_EVERY:
@@ -111,7 +113,8 @@ def execute(tasks: list[TaskSpec], runner: dict, *, progress: bool | None = None
                 bar.write(f"  {outcome.status}: {outcome.key}: {outcome.error}", file=sys.stderr)
             unwritten = unwritten + 1 if outcome.status == UNWRITTEN else 0
             if unwritten >= MAX_UNWRITTEN:
-                raise ResultsError(_cannot_write(outcome, summary, unwritten))
+                where = Path(by_key[outcome.key].run_dir) / store.TASKS_DIR
+                raise ResultsError(_cannot_write(outcome, where, summary, unwritten))
             bar.set_postfix(failed=summary.n_failed, refresh=False)
             bar.update(1)
     finally:
@@ -119,9 +122,8 @@ def execute(tasks: list[TaskSpec], runner: dict, *, progress: bool | None = None
     return summary
 
 
-def _cannot_write(outcome: TaskOutcome, summary: RunSummary, n: int) -> str:
-    reason = outcome.error.rsplit(": ", 1)[-1]
-    where = outcome.error.removeprefix("could not write ").rsplit("/", 1)[0]
+def _cannot_write(outcome: TaskOutcome, where: Path, summary: RunSummary, n: int) -> str:
+    reason = outcome.error.rsplit(": ", 1)[-1]  # the OS's reason ends the task's message
     kept = summary.skipped + summary.ok
     return (
         f"stopped: the last {n} tasks' results could not be written to {where} ({reason}); "
