@@ -14,13 +14,16 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 
 from svmlab.errors import SvmlabError
+from svmlab.reproduce import MEAN_DELTA, RANK_CORR
+from svmlab.reproduce.published_tests import DIFFERS, VERDICTS_ROW
 from svmlab.stats.sections import Section, render
 
-#: The row of the reproduction side-by-side tables that holds the mean absolute deviation.
-MEAN_DELTA = "mean abs. Δ"
+#: Title endings of the reproduction sections (svmlab.reproduce.sections).
+SIDE_BY_SIDE, TESTS = ", paper vs this run", ", tests, paper vs this run"
 
 
 @dataclass
@@ -32,6 +35,8 @@ class RunReport:
     notes: list = field(default_factory=list)  # lines for stderr, without "svmlab: note: "
     config: dict = field(default_factory=dict)
     made: dict = field(default_factory=dict)  # how the run was made (see :func:`provenance`)
+    # the reproduction targets' explained deviations: (topic, Markdown text)
+    explained: list = field(default_factory=list)
 
 
 def provenance(df: pd.DataFrame) -> dict:
@@ -105,6 +110,7 @@ def run_report(
     if stats.get("bd_alpha") is None:
         stats["bd_alpha"] = defaults.get("bd_alpha")
     out = RunReport(build_report(df, metric, how), [], [], config, provenance(df))
+    out.explained = explained_deviations(run_configs(df))
     stat_metrics = metric or sorted(
         {default_metric(t) for t in df.loc[df["status"] == "ok", "task_type"].dropna()}
     )
@@ -146,6 +152,17 @@ def run_report(
             out.sections.append(meta_rank_section(table))
     out.figures += reproduction_figures(df, formats, out_dir)
     return out
+
+
+def explained_deviations(configs: dict[str, dict]) -> list[tuple[str, str]]:
+    """The explained deviations of every reproduction target of the runs, each topic once."""
+    from svmlab.reproduce import known_deviations
+
+    out = {}
+    for config in configs.values():
+        if config.get("reproduce"):
+            out.update(known_deviations(config["reproduce"]))
+    return list(out.items())
 
 
 def _incomplete(df, notes: list) -> dict[str, str]:
@@ -200,19 +217,66 @@ def deviations(entries: list[Entry]) -> pd.DataFrame:
     """The ``mean abs. Δ`` rows of every side-by-side table: one row per experiment and
     table, one column per method (empty where a table has no such method)."""
     rows = {}
-    for e in entries:
-        for s in e.report.sections if e.report else []:
-            if MEAN_DELTA not in s.table.index:
-                continue
-            title = s.title.removesuffix(", paper vs this run")
-            row = {"experiment": e.experiment}
-            for column, value in s.table.loc[MEAN_DELTA].items():
-                if str(value).strip():
-                    row[str(column).removesuffix(" Δ")] = value
-            rows[title] = row
+    for e, s in _reproduction_sections(entries, SIDE_BY_SIDE):
+        if MEAN_DELTA not in s.table.index:
+            continue
+        row = {"experiment": e.experiment}
+        for column, value in s.table.loc[MEAN_DELTA].items():
+            if str(value).strip():
+                row[str(column).removesuffix(" Δ")] = value
+        rows[s.title.removesuffix(SIDE_BY_SIDE)] = row
     out = pd.DataFrame.from_dict(rows, orient="index").fillna("")
     out.index.name = "table"
     return out
+
+
+def deviation_summary(entries: list[Entry]) -> pd.DataFrame:
+    """One row per published table: the mean over methods of the mean absolute deviation,
+    Spearman's ρ of the run's values with the published ones over the datasets (median and
+    range over the methods), and how many of the published tests' verdicts the run
+    reproduces."""
+    rows = {}
+    for e, s in _reproduction_sections(entries, SIDE_BY_SIDE):
+        row = rows.setdefault(s.title.removesuffix(SIDE_BY_SIDE), {"experiment": e.experiment})
+        deltas = _numbers(s.table, MEAN_DELTA)
+        if deltas.size:
+            row["mean abs. Δ (mean over methods)"] = _fmt(deltas.mean())
+        rho = _numbers(s.table, RANK_CORR)
+        if rho.size:
+            row["Spearman ρ (median; min..max)"] = (
+                f"{np.median(rho):+.2f} ({rho.min():+.2f}..{rho.max():+.2f})"
+            )
+    for e, s in _reproduction_sections(entries, TESTS):
+        row = rows.setdefault(s.title.removesuffix(TESTS), {"experiment": e.experiment})
+        if VERDICTS_ROW in s.table.index:
+            row["test verdicts that differ"] = s.table.at[VERDICTS_ROW, DIFFERS]
+            which = s.table[DIFFERS].drop(index=VERDICTS_ROW)
+            row["where"] = "; ".join(f"{m}: {v}" for m, v in which.items() if str(v).strip())
+        else:
+            row["test verdicts that differ"] = "no tests on this run"
+    out = pd.DataFrame.from_dict(rows, orient="index").fillna("")
+    out.index.name = "table"
+    return out
+
+
+def _reproduction_sections(entries: list[Entry], ending: str):
+    """(entry, section) of every reproduction section whose title ends with ``ending``."""
+    for e in entries:
+        for s in e.report.sections if e.report else []:
+            if s.title.endswith(ending) and (ending == TESTS or not s.title.endswith(TESTS)):
+                yield e, s
+
+
+def _numbers(table: pd.DataFrame, row: str) -> np.ndarray:
+    """The numeric cells of one row of a side-by-side table."""
+    if row not in table.index:
+        return np.array([])
+    values = pd.to_numeric(table.loc[row].astype(str).str.strip(), errors="coerce")
+    return values.dropna().to_numpy(dtype=float)
+
+
+def _fmt(value: float) -> str:
+    return f"{value:.4g}"
 
 
 def unavailable(config: dict) -> list[tuple[str, str]]:
@@ -271,15 +335,32 @@ def _add_entry(e: Entry, base: Path, md: list, body: list) -> None:
     for note in e.report.notes:
         md.append(f"_note: {note}_\n")
         body.append(f"<p class='note'>note: {html.escape(note)}</p>")
+    if e.report.explained:
+        md.append("### Known deviations, explained\n")
+        body.append("<h3>Known deviations, explained</h3>")
+        for _, text in e.report.explained:
+            md.append(text + "\n")
+            body.append(markdown_html(text))
 
 
 def summary_sections(entries: list[Entry]) -> list[Section]:
     """The deviations from the published tables and the datasets that could not be obtained
     (each section only when it has rows)."""
     out = []
+    summary = deviation_summary(entries)
+    if not summary.empty:
+        out.append(
+            Section(
+                "Deviations from the published tables, per table",
+                summary,
+                note="mean abs. Δ in the table's unit; ρ near +1: the run orders the datasets "
+                "as the paper did; a test verdict differs when the paper and the run disagree "
+                "on significance (Wilcoxon, Holm, Bonferroni-Dunn per method; Iman-Davenport)",
+            )
+        )
     dev = deviations(entries)
     if not dev.empty:
-        out.append(Section("Deviations from the published tables (mean abs. Δ)", dev))
+        out.append(Section("Deviations from the published tables (mean abs. Δ per method)", dev))
     made = {e.experiment: e.report.made for e in entries if e.report and e.report.made}
     if made:
         table = pd.DataFrame.from_dict(made, orient="index")
@@ -295,6 +376,27 @@ def summary_sections(entries: list[Entry]) -> list[Section]:
         table = pd.DataFrame(missing, columns=["experiment", "dataset", "why"])
         out.append(Section("Datasets that could not be obtained", table.set_index("experiment")))
     return out
+
+
+def markdown_html(text: str) -> str:
+    """The small Markdown of the deviation notes as HTML: paragraphs, ``-`` lists,
+    ``**bold**``, ``_italic_`` and ```code```."""
+
+    def inline(line: str) -> str:
+        line = html.escape(line)
+        line = re.sub(r"\*\*(.+?)\*\*", r"<strong>\1</strong>", line)
+        line = re.sub(r"`(.+?)`", r"<code>\1</code>", line)
+        return re.sub(r"(?<!\w)_(.+?)_(?!\w)", r"<em>\1</em>", line)
+
+    out = []
+    for block in re.split(r"\n\s*\n", text.strip()):
+        lines = block.splitlines()
+        if all(ln.lstrip().startswith(("- ", "* ")) for ln in lines):
+            items = "".join(f"<li>{inline(ln.lstrip()[2:])}</li>" for ln in lines)
+            out.append(f"<ul>{items}</ul>")
+        else:
+            out.append(f"<p>{inline(' '.join(ln.strip() for ln in lines))}</p>")
+    return "\n".join(out)
 
 
 def _figure_html(src: str, caption: str) -> str:

@@ -46,7 +46,9 @@ def test_side_by_side_scales_sums_and_differences():
     assert acc.at["mean abs. Δ", "OLLAWV Δ"] == "1.33"
     runtime = side_by_side(repro, repro.tables[1], _rows())
     assert runtime.at["iris", "OLLAWV ours"] == "0.10"  # 5 folds x 0.02 s: the whole nested CV
-    assert len(sections("ollawv_table_5_3", _rows())) == 3
+    titles = [s.title for s in sections("ollawv_table_5_3", _rows())]
+    assert len(titles) == 6  # each table, then its published tests beside the run's
+    assert [t.endswith(", tests, paper vs this run") for t in titles] == [False, True] * 3
 
 
 def test_unknown_reproduction():

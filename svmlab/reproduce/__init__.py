@@ -20,9 +20,15 @@ import pandas as pd
 from svmlab.errors import UnknownNameError
 from svmlab.reproduce.hydrmi import relieff_sections, wrapper_sections
 from svmlab.reproduce.mo_features import front_figures, mo_selection_sections
+from svmlab.reproduce.published_tests import published_tests, side_by_side_tests
 from svmlab.reproduce.svmperf import boxplot_figures, svmperf_sections
 from svmlab.results import aggregate
 from svmlab.stats.sections import Section
+
+#: The row of the side-by-side tables holding each method's mean absolute deviation.
+MEAN_DELTA = "mean abs. Δ"
+#: The row holding Spearman's correlation of a method's values with the published ones.
+RANK_CORR = "rank corr. ρ"
 
 
 @dataclass(frozen=True)
@@ -61,6 +67,9 @@ class Reproduction:
     extra_sections: Callable[[pd.DataFrame], list] | None = None
     # the paper's figures redrawn from a run: (rows, out_dir, formats) -> written paths
     figures: Callable[..., list] | None = None
+    # known deviations from the published values, each explained with measured numbers in
+    # svmlab/reproduce/deviations/<name>.md (shown by ``svmlab reproduce``)
+    deviations: tuple[str, ...] = ()
 
     def published(self, table: PublishedTable) -> pd.DataFrame:
         with resources.files("svmlab.reproduce").joinpath("published", table.file).open() as fh:
@@ -175,7 +184,7 @@ _QP = ("mySVM", "LibSVM")
 _VARIANTS = ("EvoSVM-G", "EvoSVM-S", "EvoSVM-H", "PsoSVM", *_QP)
 
 
-def _evosvm(name, source, file, columns, note="", extra=()):
+def _evosvm(name, source, file, columns, note="", extra=(), deviations=("evosvm_mysvm",)):
     return Reproduction(
         name=name,
         source=source,
@@ -191,6 +200,7 @@ def _evosvm(name, source, file, columns, note="", extra=()):
         ),
         datasets=_evosvm_datasets(),
         methods={m: _EVOSVM_METHODS[m] for m in columns},  # the published table's columns
+        deviations=deviations,
         note="; ".join(
             filter(
                 None, ("mySVM is emulated (LIBSVM on features z-scored inside the learner)", note)
@@ -465,6 +475,7 @@ REPRODUCTIONS = {
             ),
             datasets=_ollawv_datasets(),
             methods={"OLLAWV": "ollawv", "NNISDA": "nnisda", "MNSVM": "mnsvm"},
+            deviations=("ollawv_nnisda_mnsvm",),
         ),
         _mil_reproduction("mirsvm_tables_4_3_to_4_13", weka=False),
         _mil_reproduction("mirsvm_tables_4_3_to_4_13_weka", weka=True),
@@ -515,6 +526,7 @@ REPRODUCTIONS = {
             "evosvm_t33_error.csv",
             ("EvoSVM", *_QP),
             "the Lawsuit rows are suspect (docs/decisions/evo.md)",
+            deviations=("evosvm_spiral", "evosvm_mysvm", "evosvm_objective"),
             extra=(
                 PublishedTable(
                     "dual objective W per training fold (Table 3.2)",
@@ -551,6 +563,7 @@ REPRODUCTIONS = {
             "evosvm_t42_error.csv",
             ("EvoSVM", *_QP, "RVM"),
             "modern LIBSVM handles indefinite kernels better than the thesis's",
+            deviations=("evosvm_spiral", "evosvm_mysvm"),
         ),
         Reproduction(
             name="ollawv_table_5_5",
@@ -614,19 +627,10 @@ def get_reproduction(name: str) -> Reproduction:
         raise UnknownNameError("reproduction", name, REPRODUCTIONS) from None
 
 
-def side_by_side(repro: Reproduction, table: PublishedTable, df: pd.DataFrame) -> pd.DataFrame:
-    """Published and measured values per dataset and method, with the difference.
-
-    Returns a DataFrame indexed by the paper's dataset names (only those the run
-    evaluated) with, per method, the columns ``<method> paper``, ``<method> ours`` and
-    ``<method> Δ`` (for more than four methods one column per method holding
-    "ours (paper)"), and last rows ``mean abs. Δ`` and, with three or more datasets,
-    ``rank corr. ρ``: Spearman's correlation of a method's values with the published ones
-    over the datasets (does the run order the datasets as the paper did?).
-    """
-    from scipy.stats import spearmanr
-
-    published = repro.published(table)
+def run_table(repro: Reproduction, table: PublishedTable, df: pd.DataFrame) -> pd.DataFrame:
+    """The run's per-dataset values in the paper's terms: rows = the paper's datasets the run
+    evaluated, columns = the paper's methods, each read from its own column
+    (``table.method_columns``: the paper's class convention) and scaled to the paper's unit."""
     solver_of = dict(zip(df["method"], df["solver"]))
 
     def measured(column):
@@ -639,18 +643,49 @@ def side_by_side(repro: Reproduction, table: PublishedTable, df: pd.DataFrame) -
         return wide.T.groupby(wide.columns.map(solver_of), sort=False).first().T
 
     by_column = {c: measured(c) for c in {table.column, *table.method_columns.values()}}
-    compact = len(repro.methods) > 4  # many methods: one cell "ours (paper)" per method
-    rows, deltas, pairs = {}, {}, {}
-    for paper_ds, row in published.iterrows():
+    published = repro.published(table)
+    out = {}
+    for paper_ds in published.index:
         ds = repro.datasets.get(paper_ds, paper_ds)
         if not any(ds in frame.index for frame in by_column.values()):
             continue
-        cells = {}
+        row = {}
         for paper_m, solver in repro.methods.items():
             if paper_m not in published.columns:
                 continue
             ours = by_column[table.method_columns.get(paper_m, table.column)]
-            mine = ours.at[ds, solver] if ds in ours.index and solver in ours.columns else np.nan
+            present = ds in ours.index and solver in ours.columns
+            row[paper_m] = ours.at[ds, solver] if present else np.nan
+        out[paper_ds] = row
+    frame = pd.DataFrame.from_dict(out, orient="index", dtype=float)
+    frame.index.name = "dataset"
+    return frame
+
+
+def side_by_side(repro: Reproduction, table: PublishedTable, df: pd.DataFrame) -> pd.DataFrame:
+    """Published and measured values per dataset and method, with the difference.
+
+    Returns a DataFrame indexed by the paper's dataset names (only those the run
+    evaluated) with, per method, the columns ``<method> paper``, ``<method> ours`` and
+    ``<method> Δ`` (for more than four methods one column per method holding
+    "ours (paper)"), and last rows ``mean abs. Δ`` and, with three or more datasets,
+    ``rank corr. ρ``: Spearman's correlation of a method's values with the published ones
+    over the datasets (does the run order the datasets as the paper did?). Tables with a
+    published per-dataset ANOVA (EvoSVM's Table 3.4) show it beside the run's.
+    """
+    from scipy.stats import spearmanr
+
+    published = repro.published(table)
+    ours = run_table(repro, table, df)
+    anova_paper = (published_tests(table.file) or {}).get("anova") or {}
+    compact = len(repro.methods) > 4  # many methods: one cell "ours (paper)" per method
+    rows, deltas, pairs = {}, {}, {}
+    for paper_ds, row in published.iterrows():
+        if paper_ds not in ours.index:
+            continue
+        cells = {}
+        for paper_m in ours.columns:
+            mine = ours.at[paper_ds, paper_m]
             shown = "—" if np.isnan(mine) else f"{mine:.{table.digits}f}"
             if compact:
                 cells[paper_m] = f"{shown} ({row[paper_m]:.{table.digits}f})"
@@ -664,12 +699,16 @@ def side_by_side(repro: Reproduction, table: PublishedTable, df: pd.DataFrame) -
                 deltas.setdefault(paper_m, []).append(abs(mine - row[paper_m]))
                 pairs.setdefault(paper_m, []).append((mine, row[paper_m]))
         if table.anova:
+            if anova_paper:
+                a = anova_paper.get(paper_ds)
+                cells["ANOVA F (p), paper"] = f"{a['F']:.2f} ({a['p']:.2f})" if a else ""
+            ds = repro.datasets.get(paper_ds, paper_ds)
             cells["ANOVA F (p), this run"] = _anova(
                 df, ds, table.column, list(repro.methods.values())
             )
         rows[paper_ds] = cells
     if rows:
-        rows["mean abs. Δ"] = {
+        rows[MEAN_DELTA] = {
             (m if compact else f"{m} Δ"): f"{np.mean(v):.{table.digits}f}"
             for m, v in deltas.items()
         }
@@ -679,7 +718,7 @@ def side_by_side(repro: Reproduction, table: PublishedTable, df: pd.DataFrame) -
             if len(p) >= 3
         }
         if rho:
-            rows["rank corr. ρ"] = {
+            rows[RANK_CORR] = {
                 (m if compact else f"{m} Δ"): "" if np.isnan(r) else f"{r:+.2f}"
                 for m, r in rho.items()
             }
@@ -709,6 +748,16 @@ def _anova(df: pd.DataFrame, dataset: str, column: str, solvers: list) -> str:
         return ""
     res = f_oneway(*groups)
     return f"{res.statistic:.2f} ({res.pvalue:.2f})" if np.isfinite(res.statistic) else "—"
+
+
+def known_deviations(name: str) -> list[tuple[str, str]]:
+    """The explained deviations of reproduction ``name``: ``(topic, Markdown text)`` each,
+    from ``svmlab/reproduce/deviations/<topic>.md``."""
+    folder = resources.files("svmlab.reproduce").joinpath("deviations")
+    return [
+        (topic, folder.joinpath(f"{topic}.md").read_text(encoding="utf-8").strip())
+        for topic in get_reproduction(name).deviations
+    ]
 
 
 def derive_columns(name: str, df: pd.DataFrame) -> pd.DataFrame:
@@ -742,6 +791,17 @@ def sections(name: str, df: pd.DataFrame) -> list:
                 note,
             )
         )
+        pub = published_tests(table.file)
+        if pub and pub.get("average_ranks"):
+            tests, tests_note = side_by_side_tests(run_table(repro, table, df), pub)
+            out.append(
+                Section(
+                    f"{repro.source}: {table.title}, tests, paper vs this run",
+                    tests,
+                    None,
+                    tests_note,
+                )
+            )
     if repro.extra_sections is not None:
         out.extend(repro.extra_sections(df))
     return out
