@@ -3,7 +3,7 @@ VENV   ?= .venv
 PYTHON ?= python3
 BIN     = $(VENV)/bin
 
-.PHONY: install test test-fast lint format run bench clean
+.PHONY: install test test-fast lint format run bench clean reproduce-quick
 
 install: $(BIN)/svmlab  ## create .venv and install svmlab with its dev extra (editable)
 
@@ -26,6 +26,12 @@ format: install  ## apply ruff's formatting and safe fixes
 
 test-fast: install  ## everything but the slow end-to-end tests
 	$(BIN)/python -m pytest -q -n 2 -m "not slow"
+
+REPRODUCE_DIR ?= /tmp/svmlab-reproduce-quick
+reproduce-quick: install  ## CI: one document's quick reproduction (svmlab reproduce mierswa2009 --quick), then check its HTML report
+	rm -rf $(REPRODUCE_DIR)
+	$(BIN)/svmlab reproduce mierswa2009 --quick --results-dir $(REPRODUCE_DIR)
+	$(BIN)/python scripts/check_report.py $(REPRODUCE_DIR)/reproduce/mierswa2009-quick.html
 
 run: install  ## the quick-start experiment
 	$(BIN)/svmlab run

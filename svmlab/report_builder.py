@@ -12,6 +12,7 @@ import html
 import os
 import re
 from dataclasses import dataclass, field
+from html.parser import HTMLParser
 from pathlib import Path
 
 import numpy as np
@@ -440,3 +441,40 @@ def page(title: str, body: str) -> str:
         f"<title>{html.escape(title)}</title>\n<style>\n{CSS}\n</style>\n</head>\n<body>\n"
         f"{body}\n</body>\n</html>\n"
     )
+
+
+class _Page(HTMLParser):
+    """The tables (rows each) and the image sources of an HTML page."""
+
+    def __init__(self):
+        super().__init__()
+        self.tables, self.images = [], []
+
+    def handle_starttag(self, tag, attrs):
+        if tag == "table":
+            self.tables.append(0)
+        elif tag == "tr" and self.tables:
+            self.tables[-1] += 1
+        elif tag == "img":
+            self.images.append(dict(attrs).get("src") or "")
+
+
+def check_page(path) -> tuple[int, int, list[str]]:
+    """Check a written HTML report: every table has a header and data rows, every figure is
+    a relative path to an existing file.
+
+    Returns
+    -------
+    (n_tables, n_figures, problems)
+        ``problems`` is empty when the page is complete.
+    """
+    path = Path(path)
+    page = _Page()
+    page.feed(path.read_text(encoding="utf-8"))
+    problems = [f"table {i + 1} has no data rows" for i, n in enumerate(page.tables) if n < 2]
+    for src in page.images:
+        if not src or Path(src).is_absolute():
+            problems.append(f"figure {src!r} is not a relative path")
+        elif not (path.parent / src).is_file():
+            problems.append(f"figure {src} does not exist")
+    return len(page.tables), len(page.images), problems

@@ -1,12 +1,11 @@
 """``svmlab reproduce``: the document registry, one run per study and one report per document."""
 
 import socket
-from html.parser import HTMLParser
-from pathlib import Path
 
 import pytest
 
 from svmlab.cli import main
+from svmlab.report_builder import check_page
 from svmlab.reproduce import papers
 from svmlab.reproduce.papers import PAPERS, Paper, Study
 
@@ -17,22 +16,6 @@ FAST = (
     "tuning.mode=none",
     "runner=sequential",
 )
-
-
-class _Page(HTMLParser):
-    """The tables (with their number of rows) and the image sources of an HTML page."""
-
-    def __init__(self):
-        super().__init__()
-        self.tables, self.images = [], []
-
-    def handle_starttag(self, tag, attrs):
-        if tag == "table":
-            self.tables.append(0)
-        elif tag == "tr":
-            self.tables[-1] += 1
-        elif tag == "img":
-            self.images.append(dict(attrs)["src"])
 
 
 def test_list_names_every_paper_and_its_quick_profiles(capsys):
@@ -82,13 +65,9 @@ def test_tiny_paper_runs_and_writes_one_report(tmp_path, monkeypatch, capsys):
     assert md.count("skipped: Sec. 2, no quick profile") == 1
     made = md.split("How the runs were made", 1)[1]  # machine, time and code of each run
     assert socket.gethostname() in made and "task-hours" in made
-    page = _Page()
-    page.feed((out / "tiny-quick.html").read_text())
-    assert page.tables and all(rows >= 2 for rows in page.tables)  # header + data rows
-    assert page.images, "the rank tests of 3 datasets x 3 methods draw figures"
-    for src in page.images:
-        assert not Path(src).is_absolute()
-        assert (out / src).is_file(), src
+    n_tables, n_figures, problems = check_page(out / "tiny-quick.html")
+    assert n_tables >= 3 and not problems  # every table has rows, every figure exists
+    assert n_figures, "the rank tests of 3 datasets x 3 methods draw figures"
     # --no-run reports what exists, without running again
     capsys.readouterr()
     assert main([*argv, "--no-run"]) == 0
@@ -136,3 +115,40 @@ def test_a_study_can_be_a_sweep(tmp_path, monkeypatch):
     assert runs == ["0", "1"]
     md = (tmp_path / "out" / "tiny.md").read_text()
     assert "svc [solver.C=1]" in md and "svc [solver.C=10]" in md
+
+
+def test_only_runs_the_named_studies_and_the_report_names_the_rest(tmp_path, monkeypatch):
+    two = Paper(
+        "tiny",
+        "T",
+        (Study("Sec. 1", "quickstart", overrides=FAST), Study("Sec. 2", "quickstart_other")),
+    )
+    monkeypatch.setitem(papers.PAPERS, "tiny", two)
+    argv = ["reproduce", "tiny", "--results-dir", str(tmp_path), "--out", str(tmp_path)]
+    assert main([*argv, "--only", "quickstart"]) == 0
+    md = (tmp_path / "tiny.md").read_text()
+    assert "skipped: Sec. 2 (quickstart_other: left out (--only))" in md
+    assert (tmp_path / "quickstart" / "reproduce" / "results.parquet").is_file()
+
+
+def test_only_with_an_unknown_experiment_is_one_line(capsys):
+    assert main(["reproduce", "mierswa2009", "--only", "evosvm_bnch", "--no-run"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "unknown experiment 'evosvm_bnch'. Did you mean evosvm_bench" in err[0]
+
+
+def test_check_page_names_an_empty_table_and_a_missing_figure(tmp_path):
+    page = tmp_path / "p.html"
+    page.write_text(
+        "<table><tr><th>a</th></tr></table><table><tr><th>h</th></tr><tr><td>1</td></tr>"
+        '</table><img src="gone.png"><img src="/abs.png">'
+    )
+    assert check_page(page) == (
+        2,
+        2,
+        [
+            "table 1 has no data rows",
+            "figure gone.png does not exist",
+            "figure '/abs.png' is not a relative path",
+        ],
+    )
