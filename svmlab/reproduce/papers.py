@@ -79,10 +79,15 @@ PAPERS: dict[str, Paper] = {
                 Study(
                     "Table 3.4, EvoSVM variants (a sweep over C)",
                     "evosvm_variants",
+                    "evosvm_variants_quick",
                     overrides=("-m", "evo.C=1,0.1,0.01"),
                 ),
-                Study("Table 4.2, non-PSD kernels", "evosvm_nonpsd"),
-                Study("Figs. 3.2/3.3, MO-EvoSVM Pareto fronts", "moevosvm_fronts"),
+                Study("Table 4.2, non-PSD kernels", "evosvm_nonpsd", "evosvm_nonpsd_quick"),
+                Study(
+                    "Figs. 3.2/3.3, MO-EvoSVM Pareto fronts",
+                    "moevosvm_fronts",
+                    "moevosvm_fronts_quick",
+                ),
                 Study(
                     "Sec. 6.2, multi-objective feature selection",
                     "mo_feature_selection",
