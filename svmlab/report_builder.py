@@ -221,14 +221,12 @@ def deviations(entries: list[Entry]) -> pd.DataFrame:
     for e, s in _reproduction_sections(entries, SIDE_BY_SIDE):
         if MEAN_DELTA not in s.table.index:
             continue
-        row = {"experiment": e.experiment}
+        row = {}
         for column, value in s.table.loc[MEAN_DELTA].items():
             if str(value).strip():
                 row[str(column).removesuffix(" Δ")] = value
-        rows[s.title.removesuffix(SIDE_BY_SIDE)] = row
-    out = pd.DataFrame.from_dict(rows, orient="index").fillna("")
-    out.index.name = "table"
-    return out
+        rows[(e.experiment, _short(s.title, SIDE_BY_SIDE))] = row
+    return _by_table(rows)
 
 
 def deviation_summary(entries: list[Entry]) -> pd.DataFrame:
@@ -238,7 +236,7 @@ def deviation_summary(entries: list[Entry]) -> pd.DataFrame:
     reproduces."""
     rows = {}
     for e, s in _reproduction_sections(entries, SIDE_BY_SIDE):
-        row = rows.setdefault(s.title.removesuffix(SIDE_BY_SIDE), {"experiment": e.experiment})
+        row = rows.setdefault((e.experiment, _short(s.title, SIDE_BY_SIDE)), {})
         deltas = _numbers(s.table, MEAN_DELTA)
         if deltas.size:
             row["mean abs. Δ (mean over methods)"] = _fmt(deltas.mean())
@@ -248,16 +246,26 @@ def deviation_summary(entries: list[Entry]) -> pd.DataFrame:
                 f"{np.median(rho):+.2f} ({rho.min():+.2f}..{rho.max():+.2f})"
             )
     for e, s in _reproduction_sections(entries, TESTS):
-        row = rows.setdefault(s.title.removesuffix(TESTS), {"experiment": e.experiment})
+        row = rows.setdefault((e.experiment, _short(s.title, TESTS)), {})
         if VERDICTS_ROW in s.table.index:
             row["test verdicts that differ"] = s.table.at[VERDICTS_ROW, DIFFERS]
             which = s.table[DIFFERS].drop(index=VERDICTS_ROW)
             row["where"] = "; ".join(f"{m}: {v}" for m, v in which.items() if str(v).strip())
         else:
             row["test verdicts that differ"] = "no tests on this run"
-    out = pd.DataFrame.from_dict(rows, orient="index").fillna("")
-    out.index.name = "table"
-    return out
+    return _by_table(rows)
+
+
+def _short(title: str, ending: str) -> str:
+    """A reproduction section's table name: its title without the source and the ending."""
+    return title.removesuffix(ending).rsplit(": ", 1)[-1]
+
+
+def _by_table(rows: dict) -> pd.DataFrame:
+    """``{(experiment, table): cells}`` as a table indexed by table, experiment first."""
+    out = pd.DataFrame([{"experiment": e, **cells} for (e, _), cells in rows.items()])
+    out.index = pd.Index([t for _, t in rows], name="table")
+    return out.fillna("")
 
 
 def _reproduction_sections(entries: list[Entry], ending: str):

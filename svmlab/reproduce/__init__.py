@@ -20,7 +20,12 @@ import pandas as pd
 from svmlab.errors import UnknownNameError
 from svmlab.reproduce.hydrmi import relieff_sections, wrapper_sections
 from svmlab.reproduce.mo_features import front_figures, mo_selection_sections
-from svmlab.reproduce.published_tests import published_tests, side_by_side_tests
+from svmlab.reproduce.published_tests import (
+    DIFFERS,
+    VERDICTS_ROW,
+    published_tests,
+    side_by_side_tests,
+)
 from svmlab.reproduce.svmperf import boxplot_figures, svmperf_sections
 from svmlab.results import aggregate
 from svmlab.stats.sections import Section
@@ -794,11 +799,12 @@ def sections(name: str, df: pd.DataFrame) -> list:
         pub = published_tests(table.file)
         if pub and pub.get("average_ranks"):
             tests, tests_note = side_by_side_tests(run_table(repro, table, df), pub)
+            differs = tests[DIFFERS].drop(index=VERDICTS_ROW, errors="ignore")
             out.append(
                 Section(
                     f"{repro.source}: {table.title}, tests, paper vs this run",
                     tests,
-                    None,
+                    {m: [DIFFERS] for m, v in differs.items() if v},  # bold: verdicts differ
                     tests_note,
                 )
             )
