@@ -4,11 +4,11 @@ Mierswa's experiments compare the evolutionary SVMs with two quadratic-programmi
 LibSVM and mySVM (RapidMiner's ``JMySVMLearner``). :class:`KernelSVC` is both: LIBSVM
 (``sklearn.svm.SVC`` on a precomputed kernel matrix, so the Epanechnikov, multiquadric and
 other kernels of the thesis are available, indefinite ones included) with an optional z-scoring
-of the features inside the learner. ``scale=True`` is the mySVM emulation: RapidMiner's
-mySVM scales the features by default, and the thesis's kernel parameters were tuned for it
+of the features inside the learner (``scale=True``, what RapidMiner's mySVM does by default).
+The mySVM emulation (``conf/solver/mysvm_like.yaml``) uses the raw features for Tables 3.3/3.4
+and ``scale=True`` for Table 4.2, the readings that reproduce the thesis's mySVM columns
 (docs/decisions/evo.md, "Feature scaling and the mySVM comparator"). It is an emulation, not
-mySVM: mySVM's own safeguards for numerical
-trouble are not reproduced.
+mySVM: mySVM's own safeguards for numerical trouble are not reproduced.
 """
 
 from __future__ import annotations
@@ -45,8 +45,9 @@ class KernelSVC(KernelParamsMixin, ClassifierMixin, BaseEstimator):
         ``K = exp(-gamma ||x - x'||^2)``: the thesis's "sigma" values go into ``gamma``
         (docs/decisions/evo.md, "RBF 'sigma' in the tables is gamma").
     scale : bool, default=False
-        Z-score the features on the training data inside the learner (the mySVM emulation,
-        docs/decisions/evo.md); ``False`` is LibSVM on the features as given.
+        Z-score the features on the training data inside the learner (RapidMiner's mySVM
+        default; the Table 4.2 reading of the mySVM emulation, docs/decisions/evo.md);
+        ``False`` is LibSVM on the features as given.
     tol : float, default=1e-3
         LIBSVM's stopping tolerance (mySVM's KKT tolerance is also 1e-3).
     max_iter : int, default=-1

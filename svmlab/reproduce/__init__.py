@@ -207,9 +207,7 @@ def _evosvm(name, source, file, columns, note="", extra=(), deviations=("evosvm_
         methods={m: _EVOSVM_METHODS[m] for m in columns},  # the published table's columns
         deviations=deviations,
         note="; ".join(
-            filter(
-                None, ("mySVM is emulated (LIBSVM on features z-scored inside the learner)", note)
-            )
+            filter(None, ("mySVM is emulated by LIBSVM (see the known deviations below)", note))
         ),
     )
 
