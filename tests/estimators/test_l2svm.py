@@ -5,8 +5,10 @@ import warnings
 import numpy as np
 import pytest
 from scipy.optimize import minimize
+from sklearn.datasets import load_iris
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.metrics.pairwise import rbf_kernel
+from sklearn.preprocessing import minmax_scale
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from svmlab.estimators.l2svm import MNSVMClassifier, NNISDAClassifier
@@ -100,12 +102,15 @@ def test_two_hulls_matches_free_bias_reference(separable):
     assert est.fit_info_["objective"] == pytest.approx(ref_obj, rel=1e-6)
 
 
-@pytest.mark.parametrize("Est", ESTIMATORS)
-def test_kkt_conditions_at_default_tolerance(Est):
+EXACT = [(NNISDAClassifier, {}), (MNSVMClassifier, {"formulation": "min_norm"})]
+
+
+@pytest.mark.parametrize(("Est", "extra"), EXACT)
+def test_kkt_conditions_at_default_tolerance(Est, extra):
     """y_i o(x_i) + a_i / C = 1 on the support vectors and >= 1 elsewhere, up to tol."""
     X, y = _toy(separable=False, n=80)
     C, tol = 16.0, 1e-3
-    est = Est(C=C, gamma=1.0, tol=tol).fit(X, y)
+    est = Est(C=C, gamma=1.0, tol=tol, **extra).fit(X, y)
     s = np.where(y == est.classes_[est.pairs_[0, 0]], 1.0, -1.0)
     alpha = np.zeros(len(y))
     alpha[est.pair_support_[0]] = est.pair_dual_coef_[0] * s[est.pair_support_[0]]
@@ -118,15 +123,55 @@ def test_kkt_conditions_at_default_tolerance(Est):
 
 
 @pytest.mark.parametrize("separable", [True, False])
-def test_nnisda_and_mnsvm_reach_the_same_model(separable):
+def test_min_norm_mnsvm_reaches_the_nnisda_model(separable):
+    """formulation="min_norm" keeps the identical-model reading: the same L2-SVM as NNISDA."""
     X, y = _toy(separable, n=60)
     Z = np.random.default_rng(2).normal(size=(50, 3))
     a = NNISDAClassifier(C=16.0, gamma=0.5).fit(X, y)
-    b = MNSVMClassifier(C=16.0, gamma=0.5).fit(X, y)
+    b = MNSVMClassifier(C=16.0, gamma=0.5, formulation="min_norm").fit(X, y)
     fa, fb = a.decision_function(Z), b.decision_function(Z)
     np.testing.assert_allclose(fa, fb, atol=5e-3 * np.abs(fa).max())
     assert np.mean(a.predict(Z) == b.predict(Z)) >= 0.98
     assert a.fit_info_["objective"] == pytest.approx(b.fit_info_["objective"], rel=1e-2)
+    np.testing.assert_array_equal(a.support_, b.support_)
+
+
+def test_default_mnsvm_and_nnisda_give_different_models():
+    """The default (GSVM-style sampled MDM, geometric stopping) keeps support vectors an exact
+    solver would drop, so MNSVM's and NNISDA's support sets differ on the same problem, while
+    both stay near the optimum of the same dual."""
+    X, y = load_iris(return_X_y=True)
+    X = minmax_scale(X)
+    a = NNISDAClassifier(C=16.0, gamma=0.25).fit(X, y)
+    b = MNSVMClassifier(C=16.0, gamma=0.25).fit(X, y)
+    assert b.formulation == "sampled"
+    assert len(b.support_) > len(a.support_)
+    assert len(np.setdiff1d(b.support_, a.support_)) >= 2
+    assert b.fit_info_["objective"] == pytest.approx(a.fit_info_["objective"], rel=1e-2)
+    assert b.fit_info_["converged"]
+
+
+def test_sampled_stops_at_the_geometric_gap():
+    """At termination no sample lies below rho - tol * sqrt(rho * tau) (GSVM's "adjmn" rule):
+    in L2-SVM terms y_i o(x_i) + a_i / C >= 1 - tol * sqrt(tau / rho) for every sample."""
+    X, y = _toy(separable=False, n=80)
+    C, gamma, tol = 16.0, 1.0, 1e-3
+    est = MNSVMClassifier(C=C, gamma=gamma, tol=tol, formulation="sampled").fit(X, y)
+    s = np.where(y == est.classes_[est.pairs_[0, 0]], 1.0, -1.0)
+    alpha = np.zeros(len(y))
+    alpha[est.pair_support_[0]] = est.pair_dual_coef_[0] * s[est.pair_support_[0]]
+    margin = s * est.pairwise_decision_function(X)[:, 0] + alpha / C
+    tau, rho = 1.0 + 1.0 + 1.0 / C, est.fit_info_["pairs"][0]["rho"]
+    assert margin.min() >= 1.0 - tol * np.sqrt(tau / rho) - 1e-9
+    assert est.fit_info_["max_violation"] > tol  # the upper side is not enforced
+
+
+def test_sampled_depends_on_random_state_only_through_the_draws():
+    X, y = _toy(separable=False, n=80)
+    a = MNSVMClassifier(C=16.0, gamma=1.0, random_state=3).fit(X, y)
+    b = MNSVMClassifier(C=16.0, gamma=1.0, random_state=3).fit(X, y)
+    np.testing.assert_array_equal(a.support_, b.support_)
+    np.testing.assert_array_equal(a.decision_function(X), b.decision_function(X))
 
 
 @pytest.mark.parametrize("Est", ESTIMATORS)
@@ -299,7 +344,12 @@ def test_class_with_a_single_sample():
 
 
 @parametrize_with_checks(
-    [NNISDAClassifier(), MNSVMClassifier(), MNSVMClassifier(formulation="two_hulls")]
+    [
+        NNISDAClassifier(),
+        MNSVMClassifier(),
+        MNSVMClassifier(formulation="min_norm"),
+        MNSVMClassifier(formulation="two_hulls"),
+    ]
 )
 def test_sklearn_compatible(estimator, check):
     with warnings.catch_warnings():
