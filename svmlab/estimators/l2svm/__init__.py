@@ -2,7 +2,9 @@
 
 * :class:`NNISDAClassifier`: single-coordinate descent on the L2-SVM dual (bias in the kernel).
 * :class:`MNSVMClassifier`: the same L2-SVM as a geometric minimal-norm / nearest-point problem,
-  solved by Mitchell-Dem'yanov-Malozemov (MDM) iterations.
+  solved by Mitchell-Dem'yanov-Malozemov (MDM) iterations; by default with GSVM's random
+  candidate draws and geometric stopping rule, so its model differs a little from NNISDA's
+  (``formulation="min_norm"`` gives NNISDA's model).
 
 Both use the RBF kernel, one-vs-one multiclass with OLLAWV's pair order and voting, and a
 kernel-column cache instead of an n x n matrix. Neither algorithm is described in the
