@@ -103,6 +103,69 @@ def checkerboard(
     return Dataset(name="checkerboard", task="binary", X=X, y=y)
 
 
+def _transductive(name, X, y, labeled) -> Dataset:
+    """A transductive set: ``labeled`` rows train, all others are the unlabeled (test) rows."""
+    labeled = np.sort(np.asarray(labeled, dtype=np.int64))
+    rest = np.setdiff1d(np.arange(len(y)), labeled)
+    split = {"train": labeled.tolist(), "test": rest.tolist()}
+    return Dataset(name=name, task="binary", X=X, y=y, meta={"predefined_split": split})
+
+
+@_generator
+def four_clusters(n_per_cluster=1, cluster_std=0.05, random_state=0) -> Dataset:
+    """4-Clusters (Mierswa 2009, Table 5.1, Fig. 5.1): the corners of a 1 x 8 rectangle.
+
+    Lower-left (class 0) and upper-right (class 1) are labeled, upper-left (1) and lower-right
+    (0) not (``predefined_split``); the y-distance is 8 times the x-distance (Fig. 5.1). The
+    thesis gives no coordinates: the rectangle is centred at the origin, since Evo-T-SVM's
+    b = 0 trick puts a linear kernel's hyperplane through the origin during the search (with
+    a corner at the origin no labelling could separate). Each cluster has ``n_per_cluster``
+    points (Table 5.1: 1, i.e. 2 labeled and 2 unlabeled) with Gaussian noise of std
+    ``cluster_std`` around its corner (0: the exact corners).
+    """
+    rng = check_random_state(random_state)
+    corners = np.array([[-0.5, -4.0], [0.5, 4.0], [-0.5, 4.0], [0.5, -4.0]])  # LL, UR, UL, LR
+    X = np.repeat(corners, n_per_cluster, axis=0)
+    X = X + cluster_std * rng.standard_normal(X.shape)
+    y = np.repeat(np.array([0, 1, 1, 0], dtype=np.int64), n_per_cluster)
+    return _transductive("four_clusters", X, y, [0, n_per_cluster])
+
+
+@_generator
+def three_clusters(n_per_cluster=50, cluster_std=0.75, n_labeled=2, random_state=0) -> Dataset:
+    """3-Clusters (Mierswa 2009, Table 5.1, Figs. 5.4/5.5; geometry not given, svmlab's reading).
+
+    Gaussian clusters centred at (0, 4) (class 1, ``n_labeled`` labeled), (0, 0.5) (class 1,
+    all unlabeled: the middle cluster, a bit closer to the upper one) and (0, -4) (class 0,
+    ``n_labeled`` labeled); Table 5.1: 4 labeled, 146 unlabeled.
+    """
+    rng = check_random_state(random_state)
+    centres = np.array([[0.0, 4.0], [0.0, 0.5], [0.0, -4.0]])
+    X = np.repeat(centres, n_per_cluster, axis=0)
+    X = X + cluster_std * rng.standard_normal(X.shape)
+    y = np.repeat(np.array([1, 1, 0], dtype=np.int64), n_per_cluster)
+    labeled = np.r_[np.arange(n_labeled), 2 * n_per_cluster + np.arange(n_labeled)]
+    return _transductive("three_clusters", X, y, labeled)
+
+
+@_generator
+def moons_transductive(
+    n_samples=400, noise=0.1, n_labeled_upper=4, n_labeled_lower=3, random_state=0
+) -> Dataset:
+    """2-Moons (Mierswa 2009, Table 5.1, Figs. 5.6/5.7): :func:`moons` with 7 labeled points.
+
+    ``n_labeled_upper`` points of the upper moon (class 0) and ``n_labeled_lower`` of the
+    lower (class 1), drawn at random, are labeled; the rest unlabeled (Table 5.1: 7 and 393).
+    """
+    rng = check_random_state(random_state)
+    X, y = make_moons(n_samples=n_samples, noise=noise, random_state=random_state)
+    labeled = np.r_[
+        rng.choice(np.flatnonzero(y == 0), n_labeled_upper, replace=False),
+        rng.choice(np.flatnonzero(y == 1), n_labeled_lower, replace=False),
+    ]
+    return _transductive("moons_transductive", X, y, labeled)
+
+
 # --------------------------------------------------------------------------- 1-D regression
 @_generator
 def artificial_sine(
@@ -445,6 +508,9 @@ GENERATORS = {
         two_moons,
         spiral,
         checkerboard,
+        four_clusters,
+        three_clusters,
+        moons_transductive,
         mi_bags,
         mtr_correlated,
         drifting_stream,

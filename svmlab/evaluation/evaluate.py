@@ -7,6 +7,7 @@ import warnings
 from dataclasses import dataclass, field
 
 import numpy as np
+import scipy.sparse as sp
 
 from svmlab.data.dataset import Dataset
 from svmlab.errors import DataError
@@ -68,6 +69,52 @@ def check_finite(ds: Dataset, solver: SolverSpec, estimator) -> None:
         raise DataError(f"dataset {ds.name!r} has missing or infinite target values")
 
 
+#: Label of the unlabeled rows a transductive estimator is fitted with (scikit-learn's
+#: semi-supervised convention, as in ``sklearn.semi_supervised``).
+UNLABELED = -1
+
+
+def is_transductive(estimator) -> bool:
+    """Whether ``estimator`` declares ``transductive = True``: it is fitted on the training rows
+    plus the test rows marked unlabeled (see :func:`fit_inputs`)."""
+    return getattr(type(estimator), "transductive", False) is True
+
+
+def fit_inputs(solver: SolverSpec, estimator, train: Dataset, test: Dataset, targets):
+    """``(X, y)`` for ``estimator.fit``: the training part, and for a transductive estimator
+    also the test part's inputs with ``y = -1`` (their labels are never passed).
+
+    Raises
+    ------
+    DataError
+        A transductive solver on a dataset that is not binary or multiclass
+        classification, or whose class labels include -1.
+    """
+    X = model_inputs(train)
+    if not is_transductive(estimator):
+        return X, targets
+    if train.task not in ("binary", "multiclass"):
+        raise DataError(
+            f"solver {solver.name!r} is transductive (unlabeled test rows get y = -1) and needs "
+            f"a binary or multiclass dataset; dataset {train.name!r} is {train.task}"
+        )
+    y = np.asarray(targets)
+    if y.dtype.kind in "iuf" and np.any(y == UNLABELED):
+        raise DataError(
+            f"solver {solver.name!r} is transductive and marks unlabeled rows with y = -1, but "
+            f"dataset {train.name!r} uses -1 as a class label; relabel its classes (e.g. 0/1)"
+        )
+    X_test = model_inputs(test)
+    if sp.issparse(X) or sp.issparse(X_test):
+        X_all = sp.vstack([sp.csr_matrix(X), sp.csr_matrix(X_test)], format="csr")
+    else:
+        X_all = np.vstack([np.asarray(X), np.asarray(X_test)])
+    # string labels: an object array, so -1 stays the integer -1 beside them
+    kind = y.dtype if y.dtype.kind in "iuf" else object
+    unlabeled = np.full(len(test.y), UNLABELED, dtype=kind)
+    return X_all, np.concatenate([y.astype(kind), unlabeled])
+
+
 def fit_and_score(
     solver: SolverSpec,
     params: dict,
@@ -79,6 +126,9 @@ def fit_and_score(
     random_state: int | None = None,
 ) -> Evaluation:
     """Preprocess (fitted on ``train``), fit ``solver`` with ``params``, predict ``test``, score.
+
+    A transductive estimator (class attribute ``transductive = True``) is fitted on the training
+    rows plus the test rows with ``y = -1`` (:func:`fit_inputs`), then predicts the test rows.
 
     An estimator with a ``test_diagnostics(X_test, y_test) -> dict`` method adds that dict to
     the row's ``fit_info`` (it is called after prediction and informs the report only, never the
@@ -104,12 +154,13 @@ def fit_and_score(
     estimator = solver.build(params, random_state=random_state)
     check_finite(train, solver, estimator)
     targets = train.Y if train.task == "multitarget" else train.y
+    X_fit, y_fit = fit_inputs(solver, estimator, train, test, targets)
     with warnings.catch_warnings(
         record=True
     ) as caught:  # kept in the result row, not printed per fold
         warnings.simplefilter("always")
         t0 = time.perf_counter()
-        estimator.fit(model_inputs(train), targets, **pre.fit_weights(train))
+        estimator.fit(X_fit, y_fit, **pre.fit_weights(train))
         fit_time = time.perf_counter() - t0
         inputs = model_inputs(test)
         t0 = time.perf_counter()

@@ -183,6 +183,9 @@ def joint_bias(K, Yj, a, ub, is_zero):
 class TransductiveBase(KernelParamsMixin, KernelExpansionMixin, ClassifierMixin, BaseEstimator):
     """Model storage and prediction shared by both transductive SVMs."""
 
+    #: svmlab's runner fits a transductive estimator on its training rows plus the test rows
+    #: with ``y = -1`` (svmlab.evaluation.evaluate.fit_inputs), then scores it on the test rows.
+    transductive = True
     _is_zero = 1e-8
 
     def _store_model(self, order, Xo, a, Yj, b, n_lab, n_total):
