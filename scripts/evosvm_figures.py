@@ -83,24 +83,22 @@ def fronts(run_dir: Path, out: Path) -> Path:
 
 
 def _tsvm_sets():
-    from sklearn.datasets import make_moons
+    """The registered transductive sets (as ``tsvm_bench`` runs them): features, labels with
+    -1 on the unlabeled rows, and the kernel the experiment uses."""
+    from svmlab.data import load_dataset
 
-    rng = np.random.default_rng(0)
-    four = (
-        np.array([[0.0, 0.0], [1.0, 8.0], [0.0, 8.0], [1.0, 0.0]]),
-        np.array([0, 1, -1, -1]),
-        "linear",
-    )
-    centres = {"upper": (0.0, 4.0), "middle": (0.0, 0.5), "lower": (0.0, -4.0)}
-    X3 = np.vstack([c + 0.75 * rng.standard_normal((50, 2)) for c in centres.values()])
-    y3 = np.full(150, -1)
-    y3[[0, 1]] = 1
-    y3[[100, 101]] = 0
-    Xm, labels = make_moons(400, noise=0.1, random_state=0)
-    ym = np.full(400, -1)
-    ym[np.flatnonzero(labels == 0)[:4]] = 0
-    ym[np.flatnonzero(labels == 1)[:3]] = 1
-    return {"4-Clusters": four, "3-Clusters": (X3, y3, "linear"), "2-Moons": (Xm, ym, "rbf")}
+    out = {}
+    for title, name, kernel in (
+        ("4-Clusters", "four_clusters", "linear"),
+        ("3-Clusters", "three_clusters", "linear"),
+        ("2-Moons", "moons_transductive", "rbf"),
+    ):
+        ds = load_dataset(name)
+        y = np.full(len(ds.y), -1)
+        labeled = ds.meta["predefined_split"]["train"]
+        y[labeled] = ds.y[labeled]
+        out[title] = (ds.X, y, kernel)
+    return out
 
 
 def tsvm(out: Path) -> Path:

@@ -75,3 +75,17 @@ def test_wheel_runs_an_experiment(site):
     assert out.returncode == 0, out.stderr
     assert (site / "results" / "adhoc" / "w" / "results.parquet").exists()
     assert "quickstart" in _run(site, "-m", "svmlab", "list", "experiments").stdout
+
+
+def test_wheel_carries_the_published_tables_tests_and_deviation_notes(site):
+    code = (
+        "from svmlab.reproduce import REPRODUCTIONS, known_deviations, get_reproduction;"
+        "from svmlab.reproduce.published_tests import published_tests;"
+        "n = sum(len(known_deviations(r)) for r in REPRODUCTIONS);"
+        "r = get_reproduction('ollawv_table_5_3');"
+        "print(n, published_tests('mtr_acc.csv')['control'], len(r.published(r.tables[0])))"
+    )
+    out = _run(site, "-c", code)
+    assert out.returncode == 0, out.stderr
+    n_notes, control, n_rows = out.stdout.split()
+    assert int(n_notes) >= 4 and control == "SVRCC" and int(n_rows) == 23

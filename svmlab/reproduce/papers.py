@@ -89,6 +89,11 @@ PAPERS: dict[str, Paper] = {
                     "moevosvm_fronts_quick",
                 ),
                 Study(
+                    "Ch. 5, transductive SVM vs inductive SVM (Table 5.1, Figs. 5.2-5.7)",
+                    "tsvm_bench",
+                    "tsvm_quick",
+                ),
+                Study(
                     "Sec. 6.2, multi-objective feature selection",
                     "mo_feature_selection",
                     "mo_feature_selection_quick",
