@@ -245,6 +245,9 @@ def deviation_summary(entries: list[Entry]) -> pd.DataFrame:
             row["Spearman ρ (median; min..max)"] = (
                 f"{np.median(rho):+.2f} ({rho.min():+.2f}..{rho.max():+.2f})"
             )
+        if VERDICTS_ROW in s.table.index:  # per-dataset tests printed in the table (ANOVA)
+            counts = [str(v) for v in s.table.loc[VERDICTS_ROW] if str(v).strip()]
+            row["test verdicts that differ"] = ", ".join(counts) + " (per-dataset ANOVA)"
     for e, s in _reproduction_sections(entries, TESTS):
         row = rows.setdefault((e.experiment, _short(s.title, TESTS)), {})
         if VERDICTS_ROW in s.table.index:
@@ -257,8 +260,11 @@ def deviation_summary(entries: list[Entry]) -> pd.DataFrame:
 
 
 def _short(title: str, ending: str) -> str:
-    """A reproduction section's table name: its title without the source and the ending."""
-    return title.removesuffix(ending).rsplit(": ", 1)[-1]
+    """A reproduction section's table name: its title without the source and the ending, with
+    the job label of a sweep kept (``[evo.C=0.1] error ...``)."""
+    job = re.match(r"\[[^\]]*\] ", title)
+    name = title.removesuffix(ending).rsplit(": ", 1)[-1]
+    return f"{job.group(0)}{name}" if job else name
 
 
 def _by_table(rows: dict) -> pd.DataFrame:
@@ -430,7 +436,9 @@ def sections_html(sections: list[Section]) -> str:
             rows.append("<tr>" + "".join(cells) + "</tr>")
         note = f"<p class='note'>{html.escape(s.note)}</p>" if s.note else ""
         parts.append(
-            f"<h3>{html.escape(s.title)}</h3>\n<table>\n" + "\n".join(rows) + f"\n</table>{note}"
+            f"<h3>{html.escape(s.title)}</h3>\n<div class='scroll'><table>\n"
+            + "\n".join(rows)
+            + f"\n</table></div>{note}"
         )
     return "\n".join(parts)
 
@@ -439,7 +447,8 @@ CSS = """body{font-family:sans-serif;max-width:70em;margin:2em auto;padding:0 1e
 table{border-collapse:collapse;margin:.5em 0 1em;font-size:.9em}
 th,td{border:1px solid #ccc;padding:.2em .5em;text-align:right}
 tr>th:first-child{text-align:left}tr:first-child th{background:#eee}
-.note{color:#555;font-style:italic}img{max-width:100%}figure{margin:1em 0}"""
+.note{color:#555;font-style:italic}img{max-width:100%}figure{margin:1em 0}
+.scroll{overflow-x:auto}"""
 
 
 def page(title: str, body: str) -> str:

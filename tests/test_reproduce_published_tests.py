@@ -119,3 +119,15 @@ def test_markdown_notes_become_html():
     html = markdown_html("**Bold.** `cmd --quick` gives _0.5_ %.\n\n- one\n- two <3")
     assert html.startswith("<p><strong>Bold.</strong> <code>cmd --quick</code>")
     assert "<em>0.5</em>" in html and "<ul><li>one</li><li>two &lt;3</li></ul>" in html
+
+
+def test_the_jobs_of_a_sweep_keep_their_own_summary_rows():
+    side = pd.DataFrame({"A Δ": ["0.10"]}, index=["mean abs. Δ"])
+    report = RunReport(
+        [
+            Section(f"[evo.C={c}] Table 3.4, C = {c}: error, paper vs this run", side)
+            for c in (1, 0.1)
+        ]
+    )
+    summary = deviation_summary([Entry("p", "evosvm_variants", None, "ok", report)])
+    assert list(summary.index) == ["[evo.C=1] error", "[evo.C=0.1] error"]

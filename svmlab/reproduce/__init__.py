@@ -682,7 +682,7 @@ def side_by_side(repro: Reproduction, table: PublishedTable, df: pd.DataFrame) -
     ours = run_table(repro, table, df)
     anova_paper = (published_tests(table.file) or {}).get("anova") or {}
     compact = len(repro.methods) > 4  # many methods: one cell "ours (paper)" per method
-    rows, deltas, pairs = {}, {}, {}
+    rows, deltas, pairs, anova_verdicts = {}, {}, {}, []
     for paper_ds, row in published.iterrows():
         if paper_ds not in ours.index:
             continue
@@ -702,13 +702,14 @@ def side_by_side(repro: Reproduction, table: PublishedTable, df: pd.DataFrame) -
                 deltas.setdefault(paper_m, []).append(abs(mine - row[paper_m]))
                 pairs.setdefault(paper_m, []).append((mine, row[paper_m]))
         if table.anova:
-            if anova_paper:
-                a = anova_paper.get(paper_ds)
-                cells["ANOVA F (p), paper"] = f"{a['F']:.2f} ({a['p']:.2f})" if a else ""
             ds = repro.datasets.get(paper_ds, paper_ds)
-            cells["ANOVA F (p), this run"] = _anova(
-                df, ds, table.column, list(repro.methods.values())
-            )
+            text, p = _anova(df, ds, table.column, list(repro.methods.values()))
+            a = anova_paper.get(paper_ds)
+            if anova_paper:
+                cells["ANOVA F (p), paper"] = f"{a['F']:.2f} ({a['p']:.2f})" if a else ""
+            cells["ANOVA F (p), this run"] = text
+            if a and np.isfinite(p):  # the thesis's bold = significant at 5 %
+                anova_verdicts.append(a["significant"] != (p <= 0.05))
         rows[paper_ds] = cells
     if rows:
         rows[MEAN_DELTA] = {
@@ -725,6 +726,9 @@ def side_by_side(repro: Reproduction, table: PublishedTable, df: pd.DataFrame) -
                 (m if compact else f"{m} Δ"): "" if np.isnan(r) else f"{r:+.2f}"
                 for m, r in rho.items()
             }
+        if anova_verdicts:
+            count = f"{sum(anova_verdicts)} of {len(anova_verdicts)}"
+            rows[VERDICTS_ROW] = {"ANOVA F (p), this run": count}
     out = pd.DataFrame.from_dict(rows, orient="index")
     out.index.name = "dataset"
     return out
@@ -737,9 +741,10 @@ def _varies(pairs) -> bool:
     return len(set(ours)) > 1 and len(set(paper)) > 1
 
 
-def _anova(df: pd.DataFrame, dataset: str, column: str, solvers: list) -> str:
+def _anova(df: pd.DataFrame, dataset: str, column: str, solvers: list) -> tuple[str, float]:
     """One-way ANOVA of ``column`` over the folds, between the methods, on one dataset (the
-    significance test of the EvoSVM thesis's tables): "F (p)", or "" with fewer than two methods."""
+    significance test of the EvoSVM thesis's tables): ("F (p)", p), or ("", nan) with fewer
+    than two methods."""
     from scipy.stats import f_oneway
 
     rows = df[(df["dataset"] == dataset) & (df["status"] == "ok") & df["solver"].isin(solvers)]
@@ -748,9 +753,11 @@ def _anova(df: pd.DataFrame, dataset: str, column: str, solvers: list) -> str:
     groups = [g[column].dropna().to_numpy() for _, g in rows.groupby("solver")]
     groups = [g for g in groups if len(g) >= 2]
     if len(groups) < 2:
-        return ""
+        return "", np.nan
     res = f_oneway(*groups)
-    return f"{res.statistic:.2f} ({res.pvalue:.2f})" if np.isfinite(res.statistic) else "—"
+    if not np.isfinite(res.statistic):
+        return "—", np.nan
+    return f"{res.statistic:.2f} ({res.pvalue:.2f})", float(res.pvalue)
 
 
 def known_deviations(name: str) -> list[tuple[str, str]]:
