@@ -47,6 +47,30 @@ def _scan(g, u, y, two_hulls, active, m):
 
 
 @njit(cache=True, nogil=True)
+def _start(X, sq, y, gamma, bias, inv_C, w0, buf, slot_of, idx_of, stamp, state):
+    """The MDM starting point: weight ``w0`` on the first sample of each class; returns the
+    weights u and the gradient g = Q u (Q = the kernel + bias + I/C in the signed space)."""
+    n = X.shape[0]
+    u = np.zeros(n)
+    g = np.zeros(n)
+    p = 0
+    while y[p] < 0:
+        p += 1
+    q = 0
+    while y[q] > 0:
+        q += 1
+    u[p] = w0
+    u[q] = w0
+    cp = get_column(p, X, sq, y, gamma, bias, buf, slot_of, idx_of, stamp, state)
+    cq = get_column(q, X, sq, y, gamma, bias, buf, slot_of, idx_of, stamp, state)
+    for j in range(n):
+        g[j] = w0 * (cp[j] + cq[j])
+    g[p] += w0 * inv_C
+    g[q] += w0 * inv_C
+    return u, g
+
+
+@njit(cache=True, nogil=True)
 def mdm_solve(
     X,
     sq,
@@ -81,24 +105,9 @@ def mdm_solve(
     split into helpers it would pass that state through every call of the inner loop.
     """
     n = X.shape[0]
-    u = np.zeros(n)
-    g = np.zeros(n)
     # start: the first sample of each class, weight 1/2 each (one hull) or 1 each (two hulls)
-    p = 0
-    while y[p] < 0:
-        p += 1
-    q = 0
-    while y[q] > 0:
-        q += 1
     w0 = 1.0 if two_hulls else 0.5
-    u[p] = w0
-    u[q] = w0
-    cp = get_column(p, X, sq, y, gamma, bias, buf, slot_of, idx_of, stamp, state)
-    cq = get_column(q, X, sq, y, gamma, bias, buf, slot_of, idx_of, stamp, state)
-    for j in range(n):
-        g[j] = w0 * (cp[j] + cq[j])
-    g[p] += w0 * inv_C
-    g[q] += w0 * inv_C
+    u, g = _start(X, sq, y, gamma, bias, inv_C, w0, buf, slot_of, idx_of, stamp, state)
     q_ii = 1.0 + bias + inv_C  # RBF: K_ii = 1
     # the KKT violation of the equivalent L2-SVM dual is at most scale * gap / rho
     scale = 2.0 if two_hulls else 1.0
@@ -205,22 +214,7 @@ def sampled_mdm_solve(
     """
     n = X.shape[0]
     np.random.seed(seed)
-    u = np.zeros(n)
-    g = np.zeros(n)
-    p = 0
-    while y[p] < 0:
-        p += 1
-    q = 0
-    while y[q] > 0:
-        q += 1
-    u[p] = 0.5
-    u[q] = 0.5
-    cp = get_column(p, X, sq, y, gamma, bias, buf, slot_of, idx_of, stamp, state)
-    cq = get_column(q, X, sq, y, gamma, bias, buf, slot_of, idx_of, stamp, state)
-    for j in range(n):
-        g[j] = 0.5 * (cp[j] + cq[j])
-    g[p] += 0.5 * inv_C
-    g[q] += 0.5 * inv_C
+    u, g = _start(X, sq, y, gamma, bias, inv_C, 0.5, buf, slot_of, idx_of, stamp, state)
     tau = 1.0 + bias + inv_C  # RBF: K_ii = 1
     eps = 1.0
     it = 0
