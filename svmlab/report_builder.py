@@ -263,8 +263,13 @@ def _short(title: str, ending: str) -> str:
     """A reproduction section's table name: its title without the source and the ending, with
     the job label of a sweep kept (``[evo.C=0.1] error ...``)."""
     job = re.match(r"\[[^\]]*\] ", title)
-    name = title.removesuffix(ending).rsplit(": ", 1)[-1]
-    return f"{job.group(0)}{name}" if job else name
+    name = title.removesuffix(ending)
+    depth, cut = 0, 0
+    for i, ch in enumerate(name):  # the last ": " outside parentheses ends the source
+        depth += (ch == "(") - (ch == ")")
+        if depth == 0 and name.startswith(": ", i):
+            cut = i + 2
+    return f"{job.group(0) if job else ''}{name[cut:]}"
 
 
 def _by_table(rows: dict) -> pd.DataFrame:

@@ -131,3 +131,10 @@ def test_the_jobs_of_a_sweep_keep_their_own_summary_rows():
     )
     summary = deviation_summary([Entry("p", "evosvm_variants", None, "ok", report)])
     assert list(summary.index) == ["[evo.C=1] error", "[evo.C=0.1] error"]
+
+
+def test_a_table_name_keeps_its_own_colons():
+    from svmlab.report_builder import _short
+
+    title = "Src (a: b): precision (x: positive; y: negative), tests, paper vs this run"
+    assert _short(title, ", tests, paper vs this run") == "precision (x: positive; y: negative)"
