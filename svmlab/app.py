@@ -116,8 +116,12 @@ def _conclude(summary, df, run_dir: Path, run_id: str) -> int:
     return 0
 
 
-def job(cfg) -> None:
-    """Hydra task function: one run (one job of a sweep)."""
+def job(cfg) -> float | None:
+    """Hydra task function: one run (one job of a sweep).
+
+    Returns the run's :func:`inner_objective` (what ``hydra/sweeper=optuna`` maximises);
+    None when the run failed before it had results. The exit status goes to ``EXIT``.
+    """
     from hydra.core.hydra_config import HydraConfig
     from omegaconf import OmegaConf
 
@@ -165,6 +169,10 @@ def job(cfg) -> None:
         metrics = [metric] if metric else None
         print(render(build_report(df, metrics, how)))
         EXIT["code"] = max(EXIT["code"], _conclude(summary, df, run_dir, run_id))
+        score = inner_objective(df)
+        if "optuna" in str(hc.sweeper.get("_target_", "")).lower():
+            _say(f"inner-CV objective of this trial: {score:.6g}")
+        return score
     except SvmlabError as exc:
         _say(f"error: {exc}")
         EXIT["code"] = 2
@@ -172,6 +180,39 @@ def job(cfg) -> None:
         _discard_if_unused(run_dir)
     finally:
         release(run_dir)
+    return None
+
+
+def inner_objective(df) -> float:
+    """The run's mean inner-CV score: for every result row tuned with ``tuning.mode=nested``,
+    the best mean inner score of its grid (``grid_scores``, the point the run chose), oriented
+    so that higher is better (``-rmse`` for an error metric); averaged over the rows. No test
+    fold enters it. NaN when no row has inner scores (``tuning.mode`` other than nested).
+
+    >>> import pandas as pd
+    >>> g = '[{"params": {"C": 1}, "score": 0.8}, {"params": {"C": 10}, "score": 0.9}]'
+    >>> inner_objective(pd.DataFrame({"grid_scores": [g], "tuning_metric": ["accuracy"]}))
+    0.9
+    >>> inner_objective(pd.DataFrame({"grid_scores": [g], "tuning_metric": ["rmse"]}))
+    -0.8
+    """
+    import json
+    import math
+
+    from svmlab.evaluation.metrics.registry import direction
+
+    if "grid_scores" not in df.columns or "tuning_metric" not in df.columns:
+        return math.nan
+    best = []
+    for table, metric in zip(df["grid_scores"], df["tuning_metric"], strict=True):
+        if not isinstance(table, str) or not table or not isinstance(metric, str):
+            continue
+        sign = 1.0 if direction(metric) == "max" else -1.0
+        scores = [sign * float(p["score"]) for p in json.loads(table) if p.get("score") is not None]
+        scores = [v for v in scores if math.isfinite(v)]
+        if scores:
+            best.append(max(scores))
+    return sum(best) / len(best) if best else math.nan
 
 
 def _discard_if_unused(run_dir: Path) -> None:
@@ -225,6 +266,123 @@ def check_group_choices(args: list[str]) -> None:
         for choice in value.split(","):
             if choice not in options:
                 raise UnknownNameError(key, choice, options)
+
+
+#: Hydra plugins by config-group option: ``{group: {option: (module, pip package)}}``.
+PLUGINS = {
+    "hydra/launcher": {
+        "joblib": ("hydra_plugins.hydra_joblib_launcher", "hydra-joblib-launcher"),
+        "submitit_local": ("hydra_plugins.hydra_submitit_launcher", "hydra-submitit-launcher"),
+        "submitit_slurm": ("hydra_plugins.hydra_submitit_launcher", "hydra-submitit-launcher"),
+        "ray": ("hydra_plugins.hydra_ray_launcher", "hydra-ray-launcher"),
+        "ray_aws": ("hydra_plugins.hydra_ray_launcher", "hydra-ray-launcher"),
+        "rq": ("hydra_plugins.hydra_rq_launcher", "hydra-rq-launcher"),
+    },
+    "hydra/sweeper": {
+        "optuna": ("hydra_plugins.hydra_optuna_sweeper", "hydra-optuna-sweeper"),
+        "ax": ("hydra_plugins.hydra_ax_sweeper", "hydra-ax-sweeper"),
+        "nevergrad": ("hydra_plugins.hydra_nevergrad_sweeper", "hydra-nevergrad-sweeper"),
+    },
+}
+
+
+def _installed(module: str) -> bool:
+    import importlib.util
+
+    try:
+        return importlib.util.find_spec(module) is not None
+    except (ImportError, ValueError):
+        return False
+
+
+def _hydra_options(group: str, args: list[str]) -> set[str]:
+    """The options of Hydra config ``group`` (``hydra/launcher``) found here: svmlab's and
+    ``--config-dir`` files and those the installed Hydra plugins register."""
+    from hydra.core.config_store import ConfigStore
+    from hydra.core.plugins import Plugins
+
+    Plugins.instance()  # imports the installed hydra_plugins, which register their configs
+    try:
+        stored = ConfigStore.instance().list(group)
+    except OSError:
+        stored = []
+    files = {p.stem for d in _config_dirs(args) for p in (d / group).glob("*.yaml")}
+    return files | {name.removesuffix(".yaml") for name in stored}
+
+
+def check_plugins(args: list[str]) -> None:
+    """``hydra/launcher=...`` / ``hydra/sweeper=...`` naming a Hydra plugin that is not
+    installed (or no known option) fails with one line: the package to install."""
+    for key, value in parse_overrides(args):
+        if key not in PLUGINS or not value:
+            continue
+        kind = key.split("/")[1]
+        known = PLUGINS[key].get(value)
+        if known is not None:
+            if not _installed(known[0]):
+                raise SvmlabError(
+                    f"{key}={value} needs the Hydra plugin {known[1]}, which is not installed: "
+                    f"pip install {known[1]}"
+                )
+        elif value not in _hydra_options(key, args):
+            options = ", ".join(sorted(_hydra_options(key, args)))
+            raise SvmlabError(
+                f"unknown {kind} {key}={value}; installed: {options} (if {value} is a Hydra "
+                f"plugin: pip install hydra-{value}-{kind})"
+            )
+
+
+#: svmlab's defaults for Hydra plugins chosen on the command line, added to Hydra's overrides
+#: unless the command line sets them: two joblib jobs at once rather than one per core;
+#: Optuna maximises the inner-CV objective :func:`job` returns, one trial at a time (TPE learns
+#: from each), its sampler seeded with the run's master seed; solvers left without a grid get
+#: an inner CV of their one configuration (``tuning.inner_always``) so that there is a score.
+#: (A ``conf/hydra/...`` file of the same name would be matched against the plugin's schema,
+#: which Hydra 1.3 refuses for Optuna's.)
+PLUGIN_DEFAULTS = {
+    ("hydra/launcher", "joblib"): {"hydra.launcher.n_jobs": "2"},
+    ("hydra/sweeper", "optuna"): {
+        "hydra.sweeper.direction": "maximize",
+        "hydra.sweeper.n_jobs": "1",
+        "hydra.sweeper.sampler.seed": "${seed}",
+        "+tuning.inner_always": "true",
+    },
+}
+
+
+def with_plugin_defaults(args: list[str]) -> list[str]:
+    """``args`` with :data:`PLUGIN_DEFAULTS` of the chosen plugins that ``args`` does not set.
+
+    >>> with_plugin_defaults(["-m", "hydra/launcher=joblib", "hydra.launcher.n_jobs=4"])
+    ['-m', 'hydra/launcher=joblib', 'hydra.launcher.n_jobs=4']
+    >>> with_plugin_defaults(["-m", "hydra/launcher=joblib"])
+    ['-m', 'hydra/launcher=joblib', 'hydra.launcher.n_jobs=2']
+    """
+    given = dict(parse_overrides(args))
+    extra = [
+        f"{key}={value}"
+        for choice, defaults in PLUGIN_DEFAULTS.items()
+        if given.get(choice[0]) == choice[1]
+        for key, value in defaults.items()
+        if key.lstrip("+") not in given
+    ]
+    return [*args, *extra]
+
+
+def check_optuna_tuning(args: list[str]) -> None:
+    """``hydra/sweeper=optuna`` optimises the inner-CV score, which only ``tuning.mode=nested``
+    computes: any other mode (as set on the command line or by the experiment) is refused."""
+    given = dict(parse_overrides(args))
+    if given.get("hydra/sweeper") != "optuna":
+        return
+    mode = given.get("tuning.mode")
+    if mode is None:
+        mode = (_experiment_config(args).get("tuning") or {}).get("mode", "nested")
+    if mode != "nested":
+        raise SvmlabError(
+            f"hydra/sweeper=optuna optimises the runs' inner-CV score, which tuning.mode={mode} "
+            "does not compute (outer_best would select on the test folds); use tuning.mode=nested"
+        )
 
 
 def check_results_dir(args: list[str]) -> None:
@@ -359,6 +517,8 @@ def run(args: list[str]) -> int:
         args = ["+experiment=quickstart", *args]
     try:
         check_group_choices(args)
+        check_plugins(args)
+        check_optuna_tuning(args)
         check_cleared_members(args)
         check_run_dir(args)
         check_results_dir(args)
@@ -366,6 +526,7 @@ def run(args: list[str]) -> int:
         print(f"svmlab: error: {exc}", file=sys.stderr)
         return 2
     EXIT["code"] = 0
+    args = with_plugin_defaults(args)
     main = hydra.main(config_path=str(conf_dir()), config_name="config", version_base="1.3")(job)
     saved = sys.argv
     sys.argv = ["svmlab run", *args]

@@ -442,9 +442,13 @@ def _report(args) -> int:
         formats=formats,
         stats=_stats_kwargs(args),
     )
+    from svmlab.runner.trials import trials_section
+
+    trials = trials_section(args.run_dir) if Path(args.run_dir).is_dir() else None
+    sections = [trials, *report.sections] if trials is not None else report.sections
     for note in report.notes:
         print(f"svmlab: note: {note}", file=sys.stderr)
-    _emit(render(report.sections, args.format), args.output)
+    _emit(render(sections, args.format), args.output)
     for path in report.figures:
         print(f"svmlab: figure {path}", file=sys.stderr)
     return 0

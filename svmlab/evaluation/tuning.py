@@ -45,20 +45,26 @@ class Tuning:
     scoring : str or None
         The metric optimised; None: the task's default
         (:func:`svmlab.evaluation.metrics.default_metric`).
+    inner_always : bool
+        With ``nested``, also run the inner CV of a solver without a grid (its one
+        configuration), so that every row records an inner-CV score; ``svmlab run`` sets it
+        for ``hydra/sweeper=optuna``, which optimises that score.
     """
 
     mode: str = "nested"
     inner_folds: int = 3
     scoring: str | None = None
+    inner_always: bool = False
 
     @classmethod
     def from_config(cls, config: dict | None) -> Tuning:
         """Validate a ``tuning`` mapping (:class:`ConfigError` naming the key and valid values)."""
         config = dict(config or {})
-        unknown = sorted(set(config) - {"mode", "inner_folds", "scoring"})
+        unknown = sorted(set(config) - {"mode", "inner_folds", "scoring", "inner_always"})
         if unknown:
             raise ConfigError(
-                f"tuning has no key {unknown[0]!r}; valid keys: inner_folds, mode, scoring"
+                f"tuning has no key {unknown[0]!r}; valid keys: inner_always, inner_folds, mode, "
+                "scoring"
             )
         tuning = cls(**config)
         if tuning.mode not in MODES:
@@ -108,7 +114,9 @@ class Tuning:
 
         This is the one place the effective mode is decided; rows and reports record it.
         """
-        if not solver.grid or isinstance(protocol, Prequential):
+        if isinstance(protocol, Prequential):
+            return "none"
+        if not solver.grid and not (self.inner_always and self.mode == "nested"):
             return "none"
         return self.mode
 

@@ -361,7 +361,10 @@ def identity(settings: RunSettings, solvers, datasets) -> dict:
         "solvers": _digest([_identity_solver(e.spec) for e in solvers]),
         "protocol": _digest(settings.protocol.as_dict()),
         "preprocessing": _digest(settings.preprocessing),
-        "tuning": _digest(settings.tuning.__dict__),
+        # inner_always only when set: the runs stored before it existed keep their identity
+        "tuning": _digest(
+            {k: v for k, v in settings.tuning.__dict__.items() if k != "inner_always" or v}
+        ),
         "seed": _digest(settings.seed),
     }
     return {"experiment": settings.experiment, "fingerprint": _digest(parts), "parts": parts}

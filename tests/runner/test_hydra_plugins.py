@@ -1,0 +1,105 @@
+"""``svmlab run -m`` with Hydra's own launchers (joblib, submitit) and the Optuna sweeper."""
+
+import pandas as pd
+import pytest
+
+from svmlab.app import inner_objective, run
+from svmlab.runner.trials import trial_table, trials_section
+
+# the quick-start experiment cut down to iris x SVC, one holdout split
+TINY = (
+    "+experiment=quickstart",
+    "~datasets.wine",
+    "~datasets.breast_cancer",
+    "~datasets.moons",
+    "~solvers.linear_svc",
+    "~solvers.knn",
+    "protocol=holdout",
+    "runner=sequential",
+    "runner.progress=false",
+)
+COLUMNS = ["dataset", "solver", "fold", "variant", "chosen_params", "accuracy", "kappa"]
+
+
+def _sweep(tmp_path, run_id: str, *extra: str) -> list[pd.DataFrame]:
+    args = ["-m", *TINY, "solver.C=1,10", f"results_dir={tmp_path}", f"run_id={run_id}", *extra]
+    assert run(args) == 0
+    sweep = tmp_path / "quickstart" / run_id
+    return [pd.read_parquet(sweep / str(j) / "results.parquet")[COLUMNS] for j in (0, 1)]
+
+
+@pytest.mark.slow
+def test_launchers_give_the_default_launchers_metrics(tmp_path):
+    pytest.importorskip("hydra_plugins.hydra_joblib_launcher")
+    pytest.importorskip("hydra_plugins.hydra_submitit_launcher")
+    expected = _sweep(tmp_path, "basic")
+    assert expected[0]["chosen_params"].iloc[0] != expected[1]["chosen_params"].iloc[0]
+    for launcher in ("joblib", "submitit_local"):
+        got = _sweep(tmp_path, launcher, f"hydra/launcher={launcher}")
+        for job, (a, b) in enumerate(zip(expected, got, strict=True)):
+            pd.testing.assert_frame_equal(a, b, obj=f"job {job} with {launcher}")
+
+
+@pytest.mark.slow
+def test_optuna_maximises_the_inner_cv_score(tmp_path):
+    pytest.importorskip("hydra_plugins.hydra_optuna_sweeper")
+    # moons (120 training points) with a fixed gamma: C matters and nothing else is tuned
+    base = [
+        *TINY[:3],
+        "~datasets.iris",
+        *TINY[4:],
+        "datasets.moons.params.n_samples=120",
+        "~solver.grid",
+        f"results_dir={tmp_path}",
+    ]
+    assert run([*base, "+tuning.inner_always=true", "run_id=default"]) == 0
+    default = inner_objective(pd.read_parquet(tmp_path / "quickstart/default/results.parquet"))
+    args = ["-m", "hydra/sweeper=optuna", "solver.C=tag(log,interval(0.01,1000))"]
+    assert run([*args, *base, "hydra.sweeper.n_trials=10", "run_id=opt"]) == 0
+    sweep = tmp_path / "quickstart" / "opt"
+    trials = trial_table(sweep)
+    assert len(trials) == 10 and trials["inner_cv"].notna().all()
+    assert trials["overrides"].str.match(r"solver\.C=[0-9.e-]+$").all()
+    assert trials["inner_cv"].max() > default
+    # the objective is the inner-CV score, not the test split's accuracy
+    rows = pd.read_parquet(sweep / str(trials["inner_cv"].idxmax()) / "results.parquet")
+    assert rows["grid_scores"].notna().all() and rows["tuning_mode"].eq("nested").all()
+    section = trials_section(sweep)
+    assert section is not None and section.title == "Optuna trials (10)"
+    assert (section.table["best"] == "yes").sum() == 1
+
+
+def test_optuna_refuses_tuning_without_inner_cv(capsys):
+    assert run(["-m", "hydra/sweeper=optuna", *TINY, "tuning.mode=outer_best"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err == [
+        "svmlab: error: hydra/sweeper=optuna optimises the runs' inner-CV score, which "
+        "tuning.mode=outer_best does not compute (outer_best would select on the test folds); "
+        "use tuning.mode=nested"
+    ]
+
+
+@pytest.mark.parametrize(
+    ("choice", "package"),
+    [("hydra/launcher=ray", "hydra-ray-launcher"), ("hydra/sweeper=ax", "hydra-ax-sweeper")],
+)
+def test_missing_plugin_is_one_line_naming_the_package(capsys, choice, package):
+    module = "hydra_plugins.hydra_" + package.removeprefix("hydra-").replace("-", "_")
+    try:
+        pytest.importorskip(module)
+    except pytest.skip.Exception:
+        pass
+    else:
+        pytest.skip(f"{package} is installed here")
+    assert run(["-m", *TINY, choice]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("svmlab: error: ")
+    assert err[0].endswith(f"pip install {package}")
+
+
+def test_unknown_launcher_lists_the_installed_ones(capsys):
+    assert run(["-m", *TINY, "hydra/launcher=nosuch"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1
+    assert "unknown launcher hydra/launcher=nosuch; installed: basic" in err[0]
+    assert err[0].endswith("pip install hydra-nosuch-launcher)")
