@@ -119,7 +119,8 @@ def _conclude(summary, df, run_dir: Path, run_id: str) -> int:
 def job(cfg) -> float | None:
     """Hydra task function: one run (one job of a sweep).
 
-    Returns the run's :func:`inner_objective` (what ``hydra/sweeper=optuna`` maximises);
+    Returns the run's :func:`svmlab.runner.trials.inner_objective` (what
+    ``hydra/sweeper=optuna`` maximises);
     None when the run failed before it had results. The exit status goes to ``EXIT``.
     """
     from hydra.core.hydra_config import HydraConfig
@@ -169,6 +170,8 @@ def job(cfg) -> float | None:
         metrics = [metric] if metric else None
         print(render(build_report(df, metrics, how)))
         EXIT["code"] = max(EXIT["code"], _conclude(summary, df, run_dir, run_id))
+        from svmlab.runner.trials import inner_objective
+
         score = inner_objective(df)
         if "optuna" in str(hc.sweeper.get("_target_", "")).lower():
             _say(f"inner-CV objective of this trial: {score:.6g}")
@@ -181,38 +184,6 @@ def job(cfg) -> float | None:
     finally:
         release(run_dir)
     return None
-
-
-def inner_objective(df) -> float:
-    """The run's mean inner-CV score: for every result row tuned with ``tuning.mode=nested``,
-    the best mean inner score of its grid (``grid_scores``, the point the run chose), oriented
-    so that higher is better (``-rmse`` for an error metric); averaged over the rows. No test
-    fold enters it. NaN when no row has inner scores (``tuning.mode`` other than nested).
-
-    >>> import pandas as pd
-    >>> g = '[{"params": {"C": 1}, "score": 0.8}, {"params": {"C": 10}, "score": 0.9}]'
-    >>> inner_objective(pd.DataFrame({"grid_scores": [g], "tuning_metric": ["accuracy"]}))
-    0.9
-    >>> inner_objective(pd.DataFrame({"grid_scores": [g], "tuning_metric": ["rmse"]}))
-    -0.8
-    """
-    import json
-    import math
-
-    from svmlab.evaluation.metrics.registry import direction
-
-    if "grid_scores" not in df.columns or "tuning_metric" not in df.columns:
-        return math.nan
-    best = []
-    for table, metric in zip(df["grid_scores"], df["tuning_metric"], strict=True):
-        if not isinstance(table, str) or not table or not isinstance(metric, str):
-            continue
-        sign = 1.0 if direction(metric) == "max" else -1.0
-        scores = [sign * float(p["score"]) for p in json.loads(table) if p.get("score") is not None]
-        scores = [v for v in scores if math.isfinite(v)]
-        if scores:
-            best.append(max(scores))
-    return sum(best) / len(best) if best else math.nan
 
 
 def _discard_if_unused(run_dir: Path) -> None:

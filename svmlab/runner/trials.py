@@ -2,7 +2,7 @@
 
 The sweeper writes ``optimization_results.yaml`` (best parameters and value) into the sweep
 directory, one run directory per trial (``0/``, ``1/``, ...). :func:`trials_section` puts
-each trial's overrides and its inner-CV objective (:func:`svmlab.app.inner_objective`, what
+each trial's overrides and its inner-CV objective (:func:`inner_objective`, what
 the sweeper maximised) in one table of ``svmlab report SWEEP_DIR``.
 """
 
@@ -15,6 +15,38 @@ import pandas as pd
 from svmlab.stats.sections import Section
 
 RESULTS_FILE = "optimization_results.yaml"
+
+
+def inner_objective(df) -> float:
+    """The run's mean inner-CV score: for every result row tuned with ``tuning.mode=nested``,
+    the best mean inner score of its grid (``grid_scores``, the point the run chose), oriented
+    so that higher is better (``-rmse`` for an error metric); averaged over the rows. No test
+    fold enters it. NaN when no row has inner scores (``tuning.mode`` other than nested).
+
+    >>> import pandas as pd
+    >>> g = '[{"params": {"C": 1}, "score": 0.8}, {"params": {"C": 10}, "score": 0.9}]'
+    >>> inner_objective(pd.DataFrame({"grid_scores": [g], "tuning_metric": ["accuracy"]}))
+    0.9
+    >>> inner_objective(pd.DataFrame({"grid_scores": [g], "tuning_metric": ["rmse"]}))
+    -0.8
+    """
+    import json
+    import math
+
+    from svmlab.evaluation.metrics.registry import direction
+
+    if "grid_scores" not in df.columns or "tuning_metric" not in df.columns:
+        return math.nan
+    best = []
+    for table, metric in zip(df["grid_scores"], df["tuning_metric"], strict=True):
+        if not isinstance(table, str) or not table or not isinstance(metric, str):
+            continue
+        sign = 1.0 if direction(metric) == "max" else -1.0
+        scores = [sign * float(p["score"]) for p in json.loads(table) if p.get("score") is not None]
+        scores = [v for v in scores if math.isfinite(v)]
+        if scores:
+            best.append(max(scores))
+    return sum(best) / len(best) if best else math.nan
 
 
 def _varying(labels: list[str]) -> list[str]:
@@ -33,8 +65,6 @@ def trial_table(sweep_dir: str | Path) -> pd.DataFrame:
 
     A trial without results (failed before writing any) has a NaN objective.
     """
-    from svmlab.app import inner_objective
-
     sweep = Path(sweep_dir)
     jobs = sorted((int(p.name), p) for p in sweep.iterdir() if p.is_dir() and p.name.isdigit())
     rows = []

@@ -3,8 +3,8 @@
 import pandas as pd
 import pytest
 
-from svmlab.app import inner_objective, run
-from svmlab.runner.trials import trial_table, trials_section
+from svmlab.app import run
+from svmlab.runner.trials import inner_objective, trial_table, trials_section
 
 # the quick-start experiment cut down to iris x SVC, one holdout split
 TINY = (
