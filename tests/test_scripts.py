@@ -31,6 +31,25 @@ def test_ollawv_boundary_figure(tmp_path):
     assert img.ndim == 3 and img.shape[1] > 1000
 
 
+def test_scaling_benchmark_prints_every_backend():
+    out = subprocess.run(
+        [
+            sys.executable,
+            str(REPO_ROOT / "scripts" / "bench" / "scaling.py"),
+            *("--tasks", "10", "--busy-tasks", "2", "--busy-iterations", "100000"),
+        ],
+        check=True,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    ).stdout
+    rows = {line.split()[0]: line.split() for line in out.splitlines() if line[:1].isalpha()}
+    for backend in ("sequential", "loky", "dask"):
+        assert backend in rows, out
+    assert rows["loky"][1] == "2" and rows["dask"][2] == "2"  # workers
+    assert all(float(rows[b][-1]) > 0 for b in ("sequential", "loky", "dask"))  # RSS per worker
+
+
 def test_runner_overhead_benchmark_prints_ratios():
     out = subprocess.run(
         [
