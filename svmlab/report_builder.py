@@ -23,8 +23,8 @@ from svmlab.reproduce import MEAN_DELTA, RANK_CORR
 from svmlab.reproduce.published_tests import DIFFERS, VERDICTS_ROW
 from svmlab.stats.sections import Section, render
 
-#: Title endings of the reproduction sections (svmlab.reproduce.sections).
-SIDE_BY_SIDE, TESTS = ", paper vs this run", ", tests, paper vs this run"
+#: The kinds of reproduction sections (``Section.key``, set by svmlab.reproduce.sections).
+SIDE_BY_SIDE, TESTS = "paper", "tests"
 
 
 @dataclass
@@ -103,15 +103,16 @@ def run_report(
     # with the columns the runs' reproduction targets derive (the MLM studies' NORM), so that
     # --metric can name them
     df = load_results(run_dir)
-    df = derived_columns(df, run_configs(df))
+    configs = run_configs(df)
+    df = derived_columns(df, configs)
     config = run_config(run_dir)
     defaults = config.get("report") or {}
     how = aggregate_how or defaults.get("aggregate") or "mean"
     stats = dict(stats or {})
     if stats.get("bd_alpha") is None:
         stats["bd_alpha"] = defaults.get("bd_alpha")
-    out = RunReport(build_report(df, metric, how), [], [], config, provenance(df))
-    out.explained = explained_deviations(run_configs(df))
+    out = RunReport(build_report(df, metric, how, configs=configs), [], [], config, provenance(df))
+    out.explained = explained_deviations(configs)
     stat_metrics = metric or sorted(
         {default_metric(t) for t in df.loc[df["status"] == "ok", "task_type"].dropna()}
     )
@@ -151,7 +152,7 @@ def run_report(
         table = pd.DataFrame(ranks_by_metric).T
         if table.notna().all().all():
             out.sections.append(meta_rank_section(table))
-    out.figures += reproduction_figures(df, formats, out_dir)
+    out.figures += reproduction_figures(df, formats, out_dir, configs)
     return out
 
 
@@ -181,13 +182,13 @@ def _incomplete(df, notes: list) -> dict[str, str]:
     return partial
 
 
-def reproduction_figures(df, formats, out_dir) -> list:
-    """The paper figures each run's reproduction target redraws (e.g. the MKLPO boxplots)."""
+def reproduction_figures(df, formats, out_dir, configs) -> list:
+    """The paper figures each run's reproduction target redraws (e.g. the MKLPO boxplots);
+    ``configs`` as :func:`svmlab.results.run_configs`."""
     from svmlab.reproduce import figures
-    from svmlab.results import run_configs
 
     paths = []
-    for run_dir, config in run_configs(df).items():
+    for run_dir, config in configs.items():
         target = config.get("reproduce")
         rows = df[df["run_dir"] == run_dir]
         if target and not rows.empty and formats:
@@ -225,7 +226,7 @@ def deviations(entries: list[Entry]) -> pd.DataFrame:
         for column, value in s.table.loc[MEAN_DELTA].items():
             if str(value).strip():
                 row[str(column).removesuffix(" Δ")] = value
-        rows[(e.experiment, _short(s.title, SIDE_BY_SIDE))] = row
+        rows[(e.experiment, s.key[1])] = row
     return _by_table(rows)
 
 
@@ -236,10 +237,10 @@ def deviation_summary(entries: list[Entry]) -> pd.DataFrame:
     reproduces."""
     rows = {}
     for e, s in _reproduction_sections(entries, SIDE_BY_SIDE):
-        row = rows.setdefault((e.experiment, _short(s.title, SIDE_BY_SIDE)), {})
+        row = rows.setdefault((e.experiment, s.key[1]), {})
         deltas = _numbers(s.table, MEAN_DELTA)
         if deltas.size:
-            row["mean abs. Δ (mean over methods)"] = _fmt(deltas.mean())
+            row["mean abs. Δ (mean over methods)"] = f"{deltas.mean():.4g}"
         rho = _numbers(s.table, RANK_CORR)
         if rho.size:
             row["Spearman ρ (median; min..max)"] = (
@@ -249,7 +250,7 @@ def deviation_summary(entries: list[Entry]) -> pd.DataFrame:
             counts = [str(v) for v in s.table.loc[VERDICTS_ROW] if str(v).strip()]
             row["test verdicts that differ"] = ", ".join(counts) + " (per-dataset ANOVA)"
     for e, s in _reproduction_sections(entries, TESTS):
-        row = rows.setdefault((e.experiment, _short(s.title, TESTS)), {})
+        row = rows.setdefault((e.experiment, s.key[1]), {})
         if VERDICTS_ROW in s.table.index:
             row["test verdicts that differ"] = s.table.at[VERDICTS_ROW, DIFFERS]
             which = s.table[DIFFERS].drop(index=VERDICTS_ROW)
@@ -259,19 +260,6 @@ def deviation_summary(entries: list[Entry]) -> pd.DataFrame:
     return _by_table(rows)
 
 
-def _short(title: str, ending: str) -> str:
-    """A reproduction section's table name: its title without the source and the ending, with
-    the job label of a sweep kept (``[evo.C=0.1] error ...``)."""
-    job = re.match(r"\[[^\]]*\] ", title)
-    name = title.removesuffix(ending)
-    depth, cut = 0, 0
-    for i, ch in enumerate(name):  # the last ": " outside parentheses ends the source
-        depth += (ch == "(") - (ch == ")")
-        if depth == 0 and name.startswith(": ", i):
-            cut = i + 2
-    return f"{job.group(0) if job else ''}{name[cut:]}"
-
-
 def _by_table(rows: dict) -> pd.DataFrame:
     """``{(experiment, table): cells}`` as a table indexed by table, experiment first."""
     out = pd.DataFrame([{"experiment": e, **cells} for (e, _), cells in rows.items()])
@@ -279,11 +267,11 @@ def _by_table(rows: dict) -> pd.DataFrame:
     return out.fillna("")
 
 
-def _reproduction_sections(entries: list[Entry], ending: str):
-    """(entry, section) of every reproduction section whose title ends with ``ending``."""
+def _reproduction_sections(entries: list[Entry], kind: str):
+    """(entry, section) of every reproduction section of ``kind`` (``SIDE_BY_SIDE``, ``TESTS``)."""
     for e in entries:
         for s in e.report.sections if e.report else []:
-            if s.title.endswith(ending) and (ending == TESTS or not s.title.endswith(TESTS)):
+            if s.key and s.key[0] == kind:
                 yield e, s
 
 
@@ -293,10 +281,6 @@ def _numbers(table: pd.DataFrame, row: str) -> np.ndarray:
         return np.array([])
     values = pd.to_numeric(table.loc[row].astype(str).str.strip(), errors="coerce")
     return values.dropna().to_numpy(dtype=float)
-
-
-def _fmt(value: float) -> str:
-    return f"{value:.4g}"
 
 
 def unavailable(config: dict) -> list[tuple[str, str]]:

@@ -70,6 +70,8 @@ def reproduction_sections(df: pd.DataFrame, configs: dict[str, dict]) -> list[Se
         for section in reproduce_sections(target, rows):
             if several:
                 section.title = f"[{label}] {section.title}"
+                if section.key:
+                    section.key = (section.key[0], f"[{label}] {section.key[1]}")
             out.append(section)
     return out
 

@@ -80,7 +80,7 @@ def test_a_run_that_disagrees_is_counted_and_named():
         "mtr_quick",
         None,
         "ok",
-        RunReport([Section("MTR: aCC, tests, paper vs this run", table)]),
+        RunReport([Section("MTR: aCC, tests", table, key=("tests", "aCC"))]),
     )
     summary = deviation_summary([entry])
     assert summary.at["aCC", "test verdicts that differ"] == table.at[VERDICTS_ROW, DIFFERS]
@@ -101,7 +101,8 @@ def test_the_summary_has_mean_delta_and_spearman_per_table():
         {"A Δ": ["+0.1", "0.10", "+0.50"], "B Δ": ["-0.3", "0.30", "-0.20"]},
         index=["iris", "mean abs. Δ", "rank corr. ρ"],
     )
-    entry = Entry("p", "exp", None, "ok", RunReport([Section("T: acc, paper vs this run", side)]))
+    report = RunReport([Section("T: acc, paper vs this run", side, key=("paper", "acc"))])
+    entry = Entry("p", "exp", None, "ok", report)
     row = deviation_summary([entry]).loc["acc"]
     assert row["mean abs. Δ (mean over methods)"] == "0.2"
     assert row["Spearman ρ (median; min..max)"] == "+0.15 (-0.20..+0.50)"
@@ -125,16 +126,9 @@ def test_the_jobs_of_a_sweep_keep_their_own_summary_rows():
     side = pd.DataFrame({"A Δ": ["0.10"]}, index=["mean abs. Δ"])
     report = RunReport(
         [
-            Section(f"[evo.C={c}] Table 3.4, C = {c}: error, paper vs this run", side)
+            Section(f"[evo.C={c}] T, C = {c}: error", side, key=("paper", f"[evo.C={c}] error"))
             for c in (1, 0.1)
         ]
     )
     summary = deviation_summary([Entry("p", "evosvm_variants", None, "ok", report)])
     assert list(summary.index) == ["[evo.C=1] error", "[evo.C=0.1] error"]
-
-
-def test_a_table_name_keeps_its_own_colons():
-    from svmlab.report_builder import _short
-
-    title = "Src (a: b): precision (x: positive; y: negative), tests, paper vs this run"
-    assert _short(title, ", tests, paper vs this run") == "precision (x: positive; y: negative)"

@@ -665,7 +665,9 @@ def run_table(repro: Reproduction, table: PublishedTable, df: pd.DataFrame) -> p
     return frame
 
 
-def side_by_side(repro: Reproduction, table: PublishedTable, df: pd.DataFrame) -> pd.DataFrame:
+def side_by_side(
+    repro: Reproduction, table: PublishedTable, df: pd.DataFrame, ours: pd.DataFrame | None = None
+) -> pd.DataFrame:
     """Published and measured values per dataset and method, with the difference.
 
     Returns a DataFrame indexed by the paper's dataset names (only those the run
@@ -674,12 +676,13 @@ def side_by_side(repro: Reproduction, table: PublishedTable, df: pd.DataFrame) -
     "ours (paper)"), and last rows ``mean abs. Δ`` and, with three or more datasets,
     ``rank corr. ρ``: Spearman's correlation of a method's values with the published ones
     over the datasets (does the run order the datasets as the paper did?). Tables with a
-    published per-dataset ANOVA (EvoSVM's Table 3.4) show it beside the run's.
+    published per-dataset ANOVA (EvoSVM's Table 3.4) show it beside the run's. ``ours`` is
+    :func:`run_table` when the caller has it already.
     """
     from scipy.stats import spearmanr
 
     published = repro.published(table)
-    ours = run_table(repro, table, df)
+    ours = run_table(repro, table, df) if ours is None else ours
     anova_paper = (published_tests(table.file) or {}).get("anova") or {}
     compact = len(repro.methods) > 4  # many methods: one cell "ours (paper)" per method
     rows, deltas, pairs, anova_verdicts = {}, {}, {}, []
@@ -793,17 +796,19 @@ def sections(name: str, df: pd.DataFrame) -> list:
         if table.column not in df.columns:
             continue
         note = "; ".join(n for n in (table.note, repro.note) if n)
+        ours = run_table(repro, table, df)
         out.append(
             Section(
                 f"{repro.source}: {table.title}, paper vs this run",
-                side_by_side(repro, table, df).fillna(""),
+                side_by_side(repro, table, df, ours).fillna(""),
                 None,
                 note,
+                key=("paper", table.title),
             )
         )
         pub = published_tests(table.file)
         if pub and pub.get("average_ranks"):
-            tests, tests_note = side_by_side_tests(run_table(repro, table, df), pub)
+            tests, tests_note = side_by_side_tests(ours, pub)
             differs = tests[DIFFERS].drop(index=VERDICTS_ROW, errors="ignore")
             out.append(
                 Section(
@@ -811,6 +816,7 @@ def sections(name: str, df: pd.DataFrame) -> list:
                     tests,
                     {m: [DIFFERS] for m, v in differs.items() if v},  # bold: verdicts differ
                     tests_note,
+                    key=("tests", table.title),
                 )
             )
     if repro.extra_sections is not None:

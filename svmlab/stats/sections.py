@@ -33,6 +33,9 @@ class Section:
     table: pd.DataFrame
     best: dict | None = None  # dataset -> best method(s) (bold in Markdown/LaTeX)
     note: str = ""
+    # (kind, name) of a section that compares a run with a published table ("paper" or
+    # "tests", and the table's name), so that summaries need not parse titles
+    key: tuple[str, str] | None = None
 
 
 def render(sections: list[Section], fmt: str = "markdown") -> str:

@@ -99,7 +99,9 @@ def test_deviations_collect_every_mean_abs_delta_row():
     table = pd.DataFrame(
         {"A Δ": ["+0.10", "0.10"], "B Δ": ["-0.30", "0.30"]}, index=["iris", MEAN_DELTA]
     )
-    report = RunReport([Section("T1, paper vs this run", table), Section("other", table[:1])])
+    report = RunReport(
+        [Section("T1, paper vs this run", table, key=("paper", "T1")), Section("other", table[:1])]
+    )
     dev = deviations([Entry("Sec. 1", "exp", None, "ok", report)])
     assert dev.to_dict("index") == {"T1": {"experiment": "exp", "A": "0.10", "B": "0.30"}}
 
