@@ -7,7 +7,7 @@ from urllib.parse import urlsplit
 
 from svmlab.errors import ConfigError
 
-BACKENDS = ("loky", "sequential", "dask")
+BACKENDS = ("loky", "sequential", "dask", "ray")
 KEYS = ("name", "description", "backend", "n_jobs", "task_timeout", "progress", "address")
 
 
@@ -41,10 +41,36 @@ def check_runner(runner: dict) -> dict:
     return runner
 
 
-#: Seconds to wait for a dask scheduler to accept a connection before the run is refused.
-DASK_CONNECT_TIMEOUT = 3.0
+#: Seconds to wait for a cluster's head (dask scheduler, Ray GCS or client server) to accept
+#: a connection before the run is refused.
+CONNECT_TIMEOUT = 3.0
+DASK_CONNECT_TIMEOUT = CONNECT_TIMEOUT
 #: dask's default scheduler port, used when an address names none.
 DASK_DEFAULT_PORT = 8786
+#: Ray's default ports: the head's GCS (``ray start --head``) and the Ray Client server.
+RAY_DEFAULT_PORT, RAY_CLIENT_PORT = 6379, 10001
+#: Ray addresses that name no host: found from this machine's running instance by Ray itself.
+RAY_LOOKUP = ("auto", "local")
+
+
+def _host_port(address: str, schemes: dict[str, int], example: str) -> tuple[str, int] | None:
+    """``(host, port)`` of ``address`` whose scheme is one of ``schemes`` (scheme -> default
+    port; the first is assumed when none is given), or None for another scheme."""
+    text = str(address).strip()
+    if "://" not in text:
+        text = f"{next(iter(schemes))}://{text}"
+    parts = urlsplit(text)
+    if parts.scheme not in schemes:
+        return None
+    try:
+        port = parts.port
+    except ValueError:
+        raise ConfigError(
+            f"runner.address={address!r}: the port is not a number; use e.g. {example}"
+        ) from None
+    if not parts.hostname:
+        raise ConfigError(f"runner.address={address!r} names no host; use e.g. {example}")
+    return parts.hostname, port or schemes[parts.scheme]
 
 
 def dask_host_port(address: str) -> tuple[str, int] | None:
@@ -57,24 +83,43 @@ def dask_host_port(address: str) -> tuple[str, int] | None:
     >>> dask_host_port("inproc://x") is None
     True
     """
-    text = str(address).strip()
-    if "://" not in text:
-        text = "tcp://" + text
-    parts = urlsplit(text)
-    if parts.scheme not in ("tcp", "tls", "ws", "wss"):
+    schemes = dict.fromkeys(("tcp", "tls", "ws", "wss"), DASK_DEFAULT_PORT)
+    return _host_port(address, schemes, "tcp://HOST:8786")
+
+
+def ray_host_port(address: str) -> tuple[str, int] | None:
+    """``(host, port)`` of a Ray cluster address: the head's GCS (``HOST:6379``) or a Ray
+    Client server (``ray://HOST:10001``); None for ``auto`` / ``local``.
+
+    >>> ray_host_port("10.0.0.5"), ray_host_port("ray://head:10001")
+    (('10.0.0.5', 6379), ('head', 10001))
+    >>> ray_host_port("auto") is None
+    True
+    """
+    if str(address).strip() in RAY_LOOKUP:
         return None
-    try:
-        port = parts.port
-    except ValueError:
+    schemes = {"gcs": RAY_DEFAULT_PORT, "ray": RAY_CLIENT_PORT}
+    target = _host_port(address, schemes, "HOST:6379 or ray://HOST:10001")
+    if target is None:
         raise ConfigError(
-            f"runner.address={address!r}: the port is not a number; use e.g. tcp://HOST:8786"
-        ) from None
-    if not parts.hostname:
-        raise ConfigError(f"runner.address={address!r} names no host; use e.g. tcp://HOST:8786")
-    return parts.hostname, port or DASK_DEFAULT_PORT
+            f"runner.address={address!r} is not a Ray address; use HOST:6379 (the head "
+            "started by ray start --head), ray://HOST:10001 (Ray Client) or auto"
+        )
+    return target
 
 
-def check_dask_address(address: str, timeout: float = DASK_CONNECT_TIMEOUT) -> None:
+def _probe(address: str, target: tuple[str, int], timeout: float) -> str | None:
+    """Why a TCP connection to ``target`` fails within ``timeout`` s, or None if it opens."""
+    try:
+        socket.create_connection(target, timeout=timeout).close()
+    except TimeoutError:
+        return f"no answer within {timeout:g} s"
+    except OSError as exc:
+        return exc.strerror or type(exc).__name__
+    return None
+
+
+def check_dask_address(address: str, timeout: float = CONNECT_TIMEOUT) -> None:
     """Fail within ``timeout`` seconds when no dask scheduler listens at ``address``.
 
     A plain TCP connection is tried (dask's own client waits 30 s by default); transports
@@ -86,21 +131,44 @@ def check_dask_address(address: str, timeout: float = DASK_CONNECT_TIMEOUT) -> N
         One line naming the address, what went wrong and what to do.
     """
     target = dask_host_port(address)
-    if target is None:
+    why = None if target is None else _probe(address, target, timeout)
+    if why is not None:
+        raise ConfigError(
+            f"runner.address={address!r}: cannot connect to a dask scheduler at "
+            f"{target[0]}:{target[1]} ({why}); start one (dask scheduler) or set "
+            "runner.address=null for a local cluster"
+        )
+
+
+def check_ray_address(address: str, timeout: float = CONNECT_TIMEOUT) -> None:
+    """Fail within ``timeout`` seconds when no Ray head listens at ``address``.
+
+    Ray's own ``ray.init`` retries for about a minute before it gives up.
+
+    Raises
+    ------
+    ConfigError
+        One line naming the address, what went wrong and what to do.
+    """
+    target = ray_host_port(address)
+    why = None if target is None else _probe(address, target, timeout)
+    if why is not None:
+        raise ConfigError(
+            f"runner.address={address!r}: cannot connect to a Ray cluster at "
+            f"{target[0]}:{target[1]} ({why}); start one (ray start --head) or set "
+            "runner.address=null for a local Ray instance"
+        )
+
+
+def check_address(runner: dict) -> None:
+    """Fail within seconds when the cluster ``runner.address`` names does not answer."""
+    address = runner.get("address")
+    if not address:
         return
-    try:
-        socket.create_connection(target, timeout=timeout).close()
-    except TimeoutError:
-        why = f"no answer within {timeout:g} s"
-    except OSError as exc:
-        why = exc.strerror or type(exc).__name__
-    else:
-        return
-    raise ConfigError(
-        f"runner.address={address!r}: cannot connect to a dask scheduler at "
-        f"{target[0]}:{target[1]} ({why}); start one (dask scheduler) or set "
-        "runner.address=null for a local cluster"
-    )
+    if runner.get("backend") == "dask":
+        check_dask_address(address)
+    elif runner.get("backend") == "ray":
+        check_ray_address(address)
 
 
 def runs_in_parallel(runner: dict) -> bool:
