@@ -115,6 +115,14 @@ class Protocol(ABC):
             rs = derive_seed(seed, "split", dataset, self._seed_repeat(repeat))
             yield from self._repeat_splits(y, repeat, rs, task)
 
+    def repeat_splits(
+        self, y, repeat: int, *, seed: int, dataset: str, task: str | None = None, predefined=None
+    ) -> list[Split]:
+        """The splits of repetition ``repeat`` alone: exactly those :meth:`split` yields for
+        it (a task of a run with 100,000 repetitions draws its own, not all of them)."""
+        rs = derive_seed(seed, "split", dataset, self._seed_repeat(repeat))
+        return list(self._repeat_splits(np.asarray(y), repeat, rs, task))
+
     def _seed_repeat(self, repeat: int) -> int:
         """The repetition whose seed draws the splits of ``repeat`` (itself by default)."""
         return repeat
@@ -284,6 +292,11 @@ class Holdout(Protocol):
             rs = derive_seed(seed, "split", dataset, self._seed_repeat(repeat))
             yield from self._holdout(y, repeat, rs, task, size)
 
+    def repeat_splits(self, y, repeat, *, seed, dataset, task=None, predefined=None):
+        size = self.train_size_for(dataset)
+        rs = derive_seed(seed, "split", dataset, self._seed_repeat(repeat))
+        return list(self._holdout(np.asarray(y), repeat, rs, task, size))
+
     def _repeat_splits(self, y, repeat, rs, task):
         yield from self._holdout(y, repeat, rs, task, self.train_size_for(""))
 
@@ -334,6 +347,11 @@ class Predefined(Protocol):
             )
         for repeat in range(self.n_repeats):
             yield Split(repeat, 0, train, test)
+
+    def repeat_splits(self, y, repeat, *, seed, dataset, task=None, predefined=None):
+        one = Predefined(self.name, 1, self.config)  # every repetition has the same split
+        first = next(one.split(y, seed=seed, dataset=dataset, task=task, predefined=predefined))
+        return [Split(repeat, 0, first.train, first.test)]
 
     def _repeat_splits(self, y, repeat, rs, task):
         # the splits come from the dataset, which only split() receives
