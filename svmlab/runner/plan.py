@@ -30,7 +30,7 @@ from svmlab.evaluation.preprocessing import Preprocessor
 from svmlab.evaluation.protocols import Predefined, Prequential, Protocol, get_protocol
 from svmlab.evaluation.tuning import Tuning
 from svmlab.runner.provenance import provenance
-from svmlab.runner.settings import check_address, check_runner, runs_in_parallel
+from svmlab.runner.settings import check_backend, check_runner, runs_in_parallel
 from svmlab.runner.task import TaskSpec
 from svmlab.solvers import SolverSpec
 
@@ -141,7 +141,7 @@ def read_settings(cfg: dict) -> RunSettings:
     if not isinstance(seed, int) or isinstance(seed, bool):
         raise ConfigError(f"seed must be an integer, got {seed!r}")
     runner = check_runner(cfg.get("runner") or {})
-    check_address(runner)  # fails in seconds, not after dask's 30 s or Ray's minute
+    check_backend(runner)  # fails in seconds, not after dask's 30 s or Ray's minute
     return RunSettings(
         experiment=cfg.get("name") or "adhoc",
         protocol=get_protocol(cfg["protocol"]),

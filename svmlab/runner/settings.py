@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import socket
 from urllib.parse import urlsplit
 
@@ -160,8 +161,30 @@ def check_ray_address(address: str, timeout: float = CONNECT_TIMEOUT) -> None:
         )
 
 
-def check_address(runner: dict) -> None:
-    """Fail within seconds when the cluster ``runner.address`` names does not answer."""
+#: The package each backend needs beyond svmlab's own requirements, and how to get it.
+BACKEND_PACKAGES = {
+    "dask": ("distributed", "runner=dask needs the dask extra: pip install 'svmlab[dask]'"),
+    "ray": ("ray", "runner=ray needs Ray: pip install 'svmlab[ray]'"),
+}
+
+
+def check_backend(runner: dict) -> None:
+    """Fail before any compute when the backend's package is missing or its cluster
+    (``runner.address``) does not answer within seconds.
+
+    Raises
+    ------
+    ConfigError
+        One line naming the package to install, or the address and what to do.
+    """
+    package, hint = BACKEND_PACKAGES.get(runner.get("backend"), (None, ""))
+    if package is not None:
+        try:
+            found = importlib.util.find_spec(package) is not None
+        except (ImportError, ValueError):  # a parent package missing, or a broken entry
+            found = False
+        if not found:
+            raise ConfigError(hint)
     address = runner.get("address")
     if not address:
         return
