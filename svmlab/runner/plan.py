@@ -246,8 +246,14 @@ def _load(name: str, params: dict, allow_download: bool):
 
 
 def _check_splits(protocol: Protocol, ds, seed: int) -> tuple[Protocol, list]:
-    """The concrete protocol for ``ds`` and its outer splits (none listed for a stream); it
-    must be able to split it (enough samples, at least 2 chunks of a stream)."""
+    """The concrete protocol for ``ds`` and the outer splits of its first repetition (none
+    listed for a stream); it must be able to split it (enough samples, at least 2 chunks of
+    a stream).
+
+    Repetitions differ only by their seed, so the sizes of their parts, which decide
+    whether a split can be drawn and how small a training part gets, are those of the
+    first one; drawing only it keeps planning 100,000 repetitions instant.
+    """
     concrete = protocol.check(ds.task, ds.name)
     if isinstance(concrete, Prequential):
         if len(concrete.chunks(ds.n_instances)) < 2:
@@ -265,10 +271,8 @@ def _check_splits(protocol: Protocol, ds, seed: int) -> tuple[Protocol, list]:
             "adult_fixed, ijcnn1_fixed, shuttle_fixed, usps_fixed, usps)"
         )
     try:
-        splits = list(
-            concrete.split(
-                ds.targets, seed=seed, dataset=ds.name, task=ds.task, predefined=predefined
-            )
+        splits = concrete.repeat_splits(
+            ds.targets, 0, seed=seed, dataset=ds.name, task=ds.task, predefined=predefined
         )
     except (ValueError, ConfigError) as exc:
         raise ConfigError(
@@ -427,44 +431,42 @@ def expand(
                 check_finite(ds, spec, built)
             values = built.get_params(deep=True)
             fixed = {k: values[k] for k in sorted(entry.fixed) if k in values}
+            # what every task of this (dataset, solver) pair shares: the same objects, not
+            # copies, so a task costs its key and its own few fields
+            shared = {
+                "experiment": settings.experiment,
+                "dataset": ds.name,
+                "dataset_params": d.params,
+                "solver": _identity_solver(spec),
+                "protocol": settings.protocol.as_dict(),
+                "preprocessing": prep,
+                "tuning": settings.tuning.__dict__,
+                "seed": settings.seed,
+            }
+            common = dict(
+                experiment=settings.experiment,
+                run_id=run_id,
+                run_dir=str(run_dir),
+                dataset=ds.name,
+                task_type=ds.task,
+                dataset_params=d.params,
+                solver=spec,
+                protocol=protocol,
+                preprocessing=prep,
+                tuning=settings.tuning,
+                tuning_mode=settings.tuning.mode_for(spec, protocol),
+                seed=settings.seed,
+                fixed_params=fixed,
+                variant=variant,
+                timeout=settings.runner.get("task_timeout"),
+                limit_blas=limit_blas,
+                provenance=prov,
+            )
             for repeat in range(protocol.n_repeats):
                 for fold in range(protocol.n_folds):
-                    content = {
-                        "experiment": settings.experiment,
-                        "dataset": ds.name,
-                        "dataset_params": d.params,
-                        "solver": _identity_solver(spec),
-                        "protocol": settings.protocol.as_dict(),
-                        "preprocessing": prep,
-                        "tuning": settings.tuning.__dict__,
-                        "seed": settings.seed,
-                        "repeat": repeat,
-                        "fold": fold,
-                    }
-                    tasks.append(
-                        TaskSpec(
-                            key=f"{ds.name}-{spec.name}-r{repeat}f{fold}-{_digest(content)}",
-                            experiment=settings.experiment,
-                            run_id=run_id,
-                            run_dir=str(run_dir),
-                            dataset=ds.name,
-                            task_type=ds.task,
-                            dataset_params=d.params,
-                            solver=spec,
-                            protocol=protocol,
-                            preprocessing=prep,
-                            tuning=settings.tuning,
-                            tuning_mode=settings.tuning.mode_for(spec, protocol),
-                            seed=settings.seed,
-                            repeat=repeat,
-                            fold=fold,
-                            fixed_params=fixed,
-                            variant=variant,
-                            timeout=settings.runner.get("task_timeout"),
-                            limit_blas=limit_blas,
-                            provenance=prov,
-                        )
-                    )
+                    digest = _digest({**shared, "repeat": repeat, "fold": fold})
+                    key = f"{ds.name}-{spec.name}-r{repeat}f{fold}-{digest}"
+                    tasks.append(TaskSpec(key=key, repeat=repeat, fold=fold, **common))
     return tasks, skipped
 
 

@@ -27,7 +27,7 @@ from svmlab.solvers import SolverSpec
 UNWRITTEN = "unwritten"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class TaskSpec:
     """Everything a worker needs to run one task, as the typed objects planning built.
 
@@ -36,6 +36,11 @@ class TaskSpec:
     pair runs (decided once by :meth:`Tuning.mode_for`), and ``fixed_params`` holds the
     solver parameters fixed for this task (command-line overrides, a dataset entry's
     ``solver_params``), which the row records with the values the estimator used.
+
+    A plan holds one per task (100,000 in a large run): planning gives the tasks of a
+    (dataset, solver) pair the same dataset, solver, protocol, tuning and provenance
+    objects, and ``slots`` leaves out a per-instance ``__dict__``, so a task costs its
+    key and a few fields (about 300 bytes).
     """
 
     key: str
@@ -71,23 +76,26 @@ class TaskOutcome:
 
 
 @lru_cache(maxsize=64)
-def _splits(dataset: str, params_json: str, protocol: Protocol, seed: int):
+def _splits(dataset: str, params_json: str, protocol: Protocol, seed: int, repeat: int):
+    """``{fold: split}`` of one repetition: a worker draws the repetitions of its tasks only,
+    so neither its time nor its memory grows with the plan's number of repetitions."""
     ds = load_dataset(dataset, json.loads(params_json))
-    splits = protocol.split(
+    splits = protocol.repeat_splits(
         ds.targets,
+        repeat,
         seed=seed,
         dataset=dataset,
         task=ds.task,
         predefined=ds.meta.get("predefined_split"),
     )
-    return {(s.repeat, s.fold): s for s in splits}
+    return {s.fold: s for s in splits}
 
 
 def _dataset_and_split(spec: TaskSpec):
     ds = load_dataset(spec.dataset, spec.dataset_params)
     params = json.dumps(spec.dataset_params, sort_keys=True)
-    splits = _splits(spec.dataset, params, spec.protocol, spec.seed)
-    return ds, splits[(spec.repeat, spec.fold)]
+    splits = _splits(spec.dataset, params, spec.protocol, spec.seed, spec.repeat)
+    return ds, splits[spec.fold]
 
 
 def used_params(spec: TaskSpec, point: dict) -> dict:
