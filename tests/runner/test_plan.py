@@ -154,7 +154,10 @@ def test_primary_solver_override_without_effect_is_an_error(make_cfg, tmp_path):
     [
         ({"tuning__scoring": "rmse"}, "tuning.scoring='rmse' does not apply to dataset 'iris'"),
         ({"summary_metric": "acuracy"}, "unknown metric 'acuracy'"),
-        ({"runner__backend": "ray"}, "runner.backend='ray' is not valid"),
+        (
+            {"runner__backend": "spark"},
+            "runner.backend='spark' is not valid; choose one of loky, sequential, dask, ray",
+        ),
         ({"runner__n_jobs": 0}, "runner.n_jobs must be a non-zero integer"),
         (
             {"dataset": {"name": "moons", "params": {"n_samples": "abc"}}},

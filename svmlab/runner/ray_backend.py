@@ -1,0 +1,113 @@
+"""Run a plan's tasks as Ray tasks, on a local Ray instance or an existing Ray cluster.
+
+Each task is one Ray task calling :func:`svmlab.runner.task.run_task`, which writes the
+task's rows to the run directory before it returns - exactly as on loky and dask, so a
+finished task is on disk whatever happens to the driver or the cluster afterwards. At
+most ``IN_FLIGHT_PER_CPU`` tasks per cluster CPU are submitted at once, so the driver's
+memory does not grow with the number of tasks.
+
+A worker process that dies mid-task (killed, out of memory, a segfault in compiled code)
+takes only its own task with it: Ray runs that task once more (``max_retries=1``) and, if
+it dies again, the task is stored as an error row naming the cause while every other task
+goes on. A cluster that goes away mid-run stops the run with one line; the finished tasks
+are kept and the same command resumes.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+from svmlab.errors import ConfigError, ResultsError
+from svmlab.runner.task import TaskOutcome, TaskSpec, record_crash, run_task
+
+#: Tasks submitted per CPU of the cluster before the driver waits for one to finish.
+IN_FLIGHT_PER_CPU = 2
+#: Prefix of the environment variables handed to the Ray workers (SVMLAB_DATA_DIR...): a
+#: cluster's workers were started elsewhere and do not share the driver's environment.
+FORWARDED_ENV = "SVMLAB_"
+#: Times Ray reruns a task whose worker process died before it is recorded as an error.
+WORKER_RETRIES = 1
+
+
+def _import_ray():
+    try:
+        import ray
+    except ImportError:
+        raise ConfigError("runner=ray needs Ray: pip install 'svmlab[ray]'") from None
+    return ray
+
+
+@contextmanager
+def ray_session(runner: dict):
+    """Connect to ``runner.address`` (or start a local Ray instance) for the block.
+
+    With ``address: null`` a new local instance with ``n_jobs`` CPUs is started on
+    127.0.0.1 (never an instance some other program started: ``address="local"``) and
+    shut down afterwards; with an address the driver connects and leaves the cluster
+    running.
+    """
+    ray = _import_ray()
+    os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
+    address = runner.get("address")
+    env = {k: v for k, v in os.environ.items() if k.startswith(FORWARDED_ENV)}
+    options = {
+        "runtime_env": {"env_vars": env} if env else None,
+        "logging_level": logging.ERROR,
+        "log_to_driver": False,
+        "include_dashboard": False,
+    }
+    if address:
+        ray.init(address=address, **options)
+    else:
+        n = max(int(runner.get("n_jobs") or 2), 1)
+        ray.init(address="local", num_cpus=n, _node_ip_address="127.0.0.1", **options)
+    try:
+        yield ray
+    finally:
+        ray.shutdown()
+
+
+def _describe(exc: BaseException) -> str:
+    first = (str(exc).strip().splitlines() or [""])[0][:200]
+    return f"{type(exc).__name__}: {first}" if first else type(exc).__name__
+
+
+def ray_outcomes(pending: list[TaskSpec], runner: dict) -> Iterator[TaskOutcome]:
+    """Outcomes of ``pending`` run as Ray tasks, in the order they finish."""
+    if not pending:
+        return
+    with ray_session(runner) as ray:
+        from ray.exceptions import GetTimeoutError, RayTaskError
+
+        remote = ray.remote(num_cpus=1, max_retries=WORKER_RETRIES)(run_task)
+        cpus = max(int(ray.cluster_resources().get("CPU", 1)), 1)
+        limit = IN_FLIGHT_PER_CPU * cpus
+        queue = iter(pending)
+        running: dict = {}
+        while True:
+            for spec in queue:
+                running[remote.remote(spec)] = spec
+                if len(running) >= limit:
+                    break
+            if not running:
+                return
+            ready, _ = ray.wait(list(running), num_returns=1)
+            spec = running.pop(ready[0])
+            try:
+                yield ray.get(ready[0])
+            except (RayTaskError, GetTimeoutError) as exc:  # run_task itself never raises
+                yield record_crash(spec, f"the task failed in Ray ({_describe(exc)})")
+            except (ray.exceptions.WorkerCrashedError, ray.exceptions.OutOfMemoryError) as exc:
+                yield record_crash(
+                    spec,
+                    f"worker process died while running this task, {WORKER_RETRIES + 1} times "
+                    f"({_describe(exc)})",
+                )
+            except ray.exceptions.RayError as exc:
+                raise ResultsError(
+                    f"the Ray cluster failed mid-run ({_describe(exc)}); the finished tasks are "
+                    "kept - run the same command again to resume"
+                ) from None

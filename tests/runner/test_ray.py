@@ -1,0 +1,218 @@
+"""runner=ray: a local Ray instance and a Ray cluster on 127.0.0.1 (a head and one worker node)."""
+
+import importlib.util
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+import pandas as pd
+import psutil
+import pytest
+
+from svmlab.app import run
+from svmlab.errors import ConfigError
+from svmlab.runner import store
+from svmlab.runner.execute import execute
+from svmlab.runner.plan import build_plan
+from svmlab.runner.store import consolidate, prepare_run_dir
+
+needs_ray = pytest.mark.skipif(
+    importlib.util.find_spec("ray") is None, reason="Ray is not installed"
+)
+
+# token authentication is Ray's default for `ray start --head`; the test cluster runs without
+# it, and so must every process that joins it (the worker node and the driver)
+ENV = {"RAY_AUTH_MODE": "disabled", "RAY_USAGE_STATS_ENABLED": "0"}
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _ray_start(*args: str, env: dict) -> None:
+    proc = subprocess.run(
+        [
+            str(Path(sys.executable).with_name("ray")),
+            "start",
+            "--num-cpus",
+            "1",
+            "--node-ip-address",
+            "127.0.0.1",
+            *args,
+        ],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert proc.returncode == 0, proc.stderr[-2000:]
+
+
+def _processes_of(temp_dir: str) -> list[psutil.Process]:
+    """The processes of the cluster whose session lives in ``temp_dir``, with their children."""
+    found = {}
+    for proc in psutil.process_iter(["cmdline"]):
+        if temp_dir in " ".join(proc.info["cmdline"] or ()):
+            for p in [proc, *proc.children(recursive=True)]:
+                found[p.pid] = p
+    return list(found.values())
+
+
+@pytest.fixture(scope="module")
+def ray_cluster():
+    """``ray start --head`` plus a second node (``ray start --address``) on 127.0.0.1."""
+    temp_dir = tempfile.mkdtemp(prefix="svr", dir="/tmp")  # short: Ray's unix sockets live there
+    env = {**os.environ, **ENV}
+    address = f"127.0.0.1:{_free_port()}"
+    port = address.rsplit(":", 1)[1]
+    try:
+        _ray_start(
+            "--head",
+            "--port",
+            port,
+            "--temp-dir",
+            temp_dir,
+            "--include-dashboard",
+            "false",
+            env=env,
+        )
+        _ray_start("--address", address, env=env)
+        yield address, temp_dir
+    finally:
+        for proc in _processes_of(temp_dir):
+            try:
+                proc.kill()
+            except psutil.NoSuchProcess:
+                pass
+        shutil.rmtree(temp_dir, ignore_errors=True)
+
+
+def _plan(make_cfg, run_dir, solver, n_tasks, runner):
+    cfg = make_cfg(
+        solver=solver,
+        protocol={"name": "h", "kind": "holdout", "test_size": 0.3, "n_repeats": n_tasks},
+        tuning__mode="none",
+        runner=runner,
+    )
+    plan = build_plan(cfg, str(run_dir), "r")
+    prepare_run_dir(run_dir, plan.identity, "{}")
+    return plan
+
+
+def _kill_running_tasks_once(temp_dir: str, tasks_dir: Path, seen: dict, killed: list) -> None:
+    """When two tasks are on disk, SIGKILL every worker process running a task."""
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        files = list(tasks_dir.glob("*.parquet")) if tasks_dir.exists() else []
+        if len(files) >= 2:
+            for f in files:
+                st = f.stat()
+                seen[f.name] = (st.st_ino, st.st_mtime_ns)
+            for proc in _processes_of(temp_dir):
+                try:
+                    if " ".join(proc.cmdline()).startswith("ray::run_task"):
+                        proc.kill()
+                        killed.append(proc.pid)
+                except psutil.NoSuchProcess:
+                    pass
+            if killed:
+                return
+        time.sleep(0.05)
+
+
+@pytest.mark.slow
+@needs_ray
+def test_ray_cluster_killed_workers_lose_no_finished_task(
+    ray_cluster, make_cfg, tmp_path, monkeypatch
+):
+    for key, value in ENV.items():
+        monkeypatch.setenv(key, value)
+    address, temp_dir = ray_cluster
+    runner = {"backend": "ray", "address": address, "progress": False}
+    sleepy = {
+        "name": "sleepy",
+        "_target_": "svmlab.testing.SleepClassifier",
+        "tasks": ["multiclass"],
+        "seconds": 0.6,
+    }
+    plan = _plan(make_cfg, tmp_path, sleepy, 6, runner)
+    seen, killed = {}, []
+    killer = threading.Thread(
+        target=_kill_running_tasks_once, args=(temp_dir, tmp_path / store.TASKS_DIR, seen, killed)
+    )
+    killer.start()
+    summary = execute(plan.tasks, runner)
+    killer.join()
+    assert killed, "no task was running on the cluster when two had finished"
+    assert summary.ok == 6 and summary.n_failed == 0  # Ray ran the killed tasks again
+    for name, signature in seen.items():  # finished before the kill: never rewritten
+        st = (tmp_path / store.TASKS_DIR / name).stat()
+        assert (st.st_ino, st.st_mtime_ns) == signature
+    df = consolidate(tmp_path)
+    assert len(df) == 6 and (df["status"] == "ok").all()
+    assert set(df["prov_host"]) == {socket.gethostname()}
+
+    # a task that kills its worker every time is an error row; the others still run
+    crash = {"name": "crash", "_target_": "svmlab.testing.CrashClassifier", "tasks": ["multiclass"]}
+    plan = _plan(make_cfg, tmp_path / "crash", crash, 1, runner)
+    summary = execute(plan.tasks, runner)
+    assert summary.ok == 0 and summary.n_failed == 1
+    assert all(
+        "worker process died while running this task, 2 times" in o.error for o in summary.failed
+    )
+
+
+# the quick-start experiment cut down to iris x two solvers (svc tuned by inner CV), ten folds
+QUICK = (
+    "+experiment=quickstart",
+    "~datasets.breast_cancer",
+    "~datasets.moons",
+    "~datasets.wine",
+    "~solvers.linear_svc",
+    "runner.progress=false",
+)
+COLUMNS = ["key", "dataset", "solver", "fold", "chosen_params", "accuracy", "kappa"]
+
+
+@pytest.mark.slow
+@needs_ray
+def test_runner_ray_gives_the_local_runners_metrics(tmp_path):
+    results = {}
+    for runner in ("local", "ray"):
+        assert run([*QUICK, f"runner={runner}", f"results_dir={tmp_path}", f"run_id={runner}"]) == 0
+        df = pd.read_parquet(tmp_path / "quickstart" / runner / "results.parquet")
+        results[runner] = df[COLUMNS].sort_values("key").reset_index(drop=True)
+    assert len(results["ray"]) == 20
+    pd.testing.assert_frame_equal(results["local"], results["ray"])
+
+
+@needs_ray
+def test_an_unreachable_ray_address_is_one_line_within_seconds(make_cfg, tmp_path):
+    port = _free_port()  # nobody listens once it is closed
+    runner = {"name": "ray", "backend": "ray", "address": f"127.0.0.1:{port}"}
+    start = time.monotonic()
+    with pytest.raises(ConfigError) as err:
+        build_plan(make_cfg(runner=runner), str(tmp_path), "r")
+    assert time.monotonic() - start < 5
+    assert str(err.value) == (
+        f"runner.address='127.0.0.1:{port}': cannot connect to a Ray cluster at 127.0.0.1:{port} "
+        "(Connection refused); start one (ray start --head) or set runner.address=null for a "
+        "local Ray instance"
+    )
+    with pytest.raises(ConfigError, match="is not a Ray address; use HOST:6379"):
+        build_plan(make_cfg(runner={**runner, "address": "tcp://127.0.0.1:1"}), str(tmp_path), "r")
+
+
+def test_runner_ray_without_ray_names_the_package(make_cfg, tmp_path, monkeypatch, capsys):
+    monkeypatch.setitem(sys.modules, "ray", None)  # import ray fails
+    assert run(["runner=ray", "dataset=iris", "solver=svc", f"results_dir={tmp_path}"]) == 2
+    err = capsys.readouterr().err
+    assert err.strip() == "svmlab: error: runner=ray needs Ray: pip install 'svmlab[ray]'"
