@@ -1,4 +1,4 @@
-"""Run a plan's tasks with joblib (loky processes, a dask cluster, or sequentially)."""
+"""Run a plan's tasks with joblib (loky processes, a dask cluster, or sequentially) or Ray."""
 
 from __future__ import annotations
 
@@ -174,6 +174,11 @@ def _outcomes(pending, runner, backend):
     if backend == "sequential" or (backend == "loky" and runner.get("n_jobs", -1) == 1):
         for spec in pending:
             yield run_task(spec)
+        return
+    if backend == "ray":
+        from svmlab.runner.ray_backend import ray_outcomes
+
+        yield from ray_outcomes(pending, runner)
         return
     if backend == "dask":
         with _dask_backend(runner):
