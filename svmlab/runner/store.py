@@ -160,8 +160,17 @@ class _Rows:
         self.files: dict[str, str] = {}
 
 
-def _load_index(run_dir: Path, files: dict[str, str], rows: _Rows) -> set[str]:
-    """Put the index's still valid rows into ``rows``; the keys they cover."""
+def _read_index_file(path: Path, columns) -> pa.Table:
+    """An index file's rows: all columns, or those of ``columns`` it has."""
+    if columns is None:
+        return pq.read_table(path)
+    pf = pq.ParquetFile(path)
+    return pf.read(columns=[c for c in columns if c in pf.schema_arrow.names], use_threads=False)
+
+
+def _load_index(run_dir: Path, files: dict[str, str], rows: _Rows, columns=None) -> set[str]:
+    """Put the index's still valid rows (their ``columns`` only, if given) into ``rows``; the
+    keys they cover."""
     index = run_dir / INDEX_DIR
     if not index.is_dir():
         return set()
@@ -172,7 +181,7 @@ def _load_index(run_dir: Path, files: dict[str, str], rows: _Rows) -> set[str]:
             continue
         sid = path.name[: -len(_SUFFIX)]
         try:
-            table = pq.read_table(path)
+            table = _read_index_file(path, columns)
             ids = pc.binary_join_element_wise(table[_KEY], table[_SIG], "|")
         except Exception as exc:  # noqa: BLE001 - any damage: rebuild from the task files
             _note(
@@ -198,6 +207,27 @@ def _collect(run_dir: Path, keys=None, *, index: bool = True) -> _Rows:
     rows = _Rows()
     rows.files = files
     covered = _load_index(run_dir, files, rows) if index else set()
+    return _add_fresh(run_dir, files, covered, rows, keys)
+
+
+def _collect_from_index(run_dir: Path, columns: list[str]) -> _Rows | None:
+    """The ``columns`` of every task file's rows when the index is up to date (no task file
+    new, rewritten or removed since it was saved), else None.
+
+    What a resume needs (keys and statuses) is a few of the rows' columns: reading only
+    those keeps a resume of 100,000 finished tasks at seconds and tens of megabytes.
+    """
+    files = _scan(run_dir)
+    rows = _Rows()
+    rows.files = files
+    covered = _load_index(run_dir, files, rows, columns)
+    if rows.changed or len(covered) != len(files):
+        return None
+    return rows
+
+
+def _add_fresh(run_dir: Path, files: dict, covered: set, rows: _Rows, keys) -> _Rows:
+    """Read the task files the index does not cover into ``rows``."""
     fresh: dict[str, list[pa.Table]] = {}
     for key, table, sig in _read_task_files(run_dir, sorted(set(files) - covered)):
         if isinstance(table, FileNotFoundError):  # removed meanwhile
@@ -265,9 +295,11 @@ def finished_keys(run_dir: str | Path, keys=None) -> dict[str, str]:
     """
     run_dir = Path(run_dir)
     keys = None if keys is None else set(keys)
-    rows = _collect(run_dir, keys)
-    _save_index(run_dir, rows)
-    _report_unreadable(run_dir, rows, "the task will be run again")
+    rows = _collect_from_index(run_dir, [_KEY, _SIG, "status"])
+    if rows is None:  # task files the index does not cover yet: read them, then save it
+        rows = _collect(run_dir, keys)
+        _save_index(run_dir, rows)
+        _report_unreadable(run_dir, rows, "the task will be run again")
     first: dict[str, str] = {}
     all_ok: dict[str, bool] = {}
     for table in rows.groups.values():  # a file's rows are contiguous, in file order
