@@ -1,5 +1,7 @@
 """``svmlab run -m`` with Hydra's own launchers (joblib, submitit) and the Optuna sweeper."""
 
+import importlib.util
+
 import pandas as pd
 import pytest
 
@@ -34,8 +36,11 @@ def test_launchers_give_the_default_launchers_metrics(tmp_path):
     pytest.importorskip("hydra_plugins.hydra_submitit_launcher")
     expected = _sweep(tmp_path, "basic")
     assert expected[0]["chosen_params"].iloc[0] != expected[1]["chosen_params"].iloc[0]
-    for launcher in ("joblib", "submitit_local"):
-        got = _sweep(tmp_path, launcher, f"hydra/launcher={launcher}")
+    launchers = {"joblib": (), "submitit_local": ()}
+    if importlib.util.find_spec("hydra_plugins.hydra_ray_launcher"):  # make install adds it
+        launchers["ray"] = ("hydra.launcher.ray.init.address=local",)  # never a running cluster
+    for launcher, extra in launchers.items():
+        got = _sweep(tmp_path, launcher, f"hydra/launcher={launcher}", *extra)
         for job, (a, b) in enumerate(zip(expected, got, strict=True)):
             pd.testing.assert_frame_equal(a, b, obj=f"job {job} with {launcher}")
 
