@@ -8,7 +8,8 @@ Layout of a run directory::
       tasks/<key>.parquet one file per finished task (one row; several for tuning.mode=outer_best)
       results.parquet     all task rows, consolidated after each run
       .svmlab.lock        pid and host of the run using the directory (:mod:`svmlab.runner.lock`)
-      .tasks-index/       the task files' rows gathered, one file per row schema
+      .tasks-index/       the task files' rows gathered, one file per row schema (and
+                          parts <schema>+<n>.parquet added while a run goes on)
 
 The task files are the source of truth. ``.tasks-index/`` only saves reading thousands of
 small files on every resume and consolidation: each of its rows carries its task file's
@@ -16,7 +17,10 @@ key and signature (size, mtime, ctime, inode), and is used only while a task fil
 that key and signature exists; anything else is read from ``tasks/`` again (one
 ``os.scandir`` finds what is new). Rows of different schemas (an error row, a multiclass
 row...) are kept apart so that the consolidated table is exactly the one reading each
-task file and concatenating them gives.
+task file and concatenating them gives. While tasks finish, the runner adds their rows as
+new parts (:func:`refresh_index`), so its memory and time per refresh follow the tasks
+finished since the last one, not the run's size; a resume or consolidation folds the
+parts into one file per schema.
 """
 
 from __future__ import annotations
@@ -25,6 +29,7 @@ import hashlib
 import json
 import os
 import sys
+import time
 import uuid
 from pathlib import Path
 
@@ -42,6 +47,7 @@ RESULTS_FILE = "results.parquet"
 RUN_FILE = "run.json"
 INDEX_DIR = ".tasks-index"
 _KEY, _SIG, _ROW = "__svmlab_key__", "__svmlab_file__", "__svmlab_row__"
+_PART = "+"  # <schema id>+<n>.parquet: rows added to the index while a run goes on
 _SUFFIX = ".parquet"
 
 
@@ -158,6 +164,7 @@ class _Rows:
         self.unreadable: dict[str, str] = {}
         self.changed: set[str] = set()
         self.files: dict[str, str] = {}
+        self.parts: set[str] = set()
 
 
 def _read_index_file(path: Path, columns) -> pa.Table:
@@ -168,18 +175,35 @@ def _read_index_file(path: Path, columns) -> pa.Table:
     return pf.read(columns=[c for c in columns if c in pf.schema_arrow.names], use_threads=False)
 
 
+def _index_files(index: Path) -> list[tuple[str, Path]]:
+    """``(schema id, path)`` of the index files: each schema's compacted file first, then
+    the parts added while a run went on (``<sid>+<n>.parquet``, in the order written)."""
+    out = []
+    for path in index.glob(f"*{_SUFFIX}"):
+        if path.name.startswith("."):
+            continue
+        sid, part, n = path.name[: -len(_SUFFIX)].partition(_PART)
+        out.append((bool(part), n.zfill(20), sid, path))
+    return [(sid, path) for *_, sid, path in sorted(out)]
+
+
 def _load_index(run_dir: Path, files: dict[str, str], rows: _Rows, columns=None) -> set[str]:
     """Put the index's still valid rows (their ``columns`` only, if given) into ``rows``; the
-    keys they cover."""
+    keys they cover.
+
+    A row is valid while the task file it was read from (its key and signature) is there.
+    A part whose rows the compacted file also holds (a compaction interrupted before it
+    removed the parts) gives each task's rows once.
+    """
     index = run_dir / INDEX_DIR
     if not index.is_dir():
         return set()
     wanted = pa.array([f"{k}|{s}" for k, s in files.items()], pa.string())
     covered: set[str] = set()
-    for path in sorted(index.glob(f"*{_SUFFIX}")):
-        if path.name.startswith("."):
-            continue
-        sid = path.name[: -len(_SUFFIX)]
+    parts: dict[str, list[pa.Table]] = {}
+    for sid, path in _index_files(index):
+        if _PART in path.name:
+            rows.parts.add(sid)
         try:
             table = _read_index_file(path, columns)
             ids = pc.binary_join_element_wise(table[_KEY], table[_SIG], "|")
@@ -191,12 +215,17 @@ def _load_index(run_dir: Path, files: dict[str, str], rows: _Rows, columns=None)
             rows.changed.add(sid)
             continue
         valid = pc.is_in(ids, value_set=wanted)
+        if sid in parts:  # a part: rows the schema's earlier files hold are not taken twice
+            seen = pa.chunked_array([t[_KEY] for t in parts[sid]]).combine_chunks()
+            valid = pc.and_(valid, pc.invert(pc.is_in(table[_KEY], value_set=seen)))
         if not pc.all(valid).as_py():
             table = table.filter(valid)
             rows.changed.add(sid)
         if table.num_rows:
-            rows.groups[sid] = table
+            parts.setdefault(sid, []).append(table)
             covered.update(pc.unique(table[_KEY]).to_pylist())
+    for sid, tables in parts.items():
+        rows.groups[sid] = tables[0] if len(tables) == 1 else pa.concat_tables(tables)
     return covered
 
 
@@ -239,14 +268,7 @@ def _add_fresh(run_dir: Path, files: dict, covered: set, rows: _Rows, keys) -> _
             continue
         if not table.num_rows:
             continue
-        sid = _schema_id(table.schema)
-        n = table.num_rows
-        table = (
-            table.append_column(_KEY, pa.array([key] * n, pa.string()))
-            .append_column(_SIG, pa.array([sig] * n, pa.string()))
-            .append_column(_ROW, pa.array(np.arange(n, dtype=np.int32)))
-        )
-        fresh.setdefault(sid, []).append(table)
+        fresh.setdefault(_schema_id(table.schema), []).append(_tagged(table, key, sig))
     for sid, tables in fresh.items():
         old = [rows.groups[sid]] if sid in rows.groups else []
         rows.groups[sid] = pa.concat_tables(old + tables).combine_chunks()
@@ -255,29 +277,62 @@ def _add_fresh(run_dir: Path, files: dict, covered: set, rows: _Rows, keys) -> _
 
 
 def _save_index(run_dir: Path, rows: _Rows) -> None:
-    """Write the index files of the groups that changed (best effort: it is only a cache)."""
-    if not rows.changed:
+    """Write the index files of the groups that changed, each as one compacted file (its
+    parts removed after it is written); best effort: it is only a cache."""
+    if not rows.changed and not rows.parts:
         return
     index = run_dir / INDEX_DIR
     try:
         index.mkdir(exist_ok=True)
-        for sid in rows.changed:
+        for sid in rows.changed | rows.parts:
             path = index / f"{sid}{_SUFFIX}"
             if sid in rows.groups:
                 table = rows.groups[sid]
                 _atomic_write(path, lambda tmp, t=table: pq.write_table(t, tmp))
             else:
                 path.unlink(missing_ok=True)
+            for part in index.glob(f"{sid}{_PART}*{_SUFFIX}"):
+                part.unlink(missing_ok=True)
     except OSError as exc:
         _note(f"the index {index} could not be updated ({exc.strerror or exc})")
 
 
-def refresh_index(run_dir: str | Path) -> None:
-    """Add the task files written since the index was last saved to it (the runner calls
-    this every :data:`svmlab.runner.execute.INDEX_EVERY` seconds, so a killed run's resume
-    reads only the files of its last minute)."""
+def refresh_index(run_dir: str | Path, keys=None) -> None:
+    """Add task files to the index, so a killed run's resume reads only the files written
+    since the last refresh (the runner calls this every
+    :data:`svmlab.runner.execute.INDEX_EVERY` seconds).
+
+    With ``keys`` (the tasks finished since the last refresh) only their files are read,
+    and written as one new part per row schema: a refresh costs the new rows, not the
+    run's. Without, the whole index is brought up to date and compacted.
+    """
     run_dir = Path(run_dir)
-    _save_index(run_dir, _collect(run_dir))
+    if keys is None:
+        _save_index(run_dir, _collect(run_dir))
+        return
+    groups: dict[str, list[pa.Table]] = {}
+    for key, table, sig in _read_task_files(run_dir, sorted(keys)):
+        if not isinstance(table, Exception) and table.num_rows:
+            groups.setdefault(_schema_id(table.schema), []).append(_tagged(table, key, sig))
+    index = run_dir / INDEX_DIR
+    try:
+        index.mkdir(exist_ok=True)
+        for sid, tables in groups.items():
+            table = pa.concat_tables(tables).combine_chunks()
+            path = index / f"{sid}{_PART}{time.time_ns()}{_SUFFIX}"
+            _atomic_write(path, lambda tmp, t=table: pq.write_table(t, tmp))
+    except OSError as exc:
+        _note(f"the index {index} could not be updated ({exc.strerror or exc})")
+
+
+def _tagged(table: pa.Table, key: str, sig: str) -> pa.Table:
+    """A task file's rows with the index's columns: its key, signature and row numbers."""
+    n = table.num_rows
+    return (
+        table.append_column(_KEY, pa.array([key] * n, pa.string()))
+        .append_column(_SIG, pa.array([sig] * n, pa.string()))
+        .append_column(_ROW, pa.array(np.arange(n, dtype=np.int32)))
+    )
 
 
 def _report_unreadable(run_dir: Path, rows: _Rows, consequence: str) -> None:
