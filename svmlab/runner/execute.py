@@ -95,17 +95,21 @@ def execute(tasks: list[TaskSpec], runner: dict, *, progress: bool | None = None
         keys = {t.key for t in tasks if t.run_dir == run_dir}
         done.update(store.finished_keys(run_dir, keys=keys))
     pending = [t for t in tasks if done.get(t.key) != "ok"]
+    del done  # a task's status is not needed again; 100,000 of them are not kept
     summary = RunSummary(total=len(tasks), skipped=len(tasks) - len(pending))
     show = runner.get("progress", True) if progress is None else progress
     bar = _progress(len(tasks), summary.skipped, show)
     unwritten, indexed = 0, time.monotonic()
     by_key = {t.key: t for t in pending}
+    recent: dict[str, list[str]] = {}  # run dir -> tasks finished since the last refresh
     try:
         for outcome in _surviving_crashes(pending, runner, backend):
-            if time.monotonic() - indexed > INDEX_EVERY:
-                for run_dir in {t.run_dir for t in tasks}:
-                    store.refresh_index(run_dir)
-                indexed = time.monotonic()
+            recent.setdefault(by_key[outcome.key].run_dir, []).append(outcome.key)
+            # the index gets the new rows only: a refresh costs at most 1000 tasks' rows
+            if time.monotonic() - indexed > INDEX_EVERY or sum(map(len, recent.values())) >= 1000:
+                for run_dir, keys in recent.items():
+                    store.refresh_index(run_dir, keys)
+                recent, indexed = {}, time.monotonic()
             if outcome.status == "ok":
                 summary.ok += 1
             else:
