@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import os
 import time
+from contextlib import contextmanager
 
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin
@@ -167,6 +169,73 @@ def benchmark_data_dir():
         if (d / "MANIFEST.tsv").is_file():
             return d
     return None
+
+
+#: Environment of a test Ray cluster and of every process that joins it: ``ray start --head``
+#: turns Ray's token authentication on by default, which a test cluster on 127.0.0.1 does
+#: without (a worker node or a driver would otherwise need the token too).
+RAY_TEST_ENV = {"RAY_AUTH_MODE": "disabled", "RAY_USAGE_STATS_ENABLED": "0"}
+
+
+def _free_port() -> int:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def ray_cluster_processes(temp_dir: str) -> list:
+    """The processes (``psutil.Process``) of the Ray cluster whose session is in ``temp_dir``,
+    with all their children (the worker processes)."""
+    import psutil
+
+    found = {}
+    for proc in psutil.process_iter(["cmdline"]):
+        try:
+            if temp_dir in " ".join(proc.info["cmdline"] or ()):
+                for p in [proc, *proc.children(recursive=True)]:
+                    found[p.pid] = p
+        except psutil.Error:
+            continue
+    return list(found.values())
+
+
+@contextmanager
+def local_ray_cluster(cpus_per_node=(1, 1)):
+    """A Ray cluster on 127.0.0.1, as ``ray start`` makes one: a head and one node per further
+    entry of ``cpus_per_node``; yields ``(address, temp_dir)`` and kills every process of the
+    cluster (and only those) on exit. The caller sets :data:`RAY_TEST_ENV` for its driver.
+    """
+    import shutil
+    import subprocess
+    import sys
+    import tempfile
+    from pathlib import Path
+
+    ray_cli = str(Path(sys.executable).with_name("ray"))
+    env = {**os.environ, **RAY_TEST_ENV}
+    temp_dir = tempfile.mkdtemp(prefix="svr", dir="/tmp")  # short: Ray's sockets live there
+    address = f"127.0.0.1:{_free_port()}"
+    head = ["--head", "--port", address.rsplit(":", 1)[1], "--temp-dir", temp_dir]
+    head += ["--include-dashboard", "false"]
+    try:
+        for i, cpus in enumerate(cpus_per_node):
+            where = head if i == 0 else ["--address", address]
+            cmd = [ray_cli, "start", "--num-cpus", str(cpus), "--node-ip-address", "127.0.0.1"]
+            done = subprocess.run(
+                [*cmd, *where], env=env, capture_output=True, text=True, timeout=120
+            )
+            if done.returncode != 0:
+                raise RuntimeError(f"ray start failed: {done.stderr.strip()[-1500:]}")
+        yield address, temp_dir
+    finally:
+        for proc in ray_cluster_processes(temp_dir):
+            try:
+                proc.kill()
+            except Exception:  # already gone
+                pass
+        shutil.rmtree(temp_dir, ignore_errors=True)
 
 
 #: scikit-learn checks that the estimator test files run on their own estimator variants

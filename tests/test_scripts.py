@@ -44,10 +44,11 @@ def test_scaling_benchmark_prints_every_backend():
         timeout=300,
     ).stdout
     rows = {line.split()[0]: line.split() for line in out.splitlines() if line[:1].isalpha()}
-    for backend in ("sequential", "loky", "dask"):
+    backends = ("sequential", "loky", "dask", "ray")
+    for backend in backends:
         assert backend in rows, out
-    assert rows["loky"][1] == "2" and rows["dask"][2] == "2"  # workers
-    assert all(float(rows[b][-1]) > 0 for b in ("sequential", "loky", "dask"))  # RSS per worker
+    assert rows["loky"][1] == "2" and rows["dask"][2] == rows["ray"][2] == "2"  # workers
+    assert all(float(rows[b][-1]) > 0 for b in backends), out  # RSS per worker
 
 
 def test_runner_overhead_benchmark_prints_ratios():

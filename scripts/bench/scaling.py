@@ -6,29 +6,37 @@ Usage::
     python scripts/bench/scaling.py [--tasks 400] [--busy-tasks 16] [--busy-iterations 4000000]
 
 Backends: the sequential runner (1 worker; ``loky`` with ``n_jobs=1`` runs the same way), loky
-with 2 workers, and a 2-worker dask cluster on 127.0.0.1 that the script starts
-(``runner.address``, so the cluster's start is not timed, as on a real cluster). For each:
+with 2 workers, a 2-worker dask cluster and a 2-node Ray cluster (``ray start --head`` and
+one more node, one CPU each) on 127.0.0.1 that the script starts (``runner.address``, so a
+cluster's start is not timed, as on a real cluster; each run still connects its driver, and on
+Ray starts its worker processes, as ``svmlab run`` does). For each:
 
-* **overhead**: N trivial tasks (a majority classifier on hold-out splits of iris) against a
-  plain Python loop doing the same split / fit / predict / metrics work - ms per task;
-* **throughput**: CPU-bound tasks (a pure-Python busy loop in fit) - tasks/s, and the parallel
-  efficiency ``t(plain loop) / (workers x t(backend))`` (1.0 = perfect use of the workers);
-* **memory**: the resident set size (RSS) of each worker process after the runs.
-
-Ray is not measured: it is not installed here (issue 20 adds it).
+* **start**: what one run pays once - connecting to the cluster, starting worker processes
+  (from runs of N and 2N trivial tasks: ``t(N) - N x (t(2N) - t(N)) / N``);
+* **overhead**: the marginal cost of a trivial task (a majority classifier on hold-out splits of
+  iris) against a plain Python loop doing the same split / fit / predict / metrics work - ms
+  per task;
+* **throughput**: CPU-bound tasks (a pure-Python busy loop in fit) - tasks/s once running
+  (from runs of M and 2M tasks, as above), and the parallel efficiency
+  ``t(plain loop) / (workers x t(backend))`` (1.0 = perfect use of the workers);
+* **memory**: the largest resident set size (RSS) of each worker process while tasks run.
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import os
 import sys
+import threading
 from pathlib import Path
 
 import psutil
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from runner_overhead import config, plain_loop, through_runner  # noqa: E402
+
+from svmlab.testing import RAY_TEST_ENV, local_ray_cluster, ray_cluster_processes  # noqa: E402
 
 TRIVIAL = {"name": "majority", "_target_": "svmlab.testing.MajorityClassifier"}
 
@@ -60,20 +68,74 @@ def loky_worker_pids() -> list[int]:
     return pids
 
 
-def measure(name: str, runner: dict, workers: int, args, worker_pids) -> dict:
-    """Overhead and throughput of one backend (the pool warmed up first, as in a long run)."""
-    through_runner(config(TRIVIAL, 8, runner))
+def measure(name: str, runner: dict, workers: int, args, worker_pids, warm_up=True) -> dict:
+    """Start-up, per-task overhead, throughput and memory of one backend.
+
+    A run of N and one of 2N trivial tasks separate what each run pays once (connecting to
+    the cluster, starting worker processes) from what each task costs: the marginal cost is
+    ``(t(2N) - t(N)) / N`` and the start-up ``t(N) - N x marginal``. The CPU-bound tasks are
+    timed the same way (M and 2M of them), so their throughput is the running one. The
+    workers' memory is their largest RSS seen while the 2M CPU-bound tasks run. ``warm_up``
+    runs a few tasks first (a loky pool then stays up for the runs that follow; Ray's workers
+    do not outlive a run).
+    """
+    if warm_up:
+        through_runner(config(TRIVIAL, 8, runner))
     n, m = args.tasks, args.busy_tasks
-    t_trivial = through_runner(config(TRIVIAL, n, runner))
-    t_busy = through_runner(config(busy(args.busy_iterations), m, runner))
+    t_n = through_runner(config(TRIVIAL, n, runner))
+    t_2n = through_runner(config(TRIVIAL, 2 * n, runner))
+    per_task = max(t_2n - t_n, 0.0) / n
+    start = max(t_n - n * per_task, 0.0)
+    t_m = through_runner(config(busy(args.busy_iterations), m, runner))
+    peak: dict[int, float] = {}
+    stop = threading.Event()
+    watcher = threading.Thread(target=_watch_rss, args=(worker_pids, peak, stop))
+    watcher.start()
+    try:
+        t_2m = through_runner(config(busy(args.busy_iterations), 2 * m, runner))
+    finally:
+        stop.set()
+        watcher.join()
     return {
         "backend": name,
         "workers": workers,
-        "ms/task (trivial)": 1e3 * t_trivial / n,
-        "tasks/s (CPU-bound)": m / t_busy,
-        "t_busy": t_busy,
-        "rss": _rss_mb(worker_pids()),
+        "start": start,
+        "ms/task (trivial)": 1e3 * per_task,
+        "s/task (CPU-bound)": (t_2m - t_m) / m,
+        "rss": sorted(peak.values())[-workers:],
     }
+
+
+def _watch_rss(worker_pids, peak: dict, stop: threading.Event) -> None:
+    """Largest RSS (MB) seen of each process ``worker_pids()`` names, until ``stop`` is set."""
+    while True:
+        for pid in worker_pids():
+            for mb in _rss_mb([pid]):
+                peak[pid] = max(peak.get(pid, 0.0), mb)
+        if stop.wait(0.1):
+            return
+
+
+def ray_worker_pids(temp_dir: str) -> list[int]:
+    """The Ray worker processes of the cluster in ``temp_dir`` (named ``ray::<task>``, or
+    ``ray::IDLE`` between tasks; Ray's own agents are left out)."""
+    pids = []
+    for proc in ray_cluster_processes(temp_dir):
+        try:
+            title = " ".join(proc.cmdline())
+        except psutil.Error:
+            continue
+        if title.startswith(("ray::IDLE", "ray::run_task")):
+            pids.append(proc.pid)
+    return pids
+
+
+def measure_ray(args) -> dict:
+    """:func:`measure` on a 2-node Ray cluster on 127.0.0.1 (one CPU per node)."""
+    os.environ.update(RAY_TEST_ENV)
+    with local_ray_cluster((1, 1)) as (address, temp_dir):
+        ray = {"backend": "ray", "address": address, "progress": False}
+        return measure("ray (127.0.0.1)", ray, 2, args, lambda: ray_worker_pids(temp_dir), False)
 
 
 def main() -> None:
@@ -110,26 +172,36 @@ def main() -> None:
         dask = {"backend": "dask", "address": cluster.scheduler_address, "progress": False}
         rows.append(measure("dask (127.0.0.1)", dask, 2, args, lambda: pids))
 
+    if importlib.util.find_spec("ray") is None:
+        print("Ray is not installed: its row is left out (pip install 'svmlab[ray]')")
+    else:
+        rows.append(measure_ray(args))
+
     print(f"plain loop: {1e3 * base_trivial / args.tasks:.2f} ms per trivial task, ")
     print(f"            {args.busy_tasks / base_busy:.2f} CPU-bound tasks/s (1 core)")
     print(f"{args.tasks} trivial and {args.busy_tasks} CPU-bound tasks per backend")
     header = (
-        f"{'backend':18} {'workers':>7} {'overhead ms/task':>17} {'tasks/s':>8} "
+        f"{'backend':18} {'workers':>7} {'start s':>8} {'overhead ms/task':>17} {'tasks/s':>8} "
         f"{'efficiency':>10} {'RSS MB/worker':>14}"
     )
     print(header)
     for r in rows:
         overhead = r["ms/task (trivial)"] - 1e3 * base_trivial / args.tasks
-        efficiency = base_busy / (r["workers"] * r["t_busy"])
+        marginal = r["s/task (CPU-bound)"]
+        rate, efficiency = "-", "-"
+        if marginal > 0:  # timing noise can swamp the difference of tiny runs
+            rate = f"{1 / marginal:.2f}"
+            efficiency = f"{base_busy / args.busy_tasks / (r['workers'] * marginal):.2f}"
         rss = r["rss"]
         mem = f"{sum(rss) / len(rss):.0f}" if rss else "-"
         print(
-            f"{r['backend']:18} {r['workers']:>7} {overhead:>17.2f} "
-            f"{r['tasks/s (CPU-bound)']:>8.2f} {efficiency:>10.2f} {mem:>14}"
+            f"{r['backend']:18} {r['workers']:>7} {r['start']:>8.2f} {overhead:>17.2f} "
+            f"{rate:>8} {efficiency:>10} {mem:>14}"
         )
     print(
-        "efficiency = t(plain loop) / (workers x t(backend)) on the CPU-bound tasks; "
-        "overhead = the backend's ms per trivial task minus the plain loop's"
+        "start = what a run pays once (connecting, starting workers); overhead = the backend's "
+        "marginal ms per trivial task minus the plain loop's; tasks/s = the marginal rate of "
+        "CPU-bound tasks; efficiency = t(plain loop) / (workers x t(backend)) per CPU-bound task"
     )
 
 

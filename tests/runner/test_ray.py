@@ -1,12 +1,8 @@
 """runner=ray: a local Ray instance and a Ray cluster on 127.0.0.1 (a head and one worker node)."""
 
 import importlib.util
-import os
-import shutil
 import socket
-import subprocess
 import sys
-import tempfile
 import threading
 import time
 from pathlib import Path
@@ -21,78 +17,18 @@ from svmlab.runner import store
 from svmlab.runner.execute import execute
 from svmlab.runner.plan import build_plan
 from svmlab.runner.store import consolidate, prepare_run_dir
+from svmlab.testing import RAY_TEST_ENV, local_ray_cluster, ray_cluster_processes
 
 needs_ray = pytest.mark.skipif(
     importlib.util.find_spec("ray") is None, reason="Ray is not installed"
 )
 
-# token authentication is Ray's default for `ray start --head`; the test cluster runs without
-# it, and so must every process that joins it (the worker node and the driver)
-ENV = {"RAY_AUTH_MODE": "disabled", "RAY_USAGE_STATS_ENABLED": "0"}
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def _ray_start(*args: str, env: dict) -> None:
-    proc = subprocess.run(
-        [
-            str(Path(sys.executable).with_name("ray")),
-            "start",
-            "--num-cpus",
-            "1",
-            "--node-ip-address",
-            "127.0.0.1",
-            *args,
-        ],
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    assert proc.returncode == 0, proc.stderr[-2000:]
-
-
-def _processes_of(temp_dir: str) -> list[psutil.Process]:
-    """The processes of the cluster whose session lives in ``temp_dir``, with their children."""
-    found = {}
-    for proc in psutil.process_iter(["cmdline"]):
-        if temp_dir in " ".join(proc.info["cmdline"] or ()):
-            for p in [proc, *proc.children(recursive=True)]:
-                found[p.pid] = p
-    return list(found.values())
-
 
 @pytest.fixture(scope="module")
 def ray_cluster():
     """``ray start --head`` plus a second node (``ray start --address``) on 127.0.0.1."""
-    temp_dir = tempfile.mkdtemp(prefix="svr", dir="/tmp")  # short: Ray's unix sockets live there
-    env = {**os.environ, **ENV}
-    address = f"127.0.0.1:{_free_port()}"
-    port = address.rsplit(":", 1)[1]
-    try:
-        _ray_start(
-            "--head",
-            "--port",
-            port,
-            "--temp-dir",
-            temp_dir,
-            "--include-dashboard",
-            "false",
-            env=env,
-        )
-        _ray_start("--address", address, env=env)
+    with local_ray_cluster((1, 1)) as (address, temp_dir):
         yield address, temp_dir
-    finally:
-        for proc in _processes_of(temp_dir):
-            try:
-                proc.kill()
-            except psutil.NoSuchProcess:
-                pass
-        shutil.rmtree(temp_dir, ignore_errors=True)
 
 
 def _plan(make_cfg, run_dir, solver, n_tasks, runner):
@@ -116,7 +52,7 @@ def _kill_running_tasks_once(temp_dir: str, tasks_dir: Path, seen: dict, killed:
             for f in files:
                 st = f.stat()
                 seen[f.name] = (st.st_ino, st.st_mtime_ns)
-            for proc in _processes_of(temp_dir):
+            for proc in ray_cluster_processes(temp_dir):
                 try:
                     if " ".join(proc.cmdline()).startswith("ray::run_task"):
                         proc.kill()
@@ -133,7 +69,7 @@ def _kill_running_tasks_once(temp_dir: str, tasks_dir: Path, seen: dict, killed:
 def test_ray_cluster_killed_workers_lose_no_finished_task(
     ray_cluster, make_cfg, tmp_path, monkeypatch
 ):
-    for key, value in ENV.items():
+    for key, value in RAY_TEST_ENV.items():
         monkeypatch.setenv(key, value)
     address, temp_dir = ray_cluster
     runner = {"backend": "ray", "address": address, "progress": False}
@@ -196,7 +132,9 @@ def test_runner_ray_gives_the_local_runners_metrics(tmp_path):
 
 @needs_ray
 def test_an_unreachable_ray_address_is_one_line_within_seconds(make_cfg, tmp_path):
-    port = _free_port()  # nobody listens once it is closed
+    with socket.socket() as closed:
+        closed.bind(("127.0.0.1", 0))
+        port = closed.getsockname()[1]  # nobody listens once it is closed
     runner = {"name": "ray", "backend": "ray", "address": f"127.0.0.1:{port}"}
     start = time.monotonic()
     with pytest.raises(ConfigError) as err:
