@@ -8,6 +8,7 @@ from pathlib import Path
 
 from svmlab.errors import ResultsError, SvmlabError
 from svmlab.solvers import RESERVED
+from svmlab.sweep_status import close_status_dir, job_finished, job_started, open_status_dir
 
 #: Exit status of the last ``svmlab run`` job(s): Hydra discards a task function's return value.
 EXIT = {"code": 0}
@@ -137,6 +138,7 @@ def job(cfg) -> float | None:
 
     hc = HydraConfig.get()
     run_dir = Path(hc.runtime.output_dir)
+    mark = job_started()  # a sweep job on another process or host reports its exit status
     overrides = parse_overrides(list(hc.overrides.task))
     # a deletion (~solver.C) fixes nothing: the parameter falls back to its default
     settings = parse_overrides([o for o in hc.overrides.task if not o.startswith("~")])
@@ -169,7 +171,9 @@ def job(cfg) -> float | None:
         how = (container.get("report") or {}).get("aggregate") or "mean"
         metrics = [metric] if metric else None
         print(render(build_report(df, metrics, how)))
-        EXIT["code"] = max(EXIT["code"], _conclude(summary, df, run_dir, run_id))
+        code = _conclude(summary, df, run_dir, run_id)
+        EXIT["code"] = max(EXIT["code"], code)
+        job_finished(mark, code)
         from svmlab.runner.trials import inner_objective
 
         score = inner_objective(df)
@@ -179,6 +183,7 @@ def job(cfg) -> float | None:
     except SvmlabError as exc:
         _say(f"error: {exc}")
         EXIT["code"] = 2
+        job_finished(mark, 2)
         release(run_dir)
         _discard_if_unused(run_dir)
     finally:
@@ -498,6 +503,9 @@ def run(args: list[str]) -> int:
         return 2
     EXIT["code"] = 0
     args = with_plugin_defaults(args)
+    status_dir = None
+    if any(a in ("-m", "--multirun") for a in args):
+        status_dir = open_status_dir(dict(parse_overrides(args)).get("results_dir", "results"))
     main = hydra.main(config_path=str(conf_dir()), config_name="config", version_base="1.3")(job)
     saved = sys.argv
     sys.argv = ["svmlab run", *args]
@@ -508,4 +516,12 @@ def run(args: list[str]) -> int:
             return int(exc.code) if isinstance(exc.code, int) else 2
     finally:
         sys.argv = saved
+        if status_dir is not None:
+            worst, silent = close_status_dir(status_dir)
+            EXIT["code"] = max(EXIT["code"], worst, 1 if silent else 0)
+            if silent:
+                _say(
+                    f"{silent} sweep job(s) ended without an exit status (killed?); rerun the "
+                    "same command to resume them"
+                )
     return EXIT["code"]

@@ -108,3 +108,25 @@ def test_unknown_launcher_lists_the_installed_ones(capsys):
     assert len(err) == 1
     assert "unknown launcher hydra/launcher=nosuch; installed: basic" in err[0]
     assert err[0].endswith("pip install hydra-nosuch-launcher)")
+
+
+@pytest.mark.slow
+def test_a_job_failing_in_a_launchers_process_fails_the_sweep(tmp_path, capsys):
+    """Regression: with joblib (or submitit) a failed job left `svmlab run -m` at exit 0."""
+    pytest.importorskip("hydra_plugins.hydra_joblib_launcher")
+    args = ["-m", *TINY, "solver.C=1,-1", f"results_dir={tmp_path}", "hydra/launcher=joblib"]
+    assert run([*args, "run_id=bad"]) == 2
+    assert (
+        run(
+            [
+                "-m",
+                *TINY,
+                "solver.C=1,10",
+                f"results_dir={tmp_path}",
+                "run_id=good",
+                "hydra/launcher=joblib",
+            ]
+        )
+        == 0
+    )
+    assert [p.name for p in tmp_path.iterdir()] == ["quickstart"]  # the status files are gone
