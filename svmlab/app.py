@@ -481,6 +481,32 @@ def check_run_dir(args: list[str]) -> None:
             )
 
 
+#: Hydra's mutually exclusive modes, by their flags.
+MODES = {
+    "-m": "--multirun",
+    "--multirun": "--multirun",
+    "-c": "--cfg",
+    "--cfg": "--cfg",
+    "-i": "--info",
+    "--info": "--info",
+    "-r": "--run",
+    "--run": "--run",
+}
+
+
+def check_one_mode(args: list[str]) -> None:
+    """Hydra runs one of --multirun, --cfg, --info at a time (it would raise a traceback).
+
+    >>> check_one_mode(["-m", "solver.C=1,10", "--multirun"])  # one mode, named twice
+    """
+    modes = list(dict.fromkeys(MODES[a] for a in args if a in MODES))
+    if len(modes) > 1:
+        raise SvmlabError(
+            f"{modes[0]} and {modes[1]} cannot be combined: Hydra does one at a time (--cfg job "
+            "without -m prints one run's configuration)"
+        )
+
+
 def run(args: list[str]) -> int:
     """Run the Hydra app with command-line ``args`` (everything after ``svmlab run``)."""
     import hydra
@@ -490,8 +516,10 @@ def run(args: list[str]) -> int:
     if not has_experiment_choice(args) and not any(
         a in ("-h", "--help", "--hydra-help", "-i", "--info") for a in args
     ):
-        args = ["+experiment=quickstart", *args]
+        # appended: Hydra's parser takes the overrides as one run of arguments after its options
+        args = [*args, "+experiment=quickstart"]
     try:
+        check_one_mode(args)
         check_group_choices(args)
         check_plugins(args)
         check_optuna_tuning(args)

@@ -130,3 +130,24 @@ def test_a_job_failing_in_a_launchers_process_fails_the_sweep(tmp_path, capsys):
         == 0
     )
     assert [p.name for p in tmp_path.iterdir()] == ["quickstart"]  # the status files are gone
+
+
+def test_the_readmes_slurm_launcher_settings_compose(capsys):
+    """No Slurm here: the README's submitit_slurm overrides are checked against the plugin's
+    schema (a misspelt key would fail), and the job keeps the runner's cores."""
+    pytest.importorskip("hydra_plugins.hydra_submitit_launcher")
+    slurm = ["hydra/launcher=submitit_slurm", "hydra.launcher.partition=short"]
+    slurm += ["hydra.launcher.timeout_min=120", "hydra.launcher.cpus_per_task=8", "runner.n_jobs=8"]
+    assert run(["--cfg", "all", *slurm]) == 0
+    out = capsys.readouterr().out
+    assert "SlurmLauncher" in out and "partition: short" in out and "cpus_per_task: 8" in out
+    assert "n_jobs: 8" in out
+
+
+def test_multirun_with_cfg_is_one_line(capsys):
+    assert run(["--cfg", "job", "-m", "solver.C=1,10"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err == (
+        "svmlab: error: --cfg and --multirun cannot be combined: Hydra does one at a time "
+        "(--cfg job without -m prints one run's configuration)"
+    )
