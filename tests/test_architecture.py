@@ -20,7 +20,7 @@ LAYERS = [
     {"stats", "kernels", "qp", "nsga2", "data", "bags", "selection", "construction"},
     {"estimators", "solvers"},
     {"evaluation", "testing"},
-    {"runner"},
+    {"runner", "sweep_status"},
     {"results"},
     {"reproduce"},
     {"reporting"},
