@@ -120,44 +120,34 @@ def _probe(address: str, target: tuple[str, int], timeout: float) -> str | None:
     return None
 
 
-def check_dask_address(address: str, timeout: float = CONNECT_TIMEOUT) -> None:
-    """Fail within ``timeout`` seconds when no dask scheduler listens at ``address``.
-
-    A plain TCP connection is tried (dask's own client waits 30 s by default); transports
-    other than TCP (``inproc://``, ``ucx://``) are left to dask.
-
-    Raises
-    ------
-    ConfigError
-        One line naming the address, what went wrong and what to do.
-    """
-    target = dask_host_port(address)
-    why = None if target is None else _probe(address, target, timeout)
-    if why is not None:
-        raise ConfigError(
-            f"runner.address={address!r}: cannot connect to a dask scheduler at "
-            f"{target[0]}:{target[1]} ({why}); start one (dask scheduler) or set "
-            "runner.address=null for a local cluster"
-        )
+#: Per cluster backend: how its address is read, what answers there, how to start one and
+#: what ``runner.address=null`` gives instead.
+CLUSTERS = {
+    "dask": (dask_host_port, "a dask scheduler", "dask scheduler", "a local cluster"),
+    "ray": (ray_host_port, "a Ray cluster", "ray start --head", "a local Ray instance"),
+}
 
 
-def check_ray_address(address: str, timeout: float = CONNECT_TIMEOUT) -> None:
-    """Fail within ``timeout`` seconds when no Ray head listens at ``address``.
+def check_cluster_address(backend: str, address: str, timeout: float = CONNECT_TIMEOUT) -> None:
+    """Fail within ``timeout`` seconds when nothing listens at a dask or Ray ``address``.
 
-    Ray's own ``ray.init`` retries for about a minute before it gives up.
+    A plain TCP connection is tried (dask's own client waits 30 s, Ray's ``ray.init`` about a
+    minute); addresses the backend resolves itself (dask's ``inproc://``, ``ucx://``; Ray's
+    ``auto``) are left to it.
 
     Raises
     ------
     ConfigError
         One line naming the address, what went wrong and what to do.
     """
-    target = ray_host_port(address)
+    host_port, what, start, local = CLUSTERS[backend]
+    target = host_port(address)
     why = None if target is None else _probe(address, target, timeout)
     if why is not None:
         raise ConfigError(
-            f"runner.address={address!r}: cannot connect to a Ray cluster at "
-            f"{target[0]}:{target[1]} ({why}); start one (ray start --head) or set "
-            "runner.address=null for a local Ray instance"
+            f"runner.address={address!r}: cannot connect to {what} at "
+            f"{target[0]}:{target[1]} ({why}); start one ({start}) or set "
+            f"runner.address=null for {local}"
         )
 
 
@@ -186,12 +176,8 @@ def check_backend(runner: dict) -> None:
         if not found:
             raise ConfigError(hint)
     address = runner.get("address")
-    if not address:
-        return
-    if runner.get("backend") == "dask":
-        check_dask_address(address)
-    elif runner.get("backend") == "ray":
-        check_ray_address(address)
+    if address and runner.get("backend") in CLUSTERS:
+        check_cluster_address(runner["backend"], address)
 
 
 def runs_in_parallel(runner: dict) -> bool:

@@ -335,7 +335,7 @@ def test_dask_address_without_a_scheduler_fails_at_planning_within_seconds(make_
     import socket
     import time
 
-    from svmlab.runner.settings import check_dask_address
+    from svmlab.runner.settings import check_cluster_address
 
     with socket.socket() as closed:
         closed.bind(("127.0.0.1", 0))
@@ -350,6 +350,6 @@ def test_dask_address_without_a_scheduler_fails_at_planning_within_seconds(make_
         f"127.0.0.1:{port} (Connection refused); start one"
     )
     with socket.create_server(("127.0.0.1", 0)) as server:  # a listener is accepted
-        check_dask_address(f"tcp://127.0.0.1:{server.getsockname()[1]}", timeout=1)
+        check_cluster_address("dask", f"tcp://127.0.0.1:{server.getsockname()[1]}", timeout=1)
     with pytest.raises(ConfigError, match="the port is not a number"):
-        check_dask_address("tcp://127.0.0.1:http")
+        check_cluster_address("dask", "tcp://127.0.0.1:http")
