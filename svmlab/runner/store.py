@@ -377,9 +377,14 @@ def finished_keys(run_dir: str | Path, keys=None) -> dict[str, str]:
 
 def _frame(rows: _Rows, keys=None) -> pd.DataFrame:
     """The task rows as one table, exactly as concatenating the task files (read in file
-    name order, each converted to pandas) would give it."""
+    name order, each converted to pandas) would give it.
+
+    ``rows`` is emptied on the way, so the Arrow and the pandas copies of 100,000 rows are
+    not all held at once.
+    """
     parts = []
-    for table in rows.groups.values():
+    while rows.groups:
+        _, table = rows.groups.popitem()
         if keys is not None:
             table = table.filter(pc.is_in(table[_KEY], value_set=pa.array(sorted(keys))))
         if table.num_rows:
@@ -394,10 +399,15 @@ def _frame(rows: _Rows, keys=None) -> pd.DataFrame:
         row = table[_ROW].to_numpy()
         ranked.append((int(rank.min()), rank, row, table.drop_columns([_KEY, _SIG, _ROW])))
     ranked.sort(key=lambda item: item[0])  # columns are unioned in order of first appearance
-    df = pd.concat([t.to_pandas() for *_, t in ranked], ignore_index=True)
     rank = np.concatenate([r for _, r, _, _ in ranked])
     row = np.concatenate([w for _, _, w, _ in ranked])
-    return df.take(np.lexsort((row, rank))).reset_index(drop=True)
+    tables = [t for *_, t in ranked]
+    del parts, ranked
+    df = pd.concat([tables.pop(0).to_pandas() for _ in range(len(tables))], ignore_index=True)
+    order = np.lexsort((row, rank))
+    if np.array_equal(order, np.arange(len(order))):  # already in file order: no copy
+        return df
+    return df.take(order).reset_index(drop=True)
 
 
 def read_task_rows(run_dir: str | Path, keys=None) -> pd.DataFrame:
