@@ -223,6 +223,7 @@ def local_ray_cluster(cpus_per_node=(1, 1)):
         for i, cpus in enumerate(cpus_per_node):
             where = head if i == 0 else ["--address", address]
             cmd = [ray_cli, "start", "--num-cpus", str(cpus), "--node-ip-address", "127.0.0.1"]
+            cmd += ["--object-store-memory", str(200 * 2**20)]  # not 30% of memory each
             done = subprocess.run(
                 [*cmd, *where], env=env, capture_output=True, text=True, timeout=120
             )

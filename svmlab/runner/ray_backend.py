@@ -28,6 +28,9 @@ IN_FLIGHT_PER_CPU = 2
 #: Prefix of the environment variables handed to the Ray workers (SVMLAB_DATA_DIR...): a
 #: cluster's workers were started elsewhere and do not share the driver's environment.
 FORWARDED_ENV = "SVMLAB_"
+#: Bytes of the local instance's object store: only task descriptions and outcomes (never
+#: data sets) pass through it, so Ray's default (30% of memory, in /dev/shm) is not needed.
+LOCAL_OBJECT_STORE = 256 * 2**20
 #: Times Ray reruns a task whose worker process died before it is recorded as an error.
 WORKER_RETRIES = 1
 
@@ -63,7 +66,13 @@ def ray_session(runner: dict):
         ray.init(address=address, **options)
     else:
         n = max(int(runner.get("n_jobs") or 2), 1)
-        ray.init(address="local", num_cpus=n, _node_ip_address="127.0.0.1", **options)
+        ray.init(
+            address="local",
+            num_cpus=n,
+            object_store_memory=LOCAL_OBJECT_STORE,
+            _node_ip_address="127.0.0.1",
+            **options,
+        )
     try:
         yield ray
     finally:
