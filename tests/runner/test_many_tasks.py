@@ -86,7 +86,7 @@ def test_a_planned_task_costs_a_few_hundred_bytes(make_cfg, tmp_path):
     """The tasks of a (dataset, solver) pair share their objects; what remains per task is
     the TaskSpec (slots) and its key: about 300 bytes."""
     cfg = _tiny(make_cfg, 3_000)
-    build_plan(_tiny(make_cfg, 10), str(tmp_path), "r")  # imports and caches, once per process
+    build_plan(cfg, str(tmp_path), "r")  # imports, caches and free lists, once per process
     tracemalloc.start()
     try:
         before = tracemalloc.get_traced_memory()[0]
