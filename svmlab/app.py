@@ -8,7 +8,13 @@ from pathlib import Path
 
 from svmlab.errors import ResultsError, SvmlabError
 from svmlab.solvers import RESERVED
-from svmlab.sweep_status import close_status_dir, job_finished, job_started, open_status_dir
+from svmlab.sweep_status import (
+    close_status_dir,
+    env_override,
+    job_finished,
+    job_started,
+    open_status_dir,
+)
 
 #: Exit status of the last ``svmlab run`` job(s): Hydra discards a task function's return value.
 EXIT = {"code": 0}
@@ -534,6 +540,7 @@ def run(args: list[str]) -> int:
     status_dir = None
     if any(a in ("-m", "--multirun") for a in args):
         status_dir = open_status_dir(dict(parse_overrides(args)).get("results_dir", "results"))
+        args = [*args, env_override(status_dir)]
     main = hydra.main(config_path=str(conf_dir()), config_name="config", version_base="1.3")(job)
     saved = sys.argv
     sys.argv = ["svmlab run", *args]

@@ -4,7 +4,9 @@ A job run by Hydra's basic launcher runs in the ``svmlab run`` process; the jobl
 and Ray launchers run it in another process, possibly on another host, and Hydra keeps only
 its return value (the Optuna objective). So each job records its exit status as a file in a
 directory that ``svmlab run -m`` creates under the results directory (shared by every job, as
-their results are) and names in the environment, which the launchers pass on to the jobs.
+their results are) and names in each job's environment through Hydra's
+``hydra.job.env_set`` (set by Hydra in the job's own process when the job starts, so a
+reused worker process of a launcher sees the current sweep's directory).
 After the sweep the worst status is the command's; a job that started but recorded nothing
 (its process was killed) counts as failed.
 """
@@ -23,12 +25,19 @@ _STARTED = ".started"
 
 
 def open_status_dir(results_dir: str | Path) -> Path:
-    """Create the status directory under ``results_dir`` and name it in the environment."""
+    """Create the status directory under ``results_dir``; :func:`env_override` names it."""
     root = Path(results_dir).expanduser().absolute()
     root.mkdir(parents=True, exist_ok=True)
-    path = Path(tempfile.mkdtemp(prefix=".sweep-status-", dir=root))
-    os.environ[ENV] = str(path)
-    return path
+    return Path(tempfile.mkdtemp(prefix=".sweep-status-", dir=root))
+
+
+def env_override(path: Path) -> str:
+    """The Hydra override that sets :data:`ENV` to ``path`` in every job's process.
+
+    >>> env_override(Path("/r/.sweep-status-x"))
+    "++hydra.job.env_set.SVMLAB_SWEEP_STATUS='/r/.sweep-status-x'"
+    """
+    return f"++hydra.job.env_set.{ENV}='{path}'"
 
 
 def job_started() -> Path | None:
@@ -53,7 +62,7 @@ def job_finished(mark: Path | None, code: int) -> None:
 def close_status_dir(path: Path) -> tuple[int, int]:
     """``(worst exit status, jobs that recorded none)`` of the sweep; removes the directory.
 
-    >>> d = open_status_dir(tempfile.mkdtemp())
+    >>> d = open_status_dir(tempfile.mkdtemp()); os.environ[ENV] = str(d)  # as Hydra sets it
     >>> job_finished(job_started(), 0); job_finished(job_started(), 1); _ = job_started()
     >>> close_status_dir(d)
     (1, 1)

@@ -86,7 +86,7 @@ def test_optuna_refuses_tuning_without_inner_cv(capsys):
 
 @pytest.mark.parametrize(
     ("choice", "package"),
-    [("hydra/launcher=ray", "hydra-ray-launcher"), ("hydra/sweeper=ax", "hydra-ax-sweeper")],
+    [("hydra/launcher=rq", "hydra-rq-launcher"), ("hydra/sweeper=ax", "hydra-ax-sweeper")],
 )
 def test_missing_plugin_is_one_line_naming_the_package(capsys, choice, package):
     module = "hydra_plugins.hydra_" + package.removeprefix("hydra-").replace("-", "_")
