@@ -16,8 +16,8 @@ Ray starts its worker processes, as ``svmlab run`` does). For each:
 * **overhead**: the marginal cost of a trivial task (a majority classifier on hold-out splits of
   iris) against a plain Python loop doing the same split / fit / predict / metrics work - ms
   per task;
-* **throughput**: CPU-bound tasks (a pure-Python busy loop in fit) - tasks/s once running
-  (from runs of M and 2M tasks, as above), and the parallel efficiency
+* **throughput**: CPU-bound tasks (a pure-Python busy loop in fit) - tasks/s of one run of M
+  tasks, its start included, and the parallel efficiency
   ``t(plain loop) / (workers x t(backend))`` (1.0 = perfect use of the workers);
 * **memory**: the largest resident set size (RSS) of each worker process while tasks run.
 """
@@ -73,9 +73,9 @@ def measure(name: str, runner: dict, workers: int, args, worker_pids, warm_up=Tr
 
     A run of N and one of 2N trivial tasks separate what each run pays once (connecting to
     the cluster, starting worker processes) from what each task costs: the marginal cost is
-    ``(t(2N) - t(N)) / N`` and the start-up ``t(N) - N x marginal``. The CPU-bound tasks are
-    timed the same way (M and 2M of them), so their throughput is the running one. The
-    workers' memory is their largest RSS seen while the 2M CPU-bound tasks run. ``warm_up``
+    ``(t(2N) - t(N)) / N`` and the start-up ``t(N) - N x marginal``. The M CPU-bound tasks are
+    timed in one run, start included (a difference of two runs would carry the noise of both
+    on a shared machine). The workers' memory is their largest RSS seen while they run. ``warm_up``
     runs a few tasks first (a loky pool then stays up for the runs that follow; Ray's workers
     do not outlive a run).
     """
@@ -86,13 +86,12 @@ def measure(name: str, runner: dict, workers: int, args, worker_pids, warm_up=Tr
     t_2n = through_runner(config(TRIVIAL, 2 * n, runner))
     per_task = max(t_2n - t_n, 0.0) / n
     start = max(t_n - n * per_task, 0.0)
-    t_m = through_runner(config(busy(args.busy_iterations), m, runner))
     peak: dict[int, float] = {}
     stop = threading.Event()
     watcher = threading.Thread(target=_watch_rss, args=(worker_pids, peak, stop))
     watcher.start()
     try:
-        t_2m = through_runner(config(busy(args.busy_iterations), 2 * m, runner))
+        t_m = through_runner(config(busy(args.busy_iterations), m, runner))
     finally:
         stop.set()
         watcher.join()
@@ -101,9 +100,14 @@ def measure(name: str, runner: dict, workers: int, args, worker_pids, warm_up=Tr
         "workers": workers,
         "start": start,
         "ms/task (trivial)": 1e3 * per_task,
-        "s/task (CPU-bound)": (t_2m - t_m) / m,
+        "s/task (CPU-bound)": t_m / m,
         "rss": sorted(peak.values())[-workers:],
     }
+
+
+def marginal(timed, k: int) -> float:
+    """Seconds per task from ``timed(k)`` and ``timed(2k)``: what a run's fixed costs cancel."""
+    return max(timed(2 * k) - timed(k), 0.0) / k
 
 
 def _watch_rss(worker_pids, peak: dict, stop: threading.Event) -> None:
@@ -148,8 +152,10 @@ def main() -> None:
     args = ap.parse_args()
 
     seq = {"backend": "sequential", "n_jobs": 1, "progress": False}
-    base_trivial = plain_loop(config(TRIVIAL, args.tasks, seq))
-    base_busy = plain_loop(config(busy(args.busy_iterations), args.busy_tasks, seq))
+    # the plain loop's trivial task, measured the same way as the backends' (2N minus N tasks)
+    n, m = args.tasks, args.busy_tasks
+    base_trivial = marginal(lambda k: plain_loop(config(TRIVIAL, k, seq)), n) * n
+    base_busy = plain_loop(config(busy(args.busy_iterations), m, seq))
     rows = [
         measure("sequential", seq, 1, args, lambda: [os.getpid()]),
         measure(
@@ -177,8 +183,8 @@ def main() -> None:
     else:
         rows.append(measure_ray(args))
 
-    print(f"plain loop: {1e3 * base_trivial / args.tasks:.2f} ms per trivial task, ")
-    print(f"            {args.busy_tasks / base_busy:.2f} CPU-bound tasks/s (1 core)")
+    print(f"plain loop: {1e3 * base_trivial / n:.2f} ms per trivial task, ")
+    print(f"            {m / base_busy:.2f} CPU-bound tasks/s (1 core)")
     print(f"{args.tasks} trivial and {args.busy_tasks} CPU-bound tasks per backend")
     header = (
         f"{'backend':18} {'workers':>7} {'start s':>8} {'overhead ms/task':>17} {'tasks/s':>8} "
@@ -187,11 +193,11 @@ def main() -> None:
     print(header)
     for r in rows:
         overhead = r["ms/task (trivial)"] - 1e3 * base_trivial / args.tasks
-        marginal = r["s/task (CPU-bound)"]
+        per_busy = r["s/task (CPU-bound)"]
         rate, efficiency = "-", "-"
-        if marginal > 0:  # timing noise can swamp the difference of tiny runs
-            rate = f"{1 / marginal:.2f}"
-            efficiency = f"{base_busy / args.busy_tasks / (r['workers'] * marginal):.2f}"
+        if per_busy > 0:  # timing noise can swamp the difference of tiny runs
+            rate = f"{1 / per_busy:.2f}"
+            efficiency = f"{base_busy / args.busy_tasks / (r['workers'] * per_busy):.2f}"
         rss = r["rss"]
         mem = f"{sum(rss) / len(rss):.0f}" if rss else "-"
         print(
@@ -200,8 +206,8 @@ def main() -> None:
         )
     print(
         "start = what a run pays once (connecting, starting workers); overhead = the backend's "
-        "marginal ms per trivial task minus the plain loop's; tasks/s = the marginal rate of "
-        "CPU-bound tasks; efficiency = t(plain loop) / (workers x t(backend)) per CPU-bound task"
+        "marginal ms per trivial task minus the plain loop's; tasks/s = CPU-bound tasks per "
+        "second of one run, start included; efficiency = t(plain loop) / (workers x t(backend))"
     )
 
 

@@ -43,6 +43,11 @@ def _plan(make_cfg, run_dir, solver, n_tasks, runner):
     return plan
 
 
+def _signature(path: Path) -> tuple[int, int]:
+    st = path.stat()
+    return st.st_ino, st.st_mtime_ns
+
+
 def _kill_running_tasks_once(temp_dir: str, tasks_dir: Path, seen: dict, killed: list) -> None:
     """When two tasks are on disk, SIGKILL every worker process running a task."""
     deadline = time.monotonic() + 60
@@ -50,8 +55,7 @@ def _kill_running_tasks_once(temp_dir: str, tasks_dir: Path, seen: dict, killed:
         files = list(tasks_dir.glob("*.parquet")) if tasks_dir.exists() else []
         if len(files) >= 2:
             for f in files:
-                st = f.stat()
-                seen[f.name] = (st.st_ino, st.st_mtime_ns)
+                seen[f.name] = _signature(f)
             for proc in ray_cluster_processes(temp_dir):
                 try:
                     if " ".join(proc.cmdline()).startswith("ray::run_task"):
@@ -61,7 +65,7 @@ def _kill_running_tasks_once(temp_dir: str, tasks_dir: Path, seen: dict, killed:
                     pass
             if killed:
                 return
-        time.sleep(0.05)
+        time.sleep(0.02)
 
 
 @pytest.mark.slow
@@ -88,10 +92,12 @@ def test_ray_cluster_killed_workers_lose_no_finished_task(
     summary = execute(plan.tasks, runner)
     killer.join()
     assert killed, "no task was running on the cluster when two had finished"
-    assert summary.ok == 6 and summary.n_failed == 0  # Ray ran the killed tasks again
-    for name, signature in seen.items():  # finished before the kill: never rewritten
-        st = (tmp_path / store.TASKS_DIR / name).stat()
-        assert (st.st_ino, st.st_mtime_ns) == signature
+    assert summary.ok == 6 and summary.n_failed == 0, summary.failed  # killed tasks ran again
+    # on disk before the kill: kept, except that a task killed between writing its file and
+    # returning runs again and replaces its file (atomically, with an equal row)
+    tasks_dir = tmp_path / store.TASKS_DIR
+    rewritten = [name for name, sig in seen.items() if _signature(tasks_dir / name) != sig]
+    assert len(rewritten) <= len(killed), rewritten
     df = consolidate(tmp_path)
     assert len(df) == 6 and (df["status"] == "ok").all()
     assert set(df["prov_host"]) == {socket.gethostname()}
