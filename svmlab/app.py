@@ -348,6 +348,30 @@ def with_plugin_defaults(args: list[str]) -> list[str]:
         for key, value in defaults.items()
         if key.lstrip("+") not in given
     ]
+    return add_overrides(args, extra)
+
+
+def add_overrides(args: list[str], extra: list[str]) -> list[str]:
+    """``args`` with the overrides ``extra`` placed right after the command line's own.
+
+    Hydra's parser takes the overrides as one run of words, so words added at either end
+    would split it when options come before or after the overrides.
+
+    >>> add_overrides(["a=1", "-m"], ["b=2"]), add_overrides(["--cfg", "job", "a=1"], ["b=2"])
+    (['a=1', 'b=2', '-m'], ['--cfg', 'job', 'a=1', 'b=2'])
+    >>> add_overrides(["-m"], ["b=2"])
+    ['-m', 'b=2']
+    """
+    from hydra._internal.utils import get_args_parser
+
+    try:
+        given = get_args_parser().parse_known_args(args)[0].overrides
+    except SystemExit:  # not Hydra's syntax: Hydra says so when it parses them
+        given = []
+    for i in range(len(args) - len(given) + 1):
+        if given and args[i : i + len(given)] == given:
+            at = i + len(given)
+            return [*args[:at], *extra, *args[at:]]
     return [*args, *extra]
 
 
@@ -522,8 +546,7 @@ def run(args: list[str]) -> int:
     if not has_experiment_choice(args) and not any(
         a in ("-h", "--help", "--hydra-help", "-i", "--info") for a in args
     ):
-        # appended: Hydra's parser takes the overrides as one run of arguments after its options
-        args = [*args, "+experiment=quickstart"]
+        args = add_overrides(args, ["+experiment=quickstart"])
     try:
         check_one_mode(args)
         check_group_choices(args)
@@ -540,7 +563,7 @@ def run(args: list[str]) -> int:
     status_dir = None
     if any(a in ("-m", "--multirun") for a in args):
         status_dir = open_status_dir(dict(parse_overrides(args)).get("results_dir", "results"))
-        args = [*args, env_override(status_dir)]
+        args = add_overrides(args, [env_override(status_dir)])
     main = hydra.main(config_path=str(conf_dir()), config_name="config", version_base="1.3")(job)
     saved = sys.argv
     sys.argv = ["svmlab run", *args]
@@ -556,7 +579,7 @@ def run(args: list[str]) -> int:
             EXIT["code"] = max(EXIT["code"], worst, 1 if silent else 0)
             if silent:
                 _say(
-                    f"{silent} sweep job(s) ended without an exit status (killed?); rerun the "
-                    "same command to resume them"
+                    f"{silent} sweep job(s) ended without recording an exit status (killed, or "
+                    "an unexpected error: see the job's log); rerun the same command to resume"
                 )
     return EXIT["code"]

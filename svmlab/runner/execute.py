@@ -14,7 +14,7 @@ from joblib import Parallel, delayed, parallel_config
 from svmlab.errors import ConfigError, ResultsError
 from svmlab.runner import store
 from svmlab.runner.isolation import exit_with_parent
-from svmlab.runner.settings import check_runner
+from svmlab.runner.settings import check_runner, n_workers
 from svmlab.runner.task import UNWRITTEN, TaskOutcome, TaskSpec, record_crash, run_task
 
 #: Consecutive tasks whose rows could not be written after which a run stops (disk full...).
@@ -62,7 +62,7 @@ def _dask_backend(runner: dict):
     if address:
         client, cluster = Client(address), None
     else:
-        n = max(int(runner.get("n_jobs") or 2), 1)
+        n = n_workers(runner.get("n_jobs"))
         cluster = LocalCluster(
             n_workers=n,
             threads_per_worker=1,

@@ -21,6 +21,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 from svmlab.errors import ConfigError, ResultsError
+from svmlab.runner.settings import n_workers
 from svmlab.runner.task import TaskOutcome, TaskSpec, record_crash, run_task
 
 #: Tasks submitted per CPU of the cluster before the driver waits for one to finish.
@@ -50,9 +51,18 @@ def ray_session(runner: dict):
     With ``address: null`` a new local instance with ``n_jobs`` CPUs is started on
     127.0.0.1 (never an instance some other program started: ``address="local"``) and
     shut down afterwards; with an address the driver connects and leaves the cluster
-    running.
+    running. Inside a Ray task (a sweep job of ``hydra/launcher=ray``) the job's own
+    connection is used and left open.
+
+    Raises
+    ------
+    ConfigError
+        One line when Ray refuses to start or to connect (authentication, versions...).
     """
     ray = _import_ray()
+    if ray.is_initialized():
+        yield ray
+        return
     os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
     address = runner.get("address")
     env = {k: v for k, v in os.environ.items() if k.startswith(FORWARDED_ENV)}
@@ -62,17 +72,20 @@ def ray_session(runner: dict):
         "log_to_driver": False,
         "include_dashboard": False,
     }
-    if address:
-        ray.init(address=address, **options)
-    else:
-        n = max(int(runner.get("n_jobs") or 2), 1)
-        ray.init(
+    if not address:
+        options.update(
             address="local",
-            num_cpus=n,
+            num_cpus=n_workers(runner.get("n_jobs")),
             object_store_memory=LOCAL_OBJECT_STORE,
             _node_ip_address="127.0.0.1",
-            **options,
+            # a task Ray's memory monitor kills is retried like any other (not without end)
+            _system_config={"task_oom_retries": WORKER_RETRIES},
         )
+    try:
+        ray.init(address=address, **options) if address else ray.init(**options)
+    except Exception as exc:  # Ray's own errors vary by version; each becomes one line
+        where = f"the Ray cluster at {address}" if address else "a local Ray instance"
+        raise ConfigError(f"runner=ray: cannot start or join {where} ({_describe(exc)})") from None
     try:
         yield ray
     finally:

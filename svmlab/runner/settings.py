@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib.util
+import os
 import socket
 from urllib.parse import urlsplit
 
@@ -178,6 +179,17 @@ def check_backend(runner: dict) -> None:
     address = runner.get("address")
     if address and runner.get("backend") in CLUSTERS:
         check_cluster_address(runner["backend"], address)
+
+
+def n_workers(n_jobs: int | None, default: int = 2) -> int:
+    """Worker processes for ``runner.n_jobs`` the way joblib counts them (-1: one per core,
+    -2: all cores but one...).
+
+    >>> n_workers(3), n_workers(None), n_workers(-1) == (os.cpu_count() or 1)
+    (3, 2, True)
+    """
+    n = int(n_jobs or default)
+    return n if n > 0 else max((os.cpu_count() or 1) + 1 + n, 1)
 
 
 def runs_in_parallel(runner: dict) -> bool:

@@ -311,7 +311,7 @@ def refresh_index(run_dir: str | Path, keys=None) -> None:
         _save_index(run_dir, _collect(run_dir))
         return
     groups: dict[str, list[pa.Table]] = {}
-    for key, table, sig in _read_task_files(run_dir, sorted(keys)):
+    for key, table, sig in _read_task_files(run_dir, sorted(set(keys))):
         if not isinstance(table, Exception) and table.num_rows:
             groups.setdefault(_schema_id(table.schema), []).append(_tagged(table, key, sig))
     index = run_dir / INDEX_DIR

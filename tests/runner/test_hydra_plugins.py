@@ -151,3 +151,14 @@ def test_multirun_with_cfg_is_one_line(capsys):
         "svmlab: error: --cfg and --multirun cannot be combined: Hydra does one at a time "
         "(--cfg job without -m prints one run's configuration)"
     )
+
+
+def test_svmlabs_own_overrides_join_the_command_lines_wherever_options_stand(tmp_path):
+    """Regression: an option after the overrides (`... solver.C=1,10 -m`) split the overrides
+    once svmlab appended its own (the default experiment, the sweep status directory)."""
+    args = [*TINY[1:], "solver.C=1,10", f"results_dir={tmp_path}", "run_id=s", "-m"]
+    assert run(args) == 0
+    assert sorted(p.name for p in (tmp_path / "quickstart" / "s").iterdir() if p.is_dir()) == [
+        "0",
+        "1",
+    ]

@@ -161,3 +161,22 @@ def test_runner_ray_without_ray_names_the_package(make_cfg, tmp_path, monkeypatc
     assert run(["runner=ray", "dataset=iris", "solver=svc", f"results_dir={tmp_path}"]) == 2
     err = capsys.readouterr().err
     assert err.strip() == "svmlab: error: runner=ray needs Ray: pip install 'svmlab[ray]'"
+
+
+@needs_ray
+def test_ray_refusing_to_start_is_one_line(monkeypatch):
+    """What Ray raises when it will not start or join (authentication, versions) is one line."""
+    import ray
+
+    from svmlab.runner.ray_backend import ray_session
+
+    def refuse(**kwargs):
+        raise ConnectionError("RPC error: InvalidAuthToken\ndetails on the next line")
+
+    monkeypatch.setattr(ray, "init", refuse)
+    with pytest.raises(ConfigError) as err, ray_session({"address": "127.0.0.1:6379"}):
+        pass
+    assert str(err.value) == (
+        "runner=ray: cannot start or join the Ray cluster at 127.0.0.1:6379 "
+        "(ConnectionError: RPC error: InvalidAuthToken)"
+    )
