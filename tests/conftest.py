@@ -11,9 +11,16 @@ is absent (:func:`svmlab.estimators.mil.weka.weka_available`).
 
 from __future__ import annotations
 
+import os
+
 import pytest
 
-from svmlab.testing import benchmark_data_dir
+from svmlab.testing import RAY_TEST_ENV, benchmark_data_dir
+
+# every Ray process of the suite (local instances, the test cluster, hydra-ray-launcher's) runs
+# without Ray's token authentication: a process reads the mode once, so a mode changed for one
+# test would leave the next test's driver unable to talk to its own GCS
+os.environ.update(RAY_TEST_ENV)
 
 # ``--doctest-modules`` (pyproject addopts) would also collect the conftest files as modules,
 # and several of them share the basename "conftest" (no packages under tests/): not collected.

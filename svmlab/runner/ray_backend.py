@@ -51,8 +51,8 @@ def ray_session(runner: dict):
     With ``address: null`` a new local instance with ``n_jobs`` CPUs is started on
     127.0.0.1 (never an instance some other program started: ``address="local"``) and
     shut down afterwards; with an address the driver connects and leaves the cluster
-    running. Inside a Ray task (a sweep job of ``hydra/launcher=ray``) the job's own
-    connection is used and left open.
+    running. Inside a Ray task (a sweep job of ``hydra/launcher=ray``), or when this process
+    is already connected and no address is given, that connection is used and left open.
 
     Raises
     ------
@@ -61,8 +61,12 @@ def ray_session(runner: dict):
     """
     ray = _import_ray()
     if ray.is_initialized():
-        yield ray
-        return
+        from ray._private.worker import WORKER_MODE, global_worker
+
+        if global_worker.mode == WORKER_MODE or not runner.get("address"):
+            yield ray  # a Ray task's connection, or this program's own: used, left open
+            return
+        ray.shutdown()  # connected elsewhere (a launcher's local instance): join the address
     os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
     address = runner.get("address")
     env = {k: v for k, v in os.environ.items() if k.startswith(FORWARDED_ENV)}

@@ -79,9 +79,9 @@ def test_rdata_files_read():
 def test_ripley_predefined_split_is_the_two_files():
     ripley, te, tr = load_dataset("ripley"), load_dataset("synth_te"), load_dataset("synth_tr")
     protocol = get_protocol({"name": "predefined20", "kind": "predefined", "n_repeats": 20})
-    splits = _splits("ripley", "{}", protocol, 0)
+    splits = [s for r in range(20) for s in _splits("ripley", "{}", protocol, 0, r).values()]
     assert len(splits) == 20
-    for split in splits.values():
+    for split in splits:
         np.testing.assert_array_equal(ripley.X[split.train], te.X)  # synth.te: 1000 rows
         np.testing.assert_array_equal(ripley.X[split.test], tr.X)  # synth.tr: 250 rows
         np.testing.assert_array_equal(ripley.y[split.test], tr.y)

@@ -17,7 +17,7 @@ from svmlab.runner import store
 from svmlab.runner.execute import execute
 from svmlab.runner.plan import build_plan
 from svmlab.runner.store import consolidate, prepare_run_dir
-from svmlab.testing import RAY_TEST_ENV, local_ray_cluster, ray_cluster_processes
+from svmlab.testing import local_ray_cluster, ray_cluster_processes
 
 needs_ray = pytest.mark.skipif(
     importlib.util.find_spec("ray") is None, reason="Ray is not installed"
@@ -70,11 +70,7 @@ def _kill_running_tasks_once(temp_dir: str, tasks_dir: Path, seen: dict, killed:
 
 @pytest.mark.slow
 @needs_ray
-def test_ray_cluster_killed_workers_lose_no_finished_task(
-    ray_cluster, make_cfg, tmp_path, monkeypatch
-):
-    for key, value in RAY_TEST_ENV.items():
-        monkeypatch.setenv(key, value)
+def test_ray_cluster_killed_workers_lose_no_finished_task(ray_cluster, make_cfg, tmp_path):
     address, temp_dir = ray_cluster
     runner = {"backend": "ray", "address": address, "progress": False}
     sleepy = {
