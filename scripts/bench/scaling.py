@@ -82,10 +82,7 @@ def measure(name: str, runner: dict, workers: int, args, worker_pids, warm_up=Tr
     if warm_up:
         through_runner(config(TRIVIAL, 8, runner))
     n, m = args.tasks, args.busy_tasks
-    t_n = through_runner(config(TRIVIAL, n, runner))
-    t_2n = through_runner(config(TRIVIAL, 2 * n, runner))
-    per_task = max(t_2n - t_n, 0.0) / n
-    start = max(t_n - n * per_task, 0.0)
+    per_task, start = marginal(lambda k: through_runner(config(TRIVIAL, k, runner)), n)
     peak: dict[int, float] = {}
     stop = threading.Event()
     watcher = threading.Thread(target=_watch_rss, args=(worker_pids, peak, stop))
@@ -105,9 +102,12 @@ def measure(name: str, runner: dict, workers: int, args, worker_pids, warm_up=Tr
     }
 
 
-def marginal(timed, k: int) -> float:
-    """Seconds per task from ``timed(k)`` and ``timed(2k)``: what a run's fixed costs cancel."""
-    return max(timed(2 * k) - timed(k), 0.0) / k
+def marginal(timed, k: int) -> tuple[float, float]:
+    """``(seconds per task, seconds per run)`` from ``timed(k)`` and ``timed(2k)``: the
+    difference cancels what a run pays once, which is what is left of ``timed(k)``."""
+    t_k = timed(k)
+    per_task = max(timed(2 * k) - t_k, 0.0) / k
+    return per_task, max(t_k - k * per_task, 0.0)
 
 
 def _watch_rss(worker_pids, peak: dict, stop: threading.Event) -> None:
@@ -154,7 +154,7 @@ def main() -> None:
     seq = {"backend": "sequential", "n_jobs": 1, "progress": False}
     # the plain loop's trivial task, measured the same way as the backends' (2N minus N tasks)
     n, m = args.tasks, args.busy_tasks
-    base_trivial = marginal(lambda k: plain_loop(config(TRIVIAL, k, seq)), n) * n
+    base_trivial = marginal(lambda k: plain_loop(config(TRIVIAL, k, seq)), n)[0] * n
     base_busy = plain_loop(config(busy(args.busy_iterations), m, seq))
     rows = [
         measure("sequential", seq, 1, args, lambda: [os.getpid()]),

@@ -112,14 +112,15 @@ class Protocol(ABC):
         """
         y = np.asarray(y)
         for repeat in range(self.n_repeats):
-            rs = derive_seed(seed, "split", dataset, self._seed_repeat(repeat))
-            yield from self._repeat_splits(y, repeat, rs, task)
+            yield from self.repeat_splits(
+                y, repeat, seed=seed, dataset=dataset, task=task, predefined=predefined
+            )
 
     def repeat_splits(
         self, y, repeat: int, *, seed: int, dataset: str, task: str | None = None, predefined=None
     ) -> list[Split]:
-        """The splits of repetition ``repeat`` alone: exactly those :meth:`split` yields for
-        it (a task of a run with 100,000 repetitions draws its own, not all of them)."""
+        """The splits of repetition ``repeat`` alone, as :meth:`split` yields them (a task of
+        a run with 100,000 repetitions draws its own, not all of them)."""
         rs = derive_seed(seed, "split", dataset, self._seed_repeat(repeat))
         return list(self._repeat_splits(np.asarray(y), repeat, rs, task))
 
@@ -285,15 +286,8 @@ class Holdout(Protocol):
             )
         return sizes[dataset]
 
-    def split(self, y, *, seed, dataset, task=None, predefined=None):
-        size = self.train_size_for(dataset)  # an unknown dataset fails before any split
-        y = np.asarray(y)
-        for repeat in range(self.n_repeats):
-            rs = derive_seed(seed, "split", dataset, self._seed_repeat(repeat))
-            yield from self._holdout(y, repeat, rs, task, size)
-
     def repeat_splits(self, y, repeat, *, seed, dataset, task=None, predefined=None):
-        size = self.train_size_for(dataset)
+        size = self.train_size_for(dataset)  # an unknown dataset fails before any split
         rs = derive_seed(seed, "split", dataset, self._seed_repeat(repeat))
         return list(self._holdout(np.asarray(y), repeat, rs, task, size))
 
@@ -331,8 +325,7 @@ class Predefined(Protocol):
     kind: ClassVar[str] = "predefined"
     tasks: ClassVar[tuple[str, ...]] = TASKS
 
-    def split(self, y, *, seed, dataset, task=None, predefined=None):
-        y = np.asarray(y)
+    def repeat_splits(self, y, repeat, *, seed, dataset, task=None, predefined=None):
         if not predefined or "train" not in predefined or "test" not in predefined:
             raise ConfigError(
                 f"protocol {self.name!r} (predefined) needs a dataset with a predefined "
@@ -340,23 +333,18 @@ class Predefined(Protocol):
             )
         train = np.sort(np.asarray(predefined["train"], dtype=np.int64))
         test = np.sort(np.asarray(predefined["test"], dtype=np.int64))
-        if len(train) + len(test) > len(y) or (len(test) and test.max() >= len(y)):
+        n = len(y)
+        if len(train) + len(test) > n or (len(test) and test.max() >= n):
             raise ConfigError(
                 f"protocol {self.name!r}: the predefined split of dataset {dataset!r} does not "
-                f"fit its {len(y)} samples"
+                f"fit its {n} samples"
             )
-        for repeat in range(self.n_repeats):
-            yield Split(repeat, 0, train, test)
-
-    def repeat_splits(self, y, repeat, *, seed, dataset, task=None, predefined=None):
-        one = Predefined(self.name, 1, self.config)  # every repetition has the same split
-        first = next(one.split(y, seed=seed, dataset=dataset, task=task, predefined=predefined))
-        return [Split(repeat, 0, first.train, first.test)]
+        return [Split(repeat, 0, train, test)]
 
     def _repeat_splits(self, y, repeat, rs, task):
         # the splits come from the dataset, which only split() receives
         raise ConfigError(
-            f"protocol {self.name!r} (predefined) draws no splits: call split(..., "
+            f"protocol {self.name!r} (predefined) draws no splits: call repeat_splits(..., "
             "predefined=dataset.meta['predefined_split'])"
         )
 

@@ -14,13 +14,15 @@ from joblib import Parallel, delayed, parallel_config
 from svmlab.errors import ConfigError, ResultsError
 from svmlab.runner import store
 from svmlab.runner.isolation import exit_with_parent
-from svmlab.runner.settings import check_runner, n_workers
+from svmlab.runner.settings import BACKEND_PACKAGES, check_runner, n_workers
 from svmlab.runner.task import UNWRITTEN, TaskOutcome, TaskSpec, record_crash, run_task
 
 #: Consecutive tasks whose rows could not be written after which a run stops (disk full...).
 MAX_UNWRITTEN = 3
 #: Seconds between updates of the run's index of task rows while tasks finish.
 INDEX_EVERY = 60.0
+#: ... or after this many finished tasks, whichever comes first.
+INDEX_TASKS = 1000
 
 
 def _crash_errors() -> tuple[type, ...]:
@@ -57,7 +59,7 @@ def _dask_backend(runner: dict):
     try:
         from dask.distributed import Client, LocalCluster
     except ImportError:
-        raise ConfigError("runner=dask needs the dask extra: pip install 'svmlab[dask]'") from None
+        raise ConfigError(BACKEND_PACKAGES["dask"][1]) from None
     address = runner.get("address")
     if address:
         client, cluster = Client(address), None
@@ -102,14 +104,16 @@ def execute(tasks: list[TaskSpec], runner: dict, *, progress: bool | None = None
     unwritten, indexed = 0, time.monotonic()
     by_key = {t.key: t for t in pending}
     recent: dict[str, list[str]] = {}  # run dir -> tasks finished since the last refresh
+    n_recent = 0
     try:
         for outcome in _surviving_crashes(pending, runner, backend):
             recent.setdefault(by_key[outcome.key].run_dir, []).append(outcome.key)
-            # the index gets the new rows only: a refresh costs at most 1000 tasks' rows
-            if time.monotonic() - indexed > INDEX_EVERY or sum(map(len, recent.values())) >= 1000:
+            n_recent += 1
+            # the index gets the new rows only: a refresh costs at most INDEX_TASKS tasks' rows
+            if n_recent >= INDEX_TASKS or time.monotonic() - indexed > INDEX_EVERY:
                 for run_dir, keys in recent.items():
                     store.refresh_index(run_dir, keys)
-                recent, indexed = {}, time.monotonic()
+                recent, n_recent, indexed = {}, 0, time.monotonic()
             if outcome.status == "ok":
                 summary.ok += 1
             else:

@@ -21,7 +21,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 from svmlab.errors import ConfigError, ResultsError
-from svmlab.runner.settings import n_workers
+from svmlab.runner.settings import BACKEND_PACKAGES, n_workers
 from svmlab.runner.task import TaskOutcome, TaskSpec, record_crash, run_task
 
 #: Tasks submitted per CPU of the cluster before the driver waits for one to finish.
@@ -40,7 +40,7 @@ def _import_ray():
     try:
         import ray
     except ImportError:
-        raise ConfigError("runner=ray needs Ray: pip install 'svmlab[ray]'") from None
+        raise ConfigError(BACKEND_PACKAGES["ray"][1]) from None
     return ray
 
 
@@ -76,7 +76,9 @@ def ray_session(runner: dict):
         "log_to_driver": False,
         "include_dashboard": False,
     }
-    if not address:
+    if address:
+        options["address"] = address
+    else:
         options.update(
             address="local",
             num_cpus=n_workers(runner.get("n_jobs")),
@@ -86,7 +88,7 @@ def ray_session(runner: dict):
             _system_config={"task_oom_retries": WORKER_RETRIES},
         )
     try:
-        ray.init(address=address, **options) if address else ray.init(**options)
+        ray.init(**options)
     except Exception as exc:  # Ray's own errors vary by version; each becomes one line
         where = f"the Ray cluster at {address}" if address else "a local Ray instance"
         raise ConfigError(f"runner=ray: cannot start or join {where} ({_describe(exc)})") from None

@@ -46,7 +46,6 @@ def check_runner(runner: dict) -> dict:
 #: Seconds to wait for a cluster's head (dask scheduler, Ray GCS or client server) to accept
 #: a connection before the run is refused.
 CONNECT_TIMEOUT = 3.0
-DASK_CONNECT_TIMEOUT = CONNECT_TIMEOUT
 #: dask's default scheduler port, used when an address names none.
 DASK_DEFAULT_PORT = 8786
 #: Ray's default ports: the head's GCS (``ray start --head``) and the Ray Client server.
@@ -110,7 +109,7 @@ def ray_host_port(address: str) -> tuple[str, int] | None:
     return target
 
 
-def _probe(address: str, target: tuple[str, int], timeout: float) -> str | None:
+def _probe(target: tuple[str, int], timeout: float) -> str | None:
     """Why a TCP connection to ``target`` fails within ``timeout`` s, or None if it opens."""
     try:
         socket.create_connection(target, timeout=timeout).close()
@@ -143,7 +142,7 @@ def check_cluster_address(backend: str, address: str, timeout: float = CONNECT_T
     """
     host_port, what, start, local = CLUSTERS[backend]
     target = host_port(address)
-    why = None if target is None else _probe(address, target, timeout)
+    why = None if target is None else _probe(target, timeout)
     if why is not None:
         raise ConfigError(
             f"runner.address={address!r}: cannot connect to {what} at "
