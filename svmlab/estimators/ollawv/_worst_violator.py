@@ -7,10 +7,16 @@ depends on every previous update), so it runs single-threaded; parallelism belon
 runner. ``fastmath`` is off so that a given input always gives the same support-vector
 sequence: the arg-min ties that decide it are sensitive to the last bit.
 
-Cost per iteration t: one kernel row against the n - t remaining candidates, i.e.
-O((n - t) d), fused with the output update and the arg-min in a single pass. The candidate
-set is kept as a compacted array of indices in training order, so removed samples cost
-nothing and the first minimum found is the one with the lowest index.
+Cost per iteration t: one kernel row against the candidates still stored, i.e. about
+O((n - t) d), computed block by block (:mod:`._kernel_rows`) and followed in the same block
+by the output update (Eq. 5.9) and the arg-min (Eq. 5.4). The candidates are kept in
+training order, feature-major; a selected sample is only masked at first, and the arrays are
+compacted (order kept) once the masked ones reach an eighth of them, so removed samples cost
+little and the first minimum found is the one with the lowest index.
+
+:func:`worst_violator_path` follows one run for several stopping thresholds at once: the
+updates never depend on the threshold, only the stop does, so the model of each threshold is
+a prefix of the longest run (the same numbers as separate fits).
 """
 
 from __future__ import annotations
@@ -20,48 +26,47 @@ import math
 import numpy as np
 from numba import njit
 
+from svmlab.estimators.ollawv._kernel_rows import BLOCK, rbf_block
+
 STOP_REASONS = ("margin", "max_iter", "exhausted")
 _MARGIN, _MAX_ITER, _EXHAUSTED = 0, 1, 2
+_MASKED = 1e300  # added to y*o of a selected sample: never the minimum again
+_MIN_COMPACT = 64  # compact once this many, and an eighth of the stored, are masked
 
 
-@njit(cache=True, fastmath=False, nogil=True)
-def _sq_dist(X, j, xw):
-    # Four independent partial sums: a fixed summation order (deterministic) that the
-    # compiler can still keep in vector registers.
-    d = xw.shape[0]
-    a0 = 0.0
-    a1 = 0.0
-    a2 = 0.0
-    a3 = 0.0
-    f = 0
-    while f + 4 <= d:
-        e0 = X[j, f] - xw[f]
-        e1 = X[j, f + 1] - xw[f + 1]
-        e2 = X[j, f + 2] - xw[f + 2]
-        e3 = X[j, f + 3] - xw[f + 3]
-        a0 += e0 * e0
-        a1 += e1 * e1
-        a2 += e2 * e2
-        a3 += e3 * e3
-        f += 4
-    while f < d:
-        e0 = X[j, f] - xw[f]
-        a0 += e0 * e0
-        f += 1
-    return (a0 + a1) + (a2 + a3)
+@njit(cache=True, nogil=True)
+def _compact(XT, o, y, index, masked, m, keep):
+    """Drop the masked columns (order kept); returns the new length and the new position of
+    column ``keep``."""
+    d = XT.shape[0]
+    w = 0
+    new_keep = -1
+    for p in range(m):
+        if masked[p] == 0.0:
+            if p != w:
+                for f in range(d):
+                    XT[f, w] = XT[f, p]
+                o[w] = o[p]
+                y[w] = y[p]
+                index[w] = index[p]
+            if p == keep:
+                new_keep = w
+            w += 1
+    masked[:w] = 0.0
+    return w, new_keep
 
 
-@njit(cache=True, fastmath=False, nogil=True)
-def worst_violator_fit(X, y, first, C, gamma, M, max_iter, beta, inv_t, eta_scale):
-    """Train one binary OLLAWV model.
+@njit(cache=True, nogil=True)
+def worst_violator_path(X, y, first, C, gamma, Ms, max_iter, beta, inv_t, eta_scale):
+    """Train one binary OLLAWV model for each stopping threshold in ``Ms``.
 
     Parameters
     ----------
-    X : float64 array (n, d), C-contiguous, rows in training order.
+    X : float64 array (n, d), rows in training order.
     y : float64 array (n,), labels in {-1, +1}.
     first : int, index of the initial worst violator (Alg. 5.1 line 3).
     C, gamma : float, penalty and RBF precision.
-    M : float, stopping threshold on y * o.
+    Ms : float64 array (k,), stopping thresholds on y * o.
     max_iter : int >= 1, cap on the number of iterations (= support vectors).
     beta : float, 1.0 to learn a bias, 0.0 without.
     inv_t, eta_scale : bool, float; learning rate eta_t = eta_scale / t if ``inv_t``
@@ -69,65 +74,117 @@ def worst_violator_fit(X, y, first, C, gamma, M, max_iter, beta, inv_t, eta_scal
 
     Returns
     -------
-    sv : int64 array (T,), indices of the support vectors in selection order.
+    sv : int64 array (T,), indices of the support vectors in selection order, for the
+        threshold that ran longest; threshold ``i`` keeps the first ``iterations[i]``.
     alpha : float64 array (T,), their signed coefficients.
-    b : float, bias.
-    stop : int, index into ``STOP_REASONS``.
+    iterations : int64 array (k,), support vectors of each threshold's model.
+    b : float64 array (k,), bias of each threshold's model.
+    stop : int64 array (k,), index into ``STOP_REASONS``.
+    evaluations : int64 array (k,), kernel values computed until each threshold's stop
+        (stored candidates summed over iterations, masked ones included).
     """
-    n = X.shape[0]
+    n, d = X.shape
+    XT = np.ascontiguousarray(X.T)
+    yv = y.copy()
     o = np.zeros(n)
-    cand = np.arange(n)  # the not-yet-selected samples (not S), ascending
-    m = n
+    masked = np.zeros(n)
+    index = np.arange(n)  # original index of each stored column
+    m = n  # stored columns, masked ones included
+    n_masked = 0
+    k = Ms.shape[0]
+    iterations = np.zeros(k, dtype=np.int64)
+    bias = np.zeros(k)
+    stop = np.full(k, -1, dtype=np.int64)
+    evaluations = np.zeros(k, dtype=np.int64)
+    open_ = k
     sv = np.empty(max_iter, dtype=np.int64)
     alpha = np.empty(max_iter)
+    acc = np.empty((4, BLOCK))
+    kv = np.empty(BLOCK)
+    yo = np.empty(BLOCK)
+    xw = np.empty(d)
     b = 0.0
-    wv = first
+    wp = first  # stored position of the worst violator
     t = 0
+    rows = 0
     while True:
         t += 1
         eta = eta_scale / t if inv_t else eta_scale / math.sqrt(t)
-        lam = eta * C * y[wv]  # Eq. 5.7 with P = 0: alpha_wv starts at 0, updated once
+        lam = eta * C * yv[wp]  # Eq. 5.7 with P = 0: alpha_wv starts at 0, updated once
         B = lam * beta / n  # Eq. 5.8, worst violator only
-        sv[t - 1] = wv
+        sv[t - 1] = index[wp]
         alpha[t - 1] = lam
         b += B
-        xw = X[wv]
+        for f in range(d):
+            xw[f] = XT[f, wp]
+        masked[wp] = _MASKED
+        n_masked += 1
         best = np.inf
-        best_j = -1
-        w = 0
-        for k in range(m):
-            j = cand[k]
-            if j == wv:
-                continue
-            oj = o[j] + (lam * math.exp(-gamma * _sq_dist(X, j, xw)) + B)  # Eq. 5.9
-            o[j] = oj
-            cand[w] = j
-            w += 1
-            yo = y[j] * oj
-            if yo < best:  # Eq. 5.4; strict: ties keep the lowest index
-                best = yo
-                best_j = j
-        m = w
-        if m == 0:
-            stop = _EXHAUSTED
+        best_p = -1
+        for lo in range(0, m, BLOCK):
+            nb = min(BLOCK, m - lo)
+            rbf_block(XT, lo, nb, xw, gamma, acc, kv)
+            for i in range(nb):
+                p = lo + i
+                oj = o[p] + (lam * kv[i] + B)  # Eq. 5.9
+                o[p] = oj
+                yo[i] = yv[p] * oj + masked[p]
+            low = yo[0]
+            for i in range(1, nb):
+                low = min(low, yo[i])
+            if low < best:  # Eq. 5.4; strict: ties keep the lowest index
+                best = low
+                for i in range(nb):
+                    if yo[i] == low:
+                        best_p = lo + i
+                        break
+        rows += m
+        live = n - t
+        for i in range(k):
+            if stop[i] < 0:
+                if live == 0:
+                    stop[i] = _EXHAUSTED
+                elif best >= Ms[i]:
+                    stop[i] = _MARGIN
+                elif t >= max_iter:
+                    stop[i] = _MAX_ITER
+                if stop[i] >= 0:
+                    iterations[i] = t
+                    bias[i] = b
+                    evaluations[i] = rows
+                    open_ -= 1
+        if open_ == 0:
             break
-        if best >= M:
-            stop = _MARGIN
-            break
-        if t >= max_iter:
-            stop = _MAX_ITER
-            break
-        wv = best_j
-    return sv[:t].copy(), alpha[:t].copy(), b, stop
+        if n_masked >= _MIN_COMPACT and 8 * n_masked >= m:
+            m, best_p = _compact(XT, o, yv, index, masked, m, best_p)
+            n_masked = 0
+        wp = best_p
+    return sv[:t].copy(), alpha[:t].copy(), iterations, bias, stop, evaluations
 
 
-@njit(cache=True, fastmath=False, nogil=True)
+def worst_violator_fit(X, y, first, C, gamma, M, max_iter, beta, inv_t, eta_scale):
+    """Train one binary OLLAWV model: :func:`worst_violator_path` with one threshold ``M``.
+
+    Returns
+    -------
+    sv, alpha : the support vectors in selection order and their coefficients.
+    b : float, bias.
+    stop : int, index into ``STOP_REASONS``.
+    evaluations : int, kernel values computed.
+    """
+    sv, alpha, _, bias, stop, evaluations = worst_violator_path(
+        X, y, first, C, gamma, np.array([M], dtype=np.float64), max_iter, beta, inv_t, eta_scale
+    )
+    return sv, alpha, float(bias[0]), int(stop[0]), int(evaluations[0])
+
+
+@njit(cache=True, nogil=True)
 def worst_violator_regress(X, y, C, gamma, tol, max_iter, beta, inv_t, eta_scale):
     """Train one OLLAWV regression model on the epsilon-insensitive loss (beyond the paper).
 
     Parameters
     ----------
-    X : float64 array (n, d), C-contiguous, rows in training order.
+    X : float64 array (n, d), rows in training order.
     y : float64 array (n,), targets.
     C, gamma : float, penalty and RBF precision.
     tol : float, ``epsilon + M``: training stops once every remaining ``|y_j - o_j| <= tol``.
@@ -143,53 +200,67 @@ def worst_violator_regress(X, y, C, gamma, tol, max_iter, beta, inv_t, eta_scale
     stop : int, index into ``STOP_REASONS``.
     worst : float, the largest ``|y_j - o_j|`` left among the candidates (0 if none).
     """
-    n = X.shape[0]
-    o = np.zeros(n)
-    cand = np.arange(n)
-    m = n
+    n, d = X.shape
     sv = np.empty(max_iter, dtype=np.int64)
     alpha = np.empty(max_iter)
     b = 0.0
     # With o = 0 the worst violator is the largest |y_j|; strict '>' keeps the lowest index,
     # which is the classifier's "first sample" rule when every error ties.
-    wv = 0
+    wp = 0
     worst = abs(y[0])
     for j in range(1, n):
         if abs(y[j]) > worst:
             worst = abs(y[j])
-            wv = j
+            wp = j
     if worst <= tol:
         return sv[:0].copy(), alpha[:0].copy(), b, _MARGIN, worst
+    XT = np.ascontiguousarray(X.T)
+    yv = y.copy()
+    o = np.zeros(n)
+    masked = np.zeros(n)
+    index = np.arange(n)
+    m = n
+    n_masked = 0
+    acc = np.empty((4, BLOCK))
+    kv = np.empty(BLOCK)
+    err = np.empty(BLOCK)
+    xw = np.empty(d)
     t = 0
     while True:
         t += 1
         eta = eta_scale / t if inv_t else eta_scale / math.sqrt(t)
-        r = y[wv] - o[wv]
+        r = yv[wp] - o[wp]
         lam = (
             eta * C if r > 0 else -eta * C
         )  # alpha_wv = eta_t C sign(r): sub-gradient of |r|_eps, P = 0
         B = lam * beta / n
-        sv[t - 1] = wv
+        sv[t - 1] = index[wp]
         alpha[t - 1] = lam
         b += B
-        xw = X[wv]
+        for f in range(d):
+            xw[f] = XT[f, wp]
+        masked[wp] = _MASKED
+        n_masked += 1
         worst = -1.0
-        best_j = -1
-        w = 0
-        for k in range(m):
-            j = cand[k]
-            if j == wv:
-                continue
-            oj = o[j] + (lam * math.exp(-gamma * _sq_dist(X, j, xw)) + B)  # as Eq. 5.9
-            o[j] = oj
-            cand[w] = j
-            w += 1
-            e = abs(y[j] - oj)
-            if e > worst:  # strict: ties keep the lowest index
-                worst = e
-                best_j = j
-        m = w
-        if m == 0:
+        best_p = -1
+        for lo in range(0, m, BLOCK):
+            nb = min(BLOCK, m - lo)
+            rbf_block(XT, lo, nb, xw, gamma, acc, kv)
+            for i in range(nb):
+                p = lo + i
+                oj = o[p] + (lam * kv[i] + B)  # as Eq. 5.9
+                o[p] = oj
+                err[i] = abs(yv[p] - oj) - masked[p]
+            high = err[0]
+            for i in range(1, nb):
+                high = max(high, err[i])
+            if high > worst:  # strict: ties keep the lowest index
+                worst = high
+                for i in range(nb):
+                    if err[i] == high:
+                        best_p = lo + i
+                        break
+        if n - t == 0:
             stop = _EXHAUSTED
             worst = 0.0
             break
@@ -199,5 +270,8 @@ def worst_violator_regress(X, y, C, gamma, tol, max_iter, beta, inv_t, eta_scale
         if t >= max_iter:
             stop = _MAX_ITER
             break
-        wv = best_j
+        if n_masked >= _MIN_COMPACT and 8 * n_masked >= m:
+            m, best_p = _compact(XT, o, yv, index, masked, m, best_p)
+            n_masked = 0
+        wp = best_p
     return sv[:t].copy(), alpha[:t].copy(), b, stop, worst

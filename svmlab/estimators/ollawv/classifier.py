@@ -6,14 +6,14 @@ import math
 from numbers import Real
 
 import numpy as np
-from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context
+from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context, clone
 from sklearn.utils import check_random_state
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from svmlab.estimators._ovo import ovo_pairs, ovo_scores, ovo_votes, ovo_winner
-from svmlab.estimators.ollawv._worst_violator import STOP_REASONS, worst_violator_fit
+from svmlab.estimators.ollawv._worst_violator import STOP_REASONS, worst_violator_path
 from svmlab.kernels import rbf_blocks
 
 __all__ = ["OLLAWVClassifier", "c_invariant"]
@@ -122,7 +122,9 @@ class OLLAWVClassifier(ClassifierMixin, BaseEstimator):
     fit_info_ : dict
         Per binary model (lists in ``pairs_`` order): ``iterations`` (= its number of
         support vectors), ``stop_reason`` ("margin", "max_iter" or "exhausted" when every
-        sample was selected), ``max_iter`` and ``n_samples``.
+        sample was selected), ``max_iter``, ``n_samples``, ``kernel_evaluations`` (kernel
+        values computed, the cost of the fit) and ``path_kernel_evaluations`` (the same for
+        the run shared by :meth:`fit_margin_path`; equal to it after :meth:`fit`).
     n_features_in_ : int
         Number of features seen during fit.
     feature_names_in_ : ndarray of shape (n_features_in_,)
@@ -247,6 +249,62 @@ class OLLAWVClassifier(ClassifierMixin, BaseEstimator):
         -------
         self : OLLAWVClassifier
         """
+        X, y_idx, runs = self._fit_runs(X, y, [self.margin])
+        self._store_models(X, y_idx, runs, 0)
+        return self
+
+    def fit_margin_path(self, X, y, margins):
+        """One fitted classifier per stopping margin, from a single run per binary model.
+
+        Only the stop depends on the margin ``m``: the updates, and so the worst-violator
+        sequence, are the same for every ``m``, and a smaller ``m`` stops earlier on the same
+        sequence. One run to the latest stop therefore gives every model of the path, each
+        identical (support vectors, coefficients, bias, predictions) to
+        ``clone(self).set_params(margin=m).fit(X, y)``, for the cost of the largest one.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+        y : array-like of shape (n_samples,)
+        margins : sequence of float
+            Values of ``margin`` (each >= 0).
+
+        Returns
+        -------
+        models : list of OLLAWVClassifier
+            Fitted copies of this estimator with ``margin`` set to each value, in the order
+            given. ``fit_info_["path_kernel_evaluations"]`` of each holds the work of the
+            shared run, ``fit_info_["kernel_evaluations"]`` what a separate fit would have
+            done.
+        """
+        margins = [float(m) for m in margins]
+        if not margins or min(margins) < 0 or not all(math.isfinite(m) for m in margins):
+            raise ValueError(
+                f"margins must be a non-empty list of finite values >= 0; got {margins}"
+            )
+        models = [clone(self).set_params(margin=m) for m in margins]
+        models[0]._validate_params()
+        X, y_idx, runs = models[0]._fit_runs(X, y, margins)
+        for i, model in enumerate(models):
+            if i:
+                model._copy_input_attributes(models[0])
+            model._store_models(X, y_idx, runs, i)
+        return models
+
+    def _copy_input_attributes(self, other) -> None:
+        """The attributes that validation and the class labels set on ``other``."""
+        self.classes_ = other.classes_
+        self.n_features_in_ = other.n_features_in_
+        if hasattr(other, "feature_names_in_"):
+            self.feature_names_in_ = other.feature_names_in_
+
+    def _fit_runs(self, X, y, margins):
+        """Validate, then one worst-violator run per binary model that serves every margin.
+
+        Returns ``(X, y_idx, runs)``, ``runs`` holding per pair its ``(a, b)`` classes, the
+        sample indices, the path (support vectors, coefficients, per-margin iterations,
+        biases, stop codes), the cap and the kernel values computed.
+        """
         X, y = validate_data(self, X, y, dtype=np.float64, order="C")
         check_classification_targets(y)
         self.classes_, y_idx, counts = np.unique(y, return_inverse=True, return_counts=True)
@@ -254,14 +312,12 @@ class OLLAWVClassifier(ClassifierMixin, BaseEstimator):
         rng = check_random_state(self.random_state)
         n = X.shape[0]
         order = rng.permutation(n) if self.shuffle else np.arange(n)
-        pairs = ovo_pairs(counts)  # larger class first: the +1 side
-        M = self.margin * self.C if self.margin_mode == "scaled" else self.margin
-
-        sv_order, alphas, intercepts = [], [], []
-        info = {"iterations": [], "stop_reason": [], "max_iter": [], "n_samples": []}
+        scale = self.C if self.margin_mode == "scaled" else 1.0
+        Ms = np.array([m * scale for m in margins], dtype=np.float64)
         rank = np.empty(n, dtype=np.intp)
         rank[order] = np.arange(n)
-        for a, b in pairs:
+        runs = []
+        for a, b in ovo_pairs(counts):  # larger class first: the +1 side
             # The pair's samples stay in their original order, so arg-min ties go to the lowest
             # original index (docs/decisions/ollawv.md, "First violator, training order and
             # ties"); the shuffled order only picks the first violator.
@@ -272,18 +328,31 @@ class OLLAWVClassifier(ClassifierMixin, BaseEstimator):
                 if self.max_iter_frac is None
                 else min(n_pair, math.ceil(self.max_iter_frac * n_pair))
             )
-            sv, alpha, bias, stop = self._fit_pair(X[idx], y_idx[idx] == a, rank[idx], cap, M, rng)
-            sv_order.append(idx[sv])
-            alphas.append(alpha)
-            intercepts.append(bias)
-            info["iterations"].append(int(sv.size))
-            info["stop_reason"].append(STOP_REASONS[stop])
-            info["max_iter"].append(int(cap))
-            info["n_samples"].append(int(n_pair))
+            path = self._fit_pair(X[idx], y_idx[idx] == a, rank[idx], cap, Ms, rng)
+            runs.append(((a, b), idx, path, cap))
+        return X, y_idx, runs
 
-        self._store_models(X, y_idx, pairs, sv_order, alphas, intercepts)
-        self.fit_info_ = info
-        return self
+    def _fit_pair(self, X_pair, positive, rank, cap, Ms, rng):
+        """One binary run on a pair's samples (``positive``: the +1 side) for the thresholds
+        ``Ms``; returns the worst-violator path (:func:`worst_violator_path`).
+
+        The first violator is the pair's earliest sample in the (shuffled) training order
+        (``rank``), or a random one.
+        """
+        n_pair = len(positive)
+        first = int(np.argmin(rank)) if self.init_violator == "first" else int(rng.randint(n_pair))
+        return worst_violator_path(
+            X_pair,
+            np.where(positive, 1.0, -1.0),
+            first,
+            float(self.C),
+            float(self.gamma),
+            Ms,
+            cap,
+            1.0 if self.use_bias else 0.0,
+            self.eta == "inv_t",
+            float(self.eta_scale),
+        )
 
     def _check_classes(self, counts) -> None:
         """At least two classes, each with at least two samples."""
@@ -299,31 +368,31 @@ class OLLAWVClassifier(ClassifierMixin, BaseEstimator):
                 "class"
             )
 
-    def _fit_pair(self, X_pair, positive, rank, cap, M, rng):
-        """One binary model on a pair's samples (``positive``: the +1 side); returns
-        ``(support vectors in order, alpha, bias, stop code)`` of the worst-violator solver.
-
-        The first violator is the pair's earliest sample in the (shuffled) training order
-        (``rank``), or a random one.
-        """
-        n_pair = len(positive)
-        first = int(np.argmin(rank)) if self.init_violator == "first" else int(rng.randint(n_pair))
-        return worst_violator_fit(
-            np.ascontiguousarray(X_pair),
-            np.where(positive, 1.0, -1.0),
-            first,
-            float(self.C),
-            float(self.gamma),
-            float(M),
-            cap,
-            1.0 if self.use_bias else 0.0,
-            self.eta == "inv_t",
-            float(self.eta_scale),
-        )
-
-    def _store_models(self, X, y_idx, pairs, sv_order, alphas, intercepts) -> None:
-        """The fitted attributes: the distinct support vectors (by class, then index) and the
-        per-model expansions over them."""
+    def _store_models(self, X, y_idx, runs, i) -> None:
+        """The fitted attributes of margin ``i`` of the runs: the distinct support vectors (by
+        class, then index), the per-model expansions over them and ``fit_info_``."""
+        sv_order, alphas, intercepts, pairs = [], [], [], []
+        info = {
+            "iterations": [],
+            "stop_reason": [],
+            "max_iter": [],
+            "n_samples": [],
+            "kernel_evaluations": [],
+            "path_kernel_evaluations": [],
+        }
+        for pair, idx, (sv, alpha, iterations, bias, stop, evals), cap in runs:
+            T = int(iterations[i])
+            pairs.append(pair)
+            sv_order.append(idx[sv[:T]])
+            alphas.append(alpha[:T].copy())
+            intercepts.append(float(bias[i]))
+            info["iterations"].append(T)
+            info["stop_reason"].append(STOP_REASONS[int(stop[i])])
+            info["max_iter"].append(int(cap))
+            info["n_samples"].append(int(idx.size))
+            info["kernel_evaluations"].append(int(evals[i]))
+            info["path_kernel_evaluations"].append(int(evals.max()))
+        self.fit_info_ = info
         n = X.shape[0]
         distinct = np.unique(np.concatenate(sv_order))
         self.support_ = distinct[np.lexsort((distinct, y_idx[distinct]))]
