@@ -44,24 +44,20 @@ def exp_nonpos(x):
     """``exp(x)`` for ``x <= 0`` (kernel arguments), without branches.
 
     ``x = k ln 2 + r`` with ``k`` the nearest integer to ``x / ln 2`` and ``|r| <= ln(2)/2``;
-    ``exp(r)`` by Horner's rule, times ``2**k`` from a table. Arguments below -745 give 0.
+    ``exp(r) = 1 + (r + r^2 P(r))`` with the degree-11 polynomial ``P`` evaluated by Estrin's
+    scheme (a short dependency chain), times ``2**k`` from a table. Arguments below -745
+    give 0.
     """
     xc = max(x, _UNDERFLOW)
     kf = math.floor(xc * _LOG2E + 0.5)
     r = (xc - kf * _LN2_HI) - kf * _LN2_LO
-    p = _C12 + r * _C13
-    p = _C11 + r * p
-    p = _C10 + r * p
-    p = _C9 + r * p
-    p = _C8 + r * p
-    p = _C7 + r * p
-    p = _C6 + r * p
-    p = _C5 + r * p
-    p = _C4 + r * p
-    p = _C3 + r * p
-    p = _C2 + r * p
-    p = 1.0 + r * p
-    p = 1.0 + r * p
+    r2 = r * r
+    r4 = r2 * r2
+    r8 = r4 * r4
+    b0 = (_C2 + _C3 * r) + (_C4 + _C5 * r) * r2
+    b1 = (_C6 + _C7 * r) + (_C8 + _C9 * r) * r2
+    b2 = (_C10 + _C11 * r) + (_C12 + _C13 * r) * r2
+    p = 1.0 + (r + r2 * ((b0 + b1 * r4) + b2 * r8))
     value = p * _POW2[int(kf) + 1075]
     return 0.0 if x < _UNDERFLOW else value
 

@@ -56,6 +56,30 @@ def _compact(XT, o, y, index, masked, m, keep):
     return w, new_keep
 
 
+@njit(cache=True, nogil=True, inline="always")
+def update_block(o, y, masked, kv, lo, nb, lam, B, yo):
+    """Eq. 5.9 and the block's part of Eq. 5.4: ``o[lo + i] += lam * kv[i] + B``, then the
+    smallest ``y * o`` of the block (masked samples excluded) and its first position.
+
+    ``yo`` (length >= ``nb``) is scratch. Returns ``(minimum, position)``.
+    """
+    ob = o[lo : lo + nb]  # slices: indices known to be in range, so the loop vectorises
+    yb = y[lo : lo + nb]
+    mb = masked[lo : lo + nb]
+    for i in range(nb):
+        oj = ob[i] + (lam * kv[i] + B)
+        ob[i] = oj
+        yo[i] = yb[i] * oj + mb[i]
+    low = yo[0]
+    for i in range(1, nb):
+        v = yo[i]
+        low = v if v < low else low
+    for i in range(nb):
+        if yo[i] == low:
+            return low, lo + i
+    return low, lo
+
+
 @njit(cache=True, nogil=True)
 def worst_violator_path(X, y, first, C, gamma, Ms, max_iter, beta, inv_t, eta_scale):
     """Train one binary OLLAWV model for each stopping threshold in ``Ms``.
@@ -124,20 +148,10 @@ def worst_violator_path(X, y, first, C, gamma, Ms, max_iter, beta, inv_t, eta_sc
         for lo in range(0, m, BLOCK):
             nb = min(BLOCK, m - lo)
             rbf_block(XT, lo, nb, xw, gamma, acc, kv)
-            for i in range(nb):
-                p = lo + i
-                oj = o[p] + (lam * kv[i] + B)  # Eq. 5.9
-                o[p] = oj
-                yo[i] = yv[p] * oj + masked[p]
-            low = yo[0]
-            for i in range(1, nb):
-                low = min(low, yo[i])
+            low, at = update_block(o, yv, masked, kv, lo, nb, lam, B, yo)
             if low < best:  # Eq. 5.4; strict: ties keep the lowest index
                 best = low
-                for i in range(nb):
-                    if yo[i] == low:
-                        best_p = lo + i
-                        break
+                best_p = at
         rows += m
         live = n - t
         for i in range(k):
