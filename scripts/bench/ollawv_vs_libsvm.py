@@ -13,7 +13,7 @@ Per dataset, single-threaded (one BLAS thread, threadpoolctl), in one run:
   is the stopping margin m (with the default scaled margin ``C`` does not change the model,
   docs/decisions/ollawv.md), so the m values take the place of SVC's C values; the default m
   values are the estimator's grid defaults (conf/solver/ollawv.yaml). Per gamma, all m come
-  from one run (``OLLAWVClassifier.fit_margin_path``: the models of smaller m are prefixes
+  from one run (``OLLAWVClassifier.fit_path``: the models of smaller m are prefixes
   of the same run); ``--separate-fits`` fits each point on its own instead;
 * each method's selected model is its grid point with the best accuracy on the 30 % part
   (ties: fewer support vectors, then the earlier point).
@@ -39,6 +39,7 @@ import platform
 import time
 
 import numpy as np
+from numba import njit
 from sklearn.model_selection import train_test_split
 from sklearn.preprocessing import StandardScaler
 from sklearn.svm import SVC
@@ -80,6 +81,22 @@ def timed(f, *args):
     return out, time.perf_counter() - t0
 
 
+@njit(nogil=True)
+def _kernel_rows(XT, w, acc, kv):
+    """One kernel row over all columns of ``XT``, block by block, as the training loop."""
+    n = XT.shape[1]
+    for lo in range(0, n, BLOCK):
+        rbf_block(XT, lo, min(BLOCK, n - lo), w, 0.1, acc, kv)
+
+
+@njit(nogil=True)
+def _updates(o, y, masked, kv, yo):
+    """One output update and arg-min over all candidates, block by block."""
+    n = o.shape[0]
+    for lo in range(0, n, BLOCK):
+        update_block(o, y, masked, kv, lo, min(BLOCK, n - lo), 0.5, 1e-4, yo)
+
+
 def per_element_costs(d, n, repeats=20, seed=0):
     """Seconds per candidate of: a GEMV row (best of the row- and feature-major layouts),
     one kernel value (:func:`rbf_block`) and one update + arg-min step (:func:`update_block`),
@@ -99,12 +116,10 @@ def per_element_costs(d, n, repeats=20, seed=0):
         w @ XT
 
     def kernel():
-        for lo in range(0, n, BLOCK):
-            rbf_block(XT, lo, min(BLOCK, n - lo), w, 0.1, acc, kv)
+        _kernel_rows(XT, w, acc, kv)
 
     def update():
-        for lo in range(0, n, BLOCK):
-            update_block(o, y, masked, kv, lo, min(BLOCK, n - lo), 0.5, 1e-4, yo)
+        _updates(o, y, masked, kv, yo)
 
     out = {}
     for key, f in [
@@ -120,9 +135,6 @@ def per_element_costs(d, n, repeats=20, seed=0):
             best = min(best, t)
         out[key] = best / n
     out["gemv"] = min(out["gemv"], out.pop("gemv_t"))
-    # The Python loop over blocks adds a call per block to "kernel" and "update"; at
-    # n >= BLOCK that is a few percent, so these are slight overestimates of the compiled
-    # loop's per-element cost.
     return out
 
 
@@ -135,7 +147,7 @@ def warm_up() -> None:
     """Load the compiled OLLAWV loops (numba's cache) and LIBSVM once, outside the timings."""
     rng = np.random.default_rng(0)
     X, y = rng.standard_normal((64, 3)), np.repeat([0, 1], 32)
-    OLLAWVClassifier().fit_margin_path(X, y, [0.1, 0.01])
+    OLLAWVClassifier().fit_path(X, y, [0.1, 0.01])
     SVC().fit(X, y)
 
 
@@ -167,7 +179,7 @@ def run(name, args):
                 models.append(model)
                 times.append(t)
         else:
-            models, t = timed(base.fit_margin_path, Xa, ya, args.margins)
+            models, t = timed(base.fit_path, Xa, ya, args.margins)
             times = [t / len(models)] * len(models)  # one shared run, spread over its points
         for m, model, t in zip(args.margins, models, times):
             evals = (
@@ -187,7 +199,8 @@ def run(name, args):
                 }
             )
     print(
-        f"{'gamma':>9} {'C':>6} {'SVC s':>7} {'acc':>6} {'SVs':>6} | {'m':>6} {'OLLAWV s':>8} {'acc':>6} {'SVs':>6}"
+        f"{'gamma':>9} {'C':>6} {'SVC s':>7} {'acc':>6} {'SVs':>6} | {'m':>6} {'OLLAWV s':>8} "
+        f"{'acc':>6} {'SVs':>6}"
     )
     for s, o in zip(svc_rows, ol_rows):
         print(

@@ -149,28 +149,86 @@ def fit_and_score(
     random_state : int, optional
         Passed to estimators with an unset ``random_state``.
     """
+    return fit_and_score_path(
+        solver,
+        params,
+        None,
+        train,
+        test,
+        preprocessing=preprocessing,
+        classes=classes,
+        random_state=random_state,
+    )[0]
+
+
+def path_parameter(solver: SolverSpec, params: dict) -> str | None:
+    """The parameter along which ``solver``'s estimator fits a whole path at once, or None.
+
+    An estimator declares it with ``path_parameter()`` and provides ``fit_path(X, y, values)``
+    returning one fitted model per value, each the model a separate fit with that value gives
+    (e.g. OLLAWV's stopping margin, :meth:`OLLAWVClassifier.fit_path`).
+    """
+    declared = getattr(solver.build(params), "path_parameter", None)
+    return declared() if callable(declared) else None
+
+
+def fit_and_score_path(
+    solver: SolverSpec,
+    params: dict,
+    path: tuple[str, list] | None,
+    train: Dataset,
+    test: Dataset,
+    *,
+    preprocessing: dict | None = None,
+    classes=None,
+    random_state: int | None = None,
+) -> list[Evaluation]:
+    """:func:`fit_and_score` for every value of a path parameter, from one ``fit_path``.
+
+    ``path = (name, values)`` (see :func:`path_parameter`); ``None`` is a single plain fit.
+    Each model's ``fit_time`` is the shared fit's time divided among the models.
+
+    Returns
+    -------
+    list of Evaluation
+        One per value, in order (one for ``path=None``).
+    """
     pre = Preprocessor.from_config(preprocessing).fit(train)
     train, test = pre.transform(train), pre.transform(test)  # meta (bag weights) is kept
     estimator = solver.build(params, random_state=random_state)
     check_finite(train, solver, estimator)
     targets = train.Y if train.task == "multitarget" else train.y
     X_fit, y_fit = fit_inputs(solver, estimator, train, test, targets)
+    out = []
     with warnings.catch_warnings(
         record=True
     ) as caught:  # kept in the result row, not printed per fold
         warnings.simplefilter("always")
         t0 = time.perf_counter()
-        estimator.fit(X_fit, y_fit, **pre.fit_weights(train))
-        fit_time = time.perf_counter() - t0
-        inputs = model_inputs(test)
-        t0 = time.perf_counter()
-        y_pred = estimator.predict(inputs)
-        predict_time = time.perf_counter() - t0
-        scores = decision_scores(estimator, inputs) if test.is_classification else None
-        fit_info = dict(getattr(estimator, "fit_info_", {}) or {})
-        diagnostics = getattr(estimator, "test_diagnostics", None)
-        if diagnostics is not None:  # e.g. every Pareto member's test score (MO selection)
-            fit_info.update(diagnostics(inputs, test.Y if test.task == "multitarget" else test.y))
+        if path is None:
+            models = [estimator.fit(X_fit, y_fit, **pre.fit_weights(train))]
+        else:
+            models = estimator.fit_path(X_fit, y_fit, path[1], **pre.fit_weights(train))
+        fit_time = (time.perf_counter() - t0) / len(models)
+        for model in models:
+            out.append(_score(model, test, train, targets, fit_time, classes))
+    found = distinct_warnings(caught)
+    for ev in out:
+        ev.warnings = found
+    return out
+
+
+def _score(estimator, test: Dataset, train: Dataset, targets, fit_time, classes) -> Evaluation:
+    """Predict ``test`` with a fitted ``estimator`` and score it."""
+    inputs = model_inputs(test)
+    t0 = time.perf_counter()
+    y_pred = estimator.predict(inputs)
+    predict_time = time.perf_counter() - t0
+    scores = decision_scores(estimator, inputs) if test.is_classification else None
+    fit_info = dict(getattr(estimator, "fit_info_", {}) or {})
+    diagnostics = getattr(estimator, "test_diagnostics", None)
+    if diagnostics is not None:  # e.g. every Pareto member's test score (MO selection)
+        fit_info.update(diagnostics(inputs, test.Y if test.task == "multitarget" else test.y))
     metrics = compute_metrics(
         test.task,
         test.Y if test.task == "multitarget" else test.y,
@@ -179,14 +237,7 @@ def fit_and_score(
         classes=classes,
         y_train=targets if test.task == "multitarget" else None,
     )
-    return Evaluation(
-        metrics,
-        fit_time,
-        predict_time,
-        model_size(estimator),
-        fit_info,
-        distinct_warnings(caught),
-    )
+    return Evaluation(metrics, fit_time, predict_time, model_size(estimator), fit_info)
 
 
 def distinct_warnings(caught, limit: int = 5) -> list[str]:

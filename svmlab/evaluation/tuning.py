@@ -23,7 +23,7 @@ import numpy as np
 
 from svmlab.data.dataset import Dataset
 from svmlab.errors import ConfigError
-from svmlab.evaluation.evaluate import fit_and_score
+from svmlab.evaluation.evaluate import fit_and_score, fit_and_score_path, path_parameter
 from svmlab.evaluation.metrics import default_metric, direction, metrics_for_task
 from svmlab.evaluation.protocols import AutoKFold, Prequential, Protocol
 from svmlab.seeding import derive_seed
@@ -132,6 +132,23 @@ def model_key(solver: SolverSpec, point: dict) -> str:
     )
 
 
+def seed_key(solver: SolverSpec, point: dict) -> str:
+    """The key a grid point's ``random_state`` derives from: its :func:`model_key` without the
+    solver's path parameter (:func:`path_parameter`), so the models of one path, fitted
+    together, share a seed."""
+    path = grid_path(solver)
+    return model_key(solver, {k: v for k, v in point.items() if k != path})
+
+
+def grid_path(solver: SolverSpec) -> str | None:
+    """The grid parameter the solver fits as a whole path at once (the estimator's
+    ``path_parameter()``), when the grid has more than one value of it; else None."""
+    if not solver.grid:
+        return None
+    name = path_parameter(solver, {})
+    return name if name is not None and len(solver.grid.get(name, ())) > 1 else None
+
+
 def point_seed(random_state: int | None, key: str) -> int | None:
     """The ``random_state`` of one grid point: per (dataset, fold, grid point), as the MIL
     study seeds its random initialisations; equivalent points share it."""
@@ -170,23 +187,29 @@ def inner_search(
         train.targets, seed=derive_seed(seed, "inner"), dataset=train.name, task=train.task
     )
     parts = [(train.subset(s.train), train.subset(s.test)) for s in splits]
+    path = grid_path(solver)
     table, done = [], {}
     for point in solver.grid_points():
         key = model_key(solver, point)
         if key not in done:  # equivalent points (same model) are trained once
-            scores = [
-                fit_and_score(
-                    solver,
-                    point,
-                    a,
-                    b,
-                    preprocessing=preprocessing,
-                    classes=classes,
-                    random_state=point_seed(random_state, key),
-                ).metrics[metric]
+            rest = {k: v for k, v in point.items() if k != path}
+            values = list(solver.grid[path]) if path else [None]
+            common = dict(
+                preprocessing=preprocessing,
+                classes=classes,
+                random_state=point_seed(random_state, seed_key(solver, point)),
+            )
+            evaluations = [
+                # a path: every value of it from one fit per inner fold
+                fit_and_score_path(solver, rest, (path, values), a, b, **common)
+                if path
+                else [fit_and_score(solver, point, a, b, **common)]
                 for a, b in parts
             ]
-            done[key] = float(np.nanmean(scores)) if np.any(np.isfinite(scores)) else np.nan
+            for j, value in enumerate(values):
+                scores = [fold[j].metrics[metric] for fold in evaluations]
+                member = model_key(solver, rest | {path: value}) if path else key
+                done[member] = float(np.nanmean(scores)) if np.any(np.isfinite(scores)) else np.nan
         table.append({"params": point, "score": done[key]})
     finite = [(i, sign * row["score"]) for i, row in enumerate(table) if np.isfinite(row["score"])]
     best = max(finite, key=lambda t: (t[1], -t[0]))[0] if finite else 0

@@ -17,7 +17,7 @@ from svmlab.data.registry import load_dataset
 from svmlab.evaluation.evaluate import Evaluation, fit_and_score
 from svmlab.evaluation.prequential import prequential_evaluate
 from svmlab.evaluation.protocols import Prequential, Protocol
-from svmlab.evaluation.tuning import Tuning, inner_search, model_key, point_seed
+from svmlab.evaluation.tuning import Tuning, inner_search, model_key, point_seed, seed_key
 from svmlab.runner import store
 from svmlab.runner.isolation import call_with_limit
 from svmlab.seeding import derive_seed
@@ -144,7 +144,11 @@ def _evaluate_run(spec: TaskSpec, solver, ds, train, test, base: dict, rs: int) 
             key = model_key(solver, point)
             if key not in done:  # equivalent points (same model) are trained once
                 done[key] = fit_and_score(
-                    solver, point, train, test, **(common | {"random_state": point_seed(rs, key)})
+                    solver,
+                    point,
+                    train,
+                    test,
+                    **(common | {"random_state": point_seed(rs, seed_key(solver, point))}),
                 )
             rows.append(_row(base | {"grid_point": i}, used_params(spec, point), done[key], 0.0))
         return rows
@@ -162,7 +166,7 @@ def _evaluate_run(spec: TaskSpec, solver, ds, train, test, base: dict, rs: int) 
         )
         tune_time = time.perf_counter() - t0
         # the final model gets the seed its grid point was evaluated with
-        common["random_state"] = point_seed(rs, model_key(solver, chosen))
+        common["random_state"] = point_seed(rs, seed_key(solver, chosen))
     ev = fit_and_score(solver, chosen, train, test, **common)
     extra = {"grid_scores": json.dumps(table, default=_json_default)} if table else {}
     return [_row(base | extra, used_params(spec, chosen), ev, tune_time)]

@@ -358,3 +358,60 @@ def test_ties_go_to_the_lowest_original_index_even_when_shuffled():
         for i in range(10):  # the copies tie until one is selected: it must be the earlier one
             if i + 10 in order[1:]:  # (the first violator is picked by the shuffle, not by arg-min)
                 assert i in order and order.index(i) < order.index(i + 10)
+
+
+# --- the compiled loop: blocks, compaction, paths -------------------------------------------
+
+
+def test_many_blocks_match_the_numpy_reference():
+    """Several kernel-row blocks and compactions of the candidate arrays: still Algorithm 5.1."""
+    X, y = make_classification(
+        n_samples=1500, n_features=7, flip_y=0.15, class_sep=0.5, random_state=3
+    )
+    clf = OLLAWVClassifier(gamma=0.5, margin=0.05, max_iter_frac=None, shuffle=False).fit(X, y)
+    assert clf.fit_info_["iterations"][0] > 200  # enough selections to compact several times
+    pos = clf.pairs_[0, 0]
+    yy = np.where(y == clf.classes_[pos], 1.0, -1.0)
+    sv, alpha, b = reference_fit(X, yy, 1.0, 0.5, 0.05, len(y))
+    np.testing.assert_array_equal(clf.sv_order_[0], sv)
+    np.testing.assert_allclose(clf.alphas_[0], alpha, rtol=1e-15)
+    np.testing.assert_allclose(clf.intercept_[0], b, rtol=1e-12)
+
+
+@pytest.mark.parametrize("shape", ["binary", "multiclass"])
+def test_fit_path_equals_separate_fits(binary, shape):
+    if shape == "binary":
+        X, y = binary
+    else:
+        X, y = make_blobs(n_samples=300, centers=4, cluster_std=2.5, random_state=4)
+    margins = [0.3, 0.0, 0.01, 0.1]
+    base = OLLAWVClassifier(gamma=1.5, random_state=7)
+    models = base.fit_path(X, y, margins)
+    assert [m.margin for m in models] == margins and base.margin == 0.1  # base left unfitted
+    for m, model in zip(margins, models):
+        alone = OLLAWVClassifier(gamma=1.5, margin=m, random_state=7).fit(X, y)
+        for a, b in zip(model.sv_order_, alone.sv_order_):
+            np.testing.assert_array_equal(a, b)
+        for a, b in zip(model.alphas_, alone.alphas_):
+            np.testing.assert_array_equal(a, b)
+        np.testing.assert_array_equal(model.intercept_, alone.intercept_)
+        np.testing.assert_array_equal(model.support_, alone.support_)
+        np.testing.assert_array_equal(model.decision_function(X), alone.decision_function(X))
+        info, solo = model.fit_info_, alone.fit_info_
+        assert info["kernel_evaluations"] == solo["kernel_evaluations"]
+        assert info["stop_reason"] == solo["stop_reason"]
+        assert info["path_kernel_evaluations"] == [
+            max(p) for p in zip(*(x.fit_info_["kernel_evaluations"] for x in models))
+        ]
+    sizes = [len(model.support_) for model in models]
+    assert sizes[1] <= sizes[2] <= sizes[3] <= sizes[0]  # a smaller margin stops earlier
+    with pytest.raises(ValueError, match="margins"):
+        base.fit_path(X, y, [0.1, -1.0])
+
+
+def test_kernel_evaluations_count_the_work(binary):
+    X, y = binary
+    clf = OLLAWVClassifier(gamma=1.0, margin=0.01, shuffle=False).fit(X, y)
+    T, n = clf.fit_info_["iterations"][0], len(y)
+    # every iteration scans the stored candidates: between the live ones and all n
+    assert sum(n - t for t in range(1, T + 1)) <= clf.fit_info_["kernel_evaluations"][0] <= n * T

@@ -105,3 +105,59 @@ def test_a_solver_scoring_overrides_the_run_scoring(monkeypatch):
         run.check_task("binary", "toy", [SolverSpec.from_config({**cfg, "scoring": "f1_macro"})])
     with pytest.raises(SvmlabError, match="unknown metric|no metric|valid"):
         run.check_task("binary", "toy", [SolverSpec.from_config({**cfg, "scoring": "f2"})])
+
+
+def test_a_path_parameter_is_fitted_as_one_path_with_the_same_scores(monkeypatch):
+    """OLLAWV's margins: one fit_path per (gamma, inner fold), the scores of separate fits."""
+    from svmlab.estimators.ollawv import OLLAWVClassifier
+
+    rng = np.random.default_rng(3)
+    X = rng.normal(size=(90, 3))
+    data = Dataset(
+        name="toy", task="binary", X=X, y=(X[:, 0] + 0.7 * rng.normal(size=90) > 0).astype(int)
+    )
+    spec = SolverSpec.from_config(
+        {
+            "name": "ollawv",
+            "_target_": "svmlab.estimators.ollawv.OLLAWVClassifier",
+            "grid": {"C": [1.0, 4.0], "margin": [0.3, 0.03, 0.003], "gamma": [0.5, 2.0]},
+        }
+    )
+    assert tuning.grid_path(spec) == "margin"
+    assert tuning.seed_key(spec, {"C": 1.0, "margin": 0.3, "gamma": 0.5}) == tuning.seed_key(
+        spec, {"C": 4.0, "margin": 0.003, "gamma": 0.5}
+    )
+    paths, singles = [], []
+    real_path = OLLAWVClassifier.fit_path
+    monkeypatch.setattr(
+        OLLAWVClassifier,
+        "fit_path",
+        lambda self, *a, **k: paths.append(a[2]) or real_path(self, *a, **k),
+    )
+    run = dict(
+        tuning={"inner_folds": 3},
+        preprocessing=None,
+        classes=np.array([0, 1]),
+        seed=0,
+        random_state=0,
+    )
+    _, table = tuning.inner_search(spec, data, **run)
+    assert len(table) == 12 and len(paths) == 2 * 3  # two gammas x three inner folds
+    assert all(values == [0.3, 0.03, 0.003] for values in paths)
+    # the same search with every point fitted on its own
+    real = tuning.fit_and_score
+    monkeypatch.setattr(tuning, "grid_path", lambda solver: None)
+    monkeypatch.setattr(
+        tuning, "fit_and_score", lambda *a, **k: singles.append(a[1]) or real(*a, **k)
+    )
+    monkeypatch.setattr(  # the seeds of the path search, so the models are the same
+        tuning,
+        "seed_key",
+        lambda solver, point: tuning.model_key(
+            solver, {k: v for k, v in point.items() if k != "margin"}
+        ),
+    )
+    _, alone = tuning.inner_search(spec, data, **run)
+    assert len(singles) == 6 * 3  # C does not change the model: 2 gammas x 3 margins x 3 folds
+    assert [row["score"] for row in table] == [row["score"] for row in alone]
+    assert len({row["score"] for row in table}) > 2  # the margins do change the score

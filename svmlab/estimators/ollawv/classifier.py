@@ -124,7 +124,7 @@ class OLLAWVClassifier(ClassifierMixin, BaseEstimator):
         support vectors), ``stop_reason`` ("margin", "max_iter" or "exhausted" when every
         sample was selected), ``max_iter``, ``n_samples``, ``kernel_evaluations`` (kernel
         values computed, the cost of the fit) and ``path_kernel_evaluations`` (the same for
-        the run shared by :meth:`fit_margin_path`; equal to it after :meth:`fit`).
+        the run shared by :meth:`fit_path`; equal to it after :meth:`fit`).
     n_features_in_ : int
         Number of features seen during fit.
     feature_names_in_ : ndarray of shape (n_features_in_,)
@@ -253,7 +253,12 @@ class OLLAWVClassifier(ClassifierMixin, BaseEstimator):
         self._store_models(X, y_idx, runs, 0)
         return self
 
-    def fit_margin_path(self, X, y, margins):
+    def path_parameter(self) -> str:
+        """``"margin"``: :meth:`fit_path` fits every stopping margin of a grid in one run, and
+        svmlab's grid search uses it."""
+        return "margin"
+
+    def fit_path(self, X, y, margins):
         """One fitted classifier per stopping margin, from a single run per binary model.
 
         Only the stop depends on the margin ``m``: the updates, and so the worst-violator
