@@ -19,7 +19,9 @@ average them), as studies that repeat a randomised method on fixed folds do. ``s
 tunes this solver's grid by that metric instead of ``tuning.scoring`` (one model per measure,
 each selected by its own measure, as in the SVM^perf studies). A parameter whose value is a
 mapping with its own ``_target_`` is built recursively (e.g. the base estimator of a
-multi-output wrapper); grid keys then use scikit-learn's ``estimator__C`` syntax.
+multi-output wrapper); grid keys then use scikit-learn's ``estimator__C`` syntax. An experiment's
+configuration is merged into the solver file's, grid included; ``grid: {margin: null}`` removes an
+entry the file's grid has.
 """
 
 from __future__ import annotations
@@ -65,7 +67,9 @@ class SolverSpec:
                 f"solver {cfg.get('name', '?')!r} has no _target_ (the estimator class to build)"
             )
         name = cfg.get("name") or cfg["_target_"].rsplit(".", 1)[-1].lower()
-        grid = dict(cfg.get("grid") or {})
+        # null removes an entry: an experiment merges into the solver file's grid and drops a
+        # parameter it fixes with `grid: {name: null}`
+        grid = {k: v for k, v in (cfg.get("grid") or {}).items() if v is not None}
         for key, values in grid.items():
             if not isinstance(values, (list, tuple)) or not values:
                 raise ConfigError(

@@ -58,3 +58,16 @@ def test_nested_estimator_types_are_checked():
     }
     with pytest.raises(ConfigError, match="'C' parameter of SVR"):
         SolverSpec.from_config(cfg).validate()
+
+
+def test_a_null_grid_entry_removes_the_parameter_from_the_grid():
+    """Experiments merge into the solver file's grid; `grid: {margin: null}` drops an entry."""
+    spec = SolverSpec.from_config(
+        {
+            "name": "o",
+            "_target_": "svmlab.estimators.ollawv.OLLAWVClassifier",
+            "grid": {"margin": None, "C": [1.0, 4.0], "gamma": [0.5]},
+        }
+    )
+    assert spec.grid == {"C": [1.0, 4.0], "gamma": [0.5]}
+    assert spec.grid_points() == [{"C": 1.0, "gamma": 0.5}, {"C": 4.0, "gamma": 0.5}]

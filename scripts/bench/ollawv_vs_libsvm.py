@@ -11,8 +11,8 @@ Per dataset, single-threaded (one BLAS thread, threadpoolctl), in one run:
 * SVC fits every point of its grid, ``C`` x ``gamma`` (4 x 3 by default, ``gamma = f / d``);
 * OLLAWV fits every point of its own grid, ``margin`` x the same ``gamma``. Its regulariser
   is the stopping margin m (with the default scaled margin ``C`` does not change the model,
-  docs/decisions/ollawv.md), so the m values take the place of SVC's C values; the default m
-  values are the estimator's grid defaults (conf/solver/ollawv.yaml). Per gamma, all m come
+  docs/decisions/ollawv.md), so the m values take the place of SVC's C values; the m values and
+  the other settings are svmlab's solver defaults (conf/solver/ollawv.yaml). Per gamma, all m come
   from one run (``OLLAWVClassifier.fit_path``: the models of smaller m are prefixes
   of the same run); ``--separate-fits`` fits each point on its own instead;
 * each method's selected model is its grid point with the best accuracy on the 30 % part
@@ -40,6 +40,7 @@ import time
 
 import numpy as np
 from numba import njit
+from sklearn.base import clone
 from sklearn.model_selection import train_test_split
 from sklearn.preprocessing import StandardScaler
 from sklearn.svm import SVC
@@ -49,6 +50,7 @@ from svmlab.data.registry import load_dataset
 from svmlab.estimators.ollawv import OLLAWVClassifier
 from svmlab.estimators.ollawv._kernel_rows import BLOCK, rbf_block
 from svmlab.estimators.ollawv._worst_violator import update_block
+from svmlab.testing import registered_solvers
 
 SETS = [
     "magic",
@@ -61,7 +63,13 @@ SETS = [
     "usps",
     "shuttle",
 ]
-DEFAULT_MARGINS = [0.1, 0.03, 0.01, 0.003]
+
+
+def configured_ollawv():
+    """OLLAWV as svmlab's solver configuration builds it (conf/solver/ollawv.yaml), and the
+    margins of its grid."""
+    spec = registered_solvers()["ollawv"]
+    return spec.build(), list(spec.grid["margin"])
 
 
 def split(name, max_samples, seed=0):
@@ -171,11 +179,11 @@ def run(name, args):
                     "sv": len(model.support_),
                 }
             )
-        base = OLLAWVClassifier(gamma=g, random_state=0)
+        base = clone(args.ollawv).set_params(gamma=g, random_state=args.random_state)
         if args.separate_fits:
             models, times = [], []
             for m in args.margins:
-                model, t = timed(OLLAWVClassifier(gamma=g, margin=m, random_state=0).fit, Xa, ya)
+                model, t = timed(clone(base).set_params(margin=m).fit, Xa, ya)
                 models.append(model)
                 times.append(t)
         else:
@@ -271,10 +279,21 @@ def main() -> None:
     ap.add_argument(
         "--gamma-factors", nargs="+", type=float, default=[0.25, 1.0, 4.0], help="gamma = f / d"
     )
-    ap.add_argument("--margins", nargs="+", type=float, default=DEFAULT_MARGINS)
+    ap.add_argument(
+        "--margins", nargs="+", type=float, help="OLLAWV's m values (default: its solver grid's)"
+    )
+    ap.add_argument("--random-state", type=int, default=0, help="OLLAWV's shuffle seed")
     ap.add_argument("--separate-fits", action="store_true", help="fit each OLLAWV point on its own")
     args = ap.parse_args()
+    args.ollawv, margins = configured_ollawv()
+    args.margins = args.margins or margins
     print(f"machine: {machine()}; one BLAS thread")
+    fixed = sorted(args.ollawv.get_params().items())
+    settings = ", ".join(f"{k}={v}" for k, v in fixed if k not in ("C", "gamma", "margin"))
+    print(
+        f"OLLAWV: conf/solver/ollawv.yaml ({settings}), m in {args.margins}, "
+        f"random_state={args.random_state}; SVC: C in {args.C}"
+    )
     with threadpool_limits(1):
         warm_up()
         results = [run(name, args) for name in args.datasets]

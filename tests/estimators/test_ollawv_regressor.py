@@ -202,3 +202,22 @@ def test_solver_config_is_valid():
     assert isinstance(spec.build(random_state=0).regressor, OLLAWVRegressor) and spec.tasks == (
         "regression",
     )
+
+
+def test_fit_path_equals_separate_fits(wave):
+    X, y = wave
+    epsilons = [0.3, 0.0, 10.0, 0.1]
+    base = OLLAWVRegressor(C=0.5, gamma=10.0, margin=0.02, max_iter_frac=None, random_state=1)
+    models = base.fit_path(X, y, epsilons)
+    assert [m.epsilon for m in models] == epsilons and base.path_parameter() == "epsilon"
+    for e, model in zip(epsilons, models):
+        alone = OLLAWVRegressor(
+            C=0.5, gamma=10.0, epsilon=e, margin=0.02, max_iter_frac=None, random_state=1
+        ).fit(X, y)
+        np.testing.assert_array_equal(model.support_, alone.support_)
+        np.testing.assert_array_equal(model.dual_coef_, alone.dual_coef_)
+        assert model.intercept_ == alone.intercept_ and model.fit_info_ == alone.fit_info_
+        np.testing.assert_array_equal(model.predict(X), alone.predict(X))
+    assert models[2].n_support_[0] == 0  # nothing outside a tube of 10
+    with pytest.raises(ValueError, match="epsilons"):
+        base.fit_path(X, y, [])

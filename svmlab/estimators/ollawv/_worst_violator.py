@@ -193,30 +193,43 @@ def worst_violator_fit(X, y, first, C, gamma, M, max_iter, beta, inv_t, eta_scal
 
 
 @njit(cache=True, nogil=True)
-def worst_violator_regress(X, y, C, gamma, tol, max_iter, beta, inv_t, eta_scale):
-    """Train one OLLAWV regression model on the epsilon-insensitive loss (beyond the paper).
+def worst_violator_regress(X, y, C, gamma, tols, max_iter, beta, inv_t, eta_scale):
+    """Train one OLLAWV regression model on the epsilon-insensitive loss (beyond the paper), for
+    each stopping tolerance in ``tols``.
+
+    The updates do not depend on the tolerance, only the stop does: the model of a larger
+    tolerance is a prefix of the model of a smaller one.
 
     Parameters
     ----------
     X : float64 array (n, d), rows in training order.
     y : float64 array (n,), targets.
     C, gamma : float, penalty and RBF precision.
-    tol : float, ``epsilon + M``: training stops once every remaining ``|y_j - o_j| <= tol``.
+    tols : float64 array (k,), ``epsilon + M`` each: training stops once every remaining
+        ``|y_j - o_j| <= tol``.
     max_iter : int >= 1, cap on the number of iterations (= support vectors).
     beta : float, 1.0 to learn a bias, 0.0 without.
     inv_t, eta_scale : bool, float; eta_t = eta_scale / t if ``inv_t`` else eta_scale / sqrt(t).
 
     Returns
     -------
-    sv : int64 array (T,), indices of the support vectors in selection order (T may be 0).
+    sv : int64 array (T,), indices of the support vectors in selection order, for the
+        tolerance that ran longest; tolerance ``i`` keeps the first ``iterations[i]``.
     alpha : float64 array (T,), their signed coefficients ``eta_t * C * sign(y - o)``.
-    b : float, bias.
-    stop : int, index into ``STOP_REASONS``.
-    worst : float, the largest ``|y_j - o_j|`` left among the candidates (0 if none).
+    iterations : int64 array (k,), support vectors of each tolerance's model (may be 0).
+    b : float64 array (k,), bias of each model.
+    stop : int64 array (k,), index into ``STOP_REASONS``.
+    worst : float64 array (k,), the largest ``|y_j - o_j|`` left among the candidates at
+        each stop (0 if none).
     """
     n, d = X.shape
+    k = tols.shape[0]
     sv = np.empty(max_iter, dtype=np.int64)
     alpha = np.empty(max_iter)
+    iterations = np.zeros(k, dtype=np.int64)
+    bias = np.zeros(k)
+    stop = np.full(k, -1, dtype=np.int64)
+    worst_at = np.zeros(k)
     b = 0.0
     # With o = 0 the worst violator is the largest |y_j|; strict '>' keeps the lowest index,
     # which is the classifier's "first sample" rule when every error ties.
@@ -226,8 +239,14 @@ def worst_violator_regress(X, y, C, gamma, tol, max_iter, beta, inv_t, eta_scale
         if abs(y[j]) > worst:
             worst = abs(y[j])
             wp = j
-    if worst <= tol:
-        return sv[:0].copy(), alpha[:0].copy(), b, _MARGIN, worst
+    open_ = k
+    for i in range(k):
+        if worst <= tols[i]:  # nothing outside this tube: the constant 0
+            stop[i] = _MARGIN
+            worst_at[i] = worst
+            open_ -= 1
+    if open_ == 0:
+        return sv[:0].copy(), alpha[:0].copy(), iterations, bias, stop, worst_at
     XT = np.ascontiguousarray(X.T)
     yv = y.copy()
     o = np.zeros(n)
@@ -260,32 +279,41 @@ def worst_violator_regress(X, y, C, gamma, tol, max_iter, beta, inv_t, eta_scale
         for lo in range(0, m, BLOCK):
             nb = min(BLOCK, m - lo)
             rbf_block(XT, lo, nb, xw, gamma, acc, kv)
+            ob = o[lo : lo + nb]
+            yb = yv[lo : lo + nb]
+            mb = masked[lo : lo + nb]
             for i in range(nb):
-                p = lo + i
-                oj = o[p] + (lam * kv[i] + B)  # as Eq. 5.9
-                o[p] = oj
-                err[i] = abs(yv[p] - oj) - masked[p]
+                oj = ob[i] + (lam * kv[i] + B)  # as Eq. 5.9
+                ob[i] = oj
+                err[i] = abs(yb[i] - oj) - mb[i]
             high = err[0]
             for i in range(1, nb):
-                high = max(high, err[i])
+                v = err[i]
+                high = v if v > high else high
             if high > worst:  # strict: ties keep the lowest index
                 worst = high
                 for i in range(nb):
                     if err[i] == high:
                         best_p = lo + i
                         break
-        if n - t == 0:
-            stop = _EXHAUSTED
-            worst = 0.0
-            break
-        if worst <= tol:
-            stop = _MARGIN
-            break
-        if t >= max_iter:
-            stop = _MAX_ITER
+        live = n - t
+        for i in range(k):
+            if stop[i] < 0:
+                if live == 0:
+                    stop[i] = _EXHAUSTED
+                elif worst <= tols[i]:
+                    stop[i] = _MARGIN
+                elif t >= max_iter:
+                    stop[i] = _MAX_ITER
+                if stop[i] >= 0:
+                    iterations[i] = t
+                    bias[i] = b
+                    worst_at[i] = 0.0 if live == 0 else worst
+                    open_ -= 1
+        if open_ == 0:
             break
         if n_masked >= _MIN_COMPACT and 8 * n_masked >= m:
             m, best_p = _compact(XT, o, yv, index, masked, m, best_p)
             n_masked = 0
         wp = best_p
-    return sv[:t].copy(), alpha[:t].copy(), b, stop, worst
+    return sv[:t].copy(), alpha[:t].copy(), iterations, bias, stop, worst_at

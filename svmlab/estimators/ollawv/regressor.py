@@ -7,7 +7,7 @@ import math
 from numbers import Real
 
 import numpy as np
-from sklearn.base import BaseEstimator, RegressorMixin, _fit_context
+from sklearn.base import BaseEstimator, RegressorMixin, _fit_context, clone
 from sklearn.utils import check_random_state
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted, validate_data
@@ -212,6 +212,50 @@ class OLLAWVRegressor(RegressorMixin, BaseEstimator):
         -------
         self : OLLAWVRegressor
         """
+        X, y, order, run = self._run(X, y, [self.epsilon])
+        self._store(X, order, run, 0)
+        return self
+
+    def path_parameter(self) -> str:
+        """``"epsilon"``: :meth:`fit_path` fits every tube width of a grid in one run, and
+        svmlab's grid search uses it."""
+        return "epsilon"
+
+    def fit_path(self, X, y, epsilons):
+        """One fitted regressor per ``epsilon``, from a single run (the nested tubes of the
+        Notes): each is identical to ``clone(self).set_params(epsilon=e).fit(X, y)``, for
+        the cost of the one with the smallest ``epsilon``.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+        y : array-like of shape (n_samples,)
+        epsilons : sequence of float
+            Values of ``epsilon`` (each >= 0).
+
+        Returns
+        -------
+        models : list of OLLAWVRegressor
+            Fitted copies of this estimator with ``epsilon`` set to each value, in order.
+        """
+        epsilons = [float(e) for e in epsilons]
+        if not epsilons or min(epsilons) < 0 or not all(math.isfinite(e) for e in epsilons):
+            raise ValueError(
+                f"epsilons must be a non-empty list of finite values >= 0; got {epsilons}"
+            )
+        models = [clone(self).set_params(epsilon=e) for e in epsilons]
+        models[0]._validate_params()
+        X, y, order, run = models[0]._run(X, y, epsilons)
+        for i, model in enumerate(models):
+            if i:
+                model.n_features_in_ = models[0].n_features_in_
+                if hasattr(models[0], "feature_names_in_"):
+                    model.feature_names_in_ = models[0].feature_names_in_
+            model._store(X, order, run, i)
+        return models
+
+    def _run(self, X, y, epsilons):
+        """Validate, then one worst-violator run serving every ``epsilon``."""
         X, y = validate_data(self, X, y, dtype=np.float64, order="C", y_numeric=True)
         n = X.shape[0]
         order = (
@@ -219,30 +263,35 @@ class OLLAWVRegressor(RegressorMixin, BaseEstimator):
         )
         cap = n if self.max_iter_frac is None else min(n, math.ceil(self.max_iter_frac * n))
         M = self.margin * self.C if self.margin_mode == "scaled" else self.margin
-        sv, alpha, bias, stop, worst = worst_violator_regress(
+        run = worst_violator_regress(
             np.ascontiguousarray(X[order]),
             np.ascontiguousarray(y[order]),
             float(self.C),
             float(self.gamma),
-            float(self.epsilon + M),
+            np.array([e + M for e in epsilons], dtype=np.float64),
             max(cap, 1),
             1.0 if self.use_bias else 0.0,
             self.eta == "inv_t",
             float(self.eta_scale),
         )
-        self.support_ = order[sv]
+        return X, y, order, run + (cap,)
+
+    def _store(self, X, order, run, i) -> None:
+        """The fitted attributes of tolerance ``i`` of a run."""
+        sv, alpha, iterations, bias, stop, worst, cap = run
+        T = int(iterations[i])
+        self.support_ = order[sv[:T]]
         self.support_vectors_ = X[self.support_]
-        self.dual_coef_ = alpha
-        self.intercept_ = float(bias)
-        self.n_support_ = np.array([sv.size], dtype=np.int32)
+        self.dual_coef_ = alpha[:T].copy()
+        self.intercept_ = float(bias[i])
+        self.n_support_ = np.array([T], dtype=np.int32)
         self.fit_info_ = {
-            "iterations": int(sv.size),
-            "stop_reason": STOP_REASONS[stop],
+            "iterations": T,
+            "stop_reason": STOP_REASONS[int(stop[i])],
             "max_iter": int(cap),
-            "n_samples": int(n),
-            "max_residual": float(worst),
+            "n_samples": int(X.shape[0]),
+            "max_residual": float(worst[i]),
         }
-        return self
 
     def predict(self, X):
         """Predicted targets ``o(x) = sum_s alpha_s K(x, x_s) + b``.
