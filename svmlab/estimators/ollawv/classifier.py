@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import time
 from numbers import Real
 
 import numpy as np
@@ -124,7 +125,8 @@ class OLLAWVClassifier(ClassifierMixin, BaseEstimator):
         support vectors), ``stop_reason`` ("margin", "max_iter" or "exhausted" when every
         sample was selected), ``max_iter``, ``n_samples``, ``kernel_evaluations`` (kernel
         values computed, the cost of the fit) and ``path_kernel_evaluations`` (the same for
-        the run shared by :meth:`fit_path`; equal to it after :meth:`fit`).
+        the run shared by :meth:`fit_path`; equal to it after :meth:`fit`) and
+        ``loop_seconds`` (wall time of the compiled training loop, shared by a path's models).
     n_features_in_ : int
         Number of features seen during fit.
     feature_names_in_ : ndarray of shape (n_features_in_,)
@@ -321,20 +323,22 @@ class OLLAWVClassifier(ClassifierMixin, BaseEstimator):
         Ms = np.array([m * scale for m in margins], dtype=np.float64)
         rank = np.empty(n, dtype=np.intp)
         rank[order] = np.arange(n)
+        members = [np.flatnonzero(y_idx == c) for c in range(len(counts))]
         runs = []
         for a, b in ovo_pairs(counts):  # larger class first: the +1 side
             # The pair's samples stay in their original order, so arg-min ties go to the lowest
             # original index (docs/decisions/ollawv.md, "First violator, training order and
             # ties"); the shuffled order only picks the first violator.
-            idx = np.flatnonzero(np.isin(y_idx, (a, b)))
+            idx = np.sort(np.concatenate((members[a], members[b])))
             n_pair = idx.size
             cap = (
                 n_pair
                 if self.max_iter_frac is None
                 else min(n_pair, math.ceil(self.max_iter_frac * n_pair))
             )
+            t0 = time.perf_counter()
             path = self._fit_pair(X[idx], y_idx[idx] == a, rank[idx], cap, Ms, rng)
-            runs.append(((a, b), idx, path, cap))
+            runs.append(((a, b), idx, path, cap, time.perf_counter() - t0))
         return X, y_idx, runs
 
     def _fit_pair(self, X_pair, positive, rank, cap, Ms, rng):
@@ -384,8 +388,9 @@ class OLLAWVClassifier(ClassifierMixin, BaseEstimator):
             "n_samples": [],
             "kernel_evaluations": [],
             "path_kernel_evaluations": [],
+            "loop_seconds": [],
         }
-        for pair, idx, (sv, alpha, iterations, bias, stop, evals), cap in runs:
+        for pair, idx, (sv, alpha, iterations, bias, stop, evals), cap, seconds in runs:
             T = int(iterations[i])
             pairs.append(pair)
             sv_order.append(idx[sv[:T]])
@@ -397,6 +402,7 @@ class OLLAWVClassifier(ClassifierMixin, BaseEstimator):
             info["n_samples"].append(int(idx.size))
             info["kernel_evaluations"].append(int(evals[i]))
             info["path_kernel_evaluations"].append(int(evals.max()))
+            info["loop_seconds"].append(seconds)
         self.fit_info_ = info
         n = X.shape[0]
         distinct = np.unique(np.concatenate(sv_order))
