@@ -17,8 +17,11 @@ part's statistics (OLLAWV has in effect no intercept and its C is a step in unit
 gets the same treatment), and RMSE is measured in the original units of y. For each method
 the grid point with the lowest mean CV RMSE is selected (the same, optimistic, selection for
 both) and reported with its mean number of support vectors and mean fit time; ``grid s`` is
-the total training time over the grid and folds. Ratios are OLLAWV / SVR. ``mean RMSE`` is
-the error of predicting the training mean, for scale. Single-threaded (one BLAS thread).
+the total training time over the grid and folds. OLLAWV fits each (C, gamma) once for all
+epsilon (``OLLAWVRegressor.fit_path``: the models of larger tubes are prefixes of the same
+run), and each of its grid points is charged an equal share of that run. Ratios are
+OLLAWV / SVR. ``mean RMSE`` is the error of predicting the training mean, for scale.
+Single-threaded (one BLAS thread).
 """
 
 from __future__ import annotations
