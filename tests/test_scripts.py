@@ -316,3 +316,39 @@ def test_mo_feature_selection_benchmark_prints_rates_and_identical_fronts(capsys
     ratios = module["main"]([*args, "--estimator", "gaussian_nb", "--n-jobs", "1"])
     out = capsys.readouterr().out
     assert "evals/s" in out and "hit rate" in out and ratios["identical"]
+
+
+@pytest.mark.data
+def test_ollawv_vs_libsvm_benchmark_prints_ratios_and_the_cost_limit():
+    out = subprocess.run(
+        [
+            sys.executable,
+            str(REPO_ROOT / "scripts" / "bench" / "ollawv_vs_libsvm.py"),
+            *("--datasets", "twonorm", "--max-samples", "800", "--C", "1", "10"),
+        ],
+        check=True,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    ).stdout
+    assert "m in [0.03, 0.01, 0.003, 0.001]" in out  # the solver's default grid
+    assert "GEMV limit" in out and "% of the limit reached" in out
+    summary = out.split("## summary")[1].splitlines()
+    row = next(line.split() for line in summary if line.startswith("twonorm"))
+    assert row[3].endswith("x") and float(row[3][:-1]) > 0 and row[-1].endswith("%")
+
+
+def test_ollawv_regression_benchmark_runs_the_epsilon_paths():
+    out = subprocess.run(
+        [
+            sys.executable,
+            str(REPO_ROOT / "scripts" / "bench" / "ollawv_regression.py"),
+            *("--datasets", "diabetes", "--max-samples", "200", "--C", "1"),
+            *("--gamma", "0.1", "--epsilon", "0.01", "0.3"),
+        ],
+        check=True,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    ).stdout
+    assert "geometric mean" in out and "diabetes" in out.split("## summary")[1]
