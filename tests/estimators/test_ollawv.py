@@ -405,7 +405,7 @@ def test_fit_path_equals_separate_fits(binary, shape):
         ]
     sizes = [len(model.support_) for model in models]
     assert sizes[1] <= sizes[2] <= sizes[3] <= sizes[0]  # a smaller margin stops earlier
-    with pytest.raises(ValueError, match="margins"):
+    with pytest.raises(ValueError, match="margin values"):
         base.fit_path(X, y, [0.1, -1.0])
 
 

@@ -219,5 +219,5 @@ def test_fit_path_equals_separate_fits(wave):
         assert model.intercept_ == alone.intercept_ and model.fit_info_ == alone.fit_info_
         np.testing.assert_array_equal(model.predict(X), alone.predict(X))
     assert models[2].n_support_[0] == 0  # nothing outside a tube of 10
-    with pytest.raises(ValueError, match="epsilons"):
+    with pytest.raises(ValueError, match="epsilon values"):
         base.fit_path(X, y, [])

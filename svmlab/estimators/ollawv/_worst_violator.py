@@ -80,6 +80,31 @@ def update_block(o, y, masked, kv, lo, nb, lam, B, yo):
     return low, lo
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _resolve(stop, iterations, bias, record, thresholds, score, live, t, max_iter, b, value):
+    """End the models whose stop came at iteration ``t``: every sample selected
+    (``live == 0``), ``score >= thresholds[i]`` (the margin or tube test), or the cap, in
+    that order. Each ended model keeps ``t`` iterations, the bias ``b`` and ``value`` in
+    ``record``. Returns how many ended."""
+    ended = 0
+    for i in range(stop.shape[0]):
+        if stop[i] >= 0:
+            continue
+        if live == 0:
+            stop[i] = _EXHAUSTED
+        elif score >= thresholds[i]:
+            stop[i] = _MARGIN
+        elif t >= max_iter:
+            stop[i] = _MAX_ITER
+        else:
+            continue
+        iterations[i] = t
+        bias[i] = b
+        record[i] = value
+        ended += 1
+    return ended
+
+
 @njit(cache=True, nogil=True)
 def worst_violator_path(X, y, first, C, gamma, Ms, max_iter, beta, inv_t, eta_scale):
     """Train one binary OLLAWV model for each stopping threshold in ``Ms``.
@@ -153,20 +178,9 @@ def worst_violator_path(X, y, first, C, gamma, Ms, max_iter, beta, inv_t, eta_sc
                 best = low
                 best_p = at
         rows += m
-        live = n - t
-        for i in range(k):
-            if stop[i] < 0:
-                if live == 0:
-                    stop[i] = _EXHAUSTED
-                elif best >= Ms[i]:
-                    stop[i] = _MARGIN
-                elif t >= max_iter:
-                    stop[i] = _MAX_ITER
-                if stop[i] >= 0:
-                    iterations[i] = t
-                    bias[i] = b
-                    evaluations[i] = rows
-                    open_ -= 1
+        open_ -= _resolve(
+            stop, iterations, bias, evaluations, Ms, best, n - t, t, max_iter, b, rows
+        )
         if open_ == 0:
             break
         if n_masked >= _MIN_COMPACT and 8 * n_masked >= m:
@@ -258,6 +272,7 @@ def worst_violator_regress(X, y, C, gamma, tols, max_iter, beta, inv_t, eta_scal
     kv = np.empty(BLOCK)
     err = np.empty(BLOCK)
     xw = np.empty(d)
+    neg_tols = -tols
     t = 0
     while True:
         t += 1
@@ -297,19 +312,19 @@ def worst_violator_regress(X, y, C, gamma, tols, max_iter, beta, inv_t, eta_scal
                         best_p = lo + i
                         break
         live = n - t
-        for i in range(k):
-            if stop[i] < 0:
-                if live == 0:
-                    stop[i] = _EXHAUSTED
-                elif worst <= tols[i]:
-                    stop[i] = _MARGIN
-                elif t >= max_iter:
-                    stop[i] = _MAX_ITER
-                if stop[i] >= 0:
-                    iterations[i] = t
-                    bias[i] = b
-                    worst_at[i] = 0.0 if live == 0 else worst
-                    open_ -= 1
+        open_ -= _resolve(  # worst <= tol, written as -worst >= -tol
+            stop,
+            iterations,
+            bias,
+            worst_at,
+            neg_tols,
+            -worst,
+            live,
+            t,
+            max_iter,
+            b,
+            0.0 if live == 0 else worst,
+        )
         if open_ == 0:
             break
         if n_masked >= _MIN_COMPACT and 8 * n_masked >= m:

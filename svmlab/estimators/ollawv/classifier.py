@@ -7,13 +7,14 @@ import time
 from numbers import Real
 
 import numpy as np
-from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context, clone
+from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context
 from sklearn.utils import check_random_state
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from svmlab.estimators._ovo import ovo_pairs, ovo_scores, ovo_votes, ovo_winner
+from svmlab.estimators.ollawv._path import fit_along_path
 from svmlab.estimators.ollawv._worst_violator import STOP_REASONS, worst_violator_path
 from svmlab.kernels import rbf_blocks
 
@@ -284,26 +285,13 @@ class OLLAWVClassifier(ClassifierMixin, BaseEstimator):
             shared run, ``fit_info_["kernel_evaluations"]`` what a separate fit would have
             done.
         """
-        margins = [float(m) for m in margins]
-        if not margins or min(margins) < 0 or not all(math.isfinite(m) for m in margins):
-            raise ValueError(
-                f"margins must be a non-empty list of finite values >= 0; got {margins}"
-            )
-        models = [clone(self).set_params(margin=m) for m in margins]
-        models[0]._validate_params()
-        X, y_idx, runs = models[0]._fit_runs(X, y, margins)
-        for i, model in enumerate(models):
-            if i:
-                model._copy_input_attributes(models[0])
-            model._store_models(X, y_idx, runs, i)
-        return models
-
-    def _copy_input_attributes(self, other) -> None:
-        """The attributes that validation and the class labels set on ``other``."""
-        self.classes_ = other.classes_
-        self.n_features_in_ = other.n_features_in_
-        if hasattr(other, "feature_names_in_"):
-            self.feature_names_in_ = other.feature_names_in_
+        return fit_along_path(
+            self,
+            "margin",
+            margins,
+            lambda model, values: model._fit_runs(X, y, values),
+            lambda model, state, i: model._store_models(*state, i),
+        )
 
     def _fit_runs(self, X, y, margins):
         """Validate, then one worst-violator run per binary model that serves every margin.

@@ -7,11 +7,12 @@ import math
 from numbers import Real
 
 import numpy as np
-from sklearn.base import BaseEstimator, RegressorMixin, _fit_context, clone
+from sklearn.base import BaseEstimator, RegressorMixin, _fit_context
 from sklearn.utils import check_random_state
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted, validate_data
 
+from svmlab.estimators.ollawv._path import fit_along_path
 from svmlab.estimators.ollawv._worst_violator import STOP_REASONS, worst_violator_regress
 from svmlab.kernels import rbf_blocks
 
@@ -212,8 +213,7 @@ class OLLAWVRegressor(RegressorMixin, BaseEstimator):
         -------
         self : OLLAWVRegressor
         """
-        X, y, order, run = self._run(X, y, [self.epsilon])
-        self._store(X, order, run, 0)
+        self._store(*self._run(X, y, [self.epsilon]), 0)
         return self
 
     def path_parameter(self) -> str:
@@ -238,21 +238,13 @@ class OLLAWVRegressor(RegressorMixin, BaseEstimator):
         models : list of OLLAWVRegressor
             Fitted copies of this estimator with ``epsilon`` set to each value, in order.
         """
-        epsilons = [float(e) for e in epsilons]
-        if not epsilons or min(epsilons) < 0 or not all(math.isfinite(e) for e in epsilons):
-            raise ValueError(
-                f"epsilons must be a non-empty list of finite values >= 0; got {epsilons}"
-            )
-        models = [clone(self).set_params(epsilon=e) for e in epsilons]
-        models[0]._validate_params()
-        X, y, order, run = models[0]._run(X, y, epsilons)
-        for i, model in enumerate(models):
-            if i:
-                model.n_features_in_ = models[0].n_features_in_
-                if hasattr(models[0], "feature_names_in_"):
-                    model.feature_names_in_ = models[0].feature_names_in_
-            model._store(X, order, run, i)
-        return models
+        return fit_along_path(
+            self,
+            "epsilon",
+            epsilons,
+            lambda model, values: model._run(X, y, values),
+            lambda model, state, i: model._store(*state, i),
+        )
 
     def _run(self, X, y, epsilons):
         """Validate, then one worst-violator run serving every ``epsilon``."""
@@ -274,7 +266,7 @@ class OLLAWVRegressor(RegressorMixin, BaseEstimator):
             self.eta == "inv_t",
             float(self.eta_scale),
         )
-        return X, y, order, run + (cap,)
+        return X, order, run + (cap,)
 
     def _store(self, X, order, run, i) -> None:
         """The fitted attributes of tolerance ``i`` of a run."""
