@@ -25,7 +25,7 @@ import math
 import numpy as np
 from numba import njit
 
-BLOCK = 512  # candidates per block: the block's scratch (5 x 4 KB) stays in L1
+BLOCK = 512  # candidates per block: the block's scratch (6 x 4 KB) stays in L1
 
 _LOG2E = 1.4426950408889634
 # ln 2 split so that k * _LN2_HI is exact for |k| < 2**11 (Cody-Waite reduction).
@@ -45,8 +45,8 @@ def exp_nonpos(x):
 
     ``x = k ln 2 + r`` with ``k`` the nearest integer to ``x / ln 2`` and ``|r| <= ln(2)/2``;
     ``exp(r) = 1 + (r + r^2 P(r))`` with the degree-11 polynomial ``P`` evaluated by Estrin's
-    scheme (a short dependency chain), times ``2**k`` from a table. Arguments below -745
-    give 0.
+    scheme (a short dependency chain), times ``2**k`` from a table. Arguments below about
+    -744.8 give 0 (the C library returns the smallest subnormals down to -745.13).
     """
     xc = max(x, _UNDERFLOW)
     kf = math.floor(xc * _LOG2E + 0.5)

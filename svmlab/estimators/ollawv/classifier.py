@@ -257,8 +257,8 @@ class OLLAWVClassifier(ClassifierMixin, BaseEstimator):
         return self
 
     def path_parameter(self) -> str:
-        """``"margin"``: :meth:`fit_path` fits every stopping margin of a grid in one run, and
-        svmlab's grid search uses it."""
+        """``"margin"``: :meth:`fit_path` fits every stopping margin of a grid in one run;
+        svmlab's nested grid search uses it when it tunes this estimator's ``margin``."""
         return "margin"
 
     def fit_path(self, X, y, margins):
@@ -266,9 +266,10 @@ class OLLAWVClassifier(ClassifierMixin, BaseEstimator):
 
         Only the stop depends on the margin ``m``: the updates, and so the worst-violator
         sequence, are the same for every ``m``, and a smaller ``m`` stops earlier on the same
-        sequence. One run to the latest stop therefore gives every model of the path, each
-        identical (support vectors, coefficients, bias, predictions) to
-        ``clone(self).set_params(margin=m).fit(X, y)``, for the cost of the largest one.
+        sequence. One run to the latest stop therefore gives every model of the path, for the
+        cost of the largest one. With a fixed ``random_state`` (an int) each model is identical
+        (support vectors, coefficients, bias, predictions) to
+        ``clone(self).set_params(margin=m).fit(X, y)``; with ``None`` all share one shuffle.
 
         Parameters
         ----------
@@ -324,23 +325,25 @@ class OLLAWVClassifier(ClassifierMixin, BaseEstimator):
                 if self.max_iter_frac is None
                 else min(n_pair, math.ceil(self.max_iter_frac * n_pair))
             )
-            t0 = time.perf_counter()
-            path = self._fit_pair(X[idx], y_idx[idx] == a, rank[idx], cap, Ms, rng)
-            runs.append(((a, b), idx, path, cap, time.perf_counter() - t0))
+            path, seconds = self._fit_pair(X[idx], y_idx[idx] == a, rank[idx], cap, Ms, rng)
+            runs.append(((a, b), idx, path, cap, seconds))
         return X, y_idx, runs
 
     def _fit_pair(self, X_pair, positive, rank, cap, Ms, rng):
         """One binary run on a pair's samples (``positive``: the +1 side) for the thresholds
-        ``Ms``; returns the worst-violator path (:func:`worst_violator_path`).
+        ``Ms``; returns the worst-violator path (:func:`worst_violator_path`) and the seconds
+        the compiled loop took.
 
         The first violator is the pair's earliest sample in the (shuffled) training order
         (``rank``), or a random one.
         """
         n_pair = len(positive)
         first = int(np.argmin(rank)) if self.init_violator == "first" else int(rng.randint(n_pair))
-        return worst_violator_path(
+        labels = np.where(positive, 1.0, -1.0)
+        t0 = time.perf_counter()
+        path = worst_violator_path(
             X_pair,
-            np.where(positive, 1.0, -1.0),
+            labels,
             first,
             float(self.C),
             float(self.gamma),
@@ -350,6 +353,7 @@ class OLLAWVClassifier(ClassifierMixin, BaseEstimator):
             self.eta == "inv_t",
             float(self.eta_scale),
         )
+        return path, time.perf_counter() - t0
 
     def _check_classes(self, counts) -> None:
         """At least two classes, each with at least two samples."""

@@ -217,14 +217,15 @@ class OLLAWVRegressor(RegressorMixin, BaseEstimator):
         return self
 
     def path_parameter(self) -> str:
-        """``"epsilon"``: :meth:`fit_path` fits every tube width of a grid in one run, and
-        svmlab's grid search uses it."""
+        """``"epsilon"``: :meth:`fit_path` fits every tube width of a grid in one run;
+        svmlab's nested grid search uses it when it tunes this estimator's ``epsilon`` (not
+        through a wrapper such as the ``ollawv_regressor`` solver's target scaler)."""
         return "epsilon"
 
     def fit_path(self, X, y, epsilons):
         """One fitted regressor per ``epsilon``, from a single run (the nested tubes of the
-        Notes): each is identical to ``clone(self).set_params(epsilon=e).fit(X, y)``, for
-        the cost of the one with the smallest ``epsilon``.
+        Notes), for the cost of the one with the smallest ``epsilon``. With a fixed
+        ``random_state`` each is identical to ``clone(self).set_params(epsilon=e).fit(X, y)``.
 
         Parameters
         ----------
