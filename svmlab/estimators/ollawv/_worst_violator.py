@@ -190,22 +190,6 @@ def worst_violator_path(X, y, first, C, gamma, Ms, max_iter, beta, inv_t, eta_sc
     return sv[:t].copy(), alpha[:t].copy(), iterations, bias, stop, evaluations
 
 
-def worst_violator_fit(X, y, first, C, gamma, M, max_iter, beta, inv_t, eta_scale):
-    """Train one binary OLLAWV model: :func:`worst_violator_path` with one threshold ``M``.
-
-    Returns
-    -------
-    sv, alpha : the support vectors in selection order and their coefficients.
-    b : float, bias.
-    stop : int, index into ``STOP_REASONS``.
-    evaluations : int, kernel values computed.
-    """
-    sv, alpha, _, bias, stop, evaluations = worst_violator_path(
-        X, y, first, C, gamma, np.array([M], dtype=np.float64), max_iter, beta, inv_t, eta_scale
-    )
-    return sv, alpha, float(bias[0]), int(stop[0]), int(evaluations[0])
-
-
 @njit(cache=True, nogil=True)
 def worst_violator_regress(X, y, C, gamma, tols, max_iter, beta, inv_t, eta_scale):
     """Train one OLLAWV regression model on the epsilon-insensitive loss (beyond the paper), for
