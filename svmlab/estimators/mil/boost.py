@@ -41,6 +41,7 @@ PAKDD 2004, LNCS 3056, 272-281.
 
 from __future__ import annotations
 
+import math
 import time
 from numbers import Integral, Real
 
@@ -60,6 +61,15 @@ __all__ = ["MIBoostClassifier"]
 _WEKA_SMALL = 1e-6
 
 
+def _exp(a):
+    """``exp`` element by element with the C library's function, as Java's ``Math.exp`` in
+    Weka: NumPy's vectorised ``exp`` may differ in the last bit (it depends on the CPU),
+    and the boosting weights then decide a near-tie of the next weak learner differently."""
+    return np.fromiter(map(math.exp, np.ravel(a)), dtype=np.float64, count=np.size(a)).reshape(
+        np.shape(a)
+    )
+
+
 def _step(W, s, max_step=np.inf):
     """argmin_c sum_I W_I exp(s_I c) with s_I = 2 e_I - 1 over c > 0 (root of the derivative).
 
@@ -68,7 +78,7 @@ def _step(W, s, max_step=np.inf):
     """
 
     def grad(c):
-        return float(np.sum(W * s * np.exp(s * c)))
+        return float(np.sum(W * s * _exp(s * c)))
 
     if grad(0.0) >= 0:
         return 0.0
@@ -198,7 +208,7 @@ class MIBoostClassifier(ClassifierMixin, BaseEstimator):
                     break
             self.estimators_.append(h)
             steps.append(c)
-            W = W * np.exp(s * c)
+            W = W * _exp(s * c)
             W = total * W / W.sum()
         self.estimator_weights_ = np.asarray(steps, dtype=float)
         self._majority = int(np.bincount(y_idx).argmax())
