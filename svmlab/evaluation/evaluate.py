@@ -211,14 +211,14 @@ def fit_and_score_path(
             models = estimator.fit_path(X_fit, y_fit, path[1], **pre.fit_weights(train))
         fit_time = (time.perf_counter() - t0) / len(models)
         for model in models:
-            out.append(_score(model, test, train, targets, fit_time, classes))
+            out.append(_score(model, test, targets, fit_time, classes))
     found = distinct_warnings(caught)
     for ev in out:
         ev.warnings = found
     return out
 
 
-def _score(estimator, test: Dataset, train: Dataset, targets, fit_time, classes) -> Evaluation:
+def _score(estimator, test: Dataset, targets, fit_time, classes) -> Evaluation:
     """Predict ``test`` with a fitted ``estimator`` and score it."""
     inputs = model_inputs(test)
     t0 = time.perf_counter()
