@@ -1,11 +1,12 @@
-"""Regenerate the figures shown in README.md from the MTR study's published aCC table.
+"""Regenerate the statistics figures (docs/statistics.md) from the MTR study's published
+aCC table.
 
 Usage::
 
     python scripts/make_readme_figures.py
 
-Reads tests/stats/golden/mtr_acc.csv (Melki 2018, Table 3.3 as transcribed in the spec)
-and writes scripts/readme_figures/mtr_acc_{rank_bars,cd_diagram}.png.
+Reads tests/stats/golden/mtr_acc.csv (Melki 2018, Table 3.3 as transcribed)
+and writes docs/figures/readme/mtr_acc_{rank_bars,cd_diagram}.png.
 """
 
 from pathlib import Path
@@ -21,7 +22,7 @@ _, _, paths = analyse(
     table,
     "max",
     name="mtr_acc",
-    out_dir=ROOT / "scripts" / "readme_figures",
+    out_dir=ROOT / "docs" / "figures" / "readme",
     formats=("png",),
     control="SVRCC",
     pairwise=(),
