@@ -11,7 +11,7 @@ $(BIN)/svmlab: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
-	$(BIN)/python -m pip install --quiet --no-deps 'hydra-ray-launcher==1.2.2'  # see README: Sweeps
+	$(BIN)/python -m pip install --quiet --no-deps 'hydra-ray-launcher==1.2.2'  # see docs/decisions/runner.md
 	@touch $@
 
 test: install  ## the full test suite (real-data tests run when SVMLAB_DATA_DIR is set)

@@ -5,6 +5,7 @@ inside functions, so a function-level import cannot hide an upward edge or a cyc
 """
 
 import ast
+import re
 import subprocess
 import sys
 from collections import defaultdict
@@ -174,3 +175,117 @@ def test_stats_loads_no_runner_reporting_or_data(module):
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == ""
+
+
+# The README is the front door: its layout names every package, its links resolve.
+
+README = PACKAGE.parent / "README.md"
+DOCS = PACKAGE.parent / "docs"
+#: A Markdown link or image: ``[label](target)`` / ``![alt](target)``.
+LINK = re.compile(r"!?\[[^\]]*\]\(([^)\s]+)\)")
+
+
+def readme_layout(text: str) -> str:
+    """The ``svmlab/`` part of the code block under the README's "Layout" heading."""
+    block = text.split("\n## Layout\n", 1)[1].split("```", 2)[1]
+    lines = block.splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith("svmlab/"))
+    part = []
+    for line in lines[start + 1 :]:
+        if line and not line.startswith(" "):
+            break
+        part.append(line)
+    return "\n".join(part)
+
+
+def missing_from_layout(layout: str, root: Path = PACKAGE) -> list[str]:
+    """Sub-packages (``name/``, at any depth) and top-level modules (``name.py``) of ``root``
+    that the layout does not name."""
+    packages = sorted(p.parent for p in root.rglob("__init__.py") if p.parent != root)
+    modules = sorted(p for p in root.glob("*.py") if p.stem not in {"__init__", "__main__"})
+    missing = [
+        f"{p.relative_to(root.parent).as_posix()}/"
+        for p in packages
+        if not re.search(rf"(?<![\w.]){re.escape(p.name)}/", layout)
+    ]
+    missing += [
+        m.relative_to(root.parent).as_posix()
+        for m in modules
+        if not re.search(rf"(?<![\w.]){re.escape(m.name)}\b", layout)
+    ]
+    return missing
+
+
+def test_readme_layout_lists_every_package():
+    """Every sub-package of svmlab/ and every top-level module is in the README's layout."""
+    assert missing_from_layout(readme_layout(README.read_text())) == []
+
+
+def test_the_layout_check_names_a_missing_package(tmp_path):
+    pkg = tmp_path / "svmlab"
+    (pkg / "estimators" / "weka").mkdir(parents=True)
+    for init in ["", "estimators", "estimators/weka"]:
+        (pkg / init / "__init__.py").write_text("")
+    (pkg / "report.py").write_text("")
+    (pkg / "__main__.py").write_text("")
+    text = "# x\n\n## Layout\n\n```\nconf/  weka/\nsvmlab/\n  estimators/  one per family\n```\n"
+    layout = readme_layout(text)
+    assert "conf/" not in layout
+    assert missing_from_layout(layout, pkg) == ["svmlab/estimators/weka/", "svmlab/report.py"]
+
+
+def _anchors(page: Path) -> set[str]:
+    """GitHub's heading anchors of a Markdown page."""
+    text = re.sub(r"```.*?```", "", page.read_text(), flags=re.S)
+    headings = re.findall(r"^#{1,6} +(.+?) *$", text, flags=re.M)
+    return {re.sub(r"[^\w\- ]", "", h.lower()).replace(" ", "-") for h in headings}
+
+
+def local_links(page: Path) -> list[tuple[str, Path]]:
+    """``(target, file)`` of every link of ``page`` to a file of the checkout (code blocks
+    and web addresses left out)."""
+    text = re.sub(r"```.*?```", "", page.read_text(), flags=re.S)
+    links = []
+    for target in LINK.findall(text):
+        if re.match(r"[a-z][a-z+.-]*:", target):
+            continue
+        path = target.partition("#")[0]
+        links.append((target, (page.parent / path).resolve() if path else page))
+    return links
+
+
+def broken_links(page: Path, root: Path = PACKAGE.parent) -> list[str]:
+    """``page: target`` of every local link of ``page`` to a missing file or heading."""
+    bad = []
+    for target, file in local_links(page):
+        anchor = target.partition("#")[2]
+        if not file.exists() or (anchor and file.suffix == ".md" and anchor not in _anchors(file)):
+            bad.append(f"{page.relative_to(root).as_posix()}: {target}")
+    return bad
+
+
+def test_readme_links_every_family_page_and_every_link_resolves():
+    linked = {file for _, file in local_links(README)}
+    families = sorted((DOCS / "families").glob("*.md"))
+    assert families, "docs/families/ has no page"
+    assert [p.name for p in families if p.resolve() not in linked] == []
+    pages = [README, *sorted(DOCS.glob("*.md")), *families]
+    assert [bad for page in pages for bad in broken_links(page)] == []
+    assert len(README.read_text().splitlines()) < 300, "the README is a front door: < 300 lines"
+
+
+def test_the_link_check_finds_a_broken_link(tmp_path):
+    (tmp_path / "a.md").write_text(
+        "# Top part\n\n[b](b.md) [top](#top-part) [web](https://x.org)\n"
+    )
+    (tmp_path / "b.md").write_text("[gone](c.md) [a](a.md#nowhere) [a](a.md#top-part)\n")
+    assert [t for t, _ in local_links(tmp_path / "a.md")] == ["b.md", "#top-part"]
+    assert broken_links(tmp_path / "b.md", tmp_path) == ["b.md: c.md", "b.md: a.md#nowhere"]
+
+
+def test_the_decisions_index_links_every_decision_file():
+    index = DOCS / "decisions" / "README.md"
+    linked = {file for _, file in local_links(index)}
+    files = sorted(p for p in (DOCS / "decisions").glob("*.md") if p.name != "README.md")
+    assert [p.name for p in files if p.resolve() not in linked] == []
+    assert broken_links(index) == []

@@ -136,8 +136,8 @@ def test_a_job_failing_in_a_launchers_process_fails_the_sweep(tmp_path, capsys):
     assert [p.name for p in tmp_path.iterdir()] == ["quickstart"]  # the status files are gone
 
 
-def test_the_readmes_slurm_launcher_settings_compose(capsys):
-    """No Slurm here: the README's submitit_slurm overrides are checked against the plugin's
+def test_the_documented_slurm_launcher_settings_compose(capsys):
+    """No Slurm here: docs/running.md's submitit_slurm overrides are checked against the plugin's
     schema (a misspelt key would fail), and the job keeps the runner's cores."""
     pytest.importorskip("hydra_plugins.hydra_submitit_launcher")
     slurm = ["hydra/launcher=submitit_slurm", "hydra.launcher.partition=short"]
