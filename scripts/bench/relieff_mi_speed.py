@@ -35,7 +35,7 @@ from threadpoolctl import threadpool_limits
 
 from svmlab.data.registry import load_dataset
 from svmlab.estimators.mil import MIWrapperClassifier
-from svmlab.estimators.naive_bayes import PrecisionNaiveBayes
+from svmlab.estimators.weka.naive_bayes import PrecisionNaiveBayes
 from svmlab.selection import GeneticFeatureSelector, MultiInstanceFeatureSelector
 from svmlab.selection import relieff_mi as fast
 from svmlab.selection.relieff_mi_reference import relieff_mi_weights_reference

@@ -7,10 +7,10 @@ import pytest
 from sklearn.neighbors import KNeighborsClassifier
 from sklearn.utils.estimator_checks import check_estimator
 
-from svmlab.estimators.adaboost_m1 import AdaBoostM1Classifier, heaviest_instances
-from svmlab.estimators.decision_stump import DecisionStumpClassifier
-from svmlab.estimators.part import PARTClassifier
-from svmlab.estimators.zero_r import ZeroRClassifier
+from svmlab.estimators.weka.adaboost_m1 import AdaBoostM1Classifier, heaviest_instances
+from svmlab.estimators.weka.decision_stump import DecisionStumpClassifier
+from svmlab.estimators.weka.part import PARTClassifier
+from svmlab.estimators.weka.zero_r import ZeroRClassifier
 from svmlab.testing import weka_classify
 
 

@@ -7,8 +7,8 @@ import pytest
 from sklearn.tree import DecisionTreeClassifier
 from sklearn.utils.estimator_checks import check_estimator
 
-from svmlab.estimators.decision_stump import DecisionStumpClassifier
 from svmlab.estimators.mil.weka import find_java, find_weka_jar
+from svmlab.estimators.weka.decision_stump import DecisionStumpClassifier
 from svmlab.testing import essential_checks
 
 EXPECTED_FAILED = {

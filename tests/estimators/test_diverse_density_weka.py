@@ -6,7 +6,6 @@ import math
 import numpy as np
 import pytest
 
-from svmlab.estimators.java_random import JavaRandom
 from svmlab.estimators.mil._bags import check_bags
 from svmlab.estimators.mil.diverse_density import (
     WEKA_ZERO,
@@ -18,6 +17,7 @@ from svmlab.estimators.mil.diverse_density import (
     weka_filter,
 )
 from svmlab.estimators.mil.weka import WekaMIClassifier
+from svmlab.estimators.weka.java_random import JavaRandom
 
 
 def _bags(seed=0, n=24, d=2):

@@ -10,11 +10,11 @@ import pytest
 from sklearn.dummy import DummyClassifier
 
 from svmlab.data.registry import load_dataset
-from svmlab.estimators.decision_stump import DecisionStumpClassifier
 from svmlab.estimators.mil.boost import MIBoostClassifier, _step
 from svmlab.estimators.mil.citation_knn import CitationKNNClassifier
 from svmlab.estimators.mil.optimal_ball import MIOptimalBallClassifier
 from svmlab.estimators.mil.weka import WekaMIClassifier
+from svmlab.estimators.weka.decision_stump import DecisionStumpClassifier
 
 
 def _weka(classname, options, split):

@@ -18,8 +18,8 @@ from svmlab.data.synthetic import mi_bags
 from svmlab.estimators.mil.embedding import SimpleMIClassifier, embed_bags
 from svmlab.estimators.mil.weka import WekaMIClassifier
 from svmlab.estimators.mil.wrapper import MIWrapperClassifier, _bag_sums, instance_weights
-from svmlab.estimators.naive_bayes import PrecisionNaiveBayes
-from svmlab.estimators.zero_r import ZeroRClassifier
+from svmlab.estimators.weka.naive_bayes import PrecisionNaiveBayes
+from svmlab.estimators.weka.zero_r import ZeroRClassifier
 from svmlab.testing import essential_checks
 
 NB = "-W weka.classifiers.bayes.NaiveBayes"

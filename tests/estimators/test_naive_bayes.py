@@ -16,7 +16,7 @@ from sklearn.base import clone
 from sklearn.utils.estimator_checks import check_estimator
 
 from svmlab.estimators.mil.weka import find_java, find_weka_jar
-from svmlab.estimators.naive_bayes import PrecisionNaiveBayes, attribute_precision
+from svmlab.estimators.weka.naive_bayes import PrecisionNaiveBayes, attribute_precision
 from svmlab.testing import essential_checks
 
 

@@ -10,7 +10,7 @@ import pytest
 from sklearn.utils.estimator_checks import check_estimator
 
 from svmlab.estimators.mil.weka import find_java, find_weka_jar
-from svmlab.estimators.part import PARTClassifier
+from svmlab.estimators.weka.part import PARTClassifier
 from svmlab.testing import weka_classify, write_weka_arff
 
 

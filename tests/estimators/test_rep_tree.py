@@ -10,12 +10,12 @@ import pytest
 from sklearn.utils.estimator_checks import check_estimator
 
 from svmlab.data.registry import load_dataset
-from svmlab.estimators.java_random import JavaRandom
 from svmlab.estimators.mil.boost import MIBoostClassifier
 from svmlab.estimators.mil.weka import (
     WekaMIClassifier,
 )
-from svmlab.estimators.rep_tree import REPTreeClassifier, weka_holdout_split, weka_sort_columns
+from svmlab.estimators.weka.java_random import JavaRandom
+from svmlab.estimators.weka.rep_tree import REPTreeClassifier, weka_holdout_split, weka_sort_columns
 from svmlab.testing import essential_checks, weka_classify
 
 EXPECTED_FAILED = {

@@ -11,11 +11,11 @@ from sklearn.tree import DecisionTreeClassifier
 from sklearn.utils.estimator_checks import check_estimator
 
 from svmlab.data.registry import load_dataset
-from svmlab.estimators.decision_stump import DecisionStumpClassifier
-from svmlab.estimators.java_random import JavaRandom
-from svmlab.estimators.part import PARTClassifier
-from svmlab.estimators.rep_tree import REPTreeClassifier
-from svmlab.estimators.weka_bagging import WekaBaggingClassifier, weka_resample_with_weights
+from svmlab.estimators.weka.bagging import WekaBaggingClassifier, weka_resample_with_weights
+from svmlab.estimators.weka.decision_stump import DecisionStumpClassifier
+from svmlab.estimators.weka.java_random import JavaRandom
+from svmlab.estimators.weka.part import PARTClassifier
+from svmlab.estimators.weka.rep_tree import REPTreeClassifier
 from svmlab.testing import essential_checks, weka_classify
 
 EXPECTED_FAILED = {

@@ -15,7 +15,7 @@ from sklearn.svm import SVC
 from svmlab.estimators.mil.embedding import embed_bags
 from svmlab.estimators.mil.weka import WekaMIClassifier
 from svmlab.estimators.mil.wrapper import MIWrapperClassifier, instance_weights
-from svmlab.estimators.weka_smo import WekaSMOClassifier, _apply_normalize, weka_normalize
+from svmlab.estimators.weka.smo import WekaSMOClassifier, _apply_normalize, weka_normalize
 from svmlab.evaluation.parity import same_fold_predictions
 from svmlab.testing import essential_checks, weka_classify
 

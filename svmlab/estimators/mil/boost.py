@@ -6,7 +6,7 @@ probabilities). With ``N`` bags holding ``S`` instances in all and bag labels ``
 
 1. every bag starts with weight ``W_I = S / N``;
 2. every instance of bag ``I`` gets weight ``W_I / |B_I|`` and the bag's label, and a weak
-   learner ``h_m`` (default :class:`~svmlab.estimators.decision_stump.DecisionStumpClassifier`,
+   learner ``h_m`` (default :class:`~svmlab.estimators.weka.decision_stump.DecisionStumpClassifier`,
    Weka's ``DecisionStump``) is fitted on the instances;
 3. the bag error ``e_I`` is the (unweighted) fraction of bag ``I``'s instances that ``h_m``
    misclassifies;
@@ -52,8 +52,8 @@ from sklearn.utils import check_random_state
 from sklearn.utils._param_validation import HasMethods, Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted
 
-from svmlab.estimators.decision_stump import DecisionStumpClassifier
 from svmlab.estimators.mil._bags import check_bag_labels, check_bags, fit_weighted, seed_estimator
+from svmlab.estimators.weka.decision_stump import DecisionStumpClassifier
 
 __all__ = ["MIBoostClassifier"]
 
@@ -99,7 +99,7 @@ class MIBoostClassifier(ClassifierMixin, BaseEstimator):
     ----------
     estimator : classifier or None, default=None
         Weak instance learner with ``sample_weight`` support, cloned every round. ``None``
-        means :class:`~svmlab.estimators.decision_stump.DecisionStumpClassifier` (Weka's
+        means :class:`~svmlab.estimators.weka.decision_stump.DecisionStumpClassifier` (Weka's
         ``DecisionStump``). Weka's own default is ``ZeroR``
         (``sklearn.dummy.DummyClassifier(strategy="most_frequent")``).
     n_estimators : int, default=10

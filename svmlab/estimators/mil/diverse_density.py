@@ -66,8 +66,8 @@ from sklearn.utils import check_random_state
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted
 
-from svmlab.estimators.java_random import JavaRandom
 from svmlab.estimators.mil._bags import BagClassifierMixin, check_bag_labels, check_bags
+from svmlab.estimators.weka.java_random import JavaRandom
 
 __all__ = [
     "DiverseDensityClassifier",

@@ -19,7 +19,7 @@ Note on the paper's numbers: the published SimpleMI, MIWrapper and MIBoost accur
 the majority-class rate on all 15 datasets (e.g. musk1 0.5109 = 47/92), i.e. those Weka runs
 behaved like a constant classifier (Weka's ``SingleClassifierEnhancer`` default base learner
 is ``ZeroR``). This implementation defaults to a real learner; pass
-``estimator=ZeroRClassifier()`` (:mod:`svmlab.estimators.zero_r`, Weka's ZeroR) to mimic the
+``estimator=ZeroRClassifier()`` (:mod:`svmlab.estimators.weka.zero_r`, Weka's ZeroR) to mimic the
 published column.
 
 This module also holds small helpers shared by the other multi-instance ensembles

@@ -24,7 +24,7 @@ line (``-P 1 -A 3``), given an equivalent base learner:
 Weka's MIWrapper has no preprocessing of its own: the base learner sees the raw attribute
 values. Weka's default base learner is ``ZeroR`` (the weighted majority class); the MIRSVM and
 HyDR-MI papers' MIWrapper columns equal the majority rate, i.e. that default. The equivalent
-here is ``estimator=ZeroRClassifier()`` (:mod:`svmlab.estimators.zero_r`), which also breaks
+here is ``estimator=ZeroRClassifier()`` (:mod:`svmlab.estimators.weka.zero_r`), which also breaks
 exact ties between the classes as Weka does; ``DummyClassifier(strategy="prior")`` differs from
 it only there (docs/decisions/mil.md).
 
@@ -49,7 +49,7 @@ from svmlab.estimators.mil._bags import (
     fit_weighted,
     seed_estimator,
 )
-from svmlab.estimators.naive_bayes import PrecisionNaiveBayes
+from svmlab.estimators.weka.naive_bayes import PrecisionNaiveBayes
 
 __all__ = ["MIWrapperClassifier", "instance_weights", "two_class_proba"]
 
@@ -123,9 +123,9 @@ class MIWrapperClassifier(ClassifierMixin, BaseEstimator):
     ----------
     estimator : classifier or None, default=None
         Instance-level learner with ``predict_proba`` and ``sample_weight`` support, cloned in
-        ``fit``. ``None`` means :class:`~svmlab.estimators.naive_bayes.PrecisionNaiveBayes`
+        ``fit``. ``None`` means :class:`~svmlab.estimators.weka.naive_bayes.PrecisionNaiveBayes`
         (Weka's NaiveBayes, one of Frank & Xu's learners). Weka's own default, ZeroR, is
-        :class:`~svmlab.estimators.zero_r.ZeroRClassifier`.
+        :class:`~svmlab.estimators.weka.zero_r.ZeroRClassifier`.
     method : {"arithmetic", "geometric", "max"}, default="arithmetic"
         How instance probabilities become a bag distribution (Weka ``-P 1 / 2 / 3``).
     weighting : {"bag_scaled", "bag", "none", "original"}, default="bag_scaled"

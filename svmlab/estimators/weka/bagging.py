@@ -15,7 +15,7 @@ What Weka's Bagging does (and this class reproduces)
   (``Instances.randomize``) and cut to ``n * bag_size_percent // 100`` rows.
 * A member of a class Weka calls *Randomizable* then gets the seed ``nextInt()`` (a signed
   32-bit int) before it is trained. Here that is a member with ``_weka_randomizable = True``
-  (e.g. :class:`~svmlab.estimators.rep_tree.REPTreeClassifier`), whose ``seed`` parameter is
+  (e.g. :class:`~svmlab.estimators.weka.rep_tree.REPTreeClassifier`), whose ``seed`` parameter is
   set, or, for other scikit-learn estimators, one with a ``random_state`` parameter, which gets
   the draw's lower 31 bits. A member with ``_weka_randomizable = False`` (a re-implemented Weka
   class that is not Randomizable in Weka 3.6, such as PART, even with a ``seed`` option) and
@@ -46,8 +46,8 @@ from sklearn.utils._param_validation import HasMethods, Interval
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import _check_sample_weight, check_is_fitted, validate_data
 
-from svmlab.estimators.java_random import JavaRandom
-from svmlab.estimators.rep_tree import REPTreeClassifier
+from svmlab.estimators.weka.java_random import JavaRandom
+from svmlab.estimators.weka.rep_tree import REPTreeClassifier
 
 __all__ = ["WekaBaggingClassifier", "weka_resample_with_weights"]
 
@@ -133,7 +133,7 @@ class WekaBaggingClassifier(ClassifierMixin, BaseEstimator):
     ----------
     estimator : classifier or None, default=None
         Member classifier, cloned for every member. ``None`` means
-        :class:`~svmlab.estimators.rep_tree.REPTreeClassifier` (Weka's default member,
+        :class:`~svmlab.estimators.weka.rep_tree.REPTreeClassifier` (Weka's default member,
         ``REPTree``).
     n_estimators : int, default=10
         Number of members (Weka ``-I``).
@@ -158,7 +158,7 @@ class WekaBaggingClassifier(ClassifierMixin, BaseEstimator):
     Examples
     --------
     >>> import numpy as np
-    >>> from svmlab.estimators.weka_bagging import WekaBaggingClassifier
+    >>> from svmlab.estimators.weka.bagging import WekaBaggingClassifier
     >>> X = np.arange(40.0).reshape(-1, 1)
     >>> y = (X[:, 0] >= 20).astype(int)
     >>> WekaBaggingClassifier().fit(X, y).predict([[3.0], [35.0]]).tolist()

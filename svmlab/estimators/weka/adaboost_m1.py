@@ -3,7 +3,7 @@
 :class:`AdaBoostM1Classifier` is a general single-instance classifier (``fit(X, y,
 sample_weight=None)``, ``predict``, ``predict_proba``). With its defaults it is Weka 3.6's
 ``AdaBoostM1 -P 100 -S 1 -I 10 -W weka.classifiers.rules.PART`` (Weka's own default base
-learner is DecisionStump; here it is :class:`~svmlab.estimators.part.PARTClassifier`), the
+learner is DecisionStump; here it is :class:`~svmlab.estimators.weka.part.PARTClassifier`), the
 "AdaBoost&PART" base learner of the HyDR-MI study's MIWrapper and SimpleMI columns.
 
 Reference: Y. Freund, R. E. Schapire. Experiments with a new boosting algorithm. Proc. 13th
@@ -50,7 +50,7 @@ from sklearn.utils.validation import (
 )
 
 from svmlab.estimators.mil._bags import seed_estimator
-from svmlab.estimators.part import PARTClassifier
+from svmlab.estimators.weka.part import PARTClassifier
 
 __all__ = ["AdaBoostM1Classifier"]
 
@@ -102,7 +102,7 @@ class AdaBoostM1Classifier(ClassifierMixin, BaseEstimator):
     Examples
     --------
     >>> import numpy as np
-    >>> from svmlab.estimators.adaboost_m1 import AdaBoostM1Classifier
+    >>> from svmlab.estimators.weka.adaboost_m1 import AdaBoostM1Classifier
     >>> X = np.array([[0.0], [1.0], [2.0], [3.0], [4.0], [5.0]])
     >>> boost = AdaBoostM1Classifier().fit(X, [0, 0, 0, 1, 1, 1])
     >>> len(boost.estimators_), boost.predict([[0.5], [4.5]]).tolist()

@@ -106,7 +106,7 @@ class DecisionStumpClassifier(ClassifierMixin, BaseEstimator):
     Examples
     --------
     >>> import numpy as np
-    >>> from svmlab.estimators.decision_stump import DecisionStumpClassifier
+    >>> from svmlab.estimators.weka.decision_stump import DecisionStumpClassifier
     >>> X = np.array([[0.0], [1.0], [2.0], [3.0]])
     >>> stump = DecisionStumpClassifier().fit(X, [0, 0, 1, 1])
     >>> float(stump.threshold_), stump.predict([[0.4], [2.6]]).tolist()

@@ -163,7 +163,7 @@ class PARTClassifier(ClassifierMixin, BaseEstimator):
     Examples
     --------
     >>> import numpy as np
-    >>> from svmlab.estimators.part import PARTClassifier
+    >>> from svmlab.estimators.weka.part import PARTClassifier
     >>> X = np.array([[0.0], [1.0], [2.0], [3.0], [4.0], [5.0]])
     >>> part = PARTClassifier().fit(X, [0, 0, 0, 1, 1, 1])
     >>> part.n_rules_, part.predict([[0.5], [4.5]]).tolist()

@@ -55,8 +55,8 @@ from sklearn.utils._param_validation import Interval
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import _check_sample_weight, check_is_fitted, validate_data
 
-from svmlab.estimators.decision_stump import _entropy_score, _xlogx
-from svmlab.estimators.java_random import JavaRandom
+from svmlab.estimators.weka.decision_stump import _entropy_score, _xlogx
+from svmlab.estimators.weka.java_random import JavaRandom
 
 __all__ = ["REPTreeClassifier", "weka_holdout_split", "weka_sort_columns"]
 
@@ -302,7 +302,7 @@ class REPTreeClassifier(ClassifierMixin, BaseEstimator):
     Examples
     --------
     >>> import numpy as np
-    >>> from svmlab.estimators.rep_tree import REPTreeClassifier
+    >>> from svmlab.estimators.weka.rep_tree import REPTreeClassifier
     >>> X = np.arange(12.0).reshape(-1, 1)
     >>> y = [0] * 6 + [1] * 6
     >>> tree = REPTreeClassifier().fit(X, y)

@@ -57,7 +57,7 @@ from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import _check_sample_weight, check_is_fitted, validate_data
 
-from svmlab.estimators.java_random import JavaRandom
+from svmlab.estimators.weka.java_random import JavaRandom
 
 __all__ = ["WekaSMOClassifier", "weka_normalize"]
 
