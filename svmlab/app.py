@@ -6,6 +6,7 @@ import os
 import sys
 from pathlib import Path
 
+from svmlab.config import with_replaced_estimators
 from svmlab.errors import ResultsError, SvmlabError
 from svmlab.solvers import RESERVED
 from svmlab.sweep_status import (
@@ -149,7 +150,7 @@ def job(cfg) -> float | None:
     # a deletion (~solver.C) fixes nothing: the parameter falls back to its default
     settings = parse_overrides([o for o in hc.overrides.task if not o.startswith("~")])
     try:
-        container = OmegaConf.to_container(cfg, resolve=True)
+        container = with_replaced_estimators(OmegaConf.to_container(cfg, resolve=True), hc)
         run_id = _run_id(container, run_dir)
         if container.get("reproduce"):
             get_reproduction(container["reproduce"])  # an unknown target fails before any work

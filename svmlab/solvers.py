@@ -190,6 +190,58 @@ class SolverSpec:
             _check_types(self.name, self.build(), point)
 
 
+def replace_retargeted(composed: dict, base: dict) -> dict:
+    """``composed`` with every nested estimator whose ``_target_`` differs from ``base``'s
+    rebuilt from what replaced it, instead of merged into the estimator it replaces.
+
+    Hydra merges an experiment's (or an override's) mapping into the solver file's, key by
+    key, so ``estimator: {_target_: ZeroR}`` over the file's ``estimator: {_target_: Stump,
+    criterion: entropy}`` would give ZeroR the stump's ``criterion``. svmlab's rule, for every
+    nested estimator of every solver: a mapping that names a different ``_target_`` than the
+    solver file's at the same place replaces it, so it keeps only the keys the replacing layer
+    gave - a key holding the file's own value there is taken as inherited and dropped
+    (docs/decisions/runner.md, "A nested estimator is replaced, not merged"). A mapping with
+    the file's ``_target_`` (or none) is merged as usual, its nested mappings by the same rule.
+
+    Parameters
+    ----------
+    composed : dict
+        One solver's configuration as Hydra composed it (plain containers).
+    base : dict
+        The same solver's configuration file alone.
+
+    Returns
+    -------
+    dict
+        ``composed``, with replaced estimators stripped of inherited keys (a new mapping;
+        the arguments are not changed).
+
+    Examples
+    --------
+    >>> file = {"estimator": {"_target_": "Stump", "criterion": "entropy"}}
+    >>> replace_retargeted({"estimator": {"_target_": "ZeroR", "criterion": "entropy"}}, file)
+    {'estimator': {'_target_': 'ZeroR'}}
+    """
+    if not isinstance(base, dict):
+        return composed
+    return {k: _retargeted(v, base.get(k)) for k, v in composed.items()}
+
+
+def _retargeted(value, base):
+    """One configuration value under :func:`replace_retargeted`'s rule."""
+    if isinstance(value, list) and isinstance(base, list) and len(value) == len(base):
+        return [_retargeted(v, b) for v, b in zip(value, base)]
+    if not isinstance(value, dict) or not isinstance(base, dict):
+        return value
+    if "_target_" in base and value.get("_target_", base["_target_"]) != base["_target_"]:
+        # inherited from the estimator this one replaces: the keys holding the file's values
+        return {k: v for k, v in value.items() if k == "_target_" or base.get(k, _ABSENT) != v}
+    return {k: _retargeted(v, base.get(k)) for k, v in value.items()}
+
+
+_ABSENT = object()
+
+
 @lru_cache(maxsize=256)
 def _import(path: str):
     """The class (or callable) named by a dotted path such as ``sklearn.svm.SVC``."""

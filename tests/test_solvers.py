@@ -71,3 +71,31 @@ def test_a_null_grid_entry_removes_the_parameter_from_the_grid():
     )
     assert spec.grid == {"C": [1.0, 4.0], "gamma": [0.5]}
     assert spec.grid_points() == [{"C": 1.0, "gamma": 0.5}, {"C": 4.0, "gamma": 0.5}]
+
+
+def test_a_retargeted_nested_estimator_keeps_only_what_replaced_it():
+    from svmlab.solvers import replace_retargeted
+
+    file = {
+        "n_estimators": 10,
+        "estimator": {"_target_": "a.Stump", "criterion": "entropy", "max_depth": 1},
+    }
+    composed = {
+        "n_estimators": 10,
+        "estimator": {"_target_": "a.Tree", "criterion": "entropy", "max_depth": 3},
+    }
+    out = replace_retargeted(composed, file)
+    assert out == {"n_estimators": 10, "estimator": {"_target_": "a.Tree", "max_depth": 3}}
+    assert composed["estimator"]["criterion"] == "entropy"  # the argument is left unchanged
+
+
+def test_a_nested_estimator_of_the_same_class_is_merged_and_its_children_follow_the_rule():
+    from svmlab.solvers import replace_retargeted
+
+    file = {"estimator": {"_target_": "a.Chain", "base": {"_target_": "a.SVR", "C": 1.0}}}
+    composed = {"estimator": {"_target_": "a.Chain", "base": {"_target_": "a.Ridge", "C": 1.0}}}
+    assert replace_retargeted(composed, file) == {
+        "estimator": {"_target_": "a.Chain", "base": {"_target_": "a.Ridge"}}
+    }
+    same = {"estimator": {"_target_": "a.Chain", "base": {"_target_": "a.SVR", "C": 5.0}}}
+    assert replace_retargeted(same, file) == same

@@ -162,7 +162,7 @@ def _as_fixed(fixed_params) -> dict:
     return {None: set(fixed_params)}  # a plain list: the primary solver's
 
 
-def _solvers(cfg: dict, fixed_params) -> list[SolverEntry]:
+def validated_solvers(cfg: dict, fixed_params=None) -> list[SolverEntry]:
     """Validated solvers; parameters fixed by an override leave that solver's grid.
 
     ``fixed_params`` maps a ``solvers`` entry key to the parameters set for it on the
@@ -328,7 +328,7 @@ def _datasets(cfg: dict, settings: RunSettings, solvers: list[SolverEntry]) -> l
 
 def plan_members(cfg: dict, settings: RunSettings, fixed_params=None):
     """The run's validated solvers and datasets."""
-    solvers = _solvers(cfg, fixed_params)
+    solvers = validated_solvers(cfg, fixed_params)
     _check_bag_weights(settings, solvers)
     return solvers, _datasets(cfg, settings, solvers)
 

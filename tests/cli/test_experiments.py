@@ -190,7 +190,7 @@ def test_hydrmi_experiments_take_their_classifiers_from_the_roster(roster, targe
 def test_svmperf_quick_runs_one_model_per_measure_and_reports_the_claims(run_cli, tmp_path):
     """A cut-down svmperf_quick: wdbc_lsvt, 3 folds, MKLPO for two measures, NDLO for one,
     and the SVC baseline -- real runner, real Parquet rows, the MKLPO report sections."""
-    from svmlab.reproduce.svmperf import MEASURES, METHODS
+    from svmlab.reproduce.documents.svmperf import MEASURES, METHODS
 
     keep = {"mklpo_f1", "mklpo_auc", "ndlo_f1", "svc"}
     names = [f"{p}_{loss}" for p in METHODS.values() for loss, _ in MEASURES.values()]
@@ -254,3 +254,61 @@ def test_mo_feature_selection_quick_keeps_fronts_scores_them_and_draws_them(run_
     assert "mo_fronts_mofs_svm" in report.stderr and "mo_fronts_mofs_linreg" in report.stderr
     drawn = list((tmp_path / "mo_feature_selection_quick" / "q").rglob("mo_fronts_*.png"))
     assert len(drawn) >= 4
+
+
+@pytest.mark.parametrize("name", EXPERIMENTS)
+def test_every_solver_of_every_experiment_builds(name):
+    """Each solver of each experiment (full and quick) composes, builds and validates its
+    parameters and grid, without data and without fitting: an experiment cannot break
+    unnoticed (as mirsvm_bench once did on a merged nested estimator)."""
+    from svmlab.config import compose
+    from svmlab.runner.plan import validated_solvers
+
+    container, _ = compose([f"+experiment={name}"])
+    entries = validated_solvers(container)
+    assert entries and all(e.spec.build() is not None for e in entries)
+
+
+@pytest.mark.data
+@pytest.mark.parametrize("name", EXPERIMENTS)
+def test_every_experiment_plans(name, tmp_path):
+    """The whole plan of every experiment: datasets load, folds split, every task is listed
+    (nothing is fitted). A data file that must first be fetched skips with the command."""
+    from svmlab.config import compose
+    from svmlab.errors import DataUnavailableError
+    from svmlab.runner.plan import build_plan
+
+    container, _ = compose([f"+experiment={name}"])
+    try:
+        plan = build_plan(container, str(tmp_path), "t")
+    except DataUnavailableError as exc:
+        pytest.skip(f"{exc} (svmlab data fetch NAME)")
+    assert plan.tasks and plan.experiment == name
+
+
+def test_a_replacing_nested_estimator_takes_nothing_of_the_replaced_one():
+    """mirsvm_bench gives MIBoost Weka's default base learner ZeroR over the solver file's
+    entropy stump: the stump's `criterion` must not reach ZeroR (it did, and the flagship
+    experiment stopped at planning)."""
+    from svmlab.config import compose
+
+    container, _ = compose(["+experiment=mirsvm_bench"])
+    estimator = container["solvers"]["miboost"]["estimator"]
+    assert estimator["_target_"].endswith("ZeroRClassifier") and set(estimator) == {"_target_"}
+
+
+def test_an_override_that_replaces_a_nested_estimator_keeps_its_own_keys():
+    from svmlab.config import compose
+
+    container, _ = compose(
+        [
+            "solver=miboost",
+            "solver.estimator={_target_: sklearn.tree.DecisionTreeClassifier, max_depth: 1}",
+        ]
+    )
+    assert container["solver"]["estimator"] == {
+        "_target_": "sklearn.tree.DecisionTreeClassifier",
+        "max_depth": 1,
+    }
+    same, _ = compose(["solver=miboost", "solver.estimator.criterion=gini"])
+    assert same["solver"]["estimator"]["criterion"] == "gini"  # same class: merged as before

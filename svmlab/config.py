@@ -1,0 +1,135 @@
+"""What svmlab reads from Hydra's composed configuration, in one place.
+
+Hydra composes ``conf/config.yaml`` with the chosen options, the experiment and the
+command-line overrides; this module holds the few things svmlab derives from that result:
+
+* :func:`run_dir` - the one formula of a run's directory, ``results_dir/name/run_id``.
+  ``conf/config.yaml`` gives it to Hydra through the ``svmlab_run_dir`` resolver, and every
+  check made before Hydra writes anything (:mod:`svmlab.run_checks`) calls it too;
+* :func:`with_replaced_estimators` - the rule for a nested estimator that an experiment or an
+  override replaces (:func:`svmlab.solvers.replace_retargeted`), applied to every solver of
+  a composed configuration;
+* :func:`compose` - the configuration of a command line without running it (Hydra's compose
+  API), for commands that need an experiment's settings (``svmlab reproduce``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+
+from omegaconf import OmegaConf
+
+from svmlab.solvers import replace_retargeted
+
+#: The key of an experiment's solver entry in Hydra's recorded choices, e.g.
+#: ``solver@solvers.miboost`` -> ``miboost``; ``solver`` is the primary solver's.
+_ENTRY = "solver@solvers."
+
+
+def run_dir(cfg) -> Path:
+    """``results_dir/name/run_id`` of a composed configuration (mapping or DictConfig).
+
+    The only place this formula lives: Hydra's ``hydra.run.dir`` and ``hydra.sweep.dir``
+    call it through the ``svmlab_run_dir`` resolver, and ``svmlab run``'s checks and
+    ``svmlab reproduce`` call it directly.
+    """
+    return Path(str(cfg["results_dir"])) / str(cfg["name"]) / str(cfg["run_id"])
+
+
+def run_id_of(cfg, output_dir) -> str:
+    """The name of the run (or sweep job) writing to ``output_dir`` within its experiment:
+    ``run_id``, or ``run_id/<job number>`` for a sweep's job."""
+    root = Path(str(cfg["results_dir"])) / str(cfg["name"])
+    try:
+        return str(Path(output_dir).resolve().relative_to(root.resolve()))
+    except ValueError:
+        return Path(output_dir).name
+
+
+def _resolve_run_dir(*, _root_) -> str:
+    return str(run_dir(_root_))
+
+
+if not OmegaConf.has_resolver("svmlab_run_dir"):
+    OmegaConf.register_new_resolver("svmlab_run_dir", _resolve_run_dir)
+
+
+def _solver_file(name: str, sources) -> dict | None:
+    """The solver file ``solver/<name>.yaml`` alone, from the first config source (svmlab's
+    ``conf/`` or a ``--config-dir``) holding it; None when no file source has it."""
+    for source in sources or ():
+        if source.get("schema") != "file":
+            continue
+        path = Path(str(source["path"])) / "solver" / f"{name}.yaml"
+        if path.is_file():
+            loaded = OmegaConf.to_container(OmegaConf.load(path), resolve=False)
+            return loaded if isinstance(loaded, dict) else None
+    return None
+
+
+def with_replaced_estimators(container: dict, hydra: Mapping) -> dict:
+    """``container`` with every solver's nested estimators under svmlab's replacement rule.
+
+    Parameters
+    ----------
+    container : dict
+        The composed configuration, resolved, as plain containers.
+    hydra : mapping
+        Hydra's node of that composition (``HydraConfig.get()`` in a run, ``cfg.hydra`` of
+        ``compose(..., return_hydra_config=True)``): its ``runtime.choices`` name the solver
+        file of each entry and ``runtime.config_sources`` where the files are.
+
+    Returns
+    -------
+    dict
+        The same configuration; a solver entry whose nested estimator names another
+        ``_target_`` than its file keeps only what replaced it
+        (:func:`svmlab.solvers.replace_retargeted`).
+    """
+    runtime = hydra["runtime"]
+    choices = dict(runtime["choices"] or {})
+    sources = [dict(s) for s in runtime["config_sources"] or ()]
+    out = dict(container)
+    primary = container.get("solver")
+    primary_file = _solver_file(str(choices.get("solver")), sources)
+    if isinstance(primary, dict) and primary_file is not None:
+        out["solver"] = replace_retargeted(primary, primary_file)
+    entries = container.get("solvers") or {}
+    if entries:
+        out["solvers"] = {}
+        for key, entry in entries.items():
+            choice = choices.get(f"{_ENTRY}{key}")
+            base = _solver_file(str(choice), sources) if choice else None
+            if base is None and entry == primary:  # an entry `${solver}`
+                base = primary_file
+            fixed = isinstance(entry, dict) and base is not None
+            out["solvers"][key] = replace_retargeted(entry, base) if fixed else entry
+    return out
+
+
+def compose(overrides: list[str], *, config_dir: str | Path | None = None) -> tuple[dict, dict]:
+    """The configuration ``svmlab run OVERRIDES`` would run, composed without running it.
+
+    Returns
+    -------
+    config : dict
+        The resolved configuration, as plain containers, with svmlab's rule for replaced
+        nested estimators applied (:func:`with_replaced_estimators`) - what the job gets.
+    hydra : dict
+        Hydra's node of the composition (``runtime.choices``, ``runtime.config_sources``,
+        ``overrides``), unresolved: its run directory depends on the job.
+    """
+    from hydra import compose as hydra_compose
+    from hydra import initialize_config_dir
+    from omegaconf import open_dict
+
+    from svmlab.paths import conf_dir
+
+    folder = Path(config_dir) if config_dir is not None else conf_dir()
+    with initialize_config_dir(config_dir=str(folder.absolute()), version_base="1.3"):
+        cfg = hydra_compose("config", overrides=list(overrides), return_hydra_config=True)
+    hydra = OmegaConf.to_container(cfg.hydra, resolve=False)
+    with open_dict(cfg):
+        del cfg["hydra"]
+    return with_replaced_estimators(OmegaConf.to_container(cfg, resolve=True), hydra), hydra
