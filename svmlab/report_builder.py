@@ -96,7 +96,7 @@ def run_report(
         experiment's ``report.bd_alpha``).
     """
     from svmlab.evaluation.metrics import column_direction, default_metric
-    from svmlab.reporting import build_report, derived_columns
+    from svmlab.reporting import derived_columns, derived_report
     from svmlab.results import aggregate, load_results, run_config, run_configs
     from svmlab.stats.analysis import analyse
 
@@ -111,7 +111,9 @@ def run_report(
     stats = dict(stats or {})
     if stats.get("bd_alpha") is None:
         stats["bd_alpha"] = defaults.get("bd_alpha")
-    out = RunReport(build_report(df, metric, how, configs=configs), [], [], config, provenance(df))
+    out = RunReport(
+        derived_report(df, metric, how, configs=configs), [], [], config, provenance(df)
+    )
     out.explained = explained_deviations(configs)
     stat_metrics = metric or sorted(
         {default_metric(t) for t in df.loc[df["status"] == "ok", "task_type"].dropna()}

@@ -115,7 +115,14 @@ def build_report(
         (:func:`svmlab.results.run_configs`). Each run is compared with its own target.
     """
     configs = run_configs(df) if configs is None else configs
-    df = derived_columns(df, configs)
+    return derived_report(derived_columns(df, configs), metrics, how, configs=configs)
+
+
+def derived_report(
+    df: pd.DataFrame, metrics: list[str] | None, how: str, *, configs: dict[str, dict]
+) -> list[Section]:
+    """:func:`build_report` of rows that carry their targets' columns already
+    (:func:`derived_columns`, which runs each target's derivation once)."""
     ok = df[df["status"] == "ok"]
     sections = []
     if not ok.empty:

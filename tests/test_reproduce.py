@@ -1,3 +1,4 @@
+import numpy as np
 import pandas as pd
 import pytest
 
@@ -182,3 +183,75 @@ def test_mlm_norms_scale_by_the_full_mlm_row_and_by_the_dataset_maximum():
     assert lw["norm_ratio"].tolist()[:4] == [1.0, 0.2, 1.0, 0.25]
     # Table 19: 1 - ||B|| / the largest norm of any row of the dataset
     assert lw["norm_one_minus"].tolist() == [0.5, 0.9, 0.0, 0.75, 0.0, 0.75]
+
+
+def _runner_support_vectors(model_size, n_train):
+    """The runner's formula for the row columns sv_percent and sparsity, value by value."""
+    n_train = n_train or 0
+    sv = 100.0 * model_size / n_train if n_train and np.isfinite(model_size) else np.nan
+    return sv, 1.0 - sv / 100.0
+
+
+def test_support_vector_columns_equal_the_runner_formula_bit_for_bit():
+    from svmlab.reproduce import support_vector_columns
+
+    sizes = [7.0, 13.0, 0.0, np.nan, np.inf, 3.0, 11.0]
+    n_train = [30, 97, 50, 40, 40, 0, np.nan]
+    rows = pd.DataFrame({"model_size": sizes, "n_train": n_train})
+    out = support_vector_columns(rows)
+    expected = [_runner_support_vectors(s, n) for s, n in zip(sizes, n_train)]
+    np.testing.assert_array_equal(out["sv_percent"], [e[0] for e in expected])
+    np.testing.assert_array_equal(out["sparsity"], [e[1] for e in expected])
+    assert "sv_percent" not in rows  # a copy
+    # rows without the counts keep what they carry
+    kept = support_vector_columns(pd.DataFrame({"sv_percent": [10.0]}))
+    assert kept["sv_percent"].tolist() == [10.0] and "sparsity" not in kept
+
+
+def test_sv_table_is_the_same_with_or_without_the_row_columns():
+    from svmlab.reproduce import derive_columns
+
+    rows = _rows()
+    rows["n_train"] = 120
+    rows["model_size"] = rows["sv_percent"] * 1.2  # 10 % and 40 % of 120
+    rows["sparsity"] = 1.0 - rows["sv_percent"] / 100.0
+    old = derive_columns("ollawv_table_5_3", rows)
+    new = derive_columns("ollawv_table_5_3", rows.drop(columns=["sv_percent", "sparsity"]))
+    pd.testing.assert_frame_equal(old, new[old.columns])
+    repro = get_reproduction("ollawv_table_5_3")
+    tables = [side_by_side(repro, repro.tables[2], d) for d in (old, new)]
+    pd.testing.assert_frame_equal(*tables)
+    assert tables[0].at["iris", "OLLAWV ours"] == "10.00"
+
+
+def test_the_report_derives_each_run_once(monkeypatch, tmp_path):
+    """``prepare`` runs once per run, in ``svmlab report`` (run_report) as in the report that
+    ``svmlab run`` prints (build_report)."""
+    import dataclasses
+
+    import yaml
+
+    from svmlab import reproduce
+    from svmlab.report_builder import run_report
+    from svmlab.reporting import build_report
+
+    calls = []
+
+    def prepare(df):
+        calls.append(len(df))
+        return reproduce.support_vector_columns(df)
+
+    target = dataclasses.replace(get_reproduction("ollawv_table_5_3"), prepare=prepare)
+    monkeypatch.setitem(reproduce.REPRODUCTIONS, "ollawv_table_5_3", target)
+    rows = _rows().assign(n_train=100, model_size=10.0).drop(columns="sv_percent")
+    config = {"reproduce": "ollawv_table_5_3"}
+    out = build_report(rows.assign(run_dir="r"), ["accuracy"], configs={"r": config})
+    assert calls == [len(rows)]
+    title = "support vectors (% of the training set), paper vs this run"
+    assert any(s.title.endswith(title) for s in out)
+    calls.clear()
+    rows.to_parquet(tmp_path / "results.parquet")
+    (tmp_path / "config.yaml").write_text(yaml.safe_dump(config))
+    report = run_report(tmp_path / "results.parquet", metric=["accuracy"], no_stats=True)
+    assert calls == [len(rows)]
+    assert any(s.title.endswith(title) for s in report.sections)

@@ -1,4 +1,4 @@
-"""The MKLPO study's report (svmlab.reproduce.svmperf) on hand-made result rows."""
+"""The MKLPO study's report (svmlab.reproduce.documents.svmperf) on hand-made result rows."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import pandas as pd
 import pytest
 
 from svmlab.reproduce import figures, get_reproduction
-from svmlab.reproduce.svmperf import MEASURES, METHODS, diagonal, svmperf_sections
+from svmlab.reproduce.documents.svmperf import MEASURES, METHODS, diagonal, svmperf_sections
 
 #: method -> the value added to every measure (MKLPO best, then CAPO, ...)
 LEVEL = {"mklpo": 0.2, "capo": 0.1, "cpsp": 0.05, "fspo": 0.0, "ndlo": 0.0, "svc": -0.05}

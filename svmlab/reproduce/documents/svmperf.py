@@ -31,6 +31,7 @@ import json
 import numpy as np
 import pandas as pd
 
+from svmlab.reproduce.document import Paper, Reproduction, Study
 from svmlab.stats.compare import compare
 from svmlab.stats.sections import Section
 from svmlab.stats.tables import comparison_sections
@@ -325,3 +326,20 @@ def boxplot_figures(df: pd.DataFrame, out_dir, formats=("png",)) -> list:
         )
         paths += save_figure(fig, f"{out_dir}/svmperf_boxplots_{dataset}", formats)
     return paths
+
+
+DOCUMENT = Paper(
+    "svmperf",
+    "SVM-perf style multivariate losses: MKLPO and the other solvers (Figs. 1-2)",
+    (Study("Figs. 1-2, boxplots", "svmperf_bench", "svmperf_quick"),),
+    (
+        Reproduction(
+            name="svmperf_figures_1_2",
+            source="Wang, Wang, Zhou & McDonald (MKLPO), Figs. 1-2 (boxplots of AUC, PRBEP, "
+            "accuracy, F1 and MCC over 10 folds, one model per measure) on public stand-ins",
+            tables=(),
+            extra_sections=svmperf_sections,
+            figures=boxplot_figures,
+        ),
+    ),
+)

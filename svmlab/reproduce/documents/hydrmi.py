@@ -24,12 +24,20 @@ from importlib import resources
 import numpy as np
 import pandas as pd
 
+from svmlab.reproduce.document import Paper, Reproduction, Study
 from svmlab.stats.omnibus import friedman
 from svmlab.stats.ranks import rank_table
 from svmlab.stats.sections import Section
 from svmlab.stats.wilcoxon import rank_sum, signed_rank
 
-__all__ = ["CLASSIFIERS", "CONDITIONS", "DATASETS", "relieff_sections", "wrapper_sections"]
+__all__ = [
+    "CLASSIFIERS",
+    "CONDITIONS",
+    "DATASETS",
+    "DOCUMENT",
+    "relieff_sections",
+    "wrapper_sections",
+]
 
 #: The paper's classifier names -> the keys of conf/hydrmi_roster (and of the solver names).
 CLASSIFIERS = {
@@ -374,3 +382,29 @@ def relieff_sections(df: pd.DataFrame) -> list[Section]:
             )
         )
     return sections
+
+
+DOCUMENT = Paper(
+    "hydrmi",
+    "HyDR-MI: hybrid dimensionality reduction for multiple-instance learning",
+    (
+        Study("Tables 7-13, wrapper", "hydrmi_bench", "hydrmi_quick"),
+        Study("Tables 2-6, ReliefF filter", "hydrmi_relieff", "hydrmi_relieff_quick"),
+    ),
+    (
+        Reproduction(
+            name="hydrmi_tables_2_to_6",
+            source="Zafra, Pechenizkiy & Ventura (HyDR-MI), Tables 2-6 (ReliefF-MI with four bag "
+            "distances, top 10-60 % of the features; 10-fold CV)",
+            tables=(),
+            extra_sections=relieff_sections,
+        ),
+        Reproduction(
+            name="hydrmi_tables_7_to_13",
+            source="Zafra, Pechenizkiy & Ventura (HyDR-MI), Tables 7-13 (HyDR-MI vs ReliefF-MI vs "
+            "all features; 10-fold CV, HyDR-MI averaged over 5 runs)",
+            tables=(),
+            extra_sections=wrapper_sections,
+        ),
+    ),
+)

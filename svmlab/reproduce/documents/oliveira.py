@@ -1,0 +1,191 @@
+"""Oliveira (2021), PhD thesis: sparse LSSVMs with class corners and Minimal Learning Machines.
+
+Its targets compare Table 7 (the sparse LSSVMs on the fixed LIBSVM splits), Tables 11-13 and 16
+(lightweight MLM regression) and Table 19 (CCLW-MLM classification). Every target derives the
+sparsity SPR = 1 - M/N of Sec. 3.3.2.1 (:func:`svmlab.reproduce.engine.support_vector_columns`);
+the MLM targets also derive the thesis's two NORM scalings of an MLM's ``||B||_F``
+(:func:`mlm_norms`).
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from svmlab.reproduce.document import Paper, PublishedTable, Reproduction, Study
+from svmlab.reproduce.engine import support_vector_columns
+
+#: The MLM columns of Tables 11-13, 16 and 19 -> svmlab's solvers.
+_MLM_REGRESSION = {
+    "FULL-MLM": "mlm_full",
+    "RANDOM-MLM": "mlm_random",
+    "RANK-MLM": "mlm_rank",
+    "LW-MLM-1": "lwmlm_1",
+    "LW-MLM-2": "lwmlm_2",
+    "LW-MLM-3": "lwmlm_3",
+}
+_MLM_CLASSIFICATION = {
+    "FULL-MLM": "mlm_full_clf",
+    "RANDOM-MLM": "mlm_random_clf",
+    "RANK-MLM": "mlm_rank_clf",
+    "CCLW-MLM": "cclwmlm",
+}
+
+
+def _datasets() -> dict:
+    """The thesis's acronyms (Tables 3, 6, 9 and 14) -> registry names
+    (docs/decisions/lssvm_mlm_data.md)."""
+    return {
+        # Table 3 / 19
+        "BAN": "banana",
+        "BCW": "wisconsin_keel",
+        "GER": "german_numer",
+        "HAB": "haberman",
+        "HEA": "heart",
+        "HEP": "hepatitis_complete",
+        "ION": "ionosphere_weka",
+        "PID": "pima",
+        "RIP": "ripley",
+        "TMN": "two_moons",
+        "VCP": "vertebral_column",
+        # Table 6 / 7
+        "ADULT": "adult_fixed",
+        "IJCNN": "ijcnn1_fixed",
+        "SHUTTLE": "shuttle_fixed",
+        "USPS8": "usps_fixed",
+        "VEHICLE": "vehicle_fixed",
+        # Table 9 / 11-13
+        "ABA": "abalone",
+        "MPG": "auto_mpg_complete",
+        "BTH": "boston",
+        "CON": "concrete",
+        "CPU": "cpu_small",
+        "DAI": "delta_ailerons",
+        "DEL": "delta_elevators",
+        "KIN": "kin8nm",
+        "MUP": "parkinsons_motor_updrs",
+        "8NH": "puma8nh_delve",
+        "STO": "stock_torgo",
+        "TUP": "parkinsons_total_updrs",
+        "WRE": "wine_quality_red",
+        "WWH": "wine_quality_white",
+        # Table 14 / 16
+        "RS": "residential_building",
+        "RC": "residential_building_cost",
+        "CC": "communities_crime",
+        "RB": "riboflavin",
+    }
+
+
+def mlm_norms(df: pd.DataFrame) -> pd.DataFrame:
+    """The thesis's two NORM scalings of ||B||_F (``b_norm``), per dataset (Oliveira (2021),
+    Tables 13 and 19; docs/decisions/lssvm_mlm.md, "NORM"):
+
+    * ``norm_ratio`` (Table 13): ||B|| / ||B_Full|| of the Full-MLM row of the same dataset,
+      repetition and fold (Full-MLM = 1 by construction; lower is a smaller norm);
+    * ``norm_one_minus`` (Table 19): 1 - ||B|| / max ||B||, the maximum over every row of the
+      dataset (all methods and repetitions; higher is a smaller norm).
+
+    Rows without ``b_norm`` are returned unchanged.
+    """
+    if "b_norm" not in df.columns:
+        return df
+    df = df.copy()
+    ok = df["status"].eq("ok") if "status" in df else pd.Series(True, index=df.index)
+    full = df[ok & df["solver"].isin(["mlm_full", "mlm_full_clf"])]
+    key = ["dataset", "repeat", "fold"]
+    ref = full.groupby(key)["b_norm"].first().rename("_b_full")
+    df = df.join(ref, on=key)
+    df["norm_ratio"] = df["b_norm"] / df.pop("_b_full")
+    top = df[ok].groupby("dataset")["b_norm"].max()
+    df["norm_one_minus"] = 1.0 - df["b_norm"] / df["dataset"].map(top)
+    return df
+
+
+def mlm_columns(rows: pd.DataFrame) -> pd.DataFrame:
+    """The columns the MLM targets derive: SPR (``sparsity``) and the two NORM scalings."""
+    return mlm_norms(support_vector_columns(rows))
+
+
+def _reproduction(name, source, tables, methods, note="", prepare=mlm_columns) -> Reproduction:
+    return Reproduction(
+        name=name,
+        source=source,
+        tables=tables,
+        datasets=_datasets(),
+        methods=methods,
+        note=note,
+        prepare=prepare,
+    )
+
+
+REPRODUCTIONS = (
+    _reproduction(
+        "lssvm_table_7",
+        "Oliveira 2021, Table 7 (FCC-LSSVM vs FSA- and SSD-LSSVM on the fixed LIBSVM "
+        "splits; 20 realisations)",
+        (PublishedTable("accuracy", "lssvm_t7_accuracy.csv", "accuracy"),),
+        {"FCC-LSSVM": "fcc_lssvm", "FSA-LSSVM": "fsa_lssvm", "SSD-LSSVM": "ssd_lssvm"},
+        "FSA- and SSD-LSSVM are reconstructed from their papers (the thesis only names them); "
+        "(C, sigma) are re-tuned on the training part, the thesis took Zhou (2016)'s values",
+        prepare=support_vector_columns,  # the sparse LSSVMs' SPR
+    ),
+    _reproduction(
+        "lwmlm_tables_11_to_13",
+        "Oliveira 2021, Tables 11-13 (LW-MLM vs Full-, Random- and Rank-MLM; Table 9 hold-out "
+        "sizes, 30 runs)",
+        (
+            PublishedTable("RMSE (raw target units)", "lwmlm_t11_rmse.csv", "rmse"),
+            PublishedTable("R² (squared Pearson r)", "lwmlm_t12_r2.csv", "r2_pearson_sq"),
+            PublishedTable(
+                "NORM = ||B|| / ||B_Full|| (Table 13)", "lwmlm_t13_norm.csv", "norm_ratio"
+            ),
+        ),
+        _MLM_REGRESSION,
+        "DAI and DEL print as 0.00 in the thesis (raw targets of order 1e-4 and 1e-3)",
+    ),
+    _reproduction(
+        "lwmlm_table_16",
+        "Oliveira 2021, Table 16 (high-dimensional regression)",
+        (
+            PublishedTable("RMSE", "lwmlm_t16_rmse.csv", "rmse"),
+            PublishedTable("R² (squared Pearson r)", "lwmlm_t16_r2.csv", "r2_pearson_sq"),
+        ),
+        {
+            "FULL-MLM": "mlm_full",
+            "RF": "random_forest_regressor",
+            "kNN": "knn_regressor",
+            "SVR": "svr",
+            "LW-MLM-1": "lwmlm_1",
+            "LW-MLM-2": "lwmlm_2",
+            "LW-MLM-3": "lwmlm_3",
+        },
+        "the thesis's SVR grid is unreadable: C and gamma in 10^-3..10^3 here",
+    ),
+    _reproduction(
+        "cclwmlm_table_19",
+        "Oliveira 2021, Table 19 (CCLW-MLM vs Full-, Random- and Rank-MLM; 30 realisations)",
+        (
+            PublishedTable("accuracy", "cclwmlm_t19_accuracy.csv", "accuracy"),
+            PublishedTable(
+                "NORM = 1 - ||B|| / max ||B|| over the dataset's rows (Table 19)",
+                "cclwmlm_t19_norm.csv",
+                "norm_one_minus",
+            ),
+        ),
+        _MLM_CLASSIFICATION,
+        "Table 18's random searches are grids here (docs/decisions/lssvm_mlm.md)",
+    ),
+)
+
+DOCUMENT = Paper(
+    "oliveira",
+    "Oliveira (2021), PhD thesis: sparse LSSVM and minimal learning machines",
+    (
+        Study("Table 5 / Fig. 7, CC-LSSVM", "lssvm_bench", "lssvm_quick"),
+        Study("Table 7, large sets", "lssvm_large", "lssvm_large_quick"),
+        Study("Tables 11-13, LW-MLM", "lwmlm_bench", "lwmlm_quick"),
+        Study("Table 16, high-dimensional outputs", "lwmlm_hd", "lwmlm_hd_quick"),
+        Study("Table 19, CCLW-MLM", "cclwmlm_bench", "cclwmlm_quick"),
+    ),
+    REPRODUCTIONS,
+)

@@ -1,0 +1,63 @@
+"""The reproduction targets of every document, by name, and the comparison of a run with one.
+
+The functions here are what the rest of svmlab calls (``svmlab report``, ``svmlab reproduce``);
+each looks a target up by the name a run's config gives (``reproduce: ollawv_table_5_3``) and
+hands it to :mod:`svmlab.reproduce.engine`.
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from svmlab.errors import UnknownNameError
+from svmlab.reproduce import engine
+from svmlab.reproduce.document import Reproduction
+from svmlab.reproduce.documents import DOCUMENTS
+
+#: Every reproduction target of every document, by name.
+REPRODUCTIONS: dict[str, Reproduction] = {
+    r.name: r for document in DOCUMENTS for r in document.reproductions
+}
+
+
+def get_reproduction(name: str) -> Reproduction:
+    """The reproduction target ``name``.
+
+    Raises
+    ------
+    UnknownNameError
+        One line with the close matches and the valid names.
+    """
+    try:
+        return REPRODUCTIONS[name]
+    except KeyError:
+        raise UnknownNameError("reproduction", name, REPRODUCTIONS) from None
+
+
+def derive_columns(name: str, df: pd.DataFrame) -> pd.DataFrame:
+    """One run's rows ``df`` with the columns target ``name`` derives (unchanged if none).
+
+    The report calls it once per run, before its parts: :func:`sections` and :func:`figures`
+    take its result.
+    """
+    return engine.derive_columns(get_reproduction(name), df)
+
+
+def sections(name: str, df: pd.DataFrame) -> list:
+    """Report sections comparing one run with the published tables of target ``name``.
+
+    ``df`` holds the run's rows with the columns the target derives (:func:`derive_columns`).
+    """
+    return engine.comparison_sections(get_reproduction(name), df)
+
+
+def figures(name: str, df: pd.DataFrame, out_dir, formats=("png",)) -> list:
+    """The paper figures target ``name`` redraws from a run (written paths; none if it draws
+    none)."""
+    return engine.figures(get_reproduction(name), df, out_dir, formats)
+
+
+def known_deviations(name: str) -> list[tuple[str, str]]:
+    """The explained deviations of target ``name``: ``(topic, Markdown text)`` each, from
+    ``svmlab/reproduce/deviations/<topic>.md``."""
+    return engine.known_deviations(get_reproduction(name))
