@@ -84,11 +84,11 @@ def boundary(out: Path, gamma: float = 0.5, C: float = 10.0) -> list[Path]:
 def scaling(run_dir: Path, out: Path) -> list[Path]:
     from matplotlib.figure import Figure
 
-    from svmlab.reproduce import get_reproduction
+    from svmlab.reproduce import derive_columns, get_reproduction
     from svmlab.results import aggregate, load_results
 
     repro = get_reproduction("ollawv_table_5_3")
-    df = load_results(run_dir)
+    df = derive_columns(repro.name, load_results(run_dir))  # sv_percent
     sizes = (
         df.groupby("dataset")[["n_train", "n_test"]].first().sum(axis=1)
         // df.groupby("dataset")["repeat"].nunique()
