@@ -62,15 +62,3 @@ def test_mil_estimators_import_shared_code_from_the_helper_module_only():
                         f"{path.name} imports {alias.name} from {node.module}; shared helpers "
                         "belong in svmlab/estimators/mil/_bags.py"
                     )
-
-
-def test_old_mi_svm_names_still_import():
-    from svmlab.estimators.mil import (
-        BagMISVMClassifier,
-        InstanceMISVMClassifier,
-        MISVMClassifier,
-        MiSVMClassifier,
-    )
-
-    assert MISVMClassifier is BagMISVMClassifier
-    assert MiSVMClassifier is InstanceMISVMClassifier

@@ -253,38 +253,15 @@ def compare(
     drawn; the tables then print no p-value of the omnibus test and no rejection.
     """
     direction = normalise_direction(direction)
-    if wilcoxon not in WILCOXON_KINDS:
-        raise StatsInputError(
-            f"wilcoxon={wilcoxon!r} is not valid; choose one of {', '.join(WILCOXON_KINDS)}"
-        )
-    if omnibus not in OMNIBUS_TESTS:
-        raise StatsInputError(
-            f"omnibus={omnibus!r} is not valid; choose one of {', '.join(OMNIBUS_TESTS)}"
-        )
+    _check_choices(wilcoxon=wilcoxon, omnibus=omnibus)
     values, dropped = clean_table(table, missing)
     values.columns = [str(c) for c in values.columns]
     ranks = rank_table(values, direction)
     avg = average_ranks(ranks)
-    if control is None:
-        control = str(avg.idxmin())
-    elif control not in avg.index:
-        raise UnknownNameError("method", control, list(avg.index))
-    N, k = values.shape
-    bd_alpha = alpha if bd_alpha is None else bd_alpha
-    for name, level in (("alpha", alpha), ("bd_alpha", bd_alpha)):
-        if not 0.0 < level < 1.0:
-            raise StatsInputError(
-                f"{name}={level!r} is not a significance level; give 0 < {name} < 1"
-            )
+    control = _control(avg, control)
+    bd_alpha = _significance_levels(alpha, bd_alpha)
     rank_test = _rank_test(values, direction, omnibus, tie_correction)
-    if rank_test is None:
-        ctab = control_comparison(avg, N, control, alpha, bd_alpha=bd_alpha)
-        bd_cd, n_cd = bonferroni_dunn_cd(k, N, bd_alpha), nemenyi_cd(k, N, alpha)
-    else:
-        ctab = control_comparison(
-            rank_test.scores, N, control, alpha, bd_alpha=bd_alpha, se=rank_test.se
-        )
-        bd_cd, n_cd = _critical_differences(k, rank_test.se, alpha, bd_alpha)
+    ctab, bd_cd, n_cd = _control_tests(values, avg, control, rank_test, alpha, bd_alpha)
     pairs = _wilcoxon_columns(values, control, ctab.index, direction, wilcoxon, zero_method)
     ctab = pd.concat([pairs, ctab], axis=1)
     return Comparison(
@@ -306,6 +283,51 @@ def compare(
         rank_test=rank_test,
         degenerate=degenerate_reason(ranks),
     )
+
+
+def _check_choices(**options: str) -> None:
+    """Raise :class:`StatsInputError` for a ``wilcoxon`` or ``omnibus`` option that is not
+    one of its choices."""
+    for name, value in options.items():
+        choices = {"wilcoxon": WILCOXON_KINDS, "omnibus": OMNIBUS_TESTS}[name]
+        if value not in choices:
+            raise StatsInputError(
+                f"{name}={value!r} is not valid; choose one of {', '.join(choices)}"
+            )
+
+
+def _control(avg: pd.Series, control: str | None) -> str:
+    """The control method: ``control`` when it is one of the methods, else the best average
+    rank."""
+    if control is None:
+        return str(avg.idxmin())
+    if control not in avg.index:
+        raise UnknownNameError("method", control, list(avg.index))
+    return control
+
+
+def _significance_levels(alpha: float, bd_alpha: float | None) -> float:
+    """Check ``alpha`` and ``bd_alpha`` (default ``alpha``); return ``bd_alpha``."""
+    bd_alpha = alpha if bd_alpha is None else bd_alpha
+    for name, level in (("alpha", alpha), ("bd_alpha", bd_alpha)):
+        if not 0.0 < level < 1.0:
+            raise StatsInputError(
+                f"{name}={level!r} is not a significance level; give 0 < {name} < 1"
+            )
+    return bd_alpha
+
+
+def _control_tests(values, avg, control, rank_test, alpha, bd_alpha):
+    """The 1xN post-hoc table against ``control`` and the Bonferroni–Dunn and Nemenyi CDs,
+    on Friedman's average ranks (``rank_test`` None) or on the scores of ``rank_test``."""
+    N, k = values.shape
+    if rank_test is None:
+        ctab = control_comparison(avg, N, control, alpha, bd_alpha=bd_alpha)
+        return ctab, bonferroni_dunn_cd(k, N, bd_alpha), nemenyi_cd(k, N, alpha)
+    ctab = control_comparison(
+        rank_test.scores, N, control, alpha, bd_alpha=bd_alpha, se=rank_test.se
+    )
+    return (ctab, *_critical_differences(k, rank_test.se, alpha, bd_alpha))
 
 
 def _rank_test(values, direction, omnibus, tie_correction) -> RankTest | None:

@@ -8,16 +8,15 @@ import pytest
 
 from svmlab.estimators.mil._bags import check_bags
 from svmlab.estimators.mil.diverse_density import (
-    WEKA_ZERO,
     DiverseDensityClassifier,
     EMDDClassifier,
-    WekaQuasiNewton,
     emdd_negative_log_likelihood,
     weka_emdd_start_bags,
     weka_filter,
 )
 from svmlab.estimators.mil.weka import WekaMIClassifier
 from svmlab.estimators.weka.java_random import JavaRandom
+from svmlab.estimators.weka.optimization import WEKA_ZERO, WekaQuasiNewton
 
 
 def _bags(seed=0, n=24, d=2):

@@ -41,7 +41,7 @@ def _numeric_grad(f, x, h=1e-6):
 
 
 def test_ldl_rank_one_update_as_weka():
-    from svmlab.estimators.mil.diverse_density import WEKA_ZERO, _ldl_rank_one
+    from svmlab.estimators.weka.optimization import WEKA_ZERO, _ldl_rank_one
 
     rng = np.random.default_rng(0)
     A = rng.normal(size=(6, 6))
@@ -61,7 +61,7 @@ def test_ldl_rank_one_update_as_weka():
 
 
 def test_quasi_newton_ldl_minimises():
-    from svmlab.estimators.mil.diverse_density import WekaQuasiNewton
+    from svmlab.estimators.weka.optimization import WekaQuasiNewton
 
     def rosen(x):
         f = (1 - x[0]) ** 2 + 100 * (x[1] - x[0] ** 2) ** 2
@@ -77,7 +77,7 @@ def test_quasi_newton_ldl_minimises():
 def test_convergence_statistic_skips_nan_as_weka():
     # Weka's tests keep a running maximum from 0 with ``if (v > test)``: NaN never enters, so
     # a gradient that overflowed to NaN reads as converged
-    from svmlab.estimators.mil.diverse_density import _running_max
+    from svmlab.estimators.weka.optimization import _running_max
 
     assert _running_max([np.nan, 1e-9]) == 1e-9
     assert _running_max([np.nan, np.nan]) == 0.0

@@ -6,7 +6,7 @@
 * The comparators of the MIRSVM study (Melki (2018), Sec. 4.3; docs/decisions/mil.md,
   "Comparators re-implemented"), re-implemented:
   :class:`BagMISVMClassifier` (MI-SVM) and :class:`InstanceMISVMClassifier` (mi-SVM), both
-  Andrews et al. (the old names ``MISVMClassifier`` / ``MiSVMClassifier`` are aliases),
+  Andrews et al.,
   :class:`SetKernelSVC` (the MISMO set kernel), :class:`MiGraphClassifier`,
   :class:`SimpleMIClassifier`,
   :class:`MIWrapperClassifier`, :class:`TLCClassifier` with :class:`TLCBaggingClassifier` and
@@ -26,12 +26,7 @@ from svmlab.estimators.mil.embedding import SimpleMIClassifier
 from svmlab.estimators.mil.logistic import MILRClassifier
 from svmlab.estimators.mil.migraph import MiGraphClassifier
 from svmlab.estimators.mil.mirsvm import MIRSVMClassifier
-from svmlab.estimators.mil.misvm import (
-    BagMISVMClassifier,
-    InstanceMISVMClassifier,
-    MISVMClassifier,
-    MiSVMClassifier,
-)
+from svmlab.estimators.mil.misvm import BagMISVMClassifier, InstanceMISVMClassifier
 from svmlab.estimators.mil.modified_dd import MDDClassifier
 from svmlab.estimators.mil.optimal_ball import MIOptimalBallClassifier
 from svmlab.estimators.mil.set_kernel import SetKernelSVC
@@ -49,10 +44,8 @@ __all__ = [
     "MILRClassifier",
     "MIOptimalBallClassifier",
     "MIRSVMClassifier",
-    "MISVMClassifier",
     "MIWrapperClassifier",
     "MiGraphClassifier",
-    "MiSVMClassifier",
     "SetKernelSVC",
     "SimpleMIClassifier",
     "TLCBaggingClassifier",

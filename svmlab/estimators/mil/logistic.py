@@ -24,7 +24,7 @@ reading of Weka's code this follows:
   and ``N`` the number of bags. A feature whose scale is exactly 0 is left as it is. After the
   fit the coefficients are mapped back to the raw feature units, where prediction happens.
 * **Start.** ``b = log((n+ + 1) / (n- + 1))`` (bags), ``w = 0``.
-* **Optimiser.** :class:`~svmlab.estimators.mil.diverse_density.WekaQuasiNewton`, svmlab's
+* **Optimiser.** :class:`~svmlab.estimators.weka.optimization.WekaQuasiNewton`, svmlab's
   re-implementation of Weka's ``Optimization`` (BFGS with Weka's ``L D L'`` factor updates,
   ``update="ldl"``, Weka's line search and stopping rules, restarted after every 200
   iterations until it converges), on Weka's objective and gradient evaluated with Weka's
@@ -57,7 +57,7 @@ from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted
 
 from svmlab.estimators.mil._bags import BagClassifierMixin, check_bag_labels, check_bags
-from svmlab.estimators.mil.diverse_density import WekaQuasiNewton
+from svmlab.estimators.weka.optimization import WekaQuasiNewton
 
 __all__ = ["MILRClassifier", "milr_bag_statistics", "milr_negative_log_likelihood"]
 

@@ -28,9 +28,8 @@ instances). Above ``max_kernel_size`` examples (``qp_solver="auto"``), LIBSVM
 without warm starts.
 
 The names: the class names say which margin is meant (``Bag`` / ``Instance``), because the
-paper's spellings "MI-SVM" and "mi-SVM" differ only in case. The old names ``MISVMClassifier``
-(= :class:`BagMISVMClassifier`) and ``MiSVMClassifier`` (= :class:`InstanceMISVMClassifier`)
-remain importable as aliases; the solver configs are ``misvm_bag`` and ``misvm_instance``.
+paper's spellings "MI-SVM" and "mi-SVM" differ only in case; the solver configs are
+``misvm_bag`` and ``misvm_instance``.
 
 Weka's class is named after the wrong one: ``weka.classifiers.mi.MISVM``, the MIRSVM paper's
 "MISVM" comparator, implements the **instance-level** algorithm -- its documentation calls it
@@ -77,8 +76,6 @@ from svmlab.qp import solve_svm_dual
 __all__ = [
     "BagMISVMClassifier",
     "InstanceMISVMClassifier",
-    "MISVMClassifier",
-    "MiSVMClassifier",
 ]
 
 
@@ -233,7 +230,7 @@ class BagMISVMClassifier(_InstanceSVMBase):
         """MI-SVM (Andrews et al. 2002): a bag-level margin with one witness per positive bag.
 
     Not what Weka's ``weka.classifiers.mi.MISVM`` does: despite its name, Weka's class is the
-    instance-level mi-SVM (:class:`InstanceMISVMClassifier`). Alias: ``MISVMClassifier``.
+    instance-level mi-SVM (:class:`InstanceMISVMClassifier`).
 
     Alternates (1) an SVM on all negative-bag instances (label -1) and one witness per
     positive bag (label +1), and (2) re-selecting every positive bag's witness as its instance
@@ -357,7 +354,6 @@ class InstanceMISVMClassifier(_InstanceSVMBase):
     options (``-C 1 -N 0 -I 500``, linear ``PolyKernel``), despite that class's upper-case
     name; ``kernel="rbf"`` with ``C`` and ``sigma`` is ``-C C -K
     "weka.classifiers.functions.supportVector.RBFKernel -G g"`` with ``g = 1 / (2 sigma^2)``.
-    Alias: ``MiSVMClassifier``.
 
     Negative-bag instances are labelled -1 throughout; positive-bag instances start at +1
     (their bag's label). Each iteration trains an SVM on all instances, relabels every
@@ -489,13 +485,6 @@ class InstanceMISVMClassifier(_InstanceSVMBase):
         X = self._scale(X)
         linear = self.kernel == "linear"
         gamma = self._gamma_value()
-        bag_of = np.repeat(np.arange(len(sizes)), sizes)
-        pos_bags = np.flatnonzero(Y > 0)
-        pos_rows = np.flatnonzero(Y[bag_of] > 0)
-        p_starts = np.concatenate([[0], np.cumsum(sizes[pos_bags])[:-1]]).astype(np.intp)
-        p_bag_of = np.repeat(np.arange(len(pos_bags)), sizes[pos_bags])
-
-        labels = Y[bag_of].copy()  # every instance starts with its bag's label
         libsvm = self._use_libsvm(X.shape[0])
         K = None
         if not libsvm:  # the inputs never change, only the labels
@@ -504,8 +493,50 @@ class InstanceMISVMClassifier(_InstanceSVMBase):
             else:
                 sq = row_norms(X, squared=True)
                 K = rbf(X, X, gamma, X_sq=sq, Y_sq=sq)
+        run = self._alternate(X, Y, sizes, gamma, K, linear)
+        if run["stop"] == "max_iter":
+            warnings.warn(  # noqa: B028 (about this fit, not the caller's line)
+                f"mi-SVM: the instance labels still changed after max_iter={self.max_iter} "
+                "iterations",
+                ConvergenceWarning,
+            )
+        self._store_final(X, run["models"][run["final"]], run["states"][run["final"]], gamma)
+        self.n_iter_ = len(run["changed_per_iter"])
+        self.fit_info_ = self._run_info(
+            run["stop"],
+            run["changed_per_iter"],
+            run["qp_iter"],
+            run["converged_qp"],
+            t_start,
+            libsvm,
+            gamma,
+        )
+        self.fit_info_.update(
+            equivalent_iterations=int(self.max_iter if run["continued"] else self.n_iter_),
+            cycle_length=int(run["cycle"]),
+            n_bags=int(len(sizes)),
+            n_instances=int(X.shape[0]),
+            n_examples=int(X.shape[0]),
+        )
+        return self
 
-        # states[k] = the labels the (k+1)-th SVM is trained on; models[k] = that SVM
+    def _alternate(self, X, Y, sizes, gamma, K, linear) -> dict:
+        """mi-SVM's alternation: train an SVM, relabel the positive bags' instances, until the
+        labels settle, cycle or ``max_iter`` SVMs are trained.
+
+        Returns ``states`` (``states[k]``: the labels the (k+1)-th SVM is trained on),
+        ``models`` (``models[k]``: that SVM as ``(support rows, coefficients, b)``), ``final``
+        (the index of the result), ``stop``, ``cycle`` (its period, 0 without one),
+        ``continued`` (the result read off a cycle), ``changed_per_iter``, ``qp_iter`` and
+        ``converged_qp``.
+        """
+        bag_of = np.repeat(np.arange(len(sizes)), sizes)
+        pos_bags = np.flatnonzero(Y > 0)
+        pos_rows = np.flatnonzero(Y[bag_of] > 0)
+        p_starts = np.concatenate([[0], np.cumsum(sizes[pos_bags])[:-1]]).astype(np.intp)
+        p_bag_of = np.repeat(np.arange(len(pos_bags)), sizes[pos_bags])
+
+        labels = Y[bag_of].copy()  # every instance starts with its bag's label
         states: list[np.ndarray] = [labels]
         models: list[tuple] = []
         seen: dict[bytes, int] = {labels.tobytes(): 0}
@@ -550,34 +581,29 @@ class InstanceMISVMClassifier(_InstanceSVMBase):
             labels = new
         if final is None:
             final = len(models) - 1
-        if stop == "max_iter":
-            warnings.warn(  # noqa: B028 (about this fit, not the caller's line)
-                f"mi-SVM: the instance labels still changed after max_iter={self.max_iter} "
-                "iterations",
-                ConvergenceWarning,
-            )
-        sv, coef, b = models[final]
-        labels = states[final]
+        return {
+            "states": states,
+            "models": models,
+            "final": final,
+            "stop": stop,
+            "cycle": cycle,
+            "continued": continued,
+            "changed_per_iter": changed_per_iter,
+            "qp_iter": qp_iter,
+            "converged_qp": converged_qp,
+        }
+
+    def _store_final(self, X, model, labels, gamma):
+        """The fitted attributes of the SVM ``model`` trained on the instance ``labels``."""
+        sv, coef, b = model
         self._gamma = gamma
         self.support_vectors_ = X[sv].copy()
         self.dual_coef_ = coef
         self.intercept_ = float(b)
-        self._coef = coef @ self.support_vectors_ if linear else None
+        self._coef = coef @ self.support_vectors_ if self.kernel == "linear" else None
         self.n_support_ = np.array([np.sum(labels[sv] < 0), np.sum(labels[sv] > 0)], dtype=np.int32)
         self.model_size_ = int(len(sv))
         self.instance_labels_ = labels.astype(np.int8)
-        self.n_iter_ = len(changed_per_iter)
-        self.fit_info_ = self._run_info(
-            stop, changed_per_iter, qp_iter, converged_qp, t_start, libsvm, gamma
-        )
-        self.fit_info_.update(
-            equivalent_iterations=int(self.max_iter if continued else self.n_iter_),
-            cycle_length=int(cycle),
-            n_bags=int(len(sizes)),
-            n_instances=int(X.shape[0]),
-            n_examples=int(X.shape[0]),
-        )
-        return self
 
     def _instance_scores(self, X):
         X = self._scale(X)
@@ -586,8 +612,3 @@ class InstanceMISVMClassifier(_InstanceSVMBase):
         return rbf_expansion(
             X, self.support_vectors_, self.dual_coef_, self.intercept_, self._gamma
         )
-
-
-# The names before the rename (kept importable; "MISVM" and "miSVM" differ only in case).
-MISVMClassifier = BagMISVMClassifier
-MiSVMClassifier = InstanceMISVMClassifier

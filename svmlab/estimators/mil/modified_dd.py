@@ -40,7 +40,8 @@ import numpy as np
 from sklearn.base import _fit_context
 from sklearn.utils.validation import check_is_fitted
 
-from svmlab.estimators.mil.diverse_density import WEKA_ZERO, DiverseDensityClassifier
+from svmlab.estimators.mil.diverse_density import DiverseDensityClassifier
+from svmlab.estimators.weka.optimization import WEKA_ZERO
 
 __all__ = ["MDDClassifier", "mdd_negative_log_likelihood"]
 

@@ -15,6 +15,8 @@ They are the single-instance base learners of the multi-instance wrappers and en
 * :mod:`~svmlab.estimators.weka.zero_r` -- ``weka.classifiers.rules.ZeroR``
 * :mod:`~svmlab.estimators.weka.java_random` -- ``java.util.Random``, the source of every
   random choice above
+* :mod:`~svmlab.estimators.weka.optimization` -- ``weka.core.Optimization``, the quasi-Newton
+  minimiser of the native MIDD, MIEMDD, MILR and MDD (:mod:`svmlab.estimators.mil`)
 
 The adapter that runs the real Weka (Java) is :mod:`svmlab.estimators.mil.weka`; the tests
 compare these ports with it.
