@@ -29,11 +29,12 @@ from __future__ import annotations
 import importlib
 import inspect
 from dataclasses import dataclass, field, replace
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from typing import Any
 
 from sklearn.model_selection import ParameterGrid
 
+from svmlab.contract import Contract, contract_of
 from svmlab.data.dataset import TASKS
 from svmlab.errors import ConfigError
 
@@ -103,6 +104,17 @@ class SolverSpec:
             scoring,
         )
 
+    @cached_property
+    def contract(self) -> Contract:
+        """What the estimator class declares to svmlab (:mod:`svmlab.contract`), read from
+        the class without building it."""
+        return contract_of(_import(self.target))
+
+    def parameters(self, point: dict | None = None) -> dict:
+        """The estimator's parameters at a grid ``point`` without building it: its
+        constructor's defaults, updated by the configured parameters, then by ``point``."""
+        return {**_init_defaults(_import(self.target)), **self.params, **(point or {})}
+
     def settings(self) -> dict:
         """The configuration as a result row records it: the keys it was written with (less
         ``name`` and ``description``), its grid as left after fixed parameters were taken
@@ -151,6 +163,19 @@ class SolverSpec:
         }
         return est.set_params(**nested) if nested else est
 
+    def _check_input_kind(self, cls) -> None:
+        """Bag estimators take multi-instance data only, and only they take it."""
+        try:
+            bags = self.contract.input == "bags"
+        except TypeError as exc:  # a malformed declaration
+            raise ConfigError(f"solver {self.name!r}: {exc}") from None
+        if bags != (set(self.tasks) == {"multi_instance"}):
+            takes = "bags (multi-instance data only)" if bags else "vectors"
+            raise ConfigError(
+                f"solver {self.name!r}: {cls.__name__} takes {takes} (its svmlab_contract), "
+                f"but the solver lists tasks {list(self.tasks)}"
+            )
+
     def validate(self) -> None:
         """Check, without fitting, that the class imports and every parameter and grid value is
         valid.
@@ -173,6 +198,7 @@ class SolverSpec:
                 f"solver {self.name!r}: {cls.__name__} has no parameter {unknown[0]!r}; "
                 f"valid parameters: {', '.join(sorted(accepted))}"
             )
+        self._check_input_kind(cls)
         try:
             est = self.build()
         except Exception as exc:
@@ -259,6 +285,13 @@ def _instantiate(value):
     if isinstance(value, list):
         return [_instantiate(v) for v in value]
     return value
+
+
+@lru_cache(maxsize=256)
+def _init_defaults(cls) -> dict:
+    """``{name: default}`` of a class's constructor parameters that have a default."""
+    sig = inspect.signature(cls.__init__)
+    return {n: p.default for n, p in sig.parameters.items() if p.default is not p.empty}
 
 
 def _init_parameters(cls) -> set[str] | None:

@@ -8,6 +8,7 @@ from contextlib import contextmanager
 
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin
+from svmlab.contract import Contract
 
 
 class _Base(ClassifierMixin, BaseEstimator):
@@ -73,6 +74,8 @@ class SelfTuningClassifier(SleepClassifier):
     """Majority classifier that spends ``seconds`` in ``fit`` and reports the first ``tuned``
     of them as its own tuning (``fit_info_["tune_seconds"]``), like the MTR chains."""
 
+    svmlab_contract = Contract(tune_seconds="tune_seconds")
+
     def __init__(self, seconds: float = 0.2, tuned: float = 0.15):
         self.seconds = seconds
         self.tuned = tuned
@@ -113,6 +116,8 @@ class MeanBagClassifier(ClassifierMixin, BaseEstimator):
     multi-instance estimator API, so the runner's bag path can be tested before the
     multi-instance family exists.
     """
+
+    svmlab_contract = Contract(input="bags")
 
     def fit(self, bags, y):
         means = np.array([np.mean(b, axis=0) for b in bags])

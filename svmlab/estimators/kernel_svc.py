@@ -23,6 +23,7 @@ from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
+from svmlab.contract import Contract, RowValue
 from svmlab.estimators._kernel_params import KERNEL_CONSTRAINTS, KernelParamsMixin
 from svmlab.kernels import kernel_diagonal, kernel_expansion, kernel_matrix
 
@@ -71,6 +72,8 @@ class KernelSVC(KernelParamsMixin, ClassifierMixin, BaseEstimator):
         EvoSVM's), ``eq_violation``, ``n_sv``, ``C``, ``kernel``, ``kernel_params``, ``scale``,
         ``n_iter``.
     """
+
+    svmlab_contract = Contract(row_values={"dual_objective": RowValue("objective", "max")})
 
     _parameter_constraints: dict = {
         "C": [Interval(Real, 0.0, None, closed="neither"), StrOptions({"auto"})],

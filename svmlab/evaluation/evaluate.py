@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import scipy.sparse as sp
 
+from svmlab.contract import Contract
 from svmlab.data.dataset import Dataset
 from svmlab.errors import DataError
 from svmlab.evaluation.metrics import compute_metrics, model_size
@@ -28,11 +29,16 @@ class Evaluation:
     warnings: list = field(
         default_factory=list
     )  # distinct "Category: message" raised in fit/predict
+    #: The extra row columns the estimator's contract declares (``Contract.row_values``).
+    row_values: dict = field(default_factory=dict)
+    #: Seconds the fit spent tuning itself (``Contract.tune_seconds``), 0 when undeclared.
+    self_tune_time: float = 0.0
 
 
-def model_inputs(ds: Dataset):
-    """What an estimator's ``fit``/``predict`` take: bags for MI data, ``X`` otherwise."""
-    return ds.bags if ds.task == "multi_instance" else ds.X
+def model_inputs(ds: Dataset, contract: Contract):
+    """What an estimator's ``fit``/``predict`` take: bags for an estimator that declares
+    ``input="bags"``, ``X`` otherwise."""
+    return ds.bags if contract.input == "bags" else ds.X
 
 
 def decision_scores(estimator, inputs):
@@ -74,13 +80,7 @@ def check_finite(ds: Dataset, solver: SolverSpec, estimator) -> None:
 UNLABELED = -1
 
 
-def is_transductive(estimator) -> bool:
-    """Whether ``estimator`` declares ``transductive = True``: it is fitted on the training rows
-    plus the test rows marked unlabeled (see :func:`fit_inputs`)."""
-    return getattr(type(estimator), "transductive", False) is True
-
-
-def fit_inputs(solver: SolverSpec, estimator, train: Dataset, test: Dataset, targets):
+def fit_inputs(solver: SolverSpec, train: Dataset, test: Dataset, targets):
     """``(X, y)`` for ``estimator.fit``: the training part, and for a transductive estimator
     also the test part's inputs with ``y = -1`` (their labels are never passed).
 
@@ -90,8 +90,8 @@ def fit_inputs(solver: SolverSpec, estimator, train: Dataset, test: Dataset, tar
         A transductive solver on a dataset that is not binary or multiclass
         classification, or whose class labels include -1.
     """
-    X = model_inputs(train)
-    if not is_transductive(estimator):
+    X = model_inputs(train, solver.contract)
+    if not solver.contract.transductive:
         return X, targets
     if train.task not in ("binary", "multiclass"):
         raise DataError(
@@ -104,7 +104,7 @@ def fit_inputs(solver: SolverSpec, estimator, train: Dataset, test: Dataset, tar
             f"solver {solver.name!r} is transductive and marks unlabeled rows with y = -1, but "
             f"dataset {train.name!r} uses -1 as a class label; relabel its classes (e.g. 0/1)"
         )
-    X_test = model_inputs(test)
+    X_test = model_inputs(test, solver.contract)
     if sp.issparse(X) or sp.issparse(X_test):
         X_all = sp.vstack([sp.csr_matrix(X), sp.csr_matrix(X_test)], format="csr")
     else:
@@ -127,12 +127,10 @@ def fit_and_score(
 ) -> Evaluation:
     """Preprocess (fitted on ``train``), fit ``solver`` with ``params``, predict ``test``, score.
 
-    A transductive estimator (class attribute ``transductive = True``) is fitted on the training
-    rows plus the test rows with ``y = -1`` (:func:`fit_inputs`), then predicts the test rows.
-
-    An estimator with a ``test_diagnostics(X_test, y_test) -> dict`` method adds that dict to
-    the row's ``fit_info`` (it is called after prediction and informs the report only, never the
-    fit: e.g. the outer-test score of every member of a Pareto front).
+    What the estimator's contract declares (:mod:`svmlab.contract`) shapes the call: bags or
+    vectors, the test rows added unlabeled for a transductive estimator (:func:`fit_inputs`),
+    its ``test_diagnostics`` added to ``fit_info`` after prediction, its row values and the
+    seconds it spent tuning itself read from ``fit_info_``.
 
     Parameters
     ----------
@@ -161,17 +159,6 @@ def fit_and_score(
     )[0]
 
 
-def path_parameter(solver: SolverSpec, params: dict) -> str | None:
-    """The parameter along which ``solver``'s estimator fits a whole path at once, or None.
-
-    An estimator declares it with ``path_parameter()`` and provides ``fit_path(X, y, values)``
-    returning one fitted model per value, each the model a separate fit with that value gives
-    (e.g. OLLAWV's stopping margin, :meth:`OLLAWVClassifier.fit_path`).
-    """
-    declared = getattr(solver.build(params), "path_parameter", None)
-    return declared() if callable(declared) else None
-
-
 def fit_and_score_path(
     solver: SolverSpec,
     params: dict,
@@ -185,7 +172,8 @@ def fit_and_score_path(
 ) -> list[Evaluation]:
     """:func:`fit_and_score` for every value of a path parameter, from one ``fit_path``.
 
-    ``path = (name, values)`` (see :func:`path_parameter`); ``None`` is a single plain fit.
+    ``path = (name, values)``, ``name`` the contract's ``path_parameter``; ``None`` is a single
+    plain fit.
     Each model's ``fit_time`` is the shared fit's time divided among the models.
 
     Returns
@@ -198,7 +186,7 @@ def fit_and_score_path(
     estimator = solver.build(params, random_state=random_state)
     check_finite(train, solver, estimator)
     targets = train.Y if train.task == "multitarget" else train.y
-    X_fit, y_fit = fit_inputs(solver, estimator, train, test, targets)
+    X_fit, y_fit = fit_inputs(solver, train, test, targets)
     out = []
     with warnings.catch_warnings(
         record=True
@@ -211,24 +199,24 @@ def fit_and_score_path(
             models = estimator.fit_path(X_fit, y_fit, path[1], **pre.fit_weights(train))
         fit_time = (time.perf_counter() - t0) / len(models)
         for model in models:
-            out.append(_score(model, test, targets, fit_time, classes))
+            out.append(_score(model, solver.contract, test, targets, fit_time, classes))
     found = distinct_warnings(caught)
     for ev in out:
         ev.warnings = found
     return out
 
 
-def _score(estimator, test: Dataset, targets, fit_time, classes) -> Evaluation:
-    """Predict ``test`` with a fitted ``estimator`` and score it."""
-    inputs = model_inputs(test)
+def _score(estimator, contract: Contract, test: Dataset, targets, fit_time, classes):
+    """Predict ``test`` with a fitted ``estimator`` and score it (an :class:`Evaluation`)."""
+    inputs = model_inputs(test, contract)
     t0 = time.perf_counter()
     y_pred = estimator.predict(inputs)
     predict_time = time.perf_counter() - t0
     scores = decision_scores(estimator, inputs) if test.is_classification else None
     fit_info = dict(getattr(estimator, "fit_info_", {}) or {})
-    diagnostics = getattr(estimator, "test_diagnostics", None)
-    if diagnostics is not None:  # e.g. every Pareto member's test score (MO selection)
-        fit_info.update(diagnostics(inputs, test.Y if test.task == "multitarget" else test.y))
+    if contract.test_diagnostics:  # e.g. every Pareto member's test score (MO selection)
+        y_test = test.Y if test.task == "multitarget" else test.y
+        fit_info.update(estimator.test_diagnostics(inputs, y_test))
     metrics = compute_metrics(
         test.task,
         test.Y if test.task == "multitarget" else test.y,
@@ -237,7 +225,24 @@ def _score(estimator, test: Dataset, targets, fit_time, classes) -> Evaluation:
         classes=classes,
         y_train=targets if test.task == "multitarget" else None,
     )
-    return Evaluation(metrics, fit_time, predict_time, model_size(estimator), fit_info)
+    size = model_size(estimator)
+    return Evaluation(
+        metrics, fit_time, predict_time, size, fit_info, [], *declared_values(contract, fit_info)
+    )
+
+
+def declared_values(contract: Contract, fit_info: dict) -> tuple[dict, float]:
+    """The row values a fitted estimator's contract declares, read from its ``fit_info_``,
+    and the seconds it spent tuning itself (0 when undeclared or not a finite number)."""
+    values = {col: _number(fit_info.get(v.key)) for col, v in contract.row_values.items()}
+    tuned = _number(fit_info.get(contract.tune_seconds)) if contract.tune_seconds else 0.0
+    return values, tuned if np.isfinite(tuned) else 0.0
+
+
+def _number(value) -> float:
+    """A reported value as a float; NaN when it is missing or not a number."""
+    ok = isinstance(value, (int, float, np.number)) and not isinstance(value, bool)
+    return float(value) if ok else float("nan")
 
 
 def distinct_warnings(caught, limit: int = 5) -> list[str]:

@@ -9,7 +9,7 @@ import numpy as np
 
 from svmlab.data.dataset import Dataset
 from svmlab.errors import ConfigError
-from svmlab.evaluation.evaluate import Evaluation, check_finite
+from svmlab.evaluation.evaluate import Evaluation, check_finite, declared_values
 from svmlab.evaluation.metrics import compute_metrics, model_size
 from svmlab.evaluation.preprocessing import Preprocessor
 from svmlab.evaluation.protocols import Prequential, get_protocol
@@ -82,10 +82,7 @@ def prequential_evaluate(
         "n_test": n_tested,
         "update": "partial_fit" if incremental else "refit",
     }
-    return Evaluation(
-        metrics,
-        fit_time,
-        predict_time,
-        model_size(estimator),
-        dict(getattr(estimator, "fit_info_", {}) or {}),
-    ), extra
+    fit_info = dict(getattr(estimator, "fit_info_", {}) or {})
+    size = model_size(estimator)
+    values = declared_values(solver.contract, fit_info)
+    return Evaluation(metrics, fit_time, predict_time, size, fit_info, [], *values), extra

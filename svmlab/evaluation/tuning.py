@@ -23,7 +23,7 @@ import numpy as np
 
 from svmlab.data.dataset import Dataset
 from svmlab.errors import ConfigError
-from svmlab.evaluation.evaluate import fit_and_score, fit_and_score_path, path_parameter
+from svmlab.evaluation.evaluate import fit_and_score, fit_and_score_path
 from svmlab.evaluation.metrics import default_metric, direction, metrics_for_task
 from svmlab.evaluation.protocols import AutoKFold, Prequential, Protocol
 from svmlab.seeding import derive_seed
@@ -81,7 +81,7 @@ class Tuning:
     def metric(self, task: str, solver: SolverSpec | None = None) -> str:
         """The metric the grid search optimises on a ``task`` dataset: the solver's own
         ``scoring`` if it has one, else ``tuning.scoring``, else the task's default."""
-        own = getattr(solver, "scoring", None)
+        own = solver.scoring if solver is not None else None
         return own or self.scoring or default_metric(task)
 
     def check_task(self, task: str, dataset: str, solvers=()) -> None:
@@ -89,9 +89,8 @@ class Tuning:
         task (when anything is tuned)."""
         valid = metrics_for_task(task)
         for solver in solvers:
-            own = getattr(solver, "scoring", None)
-            if own is not None:
-                direction(own)  # an unknown metric name is an error even without tuning
+            if solver.scoring is not None:
+                direction(solver.scoring)  # an unknown metric name is an error even without tuning
         if self.mode == "none":
             return
         metric = self.metric(task)
@@ -101,7 +100,7 @@ class Tuning:
                 f"valid: {', '.join(valid)}"
             )
         for solver in solvers:
-            own = getattr(solver, "scoring", None)
+            own = solver.scoring
             if own is not None and own not in valid:
                 raise ConfigError(
                     f"solver {solver.name!r}: scoring={own!r} does not apply to dataset "
@@ -123,10 +122,9 @@ class Tuning:
 
 def model_key(solver: SolverSpec, point: dict) -> str:
     """Identity of the model a grid point trains: the point without the parameters the
-    estimator declares irrelevant there (its ``tuning_ignores()``, e.g. OLLAWV's ``C``
-    under the scaled margin). Grid points with the same key are trained once."""
-    ignores = getattr(solver.build(point), "tuning_ignores", None)
-    skip = set(ignores()) if callable(ignores) else set()
+    estimator's contract declares irrelevant there (``Contract.tuning_ignores``, e.g.
+    OLLAWV's ``C`` under the scaled margin). Grid points with the same key are trained once."""
+    skip = set(solver.contract.tuning_ignores(solver.parameters(point)))
     return json.dumps(
         {k: v for k, v in point.items() if k not in skip}, sort_keys=True, default=str
     )
@@ -134,7 +132,7 @@ def model_key(solver: SolverSpec, point: dict) -> str:
 
 def seed_key(solver: SolverSpec, point: dict) -> str:
     """The key a grid point's ``random_state`` derives from: its :func:`model_key` without the
-    solver's path parameter (:func:`path_parameter`), so the models of one path, fitted
+    solver's path parameter (:func:`grid_path`), so the models of one path, fitted
     together, share a seed."""
     path = grid_path(solver)
     return model_key(solver, {k: v for k, v in point.items() if k != path})
@@ -142,10 +140,10 @@ def seed_key(solver: SolverSpec, point: dict) -> str:
 
 def grid_path(solver: SolverSpec) -> str | None:
     """The grid parameter the solver fits as a whole path at once (the estimator's
-    ``path_parameter()``), when the grid has more than one value of it; else None."""
+    contract's ``path_parameter``), when the grid has more than one value of it; else None."""
     if not solver.grid:
         return None
-    name = path_parameter(solver, {})
+    name = solver.contract.path_parameter
     return name if name is not None and len(solver.grid.get(name, ())) > 1 else None
 
 

@@ -173,35 +173,22 @@ def _evaluate_run(spec: TaskSpec, solver, ds, train, test, base: dict, rs: int) 
 
 
 def _row(base: dict, chosen: dict, ev: Evaluation, tune_time: float) -> dict:
+    """One result row: the task's base columns, the metrics, the costs, and the extra values
+    the estimator's contract declares (``Contract.row_values``)."""
     row = dict(base)
     row["chosen_params"] = json.dumps(chosen, sort_keys=True, default=_json_default)
     row.update(ev.metrics)
-    # estimators that tune themselves (e.g. per chain link) report that part as
-    # fit_info["tune_seconds"]:
-    # it moves from the final model's fit time to the tuning time
-    inner = ev.fit_info.get("tune_seconds", 0.0) if isinstance(ev.fit_info, dict) else 0.0
-    inner = float(inner) if isinstance(inner, (int, float)) and np.isfinite(inner) else 0.0
+    # the seconds an estimator spent tuning itself (Contract.tune_seconds) move from the
+    # final model's fit time to the tuning time
     row.update(
         fit_time=ev.fit_time,
         predict_time=ev.predict_time,
-        tune_time=tune_time + inner,
-        final_fit_time=max(ev.fit_time - inner, 0.0),
+        tune_time=tune_time + ev.self_tune_time,
+        final_fit_time=max(ev.fit_time - ev.self_tune_time, 0.0),
         model_size=ev.model_size,
         train_test_time=ev.fit_time + ev.predict_time,
     )
-    n_train = base.get("n_train") or 0
-    # %SV as the OLLAWV study reports it: distinct support vectors / training-set size
-    row["sv_percent"] = (
-        100.0 * ev.model_size / n_train if n_train and np.isfinite(ev.model_size) else np.nan
-    )
-    # the dual objective the model reached, where the estimator reports one (EvoSVM's Table 3.2)
-    objective = ev.fit_info.get("objective") if isinstance(ev.fit_info, dict) else None
-    row["dual_objective"] = float(objective) if isinstance(objective, (int, float)) else np.nan
-    # SPR = 1 - M/N (Oliveira (2021), Sec. 3.3.2.1) and the Frobenius norm of an MLM's B, from
-    # which the thesis's NORM columns are scaled per dataset (svmlab.reproduce)
-    row["sparsity"] = 1.0 - row["sv_percent"] / 100.0
-    b_norm = ev.fit_info.get("b_norm") if isinstance(ev.fit_info, dict) else None
-    row["b_norm"] = float(b_norm) if isinstance(b_norm, (int, float)) else np.nan
+    row.update(ev.row_values)
     row["fit_info"] = json.dumps(ev.fit_info, default=_json_default)
     row["warnings"] = "; ".join(ev.warnings)
     return row

@@ -32,6 +32,7 @@ from sklearn.utils.metaestimators import available_if
 from sklearn.utils.multiclass import type_of_target
 from sklearn.utils.validation import check_is_fitted, validate_data
 
+from svmlab.contract import Contract
 from svmlab.selection.mo_search import SEARCH_CONSTRAINTS, MaskSearchMixin
 
 __all__ = ["MOFeatureSelector", "CHOICES", "error_of_score"]
@@ -170,6 +171,8 @@ class MOFeatureSelector(MaskSearchMixin, SelectorMixin, MetaEstimatorMixin, Base
     feature_names_in_ : ndarray of str
         When ``X`` had string column names.
     """
+
+    svmlab_contract = Contract(test_diagnostics=True)
 
     _parameter_constraints: dict = {
         **SEARCH_CONSTRAINTS,

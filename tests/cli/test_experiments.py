@@ -48,7 +48,7 @@ def test_ollawv_quick_runs_and_reports_beside_the_paper(run_cli, tmp_path):
     assert "Table 5.3" in proc.stdout and "OLLAWV paper" in proc.stdout
     df = pd.read_parquet(tmp_path / "ollawv_quick" / "q" / "results.parquet")
     assert set(df["solver"]) == {"ollawv", "nnisda", "mnsvm"} and (df["status"] == "ok").all()
-    assert (df["sv_percent"] > 0).all() and (df.groupby("solver")["accuracy"].mean() > 0.8).all()
+    assert (df["model_size"] > 0).all() and (df.groupby("solver")["accuracy"].mean() > 0.8).all()
 
 
 @pytest.mark.data
@@ -163,9 +163,11 @@ def test_cclwmlm_quick_reports_accuracy_and_norm_beside_table_19(run_cli, tmp_pa
     assert set(df["dataset"]) == {"haberman"} and (df["status"] == "ok").all()
     # every MLM row stores ||B||_F, from which the report scales NORM
     assert (df["b_norm"] > 0).all() and set(df["solver"]) >= {"cclwmlm", "mlm_full_clf"}
-    # SPR = 1 - M/N from the model size (every training point is a reference point here)
-    np.testing.assert_allclose(df["sparsity"], 1.0 - df["model_size"] / df["n_train"])
-    assert (df.loc[df["solver"] == "cclwmlm", "sparsity"] == 0.0).all()
+    # SPR = 1 - M/N, derived by the reproduction from the model size (every training point
+    # is a reference point here); the runner writes no paper-derived column
+    assert "sparsity" not in df.columns and "sv_percent" not in df.columns
+    cclwmlm = df[df["solver"] == "cclwmlm"]
+    assert (cclwmlm["model_size"] == cclwmlm["n_train"]).all()
     # the derived NORM is a metric of the report like any other
     out = run_cli(
         "report", str(tmp_path / "cclwmlm_quick" / "q"), "--metric", "norm_one_minus", cwd=tmp_path

@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 from sklearn.utils.estimator_checks import check_estimator
 
+from svmlab.contract import contract_of
 from svmlab.estimators.ollawv import OLLAWVRegressor
 from svmlab.kernels import rbf
 
@@ -209,7 +210,7 @@ def test_fit_path_equals_separate_fits(wave):
     epsilons = [0.3, 0.0, 10.0, 0.1]
     base = OLLAWVRegressor(C=0.5, gamma=10.0, margin=0.02, max_iter_frac=None, random_state=1)
     models = base.fit_path(X, y, epsilons)
-    assert [m.epsilon for m in models] == epsilons and base.path_parameter() == "epsilon"
+    assert [m.epsilon for m in models] == epsilons and contract_of(base).path_parameter == "epsilon"
     for e, model in zip(epsilons, models):
         alone = OLLAWVRegressor(
             C=0.5, gamma=10.0, epsilon=e, margin=0.02, max_iter_frac=None, random_state=1

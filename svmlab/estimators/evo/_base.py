@@ -18,6 +18,7 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 from threadpoolctl import threadpool_limits
 
+from svmlab.contract import Contract, RowValue
 from svmlab.estimators._kernel_params import KERNEL_CONSTRAINTS, KernelParamsMixin
 from svmlab.estimators.evo._fitness import DualFitness, posthoc_bias
 from svmlab.kernels import kernel_diagonal, kernel_expansion, kernel_matrix
@@ -88,6 +89,8 @@ class BaseDualEvolution(KernelParamsMixin, KernelExpansionMixin, ClassifierMixin
     Subclasses implement :meth:`_optimize`, which receives the :class:`DualFitness` and a
     random state and returns the best ``alpha`` and a dict of run statistics.
     """
+
+    svmlab_contract = Contract(row_values={"dual_objective": RowValue("objective", "max")})
 
     _is_zero = 1e-8  # tolerance of the bias rule (RapidMiner's IS_ZERO)
     _variant = ""

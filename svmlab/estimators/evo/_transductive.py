@@ -69,6 +69,7 @@ from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import validate_data
 
+from svmlab.contract import Contract, RowValue
 from svmlab.estimators._kernel_params import KERNEL_CONSTRAINTS, KernelParamsMixin
 from svmlab.estimators.evo._base import KernelExpansionMixin, split_unlabeled
 from svmlab.estimators.evo._fitness import posthoc_bias
@@ -182,6 +183,8 @@ def joint_bias(K, Yj, a, ub, is_zero):
 
 class TransductiveBase(KernelParamsMixin, KernelExpansionMixin, ClassifierMixin, BaseEstimator):
     """Model storage and prediction shared by both transductive SVMs."""
+
+    svmlab_contract = Contract(transductive=True, row_values={"dual_objective": RowValue("objective", "max")})
 
     #: svmlab's runner fits a transductive estimator on its training rows plus the test rows
     #: with ``y = -1`` (svmlab.evaluation.evaluate.fit_inputs), then scores it on the test rows.

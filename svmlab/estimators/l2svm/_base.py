@@ -39,6 +39,7 @@ except ImportError:  # pragma: no cover - older scikit-learn
 
 from numba import njit
 
+from svmlab.contract import Contract, RowValue
 from svmlab.estimators._ovo import ovo_pairs, ovo_scores, ovo_votes, ovo_winner
 
 NO_LIMIT = np.iinfo(np.int64).max // 2  # max_iter=None
@@ -186,6 +187,8 @@ def _plain(value):
 
 class L2SVMBase(ClassifierMixin, BaseEstimator, metaclass=ABCMeta):
     """One-vs-one RBF L2-SVM classifier; subclasses provide ``_solve_binary``."""
+
+    svmlab_contract = Contract(row_values={"dual_objective": RowValue("objective", "max")})
 
     _parameter_constraints: dict = {
         "C": [Interval(numbers.Real, 0.0, None, closed="neither")],

@@ -10,6 +10,7 @@ import numpy as np
 from sklearn.pipeline import Pipeline
 from sklearn.utils.validation import check_is_fitted, has_fit_parameter
 
+from svmlab.contract import Contract
 from svmlab.bags import check_bag_labels, check_bags
 
 __all__ = [
@@ -41,6 +42,8 @@ def bag_max(values, starts):
 class BagClassifierMixin:
     """``predict`` for bag classifiers whose ``decision_function`` is positive for
     ``classes_[1]``."""
+
+    svmlab_contract = Contract(input="bags")
 
     def predict(self, bags):
         """Bag labels: ``classes_[1]`` where the bag score is > 0.

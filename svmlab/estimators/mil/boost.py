@@ -52,6 +52,7 @@ from sklearn.utils import check_random_state
 from sklearn.utils._param_validation import HasMethods, Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted
 
+from svmlab.contract import Contract
 from svmlab.estimators.mil._bags import check_bag_labels, check_bags, fit_weighted, seed_estimator
 from svmlab.estimators.weka.decision_stump import DecisionStumpClassifier
 
@@ -128,6 +129,8 @@ class MIBoostClassifier(ClassifierMixin, BaseEstimator):
         positive), ``bag_errors`` (weighted bag error ``sum W_I e_I / sum W_I`` per round),
         ``n_bags``, ``n_instances``, ``fit_seconds``.
     """
+
+    svmlab_contract = Contract(input="bags")
 
     _parameter_constraints: dict = {
         "estimator": [HasMethods(["fit", "predict"]), None],

@@ -60,6 +60,7 @@ from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted
 
+from svmlab.contract import Contract
 from svmlab.estimators.mil._bags import check_bag_labels, check_bags, feature_scaling
 
 __all__ = ["CitationKNNClassifier", "hausdorff_distances"]
@@ -187,6 +188,8 @@ class CitationKNNClassifier(ClassifierMixin, BaseEstimator):
     ``classes_[1]`` exactly when it is ``> 0``. Prediction is lazy: the cost is a Hausdorff
     matrix between the query and the training bags.
     """
+
+    svmlab_contract = Contract(input="bags")
 
     _parameter_constraints: dict = {
         "n_references": [Interval(Integral, 1, None, closed="left")],

@@ -38,6 +38,7 @@ from sklearn.utils._param_validation import HasMethods, StrOptions
 from sklearn.utils.metaestimators import available_if
 from sklearn.utils.validation import check_is_fitted
 
+from svmlab.contract import Contract
 from svmlab.estimators.mil._bags import check_bag_labels, check_bags, positive_proba, seed_estimator
 
 __all__ = ["SimpleMIClassifier", "embed_bags"]
@@ -114,6 +115,8 @@ class SimpleMIClassifier(ClassifierMixin, BaseEstimator):
     fit_info_ : dict
         ``n_bags``, ``n_instances``, ``n_embedded_features``, ``method``, ``fit_seconds``.
     """
+
+    svmlab_contract = Contract(input="bags")
 
     _parameter_constraints: dict = {
         "estimator": [HasMethods(["fit", "predict"]), None],

@@ -61,6 +61,7 @@ from sklearn.utils import check_random_state
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.extmath import row_norms
 
+from svmlab.contract import Contract, RowValue
 from svmlab.estimators.mil._bags import (
     MaxInstanceMixin,
     bag_argmax,
@@ -328,6 +329,8 @@ class MIRSVMClassifier(MaxInstanceMixin, ClassifierMixin, BaseEstimator):
     ``p = t - s + 1``) is iterate ``s + (k - s) mod p``. Reaching ``max_iter`` without a
     fixed point or a cycle raises a ``ConvergenceWarning``. ``sign(0)`` is read as negative.
     """
+
+    svmlab_contract = Contract(input="bags", row_values={"dual_objective": RowValue("objective", "max")})
 
     _parameter_constraints: dict = {
         "C": [Interval(Real, 0.0, None, closed="neither")],

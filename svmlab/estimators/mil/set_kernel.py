@@ -41,6 +41,7 @@ from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.extmath import row_norms
 from sklearn.utils.validation import check_is_fitted
 
+from svmlab.contract import Contract, RowValue
 from svmlab.estimators.mil._bags import (
     BagClassifierMixin,
     apply_scaling,
@@ -127,6 +128,8 @@ class BagKernelSVCBase(BagClassifierMixin, ClassifierMixin, BaseEstimator, metac
     Subclasses define ``_instance_weights(X, starts, sizes) -> w`` and
     ``_normalise(K, a_rows, a_cols)`` with the per-bag statistic ``_bag_stat(...)``.
     """
+
+    svmlab_contract = Contract(input="bags", row_values={"dual_objective": RowValue("objective", "max")})
 
     _parameter_constraints: dict = {
         "C": [Interval(Real, 0.0, None, closed="neither")],

@@ -44,6 +44,7 @@ from sklearn.utils import check_random_state
 from sklearn.utils._param_validation import HasMethods, Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted
 
+from svmlab.contract import Contract
 from svmlab.estimators.mil._bags import (
     check_bag_labels,
     check_bags,
@@ -100,6 +101,8 @@ class TLCClassifier(ClassifierMixin, BaseEstimator):
         ``n_bags``, ``n_instances``, ``n_tree_nodes``, ``n_leaves``, ``n_regions``,
         ``fit_seconds``.
     """
+
+    svmlab_contract = Contract(input="bags")
 
     _parameter_constraints: dict = {
         "tree": [HasMethods(["fit", "apply", "decision_path"]), None],
@@ -249,6 +252,8 @@ class TLCBaggingClassifier(ClassifierMixin, BaseEstimator):
         because they held one class only), ``fit_seconds``.
     """
 
+    svmlab_contract = Contract(input="bags")
+
     _parameter_constraints: dict = {
         "estimator": [HasMethods(["fit", "predict_proba"]), None],
         "n_estimators": [Interval(Integral, 1, None, closed="left")],
@@ -369,6 +374,8 @@ class TLCStackingClassifier(ClassifierMixin, BaseEstimator):
     fit_info_ : dict
         ``n_bags``, ``n_instances``, ``cv``, ``members``, ``fit_seconds``.
     """
+
+    svmlab_contract = Contract(input="bags")
 
     _parameter_constraints: dict = {
         "estimators": [list, None],

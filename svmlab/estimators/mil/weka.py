@@ -53,6 +53,7 @@ from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context
 from sklearn.utils._param_validation import Interval
 from sklearn.utils.validation import check_is_fitted
 
+from svmlab.contract import Contract
 from svmlab.estimators.mil._bags import check_bag_labels, check_bags
 
 __all__ = [
@@ -404,6 +405,8 @@ class WekaMIClassifier(ClassifierMixin, BaseEstimator):
     last_run_ : dict
         After a prediction: the ``command``, its wall-clock ``seconds`` and Weka's ``stderr``.
     """
+
+    svmlab_contract = Contract(input="bags")
 
     _parameter_constraints: dict = {
         "classname": [str],

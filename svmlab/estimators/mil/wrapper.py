@@ -43,6 +43,7 @@ from sklearn.utils import check_random_state
 from sklearn.utils._param_validation import HasMethods, Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted
 
+from svmlab.contract import Contract
 from svmlab.estimators.mil._bags import (
     check_bag_labels,
     check_bags,
@@ -147,6 +148,8 @@ class MIWrapperClassifier(ClassifierMixin, BaseEstimator):
         ``n_bags``, ``n_instances``, ``method``, ``weighting``, ``bag_weight_min`` /
         ``bag_weight_max`` (total instance weight per bag), ``fit_seconds``.
     """
+
+    svmlab_contract = Contract(input="bags")
 
     _parameter_constraints: dict = {
         "estimator": [HasMethods(["fit", "predict_proba"]), None],

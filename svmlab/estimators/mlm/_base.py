@@ -16,6 +16,7 @@ from sklearn.utils import check_random_state
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
+from svmlab.contract import Contract, RowValue
 from svmlab.estimators.mlm.distances import (
     PREDICT_BLOCK_ROWS,
     distance_matrix,
@@ -42,6 +43,8 @@ class MLMTrainingBase:
     * ``_coefficients(D, Delta, X, Y, rng, weights) -> (B, info)``; ``info`` may hold
       ``"kept"`` (positions of the reference points left after pruning) and ``"fallback"``.
     """
+
+    svmlab_contract = Contract(row_values={"b_norm": RowValue("b_norm", "min")})
 
     def _select_reference(self, n, rng):
         return np.arange(n)

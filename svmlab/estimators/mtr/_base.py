@@ -7,6 +7,7 @@ from sklearn.base import BaseEstimator, RegressorMixin
 from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_array, check_is_fitted, validate_data
 
+from svmlab.contract import Contract
 from svmlab.seeding import derive_seed
 
 __all__ = ["MultiTargetRegressorBase", "check_order", "target_means"]
@@ -51,6 +52,8 @@ class MultiTargetRegressorBase(RegressorMixin, BaseEstimator):
     ``Y`` must have at least two columns; NaN in ``Y`` marks a missing target value (each
     target is learnt from the rows where it is observed), NaN in ``X`` is refused.
     """
+
+    svmlab_contract = Contract(input="multitarget", tune_seconds="tune_seconds")
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()

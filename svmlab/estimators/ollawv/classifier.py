@@ -13,6 +13,7 @@ from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
+from svmlab.contract import Contract
 from svmlab.estimators._ovo import ovo_pairs, ovo_scores, ovo_votes, ovo_winner
 from svmlab.estimators.ollawv._path import fit_along_path
 from svmlab.estimators.ollawv._worst_violator import STOP_REASONS, worst_violator_path
@@ -39,6 +40,12 @@ def c_invariant(params) -> bool:
     if hasattr(params, "get_params"):
         params = params.get_params()
     return params.get("margin_mode", "scaled") == "scaled"
+
+
+def _c_ignored(params) -> tuple[str, ...]:
+    """``("C",)`` with the scaled margin (:func:`c_invariant`): svmlab's grid search then
+    trains one model per ``gamma`` and scores it for every ``C``."""
+    return ("C",) if c_invariant(params) else ()
 
 
 class OLLAWVClassifier(ClassifierMixin, BaseEstimator):
@@ -189,6 +196,8 @@ class OLLAWVClassifier(ClassifierMixin, BaseEstimator):
     array([0, 0, 0])
     """
 
+    svmlab_contract = Contract(path_parameter="margin", tuning_ignores=_c_ignored)
+
     _parameter_constraints: dict = {
         "C": [Interval(Real, 0, None, closed="neither")],
         "gamma": [Interval(Real, 0, None, closed="neither")],
@@ -229,14 +238,6 @@ class OLLAWVClassifier(ClassifierMixin, BaseEstimator):
         self.shuffle = shuffle
         self.random_state = random_state
 
-    def tuning_ignores(self) -> tuple[str, ...]:
-        """Parameters that do not change the fitted model at the current settings.
-
-        ``("C",)`` with the scaled margin (see :func:`c_invariant`): svmlab's grid search
-        then trains one model per ``gamma`` and scores it for every ``C``.
-        """
-        return ("C",) if c_invariant(self) else ()
-
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y):
         """Train the binary model, or the one-vs-one models.
@@ -255,11 +256,6 @@ class OLLAWVClassifier(ClassifierMixin, BaseEstimator):
         X, y_idx, runs = self._fit_runs(X, y, [self.margin])
         self._store_models(X, y_idx, runs, 0)
         return self
-
-    def path_parameter(self) -> str:
-        """``"margin"``: :meth:`fit_path` fits every stopping margin of a grid in one run;
-        svmlab's nested grid search uses it when it tunes this estimator's ``margin``."""
-        return "margin"
 
     def fit_path(self, X, y, margins):
         """One fitted classifier per stopping margin, from a single run per binary model.

@@ -12,6 +12,7 @@ from sklearn.utils import check_random_state
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted, validate_data
 
+from svmlab.contract import Contract
 from svmlab.estimators.ollawv._path import fit_along_path
 from svmlab.estimators.ollawv._worst_violator import STOP_REASONS, worst_violator_regress
 from svmlab.kernels import rbf_blocks
@@ -158,6 +159,8 @@ class OLLAWVRegressor(RegressorMixin, BaseEstimator):
     True
     """
 
+    svmlab_contract = Contract(path_parameter="epsilon")
+
     _parameter_constraints: dict = {
         "C": [Interval(Real, 0, None, closed="neither")],
         "gamma": [Interval(Real, 0, None, closed="neither")],
@@ -215,12 +218,6 @@ class OLLAWVRegressor(RegressorMixin, BaseEstimator):
         """
         self._store(*self._run(X, y, [self.epsilon]), 0)
         return self
-
-    def path_parameter(self) -> str:
-        """``"epsilon"``: :meth:`fit_path` fits every tube width of a grid in one run;
-        svmlab's nested grid search uses it when it tunes this estimator's ``epsilon`` (not
-        through a wrapper such as the ``ollawv_regressor`` solver's target scaler)."""
-        return "epsilon"
 
     def fit_path(self, X, y, epsilons):
         """One fitted regressor per ``epsilon``, from a single run (the nested tubes of the

@@ -14,6 +14,7 @@ from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
+from svmlab.contract import Contract
 from svmlab.estimators._ovo import ovo_scores
 from svmlab.estimators.ollawv.classifier import OLLAWVClassifier
 
@@ -117,6 +118,8 @@ class DSOLLAWVClassifier(ClassifierMixin, BaseEstimator):
     G. A. Melki, "Novel Support Vector Machines for Diverse Learning Paradigms", PhD
     dissertation, Virginia Commonwealth University, 2018, Ch. 5–6 and Ch. 8 (item 5).
     """
+
+    svmlab_contract = Contract(input="stream")
 
     _parameter_constraints: dict = {
         "gamma": [Interval(Real, 0, None, closed="neither")],
