@@ -9,7 +9,9 @@ scikit-learn::
 
 Papers that write it with a *width* ``sigma``, ``K(x, y) = exp(-||x - y||^2 / (2 sigma^2))``,
 use ``gamma = 1 / (2 sigma^2)``; convert with :func:`gamma_from_sigma` and
-:func:`sigma_from_gamma`. Every estimator and config in svmlab takes ``gamma``.
+:func:`sigma_from_gamma`. These are the only two meanings of the names in svmlab: an estimator
+parameter ``gamma`` is always the precision above, ``sigma`` always this width
+(docs/decisions/naming.md; ``tests/test_naming.py`` checks every estimator).
 
 All functions accept dense arrays or SciPy sparse matrices for ``X`` and ``Y`` and return a
 dense ``float64`` array of shape ``(n_X, n_Y)``. They build that one array and nothing of the
@@ -32,20 +34,24 @@ polynomial            ``(kappa <x, y> + delta)^degree`` (Def 2.10)   degree (3),
 rbf                   ``exp(-gamma D)`` (``gamma = 1/(2 sigma^2)``   gamma (1)
                       for Def 2.11's width sigma)
 sigmoid               ``tanh(kappa <x, y> - delta)`` (Def 2.12)      kappa (1), delta (0)
-epanechnikov          ``(1 - D/sigma)^degree`` if ``D <= sigma``,    sigma (1), degree (1)
+epanechnikov          ``(1 - D/sigma1)^degree`` if ``D <= sigma1``,  sigma1 (1), degree (1)
                       else exactly 0 (Def 4.2)
 gaussian_combination  ``exp(-D/sigma1) + exp(-D/sigma2)``            sigma1 (1), sigma2 (0),
                       ``- exp(-D/sigma3)`` (Def 4.3; a term whose    sigma3 (2)
                       sigma is 0 is left out)
-multiquadric          ``sqrt(D/sigma + shift^2)`` (Def 4.4, where    sigma (1), shift (1)
+multiquadric          ``sqrt(D/sigma1 + shift^2)`` (Def 4.4, where   sigma1 (1), shift (1)
                       the shift is called c)
 ====================  =============================================  ======================
 
 Only ``rbf`` writes its scale as a precision; in ``epanechnikov``, ``gaussian_combination``
-and ``multiquadric`` the ``sigma`` *divides the squared distance* (the Epanechnikov support
-radius is ``sqrt(sigma)``), it is neither a width nor a precision. Sigmoid, Epanechnikov,
-Gaussian combination and multiquadric kernels are in general **indefinite** (their Gram
-matrices can have negative eigenvalues); nothing here assumes positive semi-definiteness.
+and ``multiquadric`` the ``sigma1`` (``sigma2``, ``sigma3``) *divides the squared distance*
+(the Epanechnikov support radius is ``sqrt(sigma1)``), it is neither a width nor a precision.
+The thesis writes the Epanechnikov and multiquadric divisor as ``sigma``; svmlab calls it
+``sigma1``, as RapidMiner (the thesis's software) does, because ``sigma`` alone means the
+Gaussian width ``exp(-D / (2 sigma^2))`` everywhere in svmlab (docs/decisions/naming.md).
+Sigmoid, Epanechnikov, Gaussian combination and multiquadric kernels are in general
+**indefinite** (their Gram matrices can have negative eigenvalues); nothing here assumes
+positive semi-definiteness.
 
 :func:`kernel_matrix` computes any of them by name, :func:`kernel_blocks` and
 :func:`kernel_expansion` do so over blocks of rows, and :func:`kernel_diagonal` gives
@@ -231,18 +237,18 @@ def _rbf_profile(D, gamma):
     return np.exp(D, out=D)
 
 
-def _epanechnikov_profile(D, sigma, degree):
-    D *= -1.0 / sigma
+def _epanechnikov_profile(D, sigma1, degree):
+    D *= -1.0 / sigma1
     D += 1.0
-    np.maximum(D, 0.0, out=D)  # outside the support (D > sigma) the base is clipped to 0 ...
+    np.maximum(D, 0.0, out=D)  # outside the support (D > sigma1) the base is clipped to 0 ...
     return np.power(D, degree, out=D)  # ... and 0 ** degree == 0 exactly, as degree > 0
 
 
 def _gaussian_combination_profile(D, sigma1, sigma2, sigma3):
     out = np.zeros_like(D)
-    for sigma, sign in ((sigma1, 1.0), (sigma2, 1.0), (sigma3, -1.0)):
-        if sigma > 0:  # a zero sigma leaves its term out (RapidMiner's convention)
-            term = np.exp(D * (-1.0 / sigma))
+    for divisor, sign in ((sigma1, 1.0), (sigma2, 1.0), (sigma3, -1.0)):
+        if divisor > 0:  # a zero sigma_k leaves its term out (RapidMiner's convention)
+            term = np.exp(D * (-1.0 / divisor))
             if sign > 0:
                 out += term
             else:
@@ -250,8 +256,8 @@ def _gaussian_combination_profile(D, sigma1, sigma2, sigma3):
     return out
 
 
-def _multiquadric_profile(D, sigma, shift):
-    D *= 1.0 / sigma
+def _multiquadric_profile(D, sigma1, shift):
+    D *= 1.0 / sigma1
     D += shift * shift
     return np.sqrt(D, out=D)
 
@@ -279,9 +285,9 @@ def _check_rbf(gamma):
     return {"gamma": _check_real("gamma", gamma, positive=True)}
 
 
-def _check_epanechnikov(sigma, degree):
+def _check_epanechnikov(sigma1, degree):
     return {
-        "sigma": _check_real("sigma", sigma, positive=True),
+        "sigma1": _check_real("sigma1", sigma1, positive=True),
         "degree": _check_real("degree", degree, positive=True),
     }
 
@@ -296,9 +302,9 @@ def _check_gaussian_combination(sigma1, sigma2, sigma3):
     return out
 
 
-def _check_multiquadric(sigma, shift):
+def _check_multiquadric(sigma1, shift):
     return {
-        "sigma": _check_real("sigma", sigma, positive=True),
+        "sigma1": _check_real("sigma1", sigma1, positive=True),
         "shift": _check_real("shift", shift),
     }
 
@@ -352,21 +358,22 @@ def sigmoid(X, Y=None, kappa: float = 1.0, delta: float = 0.0) -> np.ndarray:
 
 
 def epanechnikov(
-    X, Y=None, sigma: float = 1.0, degree: float = 1.0, *, X_sq=None, Y_sq=None
+    X, Y=None, sigma1: float = 1.0, degree: float = 1.0, *, X_sq=None, Y_sq=None
 ) -> np.ndarray:
-    """Epanechnikov kernel ``K(x, y) = (1 - ||x - y||^2 / sigma)^degree``, 0 outside (Def. 4.2).
+    """Epanechnikov kernel ``K(x, y) = (1 - ||x - y||^2 / sigma1)^degree``, 0 outside (Def. 4.2).
 
-    Defined for ``||x - y||^2 / sigma <= 1`` and **exactly 0** beyond, so the support is the
-    ball of radius ``sqrt(sigma)``. ``sigma`` divides the *squared* distance: it is neither
-    the RBF width nor a precision (Table 4.1's sigma values are used as they stand). The
-    kernel is indefinite: Gram matrices can have negative eigenvalues.
+    Defined for ``||x - y||^2 / sigma1 <= 1`` and **exactly 0** beyond, so the support is the
+    ball of radius ``sqrt(sigma1)``. ``sigma1`` (the thesis's sigma, RapidMiner's sigma1)
+    divides the *squared* distance: it is neither the RBF width nor a precision (Table 4.1's
+    sigma values are used as they stand). The kernel is indefinite: Gram matrices can have
+    negative eigenvalues.
 
     Parameters
     ----------
     X : array-like or sparse matrix of shape (n_X, d)
     Y : array-like or sparse matrix of shape (n_Y, d), default=None
         ``None`` means ``Y = X``.
-    sigma : float, default=1.0
+    sigma1 : float, default=1.0
         Squared support radius; > 0.
     degree : float, default=1.0
         Exponent ``d`` > 0; may be fractional (Table 4.1 uses e.g. 2.56).
@@ -377,7 +384,7 @@ def epanechnikov(
     -------
     K : ndarray of shape (n_X, n_Y), float64, values in [0, 1]
     """
-    p = _check_epanechnikov(sigma, degree)
+    p = _check_epanechnikov(sigma1, degree)
     return _epanechnikov_profile(squared_euclidean(X, Y, X_sq=X_sq, Y_sq=Y_sq), **p)
 
 
@@ -417,21 +424,21 @@ def gaussian_combination(
 
 
 def multiquadric(
-    X, Y=None, sigma: float = 1.0, shift: float = 1.0, *, X_sq=None, Y_sq=None
+    X, Y=None, sigma1: float = 1.0, shift: float = 1.0, *, X_sq=None, Y_sq=None
 ) -> np.ndarray:
-    """Multiquadric kernel ``K(x, y) = sqrt(||x - y||^2 / sigma + shift^2)`` (Def. 4.4).
+    """Multiquadric kernel ``K(x, y) = sqrt(||x - y||^2 / sigma1 + shift^2)`` (Def. 4.4).
 
-    ``sigma`` divides the *squared* distance; ``shift`` is RapidMiner's "shift" (Def. 4.4's
-    ``c``). The kernel grows with the distance (it is a distance-like function, not a
-    similarity) and is indefinite. No experiment of the thesis uses it, so its defaults
-    (``sigma = 1``, ``shift = 1``) are svmlab's own.
+    ``sigma1`` (the thesis's sigma, RapidMiner's sigma1) divides the *squared* distance;
+    ``shift`` is RapidMiner's "shift" (Def. 4.4's ``c``). The kernel grows with the distance
+    (it is a distance-like function, not a similarity) and is indefinite. No experiment of
+    the thesis uses it, so its defaults (``sigma1 = 1``, ``shift = 1``) are svmlab's own.
 
     Parameters
     ----------
     X : array-like or sparse matrix of shape (n_X, d)
     Y : array-like or sparse matrix of shape (n_Y, d), default=None
         ``None`` means ``Y = X``.
-    sigma : float, default=1.0
+    sigma1 : float, default=1.0
         > 0.
     shift : float, default=1.0
         ``K(x, x) = |shift|``.
@@ -442,7 +449,7 @@ def multiquadric(
     -------
     K : ndarray of shape (n_X, n_Y), float64
     """
-    p = _check_multiquadric(sigma, shift)
+    p = _check_multiquadric(sigma1, shift)
     return _multiquadric_profile(squared_euclidean(X, Y, X_sq=X_sq, Y_sq=Y_sq), **p)
 
 
@@ -541,8 +548,8 @@ KERNELS: dict[str, KernelSpec] = {
         ),
         KernelSpec(
             "epanechnikov",
-            "(1 - ||x - y||^2 / sigma)^degree inside ||x - y||^2 <= sigma, else 0",
-            {"sigma": 1.0, "degree": 1.0},
+            "(1 - ||x - y||^2 / sigma1)^degree inside ||x - y||^2 <= sigma1, else 0",
+            {"sigma1": 1.0, "degree": 1.0},
             True,
             False,
             epanechnikov,
@@ -562,8 +569,8 @@ KERNELS: dict[str, KernelSpec] = {
         ),
         KernelSpec(
             "multiquadric",
-            "sqrt(||x - y||^2 / sigma + shift^2)",
-            {"sigma": 1.0, "shift": 1.0},
+            "sqrt(||x - y||^2 / sigma1 + shift^2)",
+            {"sigma1": 1.0, "shift": 1.0},
             True,
             False,
             multiquadric,

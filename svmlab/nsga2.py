@@ -11,8 +11,8 @@ with ``NonDominatedSortingSelection``, as read from RapidMiner's source). One ge
 1. *selection*: NSGA-II environmental selection of ``mu`` individuals from the whole pool
    (non-dominated sorting, the last front that does not fit cut by crowding distance);
 2. *crossover*: the selected individuals are paired **at random** (no crowded tournament);
-   each pair crosses with probability ``p_cx`` (uniform crossover) and both children join
-   the pool;
+   each pair crosses with probability ``crossover_rate`` (uniform crossover) and both children
+   join the pool;
 3. *mutation*: every pool member (children included) gets a mutated clone, which joins the
    pool if a gene changed;
 4. the new individuals are evaluated.
@@ -91,12 +91,13 @@ class MOProblem(Protocol):
 # -- variation -------------------------------------------------------------------------------
 
 
-def uniform_crossover(A: np.ndarray, p_cx: float, rng) -> tuple[np.ndarray, np.ndarray]:
+def uniform_crossover(A: np.ndarray, crossover_rate: float, rng) -> tuple[np.ndarray, np.ndarray]:
     """Children of uniform crossover and the parent each one is closest to.
 
     The rows are paired at random (``floor(P / 2)`` disjoint pairs); each pair crosses with
-    probability ``p_cx`` and then swaps every gene with probability 1/2, giving two children:
-    the first keeps the unswapped genes of the first parent, the second those of the second.
+    probability ``crossover_rate`` and then swaps every gene with probability 1/2, giving two
+    children: the first keeps the unswapped genes of the first parent, the second those of the
+    second.
 
     Returns
     -------
@@ -108,7 +109,7 @@ def uniform_crossover(A: np.ndarray, p_cx: float, rng) -> tuple[np.ndarray, np.n
     P, n = A.shape
     perm = rng.permutation(P)
     pairs = perm[: 2 * (P // 2)].reshape(-1, 2)
-    pairs = pairs[rng.random_sample(len(pairs)) < p_cx]
+    pairs = pairs[rng.random_sample(len(pairs)) < crossover_rate]
     if not len(pairs):
         return np.empty((0, n)), np.empty(0, dtype=np.intp)
     swap = rng.random_sample((len(pairs), n)) < 0.5
@@ -188,14 +189,14 @@ def nsga2_survival(F: np.ndarray, k: int, normalize: bool, rng) -> np.ndarray:
 # -- engines --------------------------------------------------------------------------------------
 
 
-def _run_rm(problem, mu, max_gen, p_cx, normalize, rng):
+def _run_rm(problem, mu, max_generations, crossover_rate, normalize, rng):
     A = problem.initial(mu, rng)
     F, aux = problem.evaluate(A)
     evaluations = len(A)
-    for _ in range(max_gen):
+    for _ in range(max_generations):
         keep = nsga2_survival(F, mu, normalize, rng)
         A, F, aux = A[keep], F[keep], aux[keep]
-        children, base = uniform_crossover(A, p_cx, rng)
+        children, base = uniform_crossover(A, crossover_rate, rng)
         if len(children):
             Fc, auxc = problem.derive(children, base, A, aux)
             A, F, aux = (
@@ -212,7 +213,7 @@ def _run_rm(problem, mu, max_gen, p_cx, normalize, rng):
     return A[keep], evaluations
 
 
-def _run_pymoo(problem, mu, max_gen, p_cx, rng):
+def _run_pymoo(problem, mu, max_generations, crossover_rate, rng):
     from pymoo.algorithms.moo.nsga2 import NSGA2
     from pymoo.core.crossover import Crossover
     from pymoo.core.mutation import Mutation
@@ -257,7 +258,7 @@ def _run_pymoo(problem, mu, max_gen, p_cx, rng):
     algorithm = NSGA2(
         pop_size=mu,
         sampling=_Initial(),
-        crossover=_UniformCrossover(p_cx),
+        crossover=_UniformCrossover(crossover_rate),
         mutation=_Mutation(prob=1.0),
         eliminate_duplicates=False,
     )
@@ -265,7 +266,7 @@ def _run_pymoo(problem, mu, max_gen, p_cx, rng):
     res = minimize(
         _Problem(),
         algorithm,
-        ("n_gen", max_gen + 1),
+        ("n_gen", max_generations + 1),
         seed=int(rng.randint(2**31 - 1)),
         verbose=False,
     )
@@ -276,14 +277,23 @@ def _run_pymoo(problem, mu, max_gen, p_cx, rng):
 
 
 def run_nsga2(
-    problem, *, mu: int, max_gen: int, p_cx: float, engine: str, crowding: str, rng
+    problem,
+    *,
+    population_size: int,
+    max_generations: int,
+    crossover_rate: float,
+    engine: str,
+    crowding: str,
+    rng,
 ) -> tuple[np.ndarray, int]:
-    """Run NSGA-II; returns the final population (``mu`` rows, not yet sorted) and the
-    number of evaluated individuals."""
+    """Run NSGA-II for ``max_generations`` generations after the initial population;
+    returns the final population (``population_size`` rows, not yet sorted) and the number of
+    evaluated individuals."""
+    mu = population_size
     if engine == "rm":
-        return _run_rm(problem, mu, max_gen, p_cx, crowding == "normalized", rng)
+        return _run_rm(problem, mu, max_generations, crossover_rate, crowding == "normalized", rng)
     if engine == "pymoo":
-        return _run_pymoo(problem, mu, max_gen, p_cx, rng)
+        return _run_pymoo(problem, mu, max_generations, crossover_rate, rng)
     raise ValueError(f"unknown NSGA-II engine {engine!r}; valid: rm, pymoo")
 
 

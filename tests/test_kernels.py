@@ -36,9 +36,9 @@ PARAMS = {
     "polynomial": {"degree": 2, "kappa": 0.5, "delta": 1.0},
     "rbf": {"gamma": 0.1},
     "sigmoid": {"kappa": 0.5, "delta": 1.0},
-    "epanechnikov": {"sigma": 10.0, "degree": 2.5},
+    "epanechnikov": {"sigma1": 10.0, "degree": 2.5},
     "gaussian_combination": {"sigma1": 4.0, "sigma2": 8.0, "sigma3": 16.0},
-    "multiquadric": {"sigma": 2.0, "shift": 3.0},
+    "multiquadric": {"sigma1": 2.0, "shift": 3.0},
 }
 
 HAND = {
@@ -69,11 +69,11 @@ def test_formula_by_hand(name):
 def test_public_functions_match_registry():
     assert polynomial(x, z, degree=2, kappa=0.5, delta=1.0)[0, 0] == HAND["polynomial"]
     assert sigmoid(x, z, kappa=0.5, delta=1.0)[0, 0] == pytest.approx(HAND["sigmoid"])
-    assert epanechnikov(x, z, sigma=10.0, degree=2.5)[0, 0] == pytest.approx(HAND["epanechnikov"])
+    assert epanechnikov(x, z, sigma1=10.0, degree=2.5)[0, 0] == pytest.approx(HAND["epanechnikov"])
     assert gaussian_combination(x, z, 4.0, 8.0, 16.0)[0, 0] == pytest.approx(
         HAND["gaussian_combination"]
     )
-    assert multiquadric(x, z, sigma=2.0, shift=3.0)[0, 0] == pytest.approx(HAND["multiquadric"])
+    assert multiquadric(x, z, sigma1=2.0, shift=3.0)[0, 0] == pytest.approx(HAND["multiquadric"])
     assert linear(x, z)[0, 0] == 3.0
 
 
@@ -135,12 +135,12 @@ def _loop(name, A, B, params):
             elif name == "sigmoid":
                 v = math.tanh(p["kappa"] * s - p["delta"])
             elif name == "epanechnikov":
-                v = (1 - d / p["sigma"]) ** p["degree"] if d / p["sigma"] <= 1 else 0.0
+                v = (1 - d / p["sigma1"]) ** p["degree"] if d / p["sigma1"] <= 1 else 0.0
             elif name == "gaussian_combination":
                 terms = (("sigma1", 1), ("sigma2", 1), ("sigma3", -1))
                 v = sum(sign * math.exp(-d / p[k]) for k, sign in terms if p[k] > 0)
             else:
-                v = math.sqrt(d / p["sigma"] + p["shift"] ** 2)
+                v = math.sqrt(d / p["sigma1"] + p["shift"] ** 2)
             out[i, j] = v
     return out
 
@@ -172,7 +172,7 @@ def test_epanechnikov_is_exactly_zero_outside_its_support():
     rng = np.random.RandomState(3)
     A = rng.uniform(0, 4, (60, 2))
     sigma = 2.5  # support radius sqrt(2.5) in squared-distance units
-    K = kernel_matrix("epanechnikov", A, sigma=sigma, degree=1.7)
+    K = kernel_matrix("epanechnikov", A, sigma1=sigma, degree=1.7)
     D = ((A[:, None, :] - A[None, :, :]) ** 2).sum(-1)
     outside = D > sigma * (1 + 1e-12)
     assert outside.sum() > 1000
@@ -183,7 +183,7 @@ def test_epanechnikov_is_exactly_zero_outside_its_support():
     # on the boundary ||x - z||^2 = sigma the kernel is 0: x = (0, 0), z = (0, 2), sigma = 4
     assert (
         kernel_matrix(
-            "epanechnikov", np.zeros((1, 2)), np.array([[0.0, 2.0]]), sigma=4.0, degree=0.5
+            "epanechnikov", np.zeros((1, 2)), np.array([[0.0, 2.0]]), sigma1=4.0, degree=0.5
         )[0, 0]
         == 0.0
     )
@@ -193,7 +193,7 @@ def test_epanechnikov_gram_matrix_is_indefinite():
     # by hand: points 0, 1, 2 on a line, sigma = 4, d = 1: K = [[1, .75, 0], [.75, 1, .75], [0, .75,
     # 1]],
     # eigenvalues 1 and 1 +- 0.75 sqrt(2), the smallest negative
-    K = kernel_matrix("epanechnikov", np.array([[0.0], [1.0], [2.0]]), sigma=4.0, degree=1.0)
+    K = kernel_matrix("epanechnikov", np.array([[0.0], [1.0], [2.0]]), sigma1=4.0, degree=1.0)
     np.testing.assert_allclose(K, [[1, 0.75, 0], [0.75, 1, 0.75], [0, 0.75, 1]], atol=1e-15)
     ev = np.linalg.eigvalsh(K)
     np.testing.assert_allclose(
@@ -202,7 +202,7 @@ def test_epanechnikov_gram_matrix_is_indefinite():
     assert ev[0] < 0
     # the spec's Checkerboard setting (Table 4.1: sigma 9.75, d 3; x ~ U([0, 40]^2), n = 300, §3.3)
     X = np.random.RandomState(0).uniform(0, 40, (300, 2))
-    ev = np.linalg.eigvalsh(kernel_matrix("epanechnikov", X, sigma=9.75, degree=3.0))
+    ev = np.linalg.eigvalsh(kernel_matrix("epanechnikov", X, sigma1=9.75, degree=3.0))
     assert ev[0] < -1e-3
 
 
@@ -231,13 +231,13 @@ def test_unknown_kernel_name():
         (
             "epanechnikov",
             {"gamma": 1.0},
-            "epanechnikov kernel has no parameter 'gamma'; its parameters: sigma, degree",
+            "epanechnikov kernel has no parameter 'gamma'; its parameters: sigma1, degree",
         ),
         ("linear", {"degree": 2}, "linear kernel has no parameter 'degree'; its parameters: none"),
         ("polynomial", {"degree": 2.5}, "degree must be an integer >= 1"),
         ("polynomial", {"degree": 0}, "degree must be an integer >= 1"),
         ("rbf", {"gamma": 0.0}, "gamma must be > 0"),
-        ("epanechnikov", {"sigma": -1.0}, "sigma must be > 0"),
+        ("epanechnikov", {"sigma1": -1.0}, "sigma1 must be > 0"),
         ("epanechnikov", {"degree": 0.0}, "degree must be > 0"),
         (
             "gaussian_combination",
@@ -245,7 +245,7 @@ def test_unknown_kernel_name():
             "at least one of sigma1",
         ),
         ("gaussian_combination", {"sigma2": -1.0}, "sigma2 must be >= 0"),
-        ("multiquadric", {"sigma": 0.0}, "sigma must be > 0"),
+        ("multiquadric", {"sigma1": 0.0}, "sigma1 must be > 0"),
         ("sigmoid", {"kappa": float("nan")}, "kappa must be a finite real number"),
     ],
 )

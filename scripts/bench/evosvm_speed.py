@@ -8,7 +8,7 @@ Usage::
 
 For every synthetic dataset of the thesis (RBF, gamma = 1, C = 1, raw features) and size n, in
 one run on this machine with one BLAS thread: LIBSVM's fit time (sklearn SVC, RBF) and its dual
-objective W* (with the equality constraint); then each evolutionary variant with ``max_gen``
+objective W* (with the equality constraint); then each evolutionary variant with ``max_generations``
 generations and no early stopping, its generations per second, the dual objective it ends
 with (% of W*; the b = 0 trick drops the equality constraint, so more than 100 % is possible,
 docs/decisions/evo.md), and the time until its best individual first reached 99 % of W*
@@ -31,9 +31,11 @@ from svmlab.estimators.kernel_svc import KernelSVC
 
 def _make(variant: str, max_gen: int):
     if variant == "pso":
-        return PsoSVMClassifier(C=1.0, gamma=1.0, max_gen=max_gen, patience=None, random_state=0)
+        return PsoSVMClassifier(
+            C=1.0, gamma=1.0, max_generations=max_gen, patience=None, random_state=0
+        )
     return EvoSVMClassifier(
-        C=1.0, gamma=1.0, mutation=variant, max_gen=max_gen, patience=None, random_state=0
+        C=1.0, gamma=1.0, mutation=variant, max_generations=max_gen, patience=None, random_state=0
     )
 
 

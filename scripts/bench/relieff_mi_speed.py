@@ -106,7 +106,7 @@ def main(argv=None):
         ga = GeneticFeatureSelector(
             learner,
             population_size=args.ga_population,
-            generations=args.ga_generations,
+            max_generations=args.ga_generations,
             random_state=0,
         ).fit(reduced, y)
         seconds = time.perf_counter() - t0

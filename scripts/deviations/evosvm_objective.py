@@ -44,8 +44,8 @@ DATASETS = {
 
 #: The two stopping rules: the thesis's (the defaults) and conf/solver/evosvm_converged.yaml.
 STOPS = {
-    "early": {"max_gen": 1000, "patience": 5},
-    "converged": {"max_gen": 20000, "patience": 1000},
+    "early": {"max_generations": 1000, "patience": 5},
+    "converged": {"max_generations": 20000, "patience": 1000},
 }
 
 
@@ -76,7 +76,7 @@ def fit_fold(X, y, train, test, gamma: float, max_gen_cap: int | None, seed: int
     for stop, params in STOPS.items():
         params = dict(params)
         if max_gen_cap is not None:
-            params["max_gen"] = min(params["max_gen"], max_gen_cap)
+            params["max_generations"] = min(params["max_generations"], max_gen_cap)
         t0 = time.perf_counter()
         evo = EvoSVMClassifier(gamma=gamma, C=1.0, random_state=seed, **params)
         evo.fit(X[train], y[train])

@@ -145,7 +145,7 @@ def mysvm_cell(thesis_name, n_folds, C, kernel, scale):
     if kernel == "rbf":
         kw = {"gamma": gamma}
     else:
-        kw = {"sigma": epanechnikov[0], "degree": epanechnikov[1]}
+        kw = {"sigma1": epanechnikov[0], "degree": epanechnikov[1]}
     error, single, _, _ = cv_error(
         lambda: KernelSVC(C=C, kernel=kernel, scale=scale, **kw), ds.X, ds.y, n_folds
     )

@@ -13,7 +13,7 @@ mutation (:mod:`svmlab.construction.variation`, :mod:`svmlab.construction.space`
 
 One generation, as in the thesis's RapidMiner runs (the ``"rm"`` engine of
 :mod:`svmlab.nsga2`): NSGA-II survival of ``population_size`` individuals from the pool; random
-pairs of the survivors cross with probability ``p_crossover``; every survivor and child gets a
+pairs of the survivors cross with probability ``crossover_rate``; every survivor and child gets a
 mutant, kept when it differs; feature sets already in the pool and empty sets are dropped; the
 new sets are evaluated (a fitness cache keyed by the sorted canonical feature set answers
 repeats). The initial population is the set of all original features plus random non-empty
@@ -104,14 +104,14 @@ class YAGGAFeatureConstructor(TransformerMixin, BaseEstimator):
         ``mu`` of the (mu + lambda) NSGA-II (the thesis gives no value).
     max_generations : int
         Number of generations (>= 0).
-    p_crossover : float
+    crossover_rate : float
         Probability that a pair of survivors crosses.
     crossover : {"uniform", "one_point"}
         Variable-length crossover (Sec. 6.4.1.2, Fig. 6.2).
     mutation : {"balanced", "rapidminer"}
         Reading of the combined probabilistic mutation (Sec. 6.4.3); see
         :func:`svmlab.construction.variation.generating_mutation`.
-    p_mutation : float or None
+    mutation_rate : float or None
         Basic mutation probability ``p`` in (0, 1]; ``None`` is ``1/nf`` per individual.
     equivalence : {"correlation", "absolute"} or None
         Sampling equivalence test (Sec. 6.4.2.1): absolute correlation >= ``equivalence_sigma``
@@ -157,10 +157,10 @@ class YAGGAFeatureConstructor(TransformerMixin, BaseEstimator):
         scoring=None,
         population_size=20,
         max_generations=50,
-        p_crossover=0.5,
+        crossover_rate=0.5,
         crossover="uniform",
         mutation="balanced",
-        p_mutation=None,
+        mutation_rate=None,
         equivalence="correlation",
         equivalence_samples=20,
         equivalence_sigma=0.9999,
@@ -176,10 +176,10 @@ class YAGGAFeatureConstructor(TransformerMixin, BaseEstimator):
         self.scoring = scoring
         self.population_size = population_size
         self.max_generations = max_generations
-        self.p_crossover = p_crossover
+        self.crossover_rate = crossover_rate
         self.crossover = crossover
         self.mutation = mutation
-        self.p_mutation = p_mutation
+        self.mutation_rate = mutation_rate
         self.equivalence = equivalence
         self.equivalence_samples = equivalence_samples
         self.equivalence_sigma = equivalence_sigma
@@ -237,10 +237,10 @@ class YAGGAFeatureConstructor(TransformerMixin, BaseEstimator):
             )
         number("population_size", Integral, 2, None)
         number("max_generations", Integral, 0, None)
-        number("p_crossover", Real, 0, 1)
+        number("crossover_rate", Real, 0, 1)
         choice("crossover", CROSSOVERS)
         choice("mutation", MUTATIONS)
-        number("p_mutation", Real, 0, 1, low_open=True, allow_none=True)
+        number("mutation_rate", Real, 0, 1, low_open=True, allow_none=True)
         choice("equivalence", EQUIVALENCES)
         number("equivalence_samples", Integral, 3, None)
         number("equivalence_sigma", Real, 0, 1, low_open=True)
@@ -334,13 +334,13 @@ class YAGGAFeatureConstructor(TransformerMixin, BaseEstimator):
             children = []
             perm = rng.permutation(len(pop))
             for a, b in perm[: 2 * (len(pop) // 2)].reshape(-1, 2):
-                if rng.random_sample() < self.p_crossover:
+                if rng.random_sample() < self.crossover_rate:
                     ca, cb = crossover(self.crossover, pop[a], pop[b], rng)
                     children += [space.drop_equivalent(ca), space.drop_equivalent(cb)]
             seen = {key(ind) for ind in pop}
             children = unique(children, seen)
             mutants = [
-                generating_mutation(ind, generators, space, rng, self.mutation, self.p_mutation)
+                generating_mutation(ind, generators, space, rng, self.mutation, self.mutation_rate)
                 for ind in pop + children
             ]
             new = children + unique(mutants, seen)

@@ -16,13 +16,14 @@ __all__ = ["KERNEL_CONSTRAINTS", "KERNEL_PARAMS", "KernelParamsMixin"]
 
 # constructor parameters that belong to the kernel; None means "the kernel's default".
 # ``shift`` is the multiquadric's additive term (Mierswa Def. 4.4 calls it c; renamed so that no
-# estimator has both ``C`` and ``c``).
+# estimator has both ``C`` and ``c``). ``sigma1`` is the divisor of the squared distance of the
+# Epanechnikov, multiquadric and Gaussian-combination kernels (the thesis's sigma, RapidMiner's
+# sigma1): ``sigma`` is reserved for the Gaussian width (docs/decisions/naming.md).
 KERNEL_PARAMS = (
     "gamma",
     "degree",
     "kappa",
     "delta",
-    "sigma",
     "sigma1",
     "sigma2",
     "sigma3",
@@ -39,7 +40,6 @@ KERNEL_CONSTRAINTS: dict = {
     "degree": [_POSITIVE, None],
     "kappa": [Real, None],
     "delta": [Real, None],
-    "sigma": [_POSITIVE, None],
     "sigma1": [_NONNEGATIVE, None],
     "sigma2": [_NONNEGATIVE, None],
     "sigma3": [_NONNEGATIVE, None],

@@ -40,7 +40,7 @@ class KernelSVC(KernelParamsMixin, ClassifierMixin, BaseEstimator):
         Box of the dual; ``"auto"`` is SVMlight's / mySVM's ``n / sum_i K(x_i, x_i)``.
     kernel : str, default="rbf"
         A kernel name of :func:`svmlab.kernels.kernel_names` (``rbf``, ``epanechnikov``, ...).
-    gamma, degree, kappa, delta, sigma, sigma1, sigma2, sigma3, shift : float or None, default=None
+    gamma, degree, kappa, delta, sigma1, sigma2, sigma3, shift : float or None, default=None
         Kernel parameters, as for :class:`~svmlab.estimators.evo.EvoSVMClassifier` (None: the
         kernel's default; one the kernel does not have is an error). For ``rbf``,
         ``K = exp(-gamma ||x - x'||^2)``: the thesis's "sigma" values go into ``gamma``
@@ -91,7 +91,6 @@ class KernelSVC(KernelParamsMixin, ClassifierMixin, BaseEstimator):
         degree=None,
         kappa=None,
         delta=None,
-        sigma=None,
         sigma1=None,
         sigma2=None,
         sigma3=None,
@@ -106,7 +105,6 @@ class KernelSVC(KernelParamsMixin, ClassifierMixin, BaseEstimator):
         self.degree = degree
         self.kappa = kappa
         self.delta = delta
-        self.sigma = sigma
         self.sigma1 = sigma1
         self.sigma2 = sigma2
         self.sigma3 = sigma3

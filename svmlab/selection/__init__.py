@@ -3,8 +3,8 @@
 * Class-corner instance selection (CCIS) of Oliveira (2021), Ch. 3: :class:`ClassCornerSelector`.
 * Multi-instance feature selection of HyDR-MI (Zafra, Pechenizkiy & Ventura): the ReliefF-MI
   weights (:func:`relieff_mi_weights`) and filter (:class:`MultiInstanceFeatureSelector`), the
-  genetic wrapper (:class:`GeneticFeatureSelector`) and both in front of a learner
-  (:class:`HyDRMIClassifier`).
+  genetic wrapper (:class:`GeneticFeatureSelector`); both in front of a learner are the
+  multi-instance classifier :class:`svmlab.estimators.mil.HyDRMIClassifier`.
 * Multi-objective evolutionary feature selection of Mierswa (2009), Part II: the wrapper around
   any estimator (:class:`MOFeatureSelector`, Sec. 6.2) and its NSGA-II search over feature masks
   with a fitness cache (:func:`search_masks`), and the unsupervised selection for clustering
@@ -20,7 +20,6 @@ from svmlab.selection.ccis import (
     selection_masks,
 )
 from svmlab.selection.genetic import GeneticFeatureSelector, sensitivity_x_specificity
-from svmlab.selection.hydrmi import HyDRMIClassifier
 from svmlab.selection.mi_filter import MultiInstanceFeatureSelector, rank_features, subset_size
 from svmlab.selection.mo_clustering import ClusteringFeatureSelector
 from svmlab.selection.mo_search import MaskSearchResult, search_masks
@@ -32,7 +31,6 @@ __all__ = [
     "ClassCornerSelector",
     "ClusteringFeatureSelector",
     "GeneticFeatureSelector",
-    "HyDRMIClassifier",
     "MOFeatureSelector",
     "MaskSearchResult",
     "MultiInstanceFeatureSelector",

@@ -8,8 +8,9 @@ so a learner that predicts one class everywhere scores 0. The search is pymoo's 
 algorithm with the paper's settings and the generational elitist scheme of the authors' JCLEC
 library: binary tournaments pick ``population_size`` parents; consecutive pairs are crossed at one
 point with probability ``crossover_rate``; each child is mutated with probability
-``mutation_rate``, flipping each bit with probability ``locus_rate``; the children replace the
-parents, except that the best parent replaces the worst child when no child is as good.
+``mutation_rate``, flipping each bit with probability ``gene_mutation_rate``; the children
+replace the parents, except that the best parent replaces the worst child when no child is as
+good.
 
 Fitness values are cached by mask (crossover and elitism recreate many masks); the selector reports
 how many evaluations the cache saved.
@@ -142,13 +143,13 @@ class GeneticFeatureSelector(BagColumnSelectorMixin, BaseEstimator):
         The multi-instance classifier (``fit(bags, y)``, ``predict(bags)``) whose fitness on a
         feature subset is measured; a clone is fitted for every evaluation.
     population_size : int, default=100
-    generations : int, default=50
+    max_generations : int, default=50
         Generations of offspring after the random initial population.
     crossover_rate : float, default=0.9
         Probability that a pair of parents is recombined (one-point crossover).
     mutation_rate : float, default=0.3
         Probability that a child enters the mutation ("locus mutation" of the paper).
-    locus_rate : float or None, default=None
+    gene_mutation_rate : float or None, default=None
         Probability that a mutated child flips each bit; None = ``1 / n_features``.
     fitness_evaluation : {"inner_cv", "resubstitution"}, default="inner_cv"
         Fitness from an inner stratified cross-validation of the training bags, or from the
@@ -176,10 +177,10 @@ class GeneticFeatureSelector(BagColumnSelectorMixin, BaseEstimator):
     _parameter_constraints: dict = {
         "estimator": [HasMethods(["fit", "predict"]), None],
         "population_size": [Interval(Integral, 2, None, closed="left")],
-        "generations": [Interval(Integral, 0, None, closed="left")],
+        "max_generations": [Interval(Integral, 0, None, closed="left")],
         "crossover_rate": [Interval(Real, 0, 1, closed="both")],
         "mutation_rate": [Interval(Real, 0, 1, closed="both")],
-        "locus_rate": [Interval(Real, 0, 1, closed="right"), None],
+        "gene_mutation_rate": [Interval(Real, 0, 1, closed="right"), None],
         "fitness_evaluation": [StrOptions(set(FITNESS_EVALUATIONS))],
         "fitness_cv": [Interval(Integral, 2, None, closed="left")],
         "random_state": ["random_state"],
@@ -191,10 +192,10 @@ class GeneticFeatureSelector(BagColumnSelectorMixin, BaseEstimator):
         estimator=None,
         *,
         population_size: int = 100,
-        generations: int = 50,
+        max_generations: int = 50,
         crossover_rate: float = 0.9,
         mutation_rate: float = 0.3,
-        locus_rate: float | None = None,
+        gene_mutation_rate: float | None = None,
         fitness_evaluation: str = "inner_cv",
         fitness_cv: int = 3,
         random_state=None,
@@ -202,10 +203,10 @@ class GeneticFeatureSelector(BagColumnSelectorMixin, BaseEstimator):
     ):
         self.estimator = estimator
         self.population_size = population_size
-        self.generations = generations
+        self.max_generations = max_generations
         self.crossover_rate = crossover_rate
         self.mutation_rate = mutation_rate
-        self.locus_rate = locus_rate
+        self.gene_mutation_rate = gene_mutation_rate
         self.fitness_evaluation = fitness_evaluation
         self.fitness_cv = fitness_cv
         self.random_state = random_state
@@ -223,7 +224,7 @@ class GeneticFeatureSelector(BagColumnSelectorMixin, BaseEstimator):
         seed = int(check_random_state(self.random_state).randint(2**31 - 1))
         cache = FitnessCache(self._fitness_function(X, starts, y, y_idx, seed), self.n_jobs)
         problem = _MaskProblem(d, cache)
-        locus = self.locus_rate if self.locus_rate is not None else 1.0 / d
+        locus = self.gene_mutation_rate if self.gene_mutation_rate is not None else 1.0 / d
         algorithm = GA(
             pop_size=self.population_size,
             sampling=BinaryRandomSampling(),
@@ -235,7 +236,7 @@ class GeneticFeatureSelector(BagColumnSelectorMixin, BaseEstimator):
             n_offsprings=self.population_size,
         )
         # pymoo counts the initial population as generation 1
-        algorithm.setup(problem, termination=("n_gen", self.generations + 1), seed=seed)
+        algorithm.setup(problem, termination=("n_gen", self.max_generations + 1), seed=seed)
         history = []
         while algorithm.has_next():
             algorithm.next()

@@ -341,9 +341,9 @@ class ClusteringFeatureSelector(MaskSearchMixin, SelectorMixin, BaseEstimator):
         NSGA-II population; ``None`` is ``2m`` (Sec. 8.4).
     max_generations : int, default=1000
         Sec. 8.4 (the thesis notes the front usually settles within 20 generations).
-    p_crossover : float, default=0.9
+    crossover_rate : float, default=0.9
         Uniform crossover probability (Sec. 8.4).
-    p_mutation : float, default=None
+    gene_mutation_rate : float, default=None
         Bit-flip probability per bit; ``None`` is ``1/m`` (Sec. 8.4).
     p_initial : float, default=0.5
         Probability that a feature is on in an initial individual.
@@ -413,8 +413,8 @@ class ClusteringFeatureSelector(MaskSearchMixin, SelectorMixin, BaseEstimator):
         n_interesting=5,
         population_size=None,
         max_generations=1000,
-        p_crossover=0.9,
-        p_mutation=None,
+        crossover_rate=0.9,
+        gene_mutation_rate=None,
         p_initial=0.5,
         engine="rm",
         crowding="raw",
@@ -432,8 +432,8 @@ class ClusteringFeatureSelector(MaskSearchMixin, SelectorMixin, BaseEstimator):
         self.n_interesting = n_interesting
         self.population_size = population_size
         self.max_generations = max_generations
-        self.p_crossover = p_crossover
-        self.p_mutation = p_mutation
+        self.crossover_rate = crossover_rate
+        self.gene_mutation_rate = gene_mutation_rate
         self.p_initial = p_initial
         self.engine = engine
         self.crowding = crowding

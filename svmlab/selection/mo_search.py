@@ -52,8 +52,8 @@ CROWDING = ("raw", "normalized")
 SEARCH_CONSTRAINTS = {
     "population_size": [Interval(Integral, 4, None, closed="left"), None],
     "max_generations": [Interval(Integral, 0, None, closed="left")],
-    "p_crossover": [Interval(Real, 0, 1, closed="both")],
-    "p_mutation": [Interval(Real, 0, 1, closed="right"), None],
+    "crossover_rate": [Interval(Real, 0, 1, closed="both")],
+    "gene_mutation_rate": [Interval(Real, 0, 1, closed="right"), None],
     "p_initial": [Interval(Real, 0, 1, closed="right")],
     "engine": [StrOptions(set(ENGINES))],
     "crowding": [StrOptions(set(CROWDING))],
@@ -66,8 +66,8 @@ SEARCH_CONSTRAINTS = {
 SEARCH_PARAMETERS = (
     "population_size",
     "max_generations",
-    "p_crossover",
-    "p_mutation",
+    "crossover_rate",
+    "gene_mutation_rate",
     "p_initial",
     "engine",
     "crowding",
@@ -187,10 +187,12 @@ class _MaskProblem:
 
     derives_genes = False
 
-    def __init__(self, objective: MaskObjective, m: int, p_mutation: float, p_initial: float):
+    def __init__(
+        self, objective: MaskObjective, m: int, gene_mutation_rate: float, p_initial: float
+    ):
         self.objective, self.n_var, self.n_obj = objective, m, objective.n_objectives
         self.lower, self.upper = np.zeros(m), np.ones(m)
-        self.p_mutation, self.p_initial = p_mutation, p_initial
+        self.gene_mutation_rate, self.p_initial = gene_mutation_rate, p_initial
         self.history: list[np.ndarray] | None = None
 
     def _repair(self, A: np.ndarray, rng) -> np.ndarray:
@@ -213,7 +215,7 @@ class _MaskProblem:
         return self.evaluate(children)
 
     def mutate_genes(self, A: np.ndarray, rng) -> np.ndarray:
-        flip = rng.random_sample(A.shape) < self.p_mutation
+        flip = rng.random_sample(A.shape) < self.gene_mutation_rate
         A[flip] = 1.0 - A[flip]
         return self._repair(A, rng)
 
@@ -242,8 +244,8 @@ def search_masks(
     n_objectives: int = 2,
     population_size: int | None = None,
     max_generations: int = 1000,
-    p_crossover: float = 0.9,
-    p_mutation: float | None = None,
+    crossover_rate: float = 0.9,
+    gene_mutation_rate: float | None = None,
     p_initial: float = 0.5,
     engine: str = "rm",
     crowding: str = "raw",
@@ -265,9 +267,9 @@ def search_masks(
         Default ``2m`` (Mierswa (2009), Sec. 8.4), at least 4.
     max_generations : int, default=1000
         Sec. 8.4.
-    p_crossover : float, default=0.9
+    crossover_rate : float, default=0.9
         Probability that a parent pair is crossed (uniform crossover), Sec. 8.4.
-    p_mutation : float, optional
+    gene_mutation_rate : float, optional
         Bit-flip probability per bit, default ``1/m`` (Sec. 8.4).
     p_initial : float, default=0.5
         Probability that a feature is on in an initial individual (the thesis does not say;
@@ -297,21 +299,22 @@ def search_masks(
         raise ValueError(f"crowding must be one of {', '.join(CROWDING)}, got {crowding!r}")
     _check("population_size", population_size, Integral, 4, None, allow_none=True)
     _check("max_generations", max_generations, Integral, 0, None)
-    _check("p_crossover", p_crossover, Real, 0, 1)
-    _check("p_mutation", p_mutation, Real, 0, 1, low_open=True, allow_none=True)
+    _check("crossover_rate", crossover_rate, Real, 0, 1)
+    _check("gene_mutation_rate", gene_mutation_rate, Real, 0, 1, low_open=True, allow_none=True)
     _check("p_initial", p_initial, Real, 0, 1, low_open=True)
     rng = check_random_state(random_state)
     mu = int(population_size) if population_size is not None else max(4, 2 * m)
     fn = MaskObjective(objective, n_objectives, cache=cache, n_jobs=n_jobs)
-    problem = _MaskProblem(fn, m, 1.0 / m if p_mutation is None else float(p_mutation), p_initial)
+    per_gene = 1.0 / m if gene_mutation_rate is None else float(gene_mutation_rate)
+    problem = _MaskProblem(fn, m, per_gene, p_initial)
     history: list[np.ndarray] = []
     if record_history:
         problem = _Recording(problem, history)
     population, _ = run_nsga2(
         problem,
-        mu=mu,
-        max_gen=int(max_generations),
-        p_cx=float(p_crossover),
+        population_size=mu,
+        max_generations=int(max_generations),
+        crossover_rate=float(crossover_rate),
         engine=engine,
         crowding=crowding,
         rng=rng,

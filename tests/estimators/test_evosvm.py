@@ -79,7 +79,7 @@ def problem():
 
 
 @pytest.mark.parametrize(
-    "kernel, params", [("rbf", {"gamma": 0.5}), ("epanechnikov", {"sigma": 4.0, "degree": 2.0})]
+    "kernel, params", [("rbf", {"gamma": 0.5}), ("epanechnikov", {"sigma1": 4.0, "degree": 2.0})]
 )
 def test_fitness_is_the_dual_objective(problem, kernel, params):
     X, y = problem
@@ -306,7 +306,7 @@ def test_reaches_95_percent_of_the_optimal_dual(blobs):
     W_qp = -solve_svm_dual(K, y, 1.0, tol=1e-8).objective  # with the equality constraint: <= W_b0
     assert W_qp <= W_b0 + 1e-9
     clf = EvoSVMClassifier(
-        mutation="gaussian", gamma=0.5, patience=None, max_gen=1000, random_state=0
+        mutation="gaussian", gamma=0.5, patience=None, max_generations=1000, random_state=0
     ).fit(X, labels)
     W = clf.fit_info_["objective"]
     assert W >= 0.95 * W_b0 and W >= 0.95 * W_qp
@@ -321,7 +321,7 @@ def test_patience_and_max_gen(overlap):
     assert clf.fit_info_["stop_reason"] == "patience"
     assert len(set(h[-5:])) == 1 and h[-5] > h[-6]  # stop after more than 3 stale generations
     clf = EvoSVMClassifier(
-        mutation="hybrid", gamma=0.5, patience=None, max_gen=25, random_state=0
+        mutation="hybrid", gamma=0.5, patience=None, max_generations=25, random_state=0
     ).fit(X, y)
     assert clf.fit_info_["generations"] == 25 and clf.fit_info_["stop_reason"] == "max_gen"
 
@@ -329,31 +329,35 @@ def test_patience_and_max_gen(overlap):
 def test_gaussian_step_adaptation_is_reported(overlap):
     X, y = overlap
     info = (
-        EvoSVMClassifier(gamma=0.5, patience=None, max_gen=201, random_state=0).fit(X, y).fit_info_
+        EvoSVMClassifier(gamma=0.5, patience=None, max_generations=201, random_state=0)
+        .fit(X, y)
+        .fit_info_
     )
     assert info["sigma_adaptations"] == 2  # after 100 and after 200 generations (the thesis rule)
     assert info["sigma_final"] in {0.1 * 2**k for k in range(-2, 3)}
     info = (
-        EvoSVMClassifier(gamma=0.5, one_fifth="off", max_gen=50, random_state=0).fit(X, y).fit_info_
+        EvoSVMClassifier(gamma=0.5, one_fifth="off", max_generations=50, random_state=0)
+        .fit(X, y)
+        .fit_info_
     )
     assert info["sigma_final"] == 0.1 and info["sigma_adaptations"] == 0
 
 
 def test_indefinite_kernel(overlap):
     X, y = overlap
-    K = kernel_matrix("epanechnikov", X, sigma=2.0, degree=2.0)
+    K = kernel_matrix("epanechnikov", X, sigma1=2.0, degree=2.0)
     assert np.linalg.eigvalsh(K)[0] < 0
     clf = EvoSVMClassifier(
         kernel="epanechnikov",
-        sigma=2.0,
+        sigma1=2.0,
         degree=2.0,
         C="auto",
-        max_gen=300,
+        max_generations=300,
         patience=10,
         random_state=0,
     ).fit(X, y)
     assert clf.C_ == pytest.approx(1.0)  # n / trace(K), K_ii = 1
-    assert clf.fit_info_["kernel_params"] == {"sigma": 2.0, "degree": 2.0}
+    assert clf.fit_info_["kernel_params"] == {"sigma1": 2.0, "degree": 2.0}
     assert clf.score(X, y) > 0.75
     Y = np.where(y == clf.classes_[1], 1.0, -1.0)
     assert clf.fit_info_["objective"] == pytest.approx(dual_W(K, Y, clf.alpha_), rel=1e-10)
@@ -361,10 +365,12 @@ def test_indefinite_kernel(overlap):
 
 def test_c_auto_is_n_over_trace(overlap):
     X, y = overlap
-    clf = EvoSVMClassifier(kernel="linear", C="auto", max_gen=5, random_state=0).fit(X, y)
+    clf = EvoSVMClassifier(kernel="linear", C="auto", max_generations=5, random_state=0).fit(X, y)
     assert clf.C_ == pytest.approx(len(X) / (X**2).sum())
     assert np.all(clf.alpha_ <= clf.C_)
-    assert PsoSVMClassifier(C="auto", max_gen=5, random_state=0).fit(X, y).C_ == pytest.approx(1.0)
+    assert PsoSVMClassifier(C="auto", max_generations=5, random_state=0).fit(
+        X, y
+    ).C_ == pytest.approx(1.0)
 
 
 def test_pso(overlap):
@@ -378,7 +384,7 @@ def test_pso(overlap):
         assert info["inertia_final"] == pytest.approx(0.1 - info["generations"] * 0.1 / 500)
         assert clf.score(X, y) > 0.75
     pso = PsoSVMClassifier(
-        gamma=0.5, patience=None, max_gen=40, dynamic_inertia=False, random_state=0
+        gamma=0.5, patience=None, max_generations=40, dynamic_inertia=False, random_state=0
     )
     info = pso.fit(X, y).fit_info_
     assert info["generations"] == 40 and info["inertia_final"] == 0.1
@@ -398,12 +404,12 @@ def test_pso(overlap):
         ),
         ({"C": -1.0}, None, r"'C' parameter"),
         ({"C": "heuristic"}, None, r"'C' parameter"),
-        ({"pop_size": 1}, None, r"'pop_size' parameter .* in the range \[2, inf\)"),
+        ({"population_size": 1}, None, r"'population_size' parameter .* in the range \[2, inf\)"),
         ({"kernel": "gauss"}, None, r"'kernel' parameter .* among .*'epanechnikov'"),
         (
-            {"kernel": "rbf", "sigma": 1.0},
+            {"kernel": "rbf", "sigma1": 1.0},
             None,
-            r"sigma=1.0 is not a parameter of the rbf kernel .* parameters: gamma",
+            r"sigma1=1.0 is not a parameter of the rbf kernel .* parameters: gamma",
         ),
         ({"kernel": "polynomial", "degree": 1.5}, None, r"degree must be an integer"),
         (
@@ -424,7 +430,7 @@ def test_bad_input(cls, params, y, message):
     X = np.random.RandomState(0).randn(12, 2)
     y = [0, 1] * 6 if y is None else y
     with pytest.raises(ValueError, match=message):
-        cls(max_gen=3, **params).fit(X, y)
+        cls(max_generations=3, **params).fit(X, y)
 
 
 # --- determinism, sparse input, configs ---------------------------------------------------------
@@ -477,9 +483,9 @@ def test_solver_config_is_valid(name, cls):
 @pytest.mark.parametrize(
     "est",
     [
-        EvoSVMClassifier(max_gen=50),
-        EvoSVMClassifier(mutation="hybrid", max_gen=50),
-        PsoSVMClassifier(max_gen=50),
+        EvoSVMClassifier(max_generations=50),
+        EvoSVMClassifier(mutation="hybrid", max_generations=50),
+        PsoSVMClassifier(max_generations=50),
     ],
     ids=["G", "H", "PSO"],
 )

@@ -37,9 +37,9 @@ def test_scale_is_svc_on_z_scored_features(data):
 
 def test_indefinite_epanechnikov_kernel_fits(data):
     X, y = data
-    K = kernel_matrix("epanechnikov", X, None, sigma=2000.0, degree=2.0)
+    K = kernel_matrix("epanechnikov", X, None, sigma1=2000.0, degree=2.0)
     assert np.linalg.eigvalsh(K).min() < -1e-8  # indefinite on this data
-    model = KernelSVC(kernel="epanechnikov", sigma=2000.0, degree=2.0).fit(X, y)
+    model = KernelSVC(kernel="epanechnikov", sigma1=2000.0, degree=2.0).fit(X, y)
     assert model.score(X, y) > 0.7
 
 
@@ -50,7 +50,7 @@ def test_auto_C_and_errors(data):
     with pytest.raises(ValueError, match="exactly 2 classes"):
         KernelSVC().fit(X, np.arange(len(X)) % 3)
     with pytest.raises(ValueError, match="not a parameter of the rbf kernel"):
-        KernelSVC(sigma=1.0).fit(X, y)
+        KernelSVC(sigma1=1.0).fit(X, y)
     with pytest.raises(ValueError, match="kernel"):
         KernelSVC(kernel="gauss").fit(X, y)
 

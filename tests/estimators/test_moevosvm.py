@@ -18,7 +18,7 @@ from svmlab.nsga2 import crowding_distance, non_dominated, nsga2_survival
 from svmlab.testing import essential_checks
 
 GAMMA = 0.5
-FAST = dict(gamma=GAMMA, pop_size=20, max_gen=120)
+FAST = dict(gamma=GAMMA, population_size=20, max_generations=120)
 
 
 def gaussian_kernel(A, B, gamma):
@@ -158,7 +158,7 @@ def test_split_and_fit_info(fitted, data):
     assert info["front_size"] == len(info["front"]) == len(fitted.pareto_front_)
     assert [m["selected"] for m in info["front"]].index(True) == fitted.selected_
     assert info["holdout_error"] == fitted.pareto_holdout_error_[fitted.selected_]
-    assert info["evaluations"] > info["generations"] * fitted.pop_size * 0.9
+    assert info["evaluations"] > info["generations"] * fitted.population_size * 0.9
     assert info["objective_names"] == ["margin", "alpha_sum", "balance"]
 
 
@@ -302,9 +302,13 @@ def test_same_seed_same_front(data, engine):
     [
         ({"alpha_max": 0.0}, None, r"'alpha_max' parameter .* range \(0.0, inf\)"),
         ({"alpha_max": -5.0}, None, r"'alpha_max' parameter"),
-        ({"pop_size": 1}, None, r"'pop_size' parameter .* in the range \[2, inf\)"),
+        ({"population_size": 1}, None, r"'population_size' parameter .* in the range \[2, inf\)"),
         ({"kernel": "gauss"}, None, r"'kernel' parameter .* among .*'epanechnikov'"),
-        ({"kernel": "rbf", "sigma": 1.0}, None, r"sigma=1.0 is not a parameter of the rbf kernel"),
+        (
+            {"kernel": "rbf", "sigma1": 1.0},
+            None,
+            r"sigma1=1.0 is not a parameter of the rbf kernel",
+        ),
         ({"holdout_size": 1.0}, None, r"'holdout_size' parameter"),
         ({"engine": "deap"}, None, r"'engine' parameter"),
         ({}, [0, 1, 2] * 10, r"Only binary classification is supported. .* got 3 classes"),
@@ -318,7 +322,10 @@ def test_bad_input(params, y, message):
     y = [0, 1] * 15 if y is None else y
     with pytest.raises(ValueError, match=message):
         MOEvoSVMClassifier(
-            pop_size=params.pop("pop_size", 4), max_gen=2, random_state=0, **params
+            population_size=params.pop("population_size", 4),
+            max_generations=2,
+            random_state=0,
+            **params,
         ).fit(X, y)
 
 
@@ -338,7 +345,13 @@ def test_solver_config_is_valid():
     assert {k: v for k, v in est.get_params().items() if k != "random_state"} == {
         k: v for k, v in defaults.items() if k != "random_state"
     }
-    assert (est.alpha_max, est.pop_size, est.max_gen, est.init, est.holdout_size) == (
+    assert (
+        est.alpha_max,
+        est.population_size,
+        est.max_generations,
+        est.init,
+        est.holdout_size,
+    ) == (
         1000.0,
         100,
         1000,
@@ -347,8 +360,8 @@ def test_solver_config_is_valid():
     )
 
 
-# every scikit-learn check runs on moevosvm.yaml (pop_size 10, max_gen 30) in
+# every scikit-learn check runs on moevosvm.yaml (population_size 10, max_generations 30) in
 # tests/test_conformance.py; these are the essentials on a smaller run
 @pytest.mark.parametrize("check", essential_checks(), ids=lambda c: c.__name__)
 def test_sklearn_essentials(check):
-    check("MOEvoSVMClassifier", MOEvoSVMClassifier(pop_size=10, max_gen=20))
+    check("MOEvoSVMClassifier", MOEvoSVMClassifier(population_size=10, max_generations=20))

@@ -139,7 +139,7 @@ def test_minmax_is_the_exact_min_over_labellings(clusters):
 def test_minmax_search_above_the_exhaustive_limit(clusters):
     X, y, truth = clusters
     clf = EvoTSVMClassifier(
-        gamma=GAMMA, y_mode="minmax", minmax_exhaustive=3, max_gen=30, random_state=0
+        gamma=GAMMA, y_mode="minmax", minmax_exhaustive=3, max_generations=30, random_state=0
     ).fit(X, y)
     assert clf.fit_info_["stop_reason"] in ("patience", "max_gen")
     assert clf.fit_info_["evaluations"] < 2 ** (2 * M - 2)
@@ -192,8 +192,12 @@ def test_same_seed_same_model(clusters):
         b = EvoTSVMClassifier(gamma=GAMMA, y_mode=mode, random_state=4).fit(X, y)
         np.testing.assert_array_equal(a.alpha_, b.alpha_)
         np.testing.assert_array_equal(a.unlabeled_labels_, b.unlabeled_labels_)
-    m1 = MOTSVMClassifier(gamma=GAMMA, pop_size=12, max_gen=40, random_state=4).fit(X, y)
-    m2 = MOTSVMClassifier(gamma=GAMMA, pop_size=12, max_gen=40, random_state=4).fit(X, y)
+    m1 = MOTSVMClassifier(gamma=GAMMA, population_size=12, max_generations=40, random_state=4).fit(
+        X, y
+    )
+    m2 = MOTSVMClassifier(gamma=GAMMA, population_size=12, max_generations=40, random_state=4).fit(
+        X, y
+    )
     np.testing.assert_array_equal(m1.pareto_alpha_, m2.pareto_alpha_)
 
 
@@ -210,7 +214,12 @@ def mo_fitted(request, clusters):
     X, y, _ = clusters
     mode, engine = request.param
     return MOTSVMClassifier(
-        gamma=GAMMA, y_mode=mode, engine=engine, pop_size=30, max_gen=300, random_state=0
+        gamma=GAMMA,
+        y_mode=mode,
+        engine=engine,
+        population_size=30,
+        max_generations=300,
+        random_state=0,
     ).fit(X, y)
 
 
@@ -244,7 +253,9 @@ def test_mo_front_objectives_and_members(mo_fitted, clusters):
 
 def test_mo_self_label_front_contains_the_cluster_labelling(clusters):
     X, y, truth = clusters
-    clf = MOTSVMClassifier(gamma=GAMMA, pop_size=30, max_gen=300, random_state=0).fit(X, y)
+    clf = MOTSVMClassifier(
+        gamma=GAMMA, population_size=30, max_generations=300, random_state=0
+    ).fit(X, y)
     assert (
         max(np.mean(clf.member(i).transduction_ == truth) for i in range(len(clf.pareto_front_)))
         == 1.0
@@ -268,7 +279,12 @@ def test_clustering_from_the_pareto_front():
     X = np.vstack([rng.randn(12, 2) * 0.5 + [0, 2], rng.randn(12, 2) * 0.5 - [0, 2]])
     truth = np.repeat([1, 0], 12)
     res = pareto_clustering(
-        X, kernel="linear", pop_size=30, max_gen=400, random_state=0, min_cluster_size=4
+        X,
+        kernel="linear",
+        population_size=30,
+        max_generations=400,
+        random_state=0,
+        min_cluster_size=4,
     )
     assert res.estimator.classes_.tolist() == [0, 1] and res.estimator.fit_info_["n_labeled"] == 0
     assert res.labels.shape == (len(res.members), len(X)) and res.chosen is not None
@@ -286,7 +302,7 @@ def test_clustering_from_the_pareto_front():
 @pytest.mark.parametrize(
     "params, y, message",
     [
-        ({"pop_size": 1}, None, r"'pop_size' parameter .* in the range \[2, inf\)"),
+        ({"population_size": 1}, None, r"'population_size' parameter .* in the range \[2, inf\)"),
         ({"kernel": "gauss"}, None, r"'kernel' parameter .* among"),
         ({}, [0, 1] * 6, r"transductive: it needs unlabeled rows, marked y = -1"),
         ({}, [0, 1, 2, -1] * 3, r"Only binary classification is supported. .* got 3 classes"),
@@ -299,7 +315,7 @@ def test_bad_input(cls, params, y, message):
     X = np.random.RandomState(0).randn(12, 2)
     y = [0, 1, -1, -1] * 3 if y is None else y
     with pytest.raises(ValueError, match=message):
-        cls(max_gen=2, **params).fit(X, np.asarray(y))
+        cls(max_generations=2, **params).fit(X, np.asarray(y))
 
 
 @pytest.mark.parametrize(
@@ -314,7 +330,7 @@ def test_bad_input(cls, params, y, message):
 def test_bad_evo_tsvm_parameters(params, message):
     X = np.random.RandomState(0).randn(12, 2)
     with pytest.raises(ValueError, match=message):
-        EvoTSVMClassifier(max_gen=2, **params).fit(X, np.array([0, 1, -1, -1] * 3))
+        EvoTSVMClassifier(max_generations=2, **params).fit(X, np.array([0, 1, -1, -1] * 3))
 
 
 def test_bad_mo_tsvm_parameters():
@@ -362,9 +378,9 @@ def test_rvm_sparse_and_accurate(separable):
 
 def test_rvm_with_an_indefinite_kernel():
     X, y = make_blobs(80, centers=[[-1, 0], [1, 0]], cluster_std=0.8, random_state=2)
-    K = kernel_matrix("epanechnikov", X, sigma=2.0, degree=2.0)
+    K = kernel_matrix("epanechnikov", X, sigma1=2.0, degree=2.0)
     assert np.linalg.eigvalsh(K)[0] < 0  # not positive semi-definite
-    clf = RVMClassifier(kernel="epanechnikov", sigma=2.0, degree=2.0).fit(X, y)
+    clf = RVMClassifier(kernel="epanechnikov", sigma1=2.0, degree=2.0).fit(X, y)
     assert clf.score(X, y) > 0.85 and len(clf.relevance_) < len(X) / 2
 
 

@@ -123,7 +123,7 @@ def test_dual_objective_column_from_fit_info(make_cfg, tmp_path):
         "_target_": "svmlab.estimators.evo.EvoSVMClassifier",
         "tasks": ["binary"],
         "gamma": 1.0,
-        "max_gen": 20,
+        "max_generations": 20,
     }
     knn = {"name": "knn", "_target_": "sklearn.neighbors.KNeighborsClassifier", "tasks": ["binary"]}
     df = _run(make_cfg(dataset={"name": "moons"}, solvers={"e": evo, "k": knn}), tmp_path)

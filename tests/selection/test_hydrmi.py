@@ -1,6 +1,6 @@
-"""The multi-instance feature selectors and HyDR-MI (svmlab.selection): the ReliefF-MI filter in
-a pipeline, the genetic wrapper's elitism, determinism and fitness cache, and that HyDR-MI sees
-only the bags it is fitted on."""
+"""The multi-instance feature selectors (svmlab.selection) and HyDR-MI (svmlab.estimators.mil):
+the ReliefF-MI filter in a pipeline, the genetic wrapper's elitism, determinism and fitness
+cache, and that HyDR-MI sees only the bags it is fitted on."""
 
 import numpy as np
 import pytest
@@ -8,10 +8,9 @@ from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.naive_bayes import GaussianNB
 from sklearn.pipeline import make_pipeline
 
-from svmlab.estimators.mil import SimpleMIClassifier
+from svmlab.estimators.mil import HyDRMIClassifier, SimpleMIClassifier
 from svmlab.selection import (
     GeneticFeatureSelector,
-    HyDRMIClassifier,
     MultiInstanceFeatureSelector,
     sensitivity_x_specificity,
 )
@@ -79,7 +78,7 @@ def test_fitness_cache_evaluates_each_mask_once():
 
 def test_ga_elite_never_gets_worse_and_is_seeded():
     bags, y = planted(seed=1)
-    kw = dict(population_size=12, generations=6, random_state=3)
+    kw = dict(population_size=12, max_generations=6, random_state=3)
     ga = GeneticFeatureSelector(simple_mi(), **kw).fit(bags, y)
     best = [h["best"] for h in ga.history_]
     assert len(best) == 7 and all(b2 >= b1 for b1, b2 in zip(best, best[1:]))
@@ -98,7 +97,7 @@ def test_hydrmi_sees_only_its_training_bags_and_records_what_it_used():
     BagSpy.seen_fit.clear()
     BagSpy.seen_predict.clear()
     clf = HyDRMIClassifier(
-        BagSpy(), filter_fraction=1.0, population_size=6, generations=2, random_state=0
+        BagSpy(), filter_fraction=1.0, population_size=6, max_generations=2, random_state=0
     )
     clf.fit([bags[i] for i in train], y[train])
     seen = set().union(*BagSpy.seen_fit, *BagSpy.seen_predict)

@@ -77,7 +77,7 @@ def test_history_has_one_front_per_generation_and_never_worsens():
     [
         ({"engine": "spea2"}, "engine"),
         ({"crowding": "none"}, "crowding"),
-        ({"p_mutation": 0.0}, "p_mutation"),
+        ({"gene_mutation_rate": 0.0}, "gene_mutation_rate"),
         ({"population_size": 3}, "population_size"),
     ],
 )

@@ -134,7 +134,7 @@ def test_no_leakage_nested_search_at_chance_leaky_search_inflated():
     [
         ({"engine": "nsga3"}, "engine"),
         ({"choose": "median"}, "choose"),
-        ({"p_crossover": 1.5}, "p_crossover"),
+        ({"crossover_rate": 1.5}, "crossover_rate"),
         ({"population_size": 2}, "population_size"),
     ],
 )

@@ -26,8 +26,8 @@ from svmlab.kernels import kernel_diagonal, kernel_expansion, kernel_matrix
 COMMON_CONSTRAINTS: dict = {
     "C": [Interval(Real, 0.0, None, closed="neither"), StrOptions({"auto"})],
     **KERNEL_CONSTRAINTS,
-    "pop_size": [Interval(Integral, 2, None, closed="left")],
-    "max_gen": [Interval(Integral, 1, None, closed="left")],
+    "population_size": [Interval(Integral, 2, None, closed="left")],
+    "max_generations": [Interval(Integral, 1, None, closed="left")],
     "patience": [Interval(Integral, 0, None, closed="left"), None],
     "init": [StrOptions({"uniform", "zeros"})],
     "random_state": ["random_state"],

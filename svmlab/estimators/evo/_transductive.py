@@ -205,8 +205,8 @@ class TransductiveBase(KernelParamsMixin, KernelExpansionMixin, ClassifierMixin,
 
 TRANSDUCTIVE_CONSTRAINTS = {
     **KERNEL_CONSTRAINTS,
-    "pop_size": [Interval(Integral, 2, None, closed="left")],
-    "p_cx": [Interval(Real, 0.0, 1.0, closed="both")],
+    "population_size": [Interval(Integral, 2, None, closed="left")],
+    "crossover_rate": [Interval(Real, 0.0, 1.0, closed="both")],
     "init": [StrOptions({"uniform", "zeros"})],
     "random_state": ["random_state"],
 }

@@ -56,19 +56,19 @@ class EvoTSVMClassifier(TransductiveBase):
         Box of the unlabeled duals ``alpha*_k`` (the thesis's ``C*``, not given), > 0.
     kernel : str, default="rbf"
         A kernel of :mod:`svmlab.kernels` (2-Moons: rbf; 4-/3-Clusters: linear).
-    gamma, degree, kappa, delta, sigma, sigma1, sigma2, sigma3, shift : float or None, default=None
+    gamma, degree, kappa, delta, sigma1, sigma2, sigma3, shift : float or None, default=None
         Parameters of the chosen kernel (``None``: its default).
     y_mode : {"self_label", "literal", "minmax"}, default="self_label"
         How the unlabeled labels ``y*`` are treated (docs/decisions/evo.md, "Transductive
         SVMs: the direction of the search over y*"; see
         :mod:`~svmlab.estimators.evo._transductive`). ``"literal"`` is the thesis's text.
-    pop_size : int, default=10
+    population_size : int, default=10
         Population size (>= 2; thesis).
-    max_gen : int, default=10000
+    max_generations : int, default=10000
         Maximum generations (thesis, Ch. 5).
     patience : int or None, default=10
         Stop after more than ``patience`` generations without improvement (thesis: 10).
-    p_cx : float, default=0.9
+    crossover_rate : float, default=0.9
         Crossover probability of a pair (uniform crossover over all genes, ``y*`` included).
     tournament_frac : float, default=0.25
         Tournament size as a fraction of the pool.
@@ -83,7 +83,8 @@ class EvoTSVMClassifier(TransductiveBase):
         {-1, +1}.
     minmax_exhaustive : int, default=10
         ``y_mode="minmax"``: try all ``2^n*`` labellings up to this ``n*``; above it, search
-        them with ``pop_size``, ``max_gen``, ``patience``, ``p_cx`` and ``tournament_frac``.
+        them with ``population_size``, ``max_generations``, ``patience``, ``crossover_rate``
+        and ``tournament_frac``.
     random_state : int, RandomState instance or None, default=None
         Seeds the whole run.
 
@@ -133,7 +134,7 @@ class EvoTSVMClassifier(TransductiveBase):
         "C": [Interval(Real, 0.0, None, closed="neither")],
         "C_u": [Interval(Real, 0.0, None, closed="neither")],
         "y_mode": [StrOptions({"self_label", "literal", "minmax"})],
-        "max_gen": [Interval(Integral, 1, None, closed="left")],
+        "max_generations": [Interval(Integral, 1, None, closed="left")],
         "patience": [Interval(Integral, 0, None, closed="left"), None],
         "tournament_frac": [Interval(Real, 0.0, 1.0, closed="right")],
         "keep_best": ["boolean"],
@@ -151,16 +152,15 @@ class EvoTSVMClassifier(TransductiveBase):
         degree=None,
         kappa=None,
         delta=None,
-        sigma=None,
         sigma1=None,
         sigma2=None,
         sigma3=None,
         shift=None,
         y_mode="self_label",
-        pop_size=10,
-        max_gen=10000,
+        population_size=10,
+        max_generations=10000,
         patience=10,
-        p_cx=0.9,
+        crossover_rate=0.9,
         tournament_frac=0.25,
         keep_best=True,
         sigma0_frac=0.1,
@@ -176,16 +176,15 @@ class EvoTSVMClassifier(TransductiveBase):
         self.degree = degree
         self.kappa = kappa
         self.delta = delta
-        self.sigma = sigma
         self.sigma1 = sigma1
         self.sigma2 = sigma2
         self.sigma3 = sigma3
         self.shift = shift
         self.y_mode = y_mode
-        self.pop_size = pop_size
-        self.max_gen = max_gen
+        self.population_size = population_size
+        self.max_generations = max_generations
         self.patience = patience
-        self.p_cx = p_cx
+        self.crossover_rate = crossover_rate
         self.tournament_frac = tournament_frac
         self.keep_best = keep_best
         self.sigma0_frac = sigma0_frac
@@ -264,7 +263,7 @@ class EvoTSVMClassifier(TransductiveBase):
         return A[:, : core.N].sum(axis=1) - 0.5 * core.quad(A, derive)
 
     def _evolve(self, core, rng):
-        mu, N = int(self.pop_size), core.N
+        mu, N = int(self.population_size), core.N
         A = core.initial(mu, rng, self.init)
         F = self._evaluate(core, A)
         evaluations = mu
@@ -274,14 +273,14 @@ class EvoTSVMClassifier(TransductiveBase):
         step = float(self.sigma0_frac) * core.ub
         rule = OneFifthRule(self.one_fifth, core.L) if self.one_fifth != "off" else None
         generation, stale, stop = 0, 0, "max_gen"
-        while generation < self.max_gen:
+        while generation < self.max_generations:
             if self.keep_best:
                 win = tournament_select(F, mu - 1, self.tournament_frac, rng)
                 A, F = np.concatenate([best_A[None, :], A[win]]), np.concatenate([[best_F], F[win]])
             else:
                 win = tournament_select(F, mu, self.tournament_frac, rng)
                 A, F = A[win], F[win]
-            children, _ = uniform_crossover(A, self.p_cx, rng)
+            children, _ = uniform_crossover(A, self.crossover_rate, rng)
             if len(children):
                 A, F = (
                     np.concatenate([A, children]),
@@ -341,7 +340,7 @@ class EvoTSVMClassifier(TransductiveBase):
                 history.append(best_W)
             generations, stop = 0, "exhaustive"
         else:  # an evolutionary search over labellings, minimising the inner maximum
-            mu = int(self.pop_size)
+            mu = int(self.population_size)
             S = np.where(rng.random_sample((mu, core.n_u)) < 0.5, -1.0, 1.0)
             # one start is the labelling of the inductive b = 0 SVM on the labeled rows
             a_lab, _, _ = box_dual_ascent(np.outer(core.y_lab, core.y_lab) * K[:n, :n], core.ub[:n])
@@ -351,10 +350,10 @@ class EvoTSVMClassifier(TransductiveBase):
             best_S, best_F = S[top].copy(), float(F[top])
             history.append(-best_F)
             generations, stale, stop = 0, 0, "max_gen"
-            while generations < self.max_gen:
+            while generations < self.max_generations:
                 win = tournament_select(F, mu - 1, self.tournament_frac, rng)
                 S, F = np.concatenate([best_S[None, :], S[win]]), np.concatenate([[best_F], F[win]])
-                children, _ = uniform_crossover(S, self.p_cx, rng)
+                children, _ = uniform_crossover(S, self.crossover_rate, rng)
                 M = np.concatenate([S, children]) if len(children) else S.copy()
                 Fc = -np.array([inner(s) for s in children]) if len(children) else np.empty(0)
                 M = M.copy()

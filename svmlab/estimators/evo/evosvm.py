@@ -43,29 +43,29 @@ class EvoSVMClassifier(BaseDualEvolution):
     kernel : str, default="rbf"
         A kernel of :mod:`svmlab.kernels`: "linear", "polynomial", "rbf", "sigmoid",
         "epanechnikov", "gaussian_combination" or "multiquadric".
-    gamma, degree, kappa, delta, sigma, sigma1, sigma2, sigma3, shift : float or None, default=None
+    gamma, degree, kappa, delta, sigma1, sigma2, sigma3, shift : float or None, default=None
         Parameters of the chosen kernel (``None``: the kernel's default, see
         :mod:`svmlab.kernels`); setting one the kernel does not have is an error. ``rbf``
         is ``exp(-gamma ||x - y||^2)``: the thesis's tabulated RBF "sigma" values are
         ``gamma`` values (docs/decisions/evo.md, "RBF 'sigma' in the tables is gamma"), a true
         width converts as ``gamma = 1/(2 sigma^2)``.
-        ``epanechnikov`` is ``(1 - ||x - y||^2 / sigma)^degree`` (Table 4.1's sigma and d
-        as they stand).
+        ``epanechnikov`` is ``(1 - ||x - y||^2 / sigma1)^degree`` (Table 4.1's sigma, here
+        ``sigma1`` as RapidMiner calls it, and d as they stand).
     mutation : {"gaussian", "switching", "hybrid"}, default="gaussian"
         EvoSVM-G: ``alpha_i += N(0, s^2)`` on every gene, clipped to ``[0, C]``, with the
         step ``s`` adapted by the 1/5 rule. EvoSVM-S: each gene with probability ``1/n``
         switches (non-zero -> 0, zero -> C). EvoSVM-H (Fig. 3.1): each gene with
         probability ``1/n``: non-zero -> 0, zero -> uniform in ``[0, C]``.
-    pop_size : int, default=10
+    population_size : int, default=10
         Population size ``mu`` (>= 2), thesis value.
-    max_gen : int, default=1000
+    max_generations : int, default=1000
         Maximum number of generations; thesis value for Ch. 3 (Ch. 4 uses 10000).
     patience : int or None, default=5
         Stop when the best-ever fitness has not improved for **more than** ``patience``
         generations (RapidMiner's strict rule, docs/decisions/evo.md; the thesis's "no improvement
         during the last 5 generations" taken literally is ``patience=4``). ``None``: never.
         Ch. 4 uses 10.
-    p_cx : float, default=0.9
+    crossover_rate : float, default=0.9
         Probability that a pair of the selected population crosses (uniform crossover,
         every gene swapped with probability 1/2).
     tournament_frac : float, default=0.25
@@ -131,7 +131,7 @@ class EvoSVMClassifier(BaseDualEvolution):
     1. selection: the best-ever individual (``keep_best``) plus tournament winners from the
        pool, ``mu`` individuals in all;
     2. crossover: the selected individuals are paired at random; each pair crosses with
-       probability ``p_cx`` and both children join the pool;
+       probability ``crossover_rate`` and both children join the pool;
     3. mutation: every individual of the pool (children included) gets a mutated clone;
        Gaussian clones always join the pool, switching / hybrid clones only if a gene changed;
     4. (Gaussian only) the 1/5 rule adapts the step;
@@ -144,7 +144,7 @@ class EvoSVMClassifier(BaseDualEvolution):
     switching / hybrid mutants (about one changed gene) are updated in ``O(n)`` per gene from
     their parent's ``Q alpha`` (numba).
 
-    **Memory.** One ``n x n`` float64 matrix, plus ``O(pop_size * n)``.
+    **Memory.** One ``n x n`` float64 matrix, plus ``O(population_size * n)``.
 
     **Threads.** The generation loop runs with one BLAS thread (``threadpoolctl``): its
     products have only a few dozen rows, and a multi-threaded BLAS stalls on thread wake-ups
@@ -173,7 +173,7 @@ class EvoSVMClassifier(BaseDualEvolution):
     _parameter_constraints: dict = {
         **COMMON_CONSTRAINTS,
         "mutation": [StrOptions({"gaussian", "switching", "hybrid"})],
-        "p_cx": [Interval(Real, 0.0, 1.0, closed="both")],
+        "crossover_rate": [Interval(Real, 0.0, 1.0, closed="both")],
         "tournament_frac": [Interval(Real, 0.0, 1.0, closed="right")],
         "keep_best": ["boolean"],
         "sigma0_frac": [Interval(Real, 0.0, None, closed="neither")],
@@ -188,16 +188,15 @@ class EvoSVMClassifier(BaseDualEvolution):
         degree=None,
         kappa=None,
         delta=None,
-        sigma=None,
         sigma1=None,
         sigma2=None,
         sigma3=None,
         shift=None,
         mutation="gaussian",
-        pop_size=10,
-        max_gen=1000,
+        population_size=10,
+        max_generations=1000,
         patience=5,
-        p_cx=0.9,
+        crossover_rate=0.9,
         tournament_frac=0.25,
         keep_best=True,
         sigma0_frac=0.1,
@@ -211,16 +210,15 @@ class EvoSVMClassifier(BaseDualEvolution):
         self.degree = degree
         self.kappa = kappa
         self.delta = delta
-        self.sigma = sigma
         self.sigma1 = sigma1
         self.sigma2 = sigma2
         self.sigma3 = sigma3
         self.shift = shift
         self.mutation = mutation
-        self.pop_size = pop_size
-        self.max_gen = max_gen
+        self.population_size = population_size
+        self.max_generations = max_generations
         self.patience = patience
-        self.p_cx = p_cx
+        self.crossover_rate = crossover_rate
         self.tournament_frac = tournament_frac
         self.keep_best = keep_best
         self.sigma0_frac = sigma0_frac
@@ -234,7 +232,7 @@ class EvoSVMClassifier(BaseDualEvolution):
 
     def _optimize(self, fitness: DualFitness, rng) -> tuple[np.ndarray, dict]:
         """The generation loop: selection, crossover, mutation, step adaptation, best-ever."""
-        n, C, mu = fitness.n, fitness.C, int(self.pop_size)
+        n, C, mu = fitness.n, fitness.C, int(self.population_size)
         gaussian = self.mutation == "gaussian"
         A = rng.random_sample((mu, n)) * C if self.init == "uniform" else np.zeros((mu, n))
         F, G = fitness.evaluate(A)
@@ -246,12 +244,12 @@ class EvoSVMClassifier(BaseDualEvolution):
         rule = OneFifthRule(self.one_fifth, n) if gaussian and self.one_fifth != "off" else None
         generation, stale, stop = 0, 0, "max_gen"
 
-        while generation < self.max_gen:
+        while generation < self.max_generations:
             # 1. selection: elitism plus tournaments over the whole pool
             A, G, F = self._select(A, G, F, best_A, best_G, best_F, mu, rng)
 
             # 2. crossover: children evaluated in one batch
-            children, base = uniform_crossover(A, self.p_cx, rng)
+            children, base = uniform_crossover(A, self.crossover_rate, rng)
             if len(children):
                 Fc, Gc = fitness.evaluate_derived(children, base, G, A)
                 A = np.concatenate([A, children])

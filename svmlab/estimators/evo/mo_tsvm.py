@@ -104,18 +104,18 @@ class MOTSVMClassifier(TransductiveBase):
     Parameters
     ----------
     kernel : str, default="rbf"
-    gamma, degree, kappa, delta, sigma, sigma1, sigma2, sigma3, shift : float or None, default=None
+    gamma, degree, kappa, delta, sigma1, sigma2, sigma3, shift : float or None, default=None
         The kernel and its parameters (see :class:`EvoTSVMClassifier`).
     alpha_max : float, default=1000.0
         Box of every dual (as MO-EvoSVM; not stated in the thesis).
     y_mode : {"self_label", "literal"}, default="self_label"
         See :mod:`~svmlab.estimators.evo._transductive`; ``"minmax"`` has no multi-objective
         counterpart.
-    pop_size : int, default=100
+    population_size : int, default=100
         Population size (thesis: 30 for 4-Clusters, 150 for 3-Clusters, 200 for 2-Moons).
-    max_gen : int, default=1000
+    max_generations : int, default=1000
         Generations (as MO-EvoSVM; not stated in the thesis).
-    p_cx : float, default=0.9
+    crossover_rate : float, default=0.9
     init : {"zeros", "uniform"}, default="zeros"
     engine : {"rm", "pymoo"}, default="rm"
     crowding : {"raw", "normalized"}, default="raw"
@@ -153,7 +153,7 @@ class MOTSVMClassifier(TransductiveBase):
         **TRANSDUCTIVE_CONSTRAINTS,
         "alpha_max": [Interval(Real, 0.0, None, closed="neither")],
         "y_mode": [StrOptions({"self_label", "literal"})],
-        "max_gen": [Interval(Integral, 0, None, closed="left")],
+        "max_generations": [Interval(Integral, 0, None, closed="left")],
         "engine": [StrOptions({"rm", "pymoo"})],
         "crowding": [StrOptions({"raw", "normalized"})],
     }
@@ -165,16 +165,15 @@ class MOTSVMClassifier(TransductiveBase):
         degree=None,
         kappa=None,
         delta=None,
-        sigma=None,
         sigma1=None,
         sigma2=None,
         sigma3=None,
         shift=None,
         alpha_max=1000.0,
         y_mode="self_label",
-        pop_size=100,
-        max_gen=1000,
-        p_cx=0.9,
+        population_size=100,
+        max_generations=1000,
+        crossover_rate=0.9,
         init="zeros",
         engine="rm",
         crowding="raw",
@@ -185,16 +184,15 @@ class MOTSVMClassifier(TransductiveBase):
         self.degree = degree
         self.kappa = kappa
         self.delta = delta
-        self.sigma = sigma
         self.sigma1 = sigma1
         self.sigma2 = sigma2
         self.sigma3 = sigma3
         self.shift = shift
         self.alpha_max = alpha_max
         self.y_mode = y_mode
-        self.pop_size = pop_size
-        self.max_gen = max_gen
-        self.p_cx = p_cx
+        self.population_size = population_size
+        self.max_generations = max_generations
+        self.crossover_rate = crossover_rate
         self.init = init
         self.engine = engine
         self.crowding = crowding
@@ -229,9 +227,9 @@ class MOTSVMClassifier(TransductiveBase):
         with threadpool_limits(limits=1, user_api="blas"):
             A, evaluations = run_nsga2(
                 problem,
-                mu=int(self.pop_size),
-                max_gen=int(self.max_gen),
-                p_cx=float(self.p_cx),
+                population_size=int(self.population_size),
+                max_generations=int(self.max_generations),
+                crossover_rate=float(self.crossover_rate),
                 engine=self.engine,
                 crowding=self.crowding,
                 rng=rng,
@@ -260,7 +258,7 @@ class MOTSVMClassifier(TransductiveBase):
         self.fit_info_ = {
             "y_mode": self.y_mode,
             "engine": self.engine,
-            "generations": int(self.max_gen),
+            "generations": int(self.max_generations),
             "evaluations": int(evaluations),
             "front_size": int(len(A)),
             "objective_names": ["margin", "labeled_alpha_sum", "unlabeled_alpha_sum"],

@@ -123,7 +123,7 @@ class MOEvoSVMClassifier(KernelParamsMixin, ClassifierMixin, BaseEstimator):
     kernel : str, default="rbf"
         A kernel of :mod:`svmlab.kernels` ("linear", "polynomial", "rbf", "sigmoid",
         "epanechnikov", "gaussian_combination", "multiquadric").
-    gamma, degree, kappa, delta, sigma, sigma1, sigma2, sigma3, shift : float or None, default=None
+    gamma, degree, kappa, delta, sigma1, sigma2, sigma3, shift : float or None, default=None
         Parameters of the chosen kernel (``None``: its default). ``rbf`` is
         ``exp(-gamma ||x - y||^2)``: Table 3.5's "sigma" values are these ``gamma``
         (docs/decisions/evo.md, "RBF 'sigma' in the tables is gamma").
@@ -133,11 +133,11 @@ class MOEvoSVMClassifier(KernelParamsMixin, ClassifierMixin, BaseEstimator):
         (docs/decisions/evo.md, "MO-EvoSVM: gene box and objectives").
     use_balance_objective : bool, default=True
         Add objective (III) (RapidMiner always does; the thesis calls it optional).
-    pop_size : int, default=100
+    population_size : int, default=100
         Population size ``mu`` (>= 2; thesis: 100).
-    max_gen : int, default=1000
+    max_generations : int, default=1000
         Number of generations (thesis: 1000, no early stop).
-    p_cx : float, default=0.9
+    crossover_rate : float, default=0.9
         Crossover probability of a pair (uniform crossover: every gene swapped with
         probability 1/2).
     init : {"zeros", "uniform"}, default="zeros"
@@ -152,7 +152,7 @@ class MOEvoSVMClassifier(KernelParamsMixin, ClassifierMixin, BaseEstimator):
         ``"pymoo"``: :class:`pymoo.algorithms.moo.nsga2.NSGA2` (Deb's original algorithm)
         with the thesis's initialisation, crossover and mutation plugged in; it selects
         parents by binary tournaments (domination, then crowding distance) and makes
-        ``pop_size`` offspring per generation, each crossed and mutated, and normalises the
+        ``population_size`` offspring per generation, each crossed and mutated, and normalises the
         crowding distance (see :mod:`svmlab.nsga2`). On Sonar both give
         fronts of the same range and similar hold-out choices; "rm" evaluates twice as many
         individuals per generation and is still 2-3 times faster (incremental evaluation).
@@ -237,7 +237,8 @@ class MOEvoSVMClassifier(KernelParamsMixin, ClassifierMixin, BaseEstimator):
     >>> from sklearn.datasets import make_blobs
     >>> from svmlab.estimators.evo import MOEvoSVMClassifier
     >>> X, y = make_blobs(80, centers=2, random_state=0)
-    >>> clf = MOEvoSVMClassifier(gamma=0.5, pop_size=20, max_gen=100, random_state=0).fit(X, y)
+    >>> clf = MOEvoSVMClassifier(gamma=0.5, population_size=20, max_generations=100,
+    ...                          random_state=0).fit(X, y)
     >>> clf.pareto_front_.shape[1]
     3
     >>> float(clf.score(X, y)) > 0.9
@@ -248,9 +249,9 @@ class MOEvoSVMClassifier(KernelParamsMixin, ClassifierMixin, BaseEstimator):
         **KERNEL_CONSTRAINTS,
         "alpha_max": [Interval(Real, 0.0, None, closed="neither")],
         "use_balance_objective": ["boolean"],
-        "pop_size": [Interval(Integral, 2, None, closed="left")],
-        "max_gen": [Interval(Integral, 0, None, closed="left")],
-        "p_cx": [Interval(Real, 0.0, 1.0, closed="both")],
+        "population_size": [Interval(Integral, 2, None, closed="left")],
+        "max_generations": [Interval(Integral, 0, None, closed="left")],
+        "crossover_rate": [Interval(Real, 0.0, 1.0, closed="both")],
         "init": [StrOptions({"zeros", "uniform"})],
         "engine": [StrOptions({"rm", "pymoo"})],
         "crowding": [StrOptions({"raw", "normalized"})],
@@ -269,16 +270,15 @@ class MOEvoSVMClassifier(KernelParamsMixin, ClassifierMixin, BaseEstimator):
         degree=None,
         kappa=None,
         delta=None,
-        sigma=None,
         sigma1=None,
         sigma2=None,
         sigma3=None,
         shift=None,
         alpha_max=1000.0,
         use_balance_objective=True,
-        pop_size=100,
-        max_gen=1000,
-        p_cx=0.9,
+        population_size=100,
+        max_generations=1000,
+        crossover_rate=0.9,
         init="zeros",
         engine="rm",
         crowding="raw",
@@ -292,16 +292,15 @@ class MOEvoSVMClassifier(KernelParamsMixin, ClassifierMixin, BaseEstimator):
         self.degree = degree
         self.kappa = kappa
         self.delta = delta
-        self.sigma = sigma
         self.sigma1 = sigma1
         self.sigma2 = sigma2
         self.sigma3 = sigma3
         self.shift = shift
         self.alpha_max = alpha_max
         self.use_balance_objective = use_balance_objective
-        self.pop_size = pop_size
-        self.max_gen = max_gen
-        self.p_cx = p_cx
+        self.population_size = population_size
+        self.max_generations = max_generations
+        self.crossover_rate = crossover_rate
         self.init = init
         self.engine = engine
         self.crowding = crowding
@@ -366,9 +365,9 @@ class MOEvoSVMClassifier(KernelParamsMixin, ClassifierMixin, BaseEstimator):
         with threadpool_limits(limits=1, user_api="blas"):
             A, evaluations = run_nsga2(
                 problem,
-                mu=int(self.pop_size),
-                max_gen=int(self.max_gen),
-                p_cx=float(self.p_cx),
+                population_size=int(self.population_size),
+                max_generations=int(self.max_generations),
+                crossover_rate=float(self.crossover_rate),
                 engine=self.engine,
                 crowding=self.crowding,
                 rng=rng,
@@ -427,7 +426,7 @@ class MOEvoSVMClassifier(KernelParamsMixin, ClassifierMixin, BaseEstimator):
         return {
             "engine": self.engine,
             "crowding": self.crowding if self.engine == "rm" else "normalized",
-            "generations": int(self.max_gen),
+            "generations": int(self.max_generations),
             "evaluations": int(evaluations),
             "front_size": int(len(self.pareto_alpha_)),
             "selected": self.selected_,

@@ -76,7 +76,7 @@ def pareto_clustering(X, *, min_cluster_size: int = 1, **params) -> ParetoCluste
     min_cluster_size : int, default=1
         Size the smaller cluster must reach for a member to be ``chosen``.
     **params
-        Parameters of :class:`MOTSVMClassifier` (kernel, gamma, y_mode, pop_size, ...).
+        Parameters of :class:`MOTSVMClassifier` (kernel, gamma, y_mode, population_size, ...).
 
     Returns
     -------

@@ -29,7 +29,7 @@ class PsoSVMClassifier(BaseDualEvolution):
 
     with ``pbest`` the particle's own best position and ``gbest`` the swarm's. The inertia
     weight ``w`` starts at ``inertia`` and, with ``dynamic_inertia``, decreases linearly by
-    ``inertia / max_gen`` per generation (RapidMiner's dynamic adaptation).
+    ``inertia / max_generations`` per generation (RapidMiner's dynamic adaptation).
 
     Parameters
     ----------
@@ -37,12 +37,12 @@ class PsoSVMClassifier(BaseDualEvolution):
         Upper bound of every ``alpha_i``; > 0. ``"auto"``: ``C = n / sum_i K(x_i, x_i)``.
     kernel : str, default="rbf"
         A kernel of :mod:`svmlab.kernels` (see :class:`EvoSVMClassifier`).
-    gamma, degree, kappa, delta, sigma, sigma1, sigma2, sigma3, shift : float or None, default=None
+    gamma, degree, kappa, delta, sigma1, sigma2, sigma3, shift : float or None, default=None
         Parameters of the chosen kernel (``None``: its default); ``rbf`` is
         ``exp(-gamma ||x - y||^2)`` (the thesis's tabulated "sigma" is this ``gamma``).
-    pop_size : int, default=10
+    population_size : int, default=10
         Number of particles (>= 2). Not stated in the thesis; RapidMiner's default.
-    max_gen : int, default=500
+    max_generations : int, default=500
         Maximum number of generations (not stated in the thesis; RapidMiner's default).
     patience : int or None, default=10
         Stop when the global best has not improved for more than ``patience`` generations
@@ -54,7 +54,7 @@ class PsoSVMClassifier(BaseDualEvolution):
     w_global : float, default=1.0
         Weight of the swarm's best (thesis).
     dynamic_inertia : bool, default=True
-        Decrease ``w`` linearly to 0 over ``max_gen`` generations.
+        Decrease ``w`` linearly to 0 over ``max_generations`` generations.
     r_dist : {"uniform", "rm_gauss1"}, default="uniform"
         Distribution of the random factors: uniform on [0, 1] (the thesis's §2.3.3.1) or
         ``N(0, 1) + 1`` (RapidMiner's implementation).
@@ -128,13 +128,12 @@ class PsoSVMClassifier(BaseDualEvolution):
         degree=None,
         kappa=None,
         delta=None,
-        sigma=None,
         sigma1=None,
         sigma2=None,
         sigma3=None,
         shift=None,
-        pop_size=10,
-        max_gen=500,
+        population_size=10,
+        max_generations=500,
         patience=10,
         inertia=0.1,
         w_local=1.0,
@@ -150,13 +149,12 @@ class PsoSVMClassifier(BaseDualEvolution):
         self.degree = degree
         self.kappa = kappa
         self.delta = delta
-        self.sigma = sigma
         self.sigma1 = sigma1
         self.sigma2 = sigma2
         self.sigma3 = sigma3
         self.shift = shift
-        self.pop_size = pop_size
-        self.max_gen = max_gen
+        self.population_size = population_size
+        self.max_generations = max_generations
         self.patience = patience
         self.inertia = inertia
         self.w_local = w_local
@@ -172,7 +170,7 @@ class PsoSVMClassifier(BaseDualEvolution):
         return rng.standard_normal(shape) + 1.0
 
     def _optimize(self, fitness: DualFitness, rng) -> tuple[np.ndarray, dict]:
-        n, C, P = fitness.n, fitness.C, int(self.pop_size)
+        n, C, P = fitness.n, fitness.C, int(self.population_size)
         X = rng.random_sample((P, n)) * C if self.init == "uniform" else np.zeros((P, n))
         V = np.zeros_like(X)
         F, _ = fitness.evaluate(X)
@@ -182,10 +180,10 @@ class PsoSVMClassifier(BaseDualEvolution):
         gbest, gbest_F = X[top].copy(), float(F[top])
         history = [gbest_F]
         w = float(self.inertia)
-        dw = w / self.max_gen if self.dynamic_inertia else 0.0
+        dw = w / self.max_generations if self.dynamic_inertia else 0.0
         generation, stale, stop = 0, 0, "max_gen"
 
-        while generation < self.max_gen:
+        while generation < self.max_generations:
             r_local = self._random_factors((P, n), rng)
             r_global = self._random_factors((P, n), rng)
             V *= w

@@ -139,9 +139,9 @@ class RVMClassifier(KernelParamsMixin, KernelExpansionMixin, ClassifierMixin, Ba
     ----------
     kernel : str, default="rbf"
         A kernel of :mod:`svmlab.kernels`.
-    gamma, degree, kappa, delta, sigma, sigma1, sigma2, sigma3, shift : float or None, default=None
+    gamma, degree, kappa, delta, sigma1, sigma2, sigma3, shift : float or None, default=None
         Parameters of the chosen kernel (``None``: its default); ``epanechnikov`` with
-        Table 4.1's ``sigma`` and ``degree`` reproduces Table 4.2's setting.
+        Table 4.1's sigma (as ``sigma1``) and ``degree`` reproduces Table 4.2's setting.
     fit_intercept : bool, default=True
         Add the constant basis function (a bias), which can be pruned like any other.
     max_iter : int, default=1000
@@ -218,7 +218,6 @@ class RVMClassifier(KernelParamsMixin, KernelExpansionMixin, ClassifierMixin, Ba
         degree=None,
         kappa=None,
         delta=None,
-        sigma=None,
         sigma1=None,
         sigma2=None,
         sigma3=None,
@@ -235,7 +234,6 @@ class RVMClassifier(KernelParamsMixin, KernelExpansionMixin, ClassifierMixin, Ba
         self.degree = degree
         self.kappa = kappa
         self.delta = delta
-        self.sigma = sigma
         self.sigma1 = sigma1
         self.sigma2 = sigma2
         self.sigma3 = sigma3

@@ -13,6 +13,8 @@
   :class:`TLCStackingClassifier`, :class:`MIBoostClassifier`, :class:`DiverseDensityClassifier`
   (MIDD), :class:`EMDDClassifier`, :class:`MIOptimalBallClassifier` and
   :class:`CitationKNNClassifier`.
+* :class:`HyDRMIClassifier`: any multi-instance classifier trained on the features HyDR-MI
+  selects for it (Zafra, Pechenizkiy & Ventura; the selectors are in :mod:`svmlab.selection`).
 * Weka 3.6's other two multi-instance learners, re-implemented: :class:`MILRClassifier`
   (MILR, Xu & Frank 2004) and :class:`MDDClassifier` (MDD, Xu 2003).
 * :func:`check_bags`: the shared validation of a bag input.
@@ -23,6 +25,7 @@ from svmlab.estimators.mil.boost import MIBoostClassifier
 from svmlab.estimators.mil.citation_knn import CitationKNNClassifier
 from svmlab.estimators.mil.diverse_density import DiverseDensityClassifier, EMDDClassifier
 from svmlab.estimators.mil.embedding import SimpleMIClassifier
+from svmlab.estimators.mil.hydrmi import HyDRMIClassifier
 from svmlab.estimators.mil.logistic import MILRClassifier
 from svmlab.estimators.mil.migraph import MiGraphClassifier
 from svmlab.estimators.mil.mirsvm import MIRSVMClassifier
@@ -38,6 +41,7 @@ __all__ = [
     "CitationKNNClassifier",
     "DiverseDensityClassifier",
     "EMDDClassifier",
+    "HyDRMIClassifier",
     "InstanceMISVMClassifier",
     "MDDClassifier",
     "MIBoostClassifier",

@@ -18,6 +18,7 @@ from sklearn.utils._param_validation import StrOptions
 from sklearn.utils.metaestimators import available_if
 from sklearn.utils.validation import check_is_fitted
 
+from svmlab.contract import Contract
 from svmlab.bags import check_bags
 from svmlab.selection.genetic import GeneticFeatureSelector, check_estimator
 from svmlab.selection.mi_filter import MultiInstanceFeatureSelector, bag_columns
@@ -42,7 +43,7 @@ class HyDRMIClassifier(ClassifierMixin, BaseEstimator):
         Share of the features the filter keeps.
     distance, k, m, instance_metric, sampling, constant_features, rounding
         The filter (:class:`~svmlab.selection.MultiInstanceFeatureSelector`).
-    population_size, generations, crossover_rate, mutation_rate, locus_rate, \
+    population_size, max_generations, crossover_rate, mutation_rate, gene_mutation_rate, \
 fitness_evaluation, fitness_cv
         The genetic wrapper (:class:`~svmlab.selection.GeneticFeatureSelector`).
     random_state : int, RandomState instance or None, default=None
@@ -73,10 +74,12 @@ fitness_evaluation, fitness_cv
     >>> y = np.arange(40) % 2
     >>> bags = [rng.normal(size=(3, 6)) + [2.0 * c, 0, 0, 0, 0, 0] for c in y]
     >>> clf = HyDRMIClassifier(SimpleMIClassifier(estimator=GaussianNB()), population_size=10,
-    ...                        generations=5, random_state=0).fit(bags, y)
+    ...                        max_generations=5, random_state=0).fit(bags, y)
     >>> bool(clf.support_[0])
     True
     """
+
+    svmlab_contract = Contract(input="bags")
 
     # the filter's and the wrapper's own constraints, under HyDR-MI's parameter names
     _parameter_constraints: dict = {
@@ -102,10 +105,10 @@ fitness_evaluation, fitness_cv
         constant_features: str = "rank_as_zero",
         rounding: str = "half_up",
         population_size: int = 100,
-        generations: int = 50,
+        max_generations: int = 50,
         crossover_rate: float = 0.9,
         mutation_rate: float = 0.3,
-        locus_rate: float | None = None,
+        gene_mutation_rate: float | None = None,
         fitness_evaluation: str = "inner_cv",
         fitness_cv: int = 3,
         random_state=None,
@@ -122,10 +125,10 @@ fitness_evaluation, fitness_cv
         self.constant_features = constant_features
         self.rounding = rounding
         self.population_size = population_size
-        self.generations = generations
+        self.max_generations = max_generations
         self.crossover_rate = crossover_rate
         self.mutation_rate = mutation_rate
-        self.locus_rate = locus_rate
+        self.gene_mutation_rate = gene_mutation_rate
         self.fitness_evaluation = fitness_evaluation
         self.fitness_cv = fitness_cv
         self.random_state = random_state
@@ -166,10 +169,10 @@ fitness_evaluation, fitness_cv
             self.wrapper_ = GeneticFeatureSelector(
                 self.estimator,
                 population_size=self.population_size,
-                generations=self.generations,
+                max_generations=self.max_generations,
                 crossover_rate=self.crossover_rate,
                 mutation_rate=self.mutation_rate,
-                locus_rate=self.locus_rate,
+                gene_mutation_rate=self.gene_mutation_rate,
                 fitness_evaluation=self.fitness_evaluation,
                 fitness_cv=self.fitness_cv,
                 random_state=seed,
