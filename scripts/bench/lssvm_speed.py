@@ -5,7 +5,7 @@ Usage::
 
     SVMLAB_DATA_DIR=../shared/datasets python scripts/bench/lssvm_speed.py
         [--parts a b c] [--n 5000] [--measure-fine] [--quick] [--large ijcnn1_trn] [--M 400]
-        [--C 32] [--sigma 1.0]
+        [--C 32] [--gamma 1.0]
 
 Everything runs with ``--threads`` BLAS threads (default 1, as the runner does). ``--quick``
 is the smoke-test size: part (a) at N = 800, no parts (b) and (c) unless ``--parts`` names
@@ -15,7 +15,7 @@ them (then (c) tunes 3-fold).
     per C) against two peers that factorise once per C: the Cholesky trick of
     :func:`solve_kkt` (``Omega + I/C``, the library's single-C path) and the naive direct
     implementation of Eq. 2.5 (the indefinite ``(N+1) x (N+1)`` KKT matrix by
-    ``scipy.linalg.solve``, LU). Two-moons-like data at ``--n`` samples, one sigma. ``eigh``
+    ``scipy.linalg.solve``, LU). Two-moons-like data at ``--n`` samples, one gamma. ``eigh``
     is timed with the LAPACK drivers ``evr`` (scipy's default) and ``evd``; the faster is
     used. Printed, from one run: per-C times, the totals and ratios for the spec A5 grid
     (11 values, every C measured) and for a fine grid over the same range (41 values, step
@@ -24,11 +24,11 @@ them (then (c) tunes 3-fold).
     even and from which it is 5x faster (``t_eigh / (t_peer - t_solve)``).
 (b) FCC-LSSVM (Alg. 9) on the first large Table 6 set that loads (``--large``, default
     ijcnn1_trn, then shuttle, usps, adult_trn; binarised per spec A18), ``M`` from Table 6,
-    fixed (C, sigma) (the thesis takes them from Zhou (2016), not reproduced): N, M, strata,
+    fixed (C, gamma) (the thesis takes them from Zhou (2016), not reproduced): N, M, strata,
     |PS|, fit time, tracemalloc peak against the M N 8 bytes bound and the N^2 8 bytes a full
     LSSVM kernel would take, and test accuracy when a test split exists.
 (c) CC-LSSVM against the full LSSVM (the peer) on Ripley's synth.te (1000 x 2; 80/20 split,
-    seed 0, z-scored), both with the (C, sigma) of tune_lssvm (10-fold, spec A5 grid): fit
+    seed 0, z-scored), both with the (C, gamma) of tune_lssvm (10-fold, spec A5 grid): fit
     times and their ratio, SPR = 1 - M/N, test accuracy.
 """
 
@@ -52,7 +52,7 @@ from svmlab.estimators.lssvm import (
     tune_lssvm,
 )
 from svmlab.estimators.lssvm._kkt import EigenKKT, kkt_matrix, solve_kkt
-from svmlab.estimators.lssvm._rbf_width import DEFAULT_CS, rbf_gamma
+from svmlab.estimators.lssvm._params import DEFAULT_CS
 from svmlab.kernels import rbf
 
 #: Table 6 (#SV required) and spec A18 (binarisation: the positive class).
@@ -95,8 +95,8 @@ def _timed(fn, Cs):
 
 def part_a(n: int, measure_fine: bool) -> None:
     X, y = _moons(n)
-    K = rbf(X, X, rbf_gamma(1.0, "sig2"))
-    print(f"(a) eigen trick over a C grid vs a factorisation per C, N = {n}, one sigma")
+    K = rbf(X, X, 1.0)
+    print(f"(a) eigen trick over a C grid vs a factorisation per C, N = {n}, one gamma")
     # The eigendecomposition, both LAPACK drivers; the faster one is the eigen trick's.
     seconds, systems = {}, {}
     for driver in ("evr", "evd"):
@@ -164,7 +164,7 @@ def _binarise(y, positive):
     return np.where(y == positive, 1, -1)
 
 
-def part_b(names, M_override, C, sigma) -> None:
+def part_b(names, M_override, C, gamma) -> None:
     for name in names:
         try:
             ds = load_dataset(name)
@@ -175,7 +175,7 @@ def part_b(names, M_override, C, sigma) -> None:
         M = M_override or M
         X, y = np.asarray(ds.X, dtype=np.float64), _binarise(ds.y, positive)
         N = X.shape[0]
-        est = FCCLSSVMClassifier(n_support=M, C=C, sigma=sigma, random_state=0)
+        est = FCCLSSVMClassifier(n_support=M, C=C, gamma=gamma, random_state=0)
         tracemalloc.start()
         start = time.perf_counter()
         with warnings.catch_warnings():
@@ -188,7 +188,7 @@ def part_b(names, M_override, C, sigma) -> None:
         print(f"(b) FCC-LSSVM on {name}: N = {N}, d = {X.shape[1]}, M = {M} (Table 6)")
         print(
             f"    strata J = {info['n_strata']}, |PS| = {info['n_prototypes']}, corners = "
-            f"{info['n_corners']}, SVs kept = {info['n_support']}, C = {C:g}, sigma = {sigma:g}"
+            f"{info['n_corners']}, SVs kept = {info['n_support']}, C = {C:g}, gamma = {gamma:g}"
         )
         print(f"    fit time {fit_s:.1f} s")
         mn, nn = M * N * 8, N * N * 8
@@ -215,11 +215,11 @@ def part_c(tune_folds: int = 10) -> None:
     tr, te = order[: int(0.8 * len(y))], order[int(0.8 * len(y)) :]
     mu, sd = X[tr].mean(0), X[tr].std(0)
     X = (X - mu) / sd
-    C, sigma = tune_lssvm(X[tr], y[tr], n_folds=tune_folds, random_state=0)
+    C, gamma = tune_lssvm(X[tr], y[tr], n_folds=tune_folds, random_state=0)
     rows = []
     for label, est in (
-        ("full LSSVM (peer)", LSSVMClassifier(C=C, sigma=sigma)),
-        ("CC-LSSVM", CCLSSVMClassifier(C=C, sigma=sigma)),
+        ("full LSSVM (peer)", LSSVMClassifier(C=C, gamma=gamma)),
+        ("CC-LSSVM", CCLSSVMClassifier(C=C, gamma=gamma)),
     ):
         start = time.perf_counter()
         est.fit(X[tr], y[tr])
@@ -228,7 +228,7 @@ def part_c(tune_folds: int = 10) -> None:
         rows.append((label, fit_s, m, 1 - m / len(tr), np.mean(est.predict(X[te]) == y[te])))
     print(
         f"(c) Ripley synth.te, 80/20 (N = {len(tr)}), tuned ({tune_folds}-fold) C = {C:g}, "
-        f"sigma = {sigma:.4g}"
+        f"gamma = {gamma:.4g}"
     )
     print(f"    {'method':<20}{'fit s':>9}{'#SV':>6}{'SPR':>7}{'acc':>8}")
     for label, fit_s, m, spr, acc in rows:
@@ -253,7 +253,7 @@ def main() -> None:
     )
     ap.add_argument("--M", type=int, default=None, help="override Table 6's M")
     ap.add_argument("--C", type=float, default=32.0, help="C of part (b)")
-    ap.add_argument("--sigma", type=float, default=1.0, help="sigma of part (b) (sig2)")
+    ap.add_argument("--gamma", type=float, default=1.0, help="RBF gamma of part (b)")
     ap.add_argument("--threads", type=int, default=1, help="BLAS threads (default one)")
     args = ap.parse_args()
     if args.parts is None:
@@ -269,7 +269,7 @@ def _run(args) -> None:
     if "a" in args.parts:
         part_a(args.n, args.measure_fine)
     if "b" in args.parts:
-        part_b(args.large, args.M, args.C, args.sigma)
+        part_b(args.large, args.M, args.C, args.gamma)
     if "c" in args.parts:
         part_c(tune_folds=3 if args.quick else 10)
 

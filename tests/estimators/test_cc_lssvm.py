@@ -21,8 +21,8 @@ def test_every_sample_a_corner_gives_the_full_lssvm():
     rng = np.random.default_rng(0)
     X = rng.normal(size=(80, 2))
     y = rng.integers(0, 2, 80)  # random labels, big radius: every sample has Gamma >= 1
-    cc = CCLSSVMClassifier(C=4.0, sigma=1.0, corner_threshold=0, radius=100.0).fit(X, y)
-    full = LSSVMClassifier(C=4.0, sigma=1.0).fit(X, y)
+    cc = CCLSSVMClassifier(C=4.0, gamma=1.0, corner_threshold=0, radius=100.0).fit(X, y)
+    full = LSSVMClassifier(C=4.0, gamma=1.0).fit(X, y)
     assert cc.fit_info_["n_prototypes"] == 80 and cc.fit_info_["n_support"] == 80
     np.testing.assert_array_equal(cc.support_, np.arange(80))
     np.testing.assert_allclose(cc.dual_coef_, full.dual_coef_, atol=1e-8)
@@ -31,7 +31,7 @@ def test_every_sample_a_corner_gives_the_full_lssvm():
 
 def test_reduced_system_has_the_prototype_labels_on_the_right():
     X, y = noisy_xor()
-    cc = CCLSSVMClassifier(C=8.0, sigma=0.5, corner_threshold=3, constraints="prototypes")
+    cc = CCLSSVMClassifier(C=8.0, gamma=4.0, corner_threshold=3, constraints="prototypes")
     cc.fit(X, y)
     sel = ClassCornerSelector(corner_threshold=3).fit(X, y)
     PS, SV = sel.prototypes_, sel.corners_
@@ -55,7 +55,7 @@ def test_reduced_system_has_the_prototype_labels_on_the_right():
 
 def test_all_constraint_rows_keep_the_corner_columns_and_use_every_sample():
     X, y = noisy_xor()
-    cc = CCLSSVMClassifier(C=8.0, sigma=0.5, corner_threshold=3).fit(X, y)  # default: all rows
+    cc = CCLSSVMClassifier(C=8.0, gamma=4.0, corner_threshold=3).fit(X, y)  # default: all rows
     sel = ClassCornerSelector(corner_threshold=3).fit(X, y)
     SV, rows = sel.corners_, np.arange(len(X))
     np.testing.assert_array_equal(cc.support_, SV)
@@ -72,7 +72,7 @@ def test_all_constraint_rows_keep_the_corner_columns_and_use_every_sample():
 def test_empty_corner_set_falls_back_and_is_recorded():
     X, y = noisy_xor(noise=0.0)  # clean border: Gamma stays small
     with pytest.warns(RuntimeWarning, match="empty corner set"):
-        cc = CCLSSVMClassifier(C=8.0, sigma=0.5, corner_threshold=15).fit(X, y)
+        cc = CCLSSVMClassifier(C=8.0, gamma=4.0, corner_threshold=15).fit(X, y)
     n_ps = cc.fit_info_["n_prototypes"]
     assert cc.fit_info_["n_corners"] == 0
     assert len(cc.support_) == int(np.ceil(np.sqrt(n_ps)))
@@ -80,35 +80,35 @@ def test_empty_corner_set_falls_back_and_is_recorded():
     top = np.sort(cc.scores_[cc.prototypes_])[::-1][: len(cc.support_)]
     np.testing.assert_array_equal(np.sort(cc.scores_[cc.support_])[::-1], top)
     with pytest.warns(RuntimeWarning, match="all .* prototypes"):
-        cc = CCLSSVMClassifier(C=8.0, sigma=0.5, corner_threshold=15, fallback="prototypes")
+        cc = CCLSSVMClassifier(C=8.0, gamma=4.0, corner_threshold=15, fallback="prototypes")
         cc.fit(X, y)
     assert len(cc.support_) == n_ps
     with pytest.raises(ValueError, match="empty corner set"):
-        CCLSSVMClassifier(C=8.0, sigma=0.5, corner_threshold=15, fallback="error").fit(X, y)
+        CCLSSVMClassifier(C=8.0, gamma=4.0, corner_threshold=15, fallback="error").fit(X, y)
 
 
 def test_empty_prototype_set_falls_back_to_the_full_lssvm():
     X = np.r_[np.zeros((10, 1)), np.full((10, 1), 10.0)] + np.linspace(0, 1, 20)[:, None]
     y = np.r_[np.zeros(10), np.ones(10)]
     with pytest.warns(RuntimeWarning, match="full LSSVM"):
-        cc = CCLSSVMClassifier(C=2.0, sigma=1.0, corner_threshold=0).fit(X, y)
-    full = LSSVMClassifier(C=2.0, sigma=1.0).fit(X, y)
+        cc = CCLSSVMClassifier(C=2.0, gamma=1.0, corner_threshold=0).fit(X, y)
+    full = LSSVMClassifier(C=2.0, gamma=1.0).fit(X, y)
     assert "full LSSVM" in cc.fit_info_["fallback"] and cc.fit_info_["n_prototypes"] == 0
     np.testing.assert_allclose(cc.dual_coef_, full.dual_coef_, atol=1e-10)
 
 
 def test_tuned_hyperparameters_are_recorded():
     X, y = noisy_xor(120)
-    cc = CCLSSVMClassifier(Cs=[1.0, 100.0], sigmas=[0.3, 3.0], tune_folds=3, corner_threshold=3)
+    cc = CCLSSVMClassifier(Cs=[1.0, 100.0], gammas=[0.1, 10.0], tune_folds=3, corner_threshold=3)
     cc.fit(X, y)
     assert cc.fit_info_["tuned"] and cc.fit_info_["C"] in (1.0, 100.0)
-    assert cc.fit_info_["sigma"] in (0.3, 3.0)
+    assert cc.fit_info_["gamma"] in (0.1, 10.0)
 
 
 def test_fcc_keeps_exactly_m_svs_of_highest_gamma():
     X, y = noisy_xor(600, seed=1)
     fcc = FCCLSSVMClassifier(
-        n_support=25, n_strata=3, C=8.0, sigma=0.5, corner_threshold=3, random_state=0
+        n_support=25, n_strata=3, C=8.0, gamma=4.0, corner_threshold=3, random_state=0
     ).fit(X, y)
     assert len(fcc.support_) == 25 and fcc.n_support_.sum() == 25
     assert fcc.fit_info_["n_strata"] == 3 and len(fcc.radii_) == 3
@@ -124,16 +124,16 @@ def test_fcc_keeps_exactly_m_svs_of_highest_gamma():
 def test_fcc_keeps_fewer_with_a_note():
     X, y = noisy_xor(300)
     with pytest.warns(RuntimeWarning, match="only .* SVs available"):
-        fcc = FCCLSSVMClassifier(n_support=10_000, C=8.0, sigma=0.5, corner_threshold=3).fit(X, y)
+        fcc = FCCLSSVMClassifier(n_support=10_000, C=8.0, gamma=4.0, corner_threshold=3).fit(X, y)
     assert len(fcc.support_) == fcc.fit_info_["n_corners"] < 10_000
     assert "only" in fcc.fit_info_["note"]
 
 
 def test_fcc_with_one_stratum_and_all_corners_equals_cc():
     X, y = noisy_xor(300)
-    cc = CCLSSVMClassifier(C=8.0, sigma=0.5, corner_threshold=3).fit(X, y)
+    cc = CCLSSVMClassifier(C=8.0, gamma=4.0, corner_threshold=3).fit(X, y)
     fcc = FCCLSSVMClassifier(
-        n_support=len(cc.support_), n_strata=1, C=8.0, sigma=0.5, corner_threshold=3
+        n_support=len(cc.support_), n_strata=1, C=8.0, gamma=4.0, corner_threshold=3
     )
     with warnings.catch_warnings():
         warnings.simplefilter("error")
@@ -147,11 +147,11 @@ def test_fcc_with_one_stratum_and_all_corners_equals_cc():
     "Est, params, match",
     [
         (CCLSSVMClassifier, {"corner_threshold": 16}, r"P=16, K=16"),
-        (CCLSSVMClassifier, {"fallback": "x"}, "top_scores, prototypes, error"),
-        (FCCLSSVMClassifier, {"constraints": "ps"}, "constraints must be one of all, prototypes"),
-        (CCLSSVMClassifier, {"C": -1.0}, "C must be"),
+        (CCLSSVMClassifier, {"fallback": "x"}, r"'fallback' parameter .* among .*'top_scores'"),
+        (FCCLSSVMClassifier, {"constraints": "ps"}, r"'constraints' parameter .* among .*'all'"),
+        (CCLSSVMClassifier, {"C": -1.0}, "'C' parameter"),
         (FCCLSSVMClassifier, {"n_support": 0}, "n_support"),
-        (FCCLSSVMClassifier, {"n_strata": 1000, "C": 1.0, "sigma": 1.0}, "n_strata=1000"),
+        (FCCLSSVMClassifier, {"n_strata": 1000, "C": 1.0, "gamma": 1.0}, "n_strata=1000"),
     ],
 )
 def test_bad_parameters(Est, params, match):

@@ -36,12 +36,10 @@ def dense_kkt(K, t, C):
     return u[1:], u[0]
 
 
-@pytest.mark.parametrize(
-    "width_convention, gamma", [("sig2", 1 / 0.49), ("two_sigma2", 0.5 / 0.49)]
-)
-def test_classifier_equals_the_dense_kkt_solution(width_convention, gamma):
+@pytest.mark.parametrize("gamma", [1 / 0.49, 0.5 / 0.49])  # the thesis's sigma 0.7; 2 sigma^2
+def test_classifier_equals_the_dense_kkt_solution(gamma):
     X, y = xor_data()
-    est = LSSVMClassifier(C=8.0, sigma=0.7, width_convention=width_convention).fit(X, y)
+    est = LSSVMClassifier(C=8.0, gamma=gamma).fit(X, y)
     t = np.where(y == "b", 1.0, -1.0)  # classes_[1] = "b" is +1
     alpha, b = dense_kkt(rbf(X, X, gamma), t, 8.0)
     np.testing.assert_allclose(est.dual_coef_[0], alpha, atol=1e-8)
@@ -57,7 +55,7 @@ def test_regressor_equals_the_dense_kkt_solution():
     rng = np.random.default_rng(1)
     X = rng.uniform(-3, 3, size=(80, 1))
     y = np.sin(X[:, 0]) + 0.1 * rng.normal(size=80)
-    est = LSSVMRegressor(C=32.0, sigma=1.0).fit(X, y)
+    est = LSSVMRegressor(C=32.0, gamma=1.0).fit(X, y)
     alpha, b = dense_kkt(rbf(X, X, 1.0), y, 32.0)
     np.testing.assert_allclose(est.dual_coef_[0], alpha, atol=1e-8)
     assert est.intercept_[0] == pytest.approx(b, abs=1e-8)
@@ -78,51 +76,51 @@ def test_eigen_path_equals_cholesky_per_c():
 
 def test_tune_lssvm_picks_the_brute_force_optimum():
     X, y = xor_data(90, seed=2)
-    Cs, sigmas = [0.25, 4.0, 64.0, 1024.0], [0.3, 1.0, 3.0]
+    Cs, gammas = [0.25, 4.0, 64.0, 1024.0], [0.3, 1.0, 3.0]
     t = np.where(y == "b", 1.0, -1.0)
     folds = cv_folds(t, "classification", 5, 3)
-    brute = np.zeros((len(sigmas), len(Cs)))
-    for i, s in enumerate(sigmas):
+    brute = np.zeros((len(gammas), len(Cs)))
+    for i, g in enumerate(gammas):
         for j, C in enumerate(Cs):
             for train, val in folds:
-                est = LSSVMClassifier(C=C, sigma=s).fit(X[train], y[train])
+                est = LSSVMClassifier(C=C, gamma=g).fit(X[train], y[train])
                 brute[i, j] += np.sum(est.predict(X[val]) == y[val])
     brute /= len(y)
-    scores, task = cv_scores(X, y, Cs=Cs, sigmas=sigmas, n_folds=5, random_state=3)
+    scores, task = cv_scores(X, y, Cs=Cs, gammas=gammas, n_folds=5, random_state=3)
     assert task == "classification"
     np.testing.assert_allclose(scores, brute)
     i, j = np.unravel_index(np.argmax(brute), brute.shape)
-    assert tune_lssvm(X, y, Cs=Cs, sigmas=sigmas, n_folds=5, random_state=3) == (Cs[j], sigmas[i])
+    assert tune_lssvm(X, y, Cs=Cs, gammas=gammas, n_folds=5, random_state=3) == (Cs[j], gammas[i])
     # deterministic given random_state
-    assert tune_lssvm(X, y, Cs=Cs, sigmas=sigmas, n_folds=5, random_state=3) == (Cs[j], sigmas[i])
+    assert tune_lssvm(X, y, Cs=Cs, gammas=gammas, n_folds=5, random_state=3) == (Cs[j], gammas[i])
 
 
 def test_tune_lssvm_regression_minimises_mse():
     rng = np.random.default_rng(4)
     X = rng.uniform(-3, 3, size=(60, 1))
     y = np.sin(X[:, 0]) + 0.1 * rng.normal(size=60)
-    Cs, sigmas = [0.1, 10.0, 1000.0], [0.1, 1.0, 10.0]
-    scores, task = cv_scores(X, y, Cs=Cs, sigmas=sigmas, n_folds=4, random_state=0)
+    Cs, gammas = [0.1, 10.0, 1000.0], [0.1, 1.0, 10.0]
+    scores, task = cv_scores(X, y, Cs=Cs, gammas=gammas, n_folds=4, random_state=0)
     assert task == "regression"
     folds = cv_folds(y, "regression", 4, 0)
     i, j = 1, 1
     mse = sum(
         np.sum(
-            (LSSVMRegressor(C=Cs[j], sigma=sigmas[i]).fit(X[tr], y[tr]).predict(X[va]) - y[va]) ** 2
+            (LSSVMRegressor(C=Cs[j], gamma=gammas[i]).fit(X[tr], y[tr]).predict(X[va]) - y[va]) ** 2
         )
         for tr, va in folds
     ) / len(y)
     assert scores[i, j] == pytest.approx(mse)
-    C, sigma = tune_lssvm(X, y, Cs=Cs, sigmas=sigmas, n_folds=4, random_state=0)
-    assert scores[sigmas.index(sigma), Cs.index(C)] == scores.min()
+    C, gamma = tune_lssvm(X, y, Cs=Cs, gammas=gammas, n_folds=4, random_state=0)
+    assert scores[gammas.index(gamma), Cs.index(C)] == scores.min()
 
 
 @pytest.mark.parametrize(
     "params, match",
     [
-        ({"C": 0.0}, "C must be"),
-        ({"sigma": -1.0}, "sigma must be"),
-        ({"width_convention": "gamma"}, "sig2, two_sigma2"),
+        ({"C": 0.0}, "'C' parameter of LSSVMClassifier must be a float in the range"),
+        ({"gamma": -1.0}, "'gamma' parameter of LSSVMClassifier must be a float in the range"),
+        ({"gamma": "scale"}, "'gamma' parameter"),
     ],
 )
 def test_bad_parameters(params, match):
@@ -140,47 +138,47 @@ def test_multiclass_is_refused_with_a_pointer():
         LSSVMClassifier().fit(X, y)
 
 
-def test_none_c_sigma_tune_to_the_values_of_the_sparse_variants():
+def test_none_c_gamma_tune_to_the_values_of_the_sparse_variants():
     """The thesis's protocol (Sec. 3.3.1): every LSSVM variant tunes like the full LSSVM, so on
-    the same data all arrive at the same (C, sigma) (one shared tuning implementation)."""
+    the same data all arrive at the same (C, gamma) (one shared tuning implementation)."""
     X, y = xor_data(90, seed=2)
-    tuning = {"Cs": [0.5, 8.0, 128.0], "sigmas": [0.3, 1.0, 3.0], "tune_folds": 3}
+    tuning = {"Cs": [0.5, 8.0, 128.0], "gammas": [0.3, 1.0, 3.0], "tune_folds": 3}
     tuning.update(tune_max_samples=60, random_state=4)  # the subsample is shared too
-    full = LSSVMClassifier(C=None, sigma=None, **tuning).fit(X, y)
+    full = LSSVMClassifier(C=None, gamma=None, **tuning).fit(X, y)
     info = full.fit_info_
     assert info["tuned"] is True and info["tune_samples"] == 60
-    assert (info["C"], info["sigma"]) == (full.C_, full.sigma_)
+    assert (info["C"], info["gamma"]) == (full.C_, full.gamma_)
     cc = CCLSSVMClassifier(corner_threshold=3, **tuning).fit(X, y)
     fsa = FSALSSVMClassifier(**tuning).fit(X, y)
-    assert (cc.C_, cc.sigma_) == (fsa.C_, fsa.sigma_) == (full.C_, full.sigma_)
+    assert (cc.C_, cc.gamma_) == (fsa.C_, fsa.gamma_) == (full.C_, full.gamma_)
     assert cc.fit_info_["tune_samples"] == fsa.fit_info_["tune_samples"] == 60
-    fixed = LSSVMClassifier(C=full.C_, sigma=full.sigma_).fit(X, y)
+    fixed = LSSVMClassifier(C=full.C_, gamma=full.gamma_).fit(X, y)
     assert fixed.fit_info_["tuned"] is False and fixed.fit_info_["tune_samples"] == 0
     np.testing.assert_array_equal(fixed.dual_coef_, full.dual_coef_)
     np.testing.assert_array_equal(fixed.intercept_, full.intercept_)
-    # a given C is kept and only sigma is searched
-    half = LSSVMClassifier(C=8.0, sigma=None, **tuning).fit(X, y)
-    assert half.C_ == 8.0 and half.sigma_ in tuning["sigmas"] and half.fit_info_["tuned"]
+    # a given C is kept and only gamma is searched
+    half = LSSVMClassifier(C=8.0, gamma=None, **tuning).fit(X, y)
+    assert half.C_ == 8.0 and half.gamma_ in tuning["gammas"] and half.fit_info_["tuned"]
 
 
-def test_regressor_with_none_sigma_minimises_the_cv_mse():
+def test_regressor_with_none_gamma_minimises_the_cv_mse():
     rng = np.random.default_rng(1)
     X = rng.uniform(-3, 3, size=(60, 1))
     y = np.sin(X[:, 0]) + 0.1 * rng.normal(size=60)
-    sigmas = [0.05, 1.0, 30.0]
-    est = LSSVMRegressor(C=10.0, sigma=None, sigmas=sigmas, tune_folds=3, random_state=0)
+    gammas = [0.05, 1.0, 30.0]
+    est = LSSVMRegressor(C=10.0, gamma=None, gammas=gammas, tune_folds=3, random_state=0)
     est.fit(X, y)
-    expected = tune_lssvm(X, y, Cs=[10.0], sigmas=sigmas, n_folds=3, random_state=0)
-    assert (est.C_, est.sigma_) == expected and est.fit_info_["tune_samples"] == 60
+    expected = tune_lssvm(X, y, Cs=[10.0], gammas=gammas, n_folds=3, random_state=0)
+    assert (est.C_, est.gamma_) == expected and est.fit_info_["tune_samples"] == 60
 
 
 @pytest.mark.parametrize(
     "params, match",
     [
         ({"C": None, "Cs": []}, "Cs must be None"),
-        ({"sigma": None, "sigmas": [1.0, -2.0]}, "sigmas must be None"),
-        ({"C": None, "tune_folds": 1}, "tune_folds must be an integer >= 2"),
-        ({"C": None, "tune_max_samples": 1.5}, "tune_max_samples must be an integer"),
+        ({"gamma": None, "gammas": [1.0, -2.0]}, "gammas must be None"),
+        ({"C": None, "tune_folds": 1}, r"'tune_folds' parameter .* int in the range \[2, inf\)"),
+        ({"C": None, "tune_max_samples": 1.5}, "'tune_max_samples' parameter"),
     ],
 )
 def test_bad_tuning_parameters(params, match):

@@ -1,4 +1,4 @@
-"""LSSVM family of Oliveira (2021), Ch. 2-3: the full LSSVM, its (C, sigma) tuning, the
+"""LSSVM family of Oliveira (2021), Ch. 2-3: the full LSSVM, its (C, gamma) tuning, the
 sparse class-corner variants CC-LSSVM (Alg. 8) and FCC-LSSVM (Alg. 9), and the reconstructed
 Ch. 3 baselines FSA-, SSD- and CCP-LSSVM (Table 4)."""
 

@@ -1,7 +1,8 @@
 """What CC-LSSVM (Alg. 8) and FCC-LSSVM (Alg. 9) of Oliveira (2021) share: the reduced
 least-squares system of Eq. 3.11, the fallbacks for empty selections (spec A7), the
 hyper-parameters (given, or tuned by :func:`tune_lssvm` through
-:class:`~svmlab.estimators.lssvm.tuning.TunedCSigmaMixin`) and prediction (Eq. 3.13).
+:class:`~svmlab.estimators.lssvm.tuning.TunedCGammaMixin`), the parameter constraints and
+prediction (Eq. 3.13).
 
 Eq. 3.11 (rows = prototypes PS = CCIS(D, 0), columns = corners SV = CCIS(D, P))::
 
@@ -19,17 +20,19 @@ from __future__ import annotations
 
 import math
 import warnings
+from numbers import Integral, Real
 
 import numpy as np
-from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context
 from sklearn.utils import check_random_state
+from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import validate_data
 
 from svmlab.estimators.lssvm._expansion import BinaryKernelExpansionMixin
 from svmlab.estimators.lssvm._kkt import solve_kkt
-from svmlab.estimators.lssvm._rbf_width import rbf_gamma
+from svmlab.estimators.lssvm._params import LSSVM_CONSTRAINTS
 from svmlab.estimators.lssvm.full import binary_targets
-from svmlab.estimators.lssvm.tuning import TunedCSigmaMixin
+from svmlab.estimators.lssvm.tuning import TunedCGammaMixin
 from svmlab.kernels import rbf, rbf_blocks
 from svmlab.selection import THRESHOLD_MODES, check_corner_threshold
 
@@ -74,29 +77,21 @@ def top_scores(candidates, scores, m: int, rng) -> np.ndarray:
 
 
 class ClassCornerLSSVMBase(
-    BinaryKernelExpansionMixin, TunedCSigmaMixin, ClassifierMixin, BaseEstimator
+    BinaryKernelExpansionMixin, TunedCGammaMixin, ClassifierMixin, BaseEstimator
 ):
     """Binary sparse LSSVM over class corners; subclasses implement :meth:`_select`
     returning ``(rows, cols, scores, info)``."""
 
-    def _check_common(self) -> None:
-        owner = type(self).__name__
-        self._check_tuning_params()
-        check_corner_threshold(self.corner_threshold, self.n_neighbors)
-        if self.threshold_mode not in THRESHOLD_MODES:
-            raise ValueError(
-                f"{owner}: threshold_mode must be one of {', '.join(THRESHOLD_MODES)}, "
-                f"got {self.threshold_mode!r}"
-            )
-        if self.constraints not in CONSTRAINTS:
-            raise ValueError(
-                f"{owner}: constraints must be one of {', '.join(CONSTRAINTS)}, "
-                f"got {self.constraints!r}"
-            )
-        if self.fallback not in FALLBACKS:
-            raise ValueError(
-                f"{owner}: fallback must be one of {', '.join(FALLBACKS)}, got {self.fallback!r}"
-            )
+    _parameter_constraints: dict = {
+        **LSSVM_CONSTRAINTS,
+        "n_neighbors": [Interval(Integral, 1, None, closed="left")],
+        "corner_threshold": [Interval(Integral, 0, None, closed="left")],
+        "radius": [Interval(Real, 0.0, None, closed="neither"), None],
+        "r_factor": [Interval(Real, 0.0, None, closed="neither")],
+        "threshold_mode": [StrOptions(set(THRESHOLD_MODES))],
+        "fallback": [StrOptions(set(FALLBACKS))],
+        "constraints": [StrOptions(set(CONSTRAINTS))],
+    }
 
     def _warn(self, info, key, message):
         warnings.warn(f"{type(self).__name__}: {message}", RuntimeWarning, stacklevel=3)
@@ -123,6 +118,7 @@ class ClassCornerLSSVMBase(
         )
         return cols
 
+    @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y):
         """Select PS and SV, solve Eq. 3.11 by least squares; returns ``self``.
 
@@ -132,15 +128,14 @@ class ClassCornerLSSVMBase(
         y : array-like of shape (n_samples,)
             Two class labels; ``classes_[1]`` is the ``+1`` side.
         """
-        self._check_common()
-        self._check_params()
+        self._check_grids()
+        check_corner_threshold(self.corner_threshold, self.n_neighbors)  # P < K
         X, y = validate_data(self, X, y, dtype=np.float64, y_numeric=False)
         self.classes_, t = binary_targets(type(self).__name__, y)
-        C, sigma, tuned, n_tune = self._c_sigma(X, t, "classification")
-        gamma = rbf_gamma(sigma, self.width_convention)
+        C, gamma, tuned, n_tune = self._c_gamma(X, t, "classification")
         rng = check_random_state(self.random_state)
         info = {
-            **self._tuning_record(C, sigma, tuned, n_tune),
+            **self._tuning_record(C, gamma, tuned, n_tune),
             "threshold_mode": self.threshold_mode,
             "fallback": None,
             "constraints": self.constraints,
@@ -165,7 +160,7 @@ class ClassCornerLSSVMBase(
         self._store_expansion(X, t, cols, alpha, b)
         self.prototypes_ = np.asarray(rows, dtype=np.intp)
         self.scores_ = scores
-        self.C_, self.sigma_, self.gamma_ = C, sigma, gamma
+        self.C_, self.gamma_ = C, gamma
         info.update(
             n_prototypes=int(len(rows)),
             n_support=int(len(self.support_)),
@@ -174,9 +169,6 @@ class ClassCornerLSSVMBase(
         )
         self.fit_info_ = info
         return self
-
-    def _check_params(self) -> None:
-        """Checks of the subclass's own settings."""
 
 
 def fallback_size(n_prototypes: int) -> int:

@@ -1,12 +1,12 @@
 """What the three reconstructed sparse-LSSVM baselines of Oliveira (2021), Ch. 3 share.
 
 FSA-, SSD- and CCP-LSSVM (Table 4) are binary RBF classifiers ``f(x) = sum_j a_j K(x, x_j) + b``
-over a subset of the training set. This module holds their common part: parameter checks
-(``C``, ``sigma``, ``width_convention``), the ``+-1`` labels
+over a subset of the training set. This module holds their common part: the parameter
+constraints of ``C``, ``gamma`` and their tuning, the ``+-1`` labels
 (:func:`~svmlab.estimators.lssvm.full.binary_targets`, the package's one label check), the
 hyper-parameters (tuned with
-:func:`svmlab.estimators.lssvm.tuning.tune_lssvm` when ``C``/``sigma`` are None, through
-:class:`~svmlab.estimators.lssvm.tuning.TunedCSigmaMixin` as every LSSVM estimator), prediction
+:func:`svmlab.estimators.lssvm.tuning.tune_lssvm` when ``C``/``gamma`` are None, through
+:class:`~svmlab.estimators.lssvm.tuning.TunedCGammaMixin` as every LSSVM estimator), prediction
 from the expansion, and the least-squares solve of the rectangular LSSVM system over a column
 subset (shared by SSD-LSSVM's subsampled dual and CCP-LSSVM's refit), built block by block so
 that no N x N matrix exists.
@@ -16,13 +16,13 @@ from __future__ import annotations
 
 import numpy as np
 from scipy import linalg
-from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context
 from sklearn.utils.validation import validate_data
 
 from svmlab.estimators.lssvm._expansion import BinaryKernelExpansionMixin
-from svmlab.estimators.lssvm._rbf_width import rbf_gamma
+from svmlab.estimators.lssvm._params import LSSVM_CONSTRAINTS
 from svmlab.estimators.lssvm.full import binary_targets
-from svmlab.estimators.lssvm.tuning import TunedCSigmaMixin
+from svmlab.estimators.lssvm.tuning import TunedCGammaMixin
 from svmlab.kernels import rbf_blocks
 
 
@@ -80,14 +80,15 @@ def solve_normal_equations(G, h, penalty=None):
 
 
 class SparseLSSVMClassifierBase(
-    BinaryKernelExpansionMixin, TunedCSigmaMixin, ClassifierMixin, BaseEstimator
+    BinaryKernelExpansionMixin, TunedCGammaMixin, ClassifierMixin, BaseEstimator
 ):
     """Binary RBF expansion over a subset of the training set; subclasses implement
-    :meth:`_fit_sparse` (``X``, ``+-1`` labels, ``C``, ``gamma``, random state)."""
+    :meth:`_fit_sparse` (``X``, ``+-1`` labels, ``C``, ``gamma``, random state) and extend
+    :attr:`_parameter_constraints` with their own settings."""
 
-    def _check_params(self) -> None:
-        """Checks of the method's own settings (subclasses)."""
+    _parameter_constraints: dict = dict(LSSVM_CONSTRAINTS)
 
+    @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y):
         """Fit the sparse model on a two-class training set.
 
@@ -101,17 +102,15 @@ class SparseLSSVMClassifierBase(
         -------
         self
         """
-        self._check_tuning_params()
-        self._check_params()
+        self._check_grids()
         X, y = validate_data(self, X, y, dtype=np.float64, y_numeric=False)
         self.classes_, y_pm = binary_targets(type(self).__name__, y)
-        C, sigma, tuned, n_tune = self._c_sigma(X, y_pm, "classification")
-        gamma = rbf_gamma(sigma, self.width_convention)
+        C, gamma, tuned, n_tune = self._c_gamma(X, y_pm, "classification")
         support, coef, intercept, info = self._fit_sparse(X, y_pm, C, gamma)
         self._store_expansion(X, y_pm, support, coef, intercept)
-        self.C_, self.sigma_, self.gamma_ = C, sigma, gamma
+        self.C_, self.gamma_ = C, gamma
         self.fit_info_ = {
-            **self._tuning_record(C, sigma, tuned, n_tune),
+            **self._tuning_record(C, gamma, tuned, n_tune),
             "n_support": int(len(self.support_)),
             "sparsity": 1.0 - len(self.support_) / X.shape[0],
             **info,

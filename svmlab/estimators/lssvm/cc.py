@@ -24,10 +24,11 @@ class CCLSSVMClassifier(ClassCornerLSSVMBase):
     ----------
     C : float or None, default=None
         Regularisation (the thesis's gamma); ``None`` tunes it with :func:`tune_lssvm` on the
-        training data (with ``sigma``; 10-fold on the full LSSVM, as the thesis does).
-    sigma : float or None, default=None
-        RBF width; ``None`` tunes it.
-    width_convention : {"sig2", "two_sigma2"}, default="sig2"
+        training data (with ``gamma``; 10-fold on the full LSSVM, as the thesis does).
+    gamma : float or None, default=None
+        RBF precision, ``K(x, z) = exp(-gamma ||x - z||^2)`` (the thesis's width sigma is
+        ``gamma = 1 / sigma^2``; :class:`~svmlab.estimators.lssvm.LSSVMClassifier`). None:
+        tuned with ``C``.
     n_neighbors : int, default=16
         ``K`` of CCIS.
     corner_threshold : int, default=9
@@ -48,7 +49,7 @@ class CCLSSVMClassifier(ClassCornerLSSVMBase):
         Empty SV (spec A7): the ``ceil(sqrt(|PS|))`` (at least 2) prototypes of highest
         ``Gamma``, all of PS, or an error. Empty PS always falls back to the full LSSVM.
         Either is warned and recorded in ``fit_info_["fallback"]``.
-    Cs, sigmas : list of float or None, default=None
+    Cs, gammas : list of float or None, default=None
         Grids of the internal tuning (None: spec A5).
     tune_folds : int, default=10
     tune_max_samples : int or None, default=2000
@@ -72,11 +73,11 @@ class CCLSSVMClassifier(ClassCornerLSSVMBase):
     scores_ : ndarray of shape (n_samples,)
         ``Gamma`` of every training sample.
     radius_ : float
-    C_, sigma_, gamma_ : float
+    C_, gamma_ : float
         The hyper-parameters used (``gamma_`` is the RBF precision).
     fit_info_ : dict
-        ``C``, ``sigma``, ``width_convention``, ``tuned``, ``tune_samples`` (rows the tuning
-        ran on; 0 if ``C`` and ``sigma`` were given), ``threshold_mode``, ``radius``,
+        ``C``, ``gamma``, ``tuned``, ``tune_samples`` (rows the tuning ran on; 0 if ``C``
+        and ``gamma`` were given), ``threshold_mode``, ``radius``,
         ``n_corners`` (|CCIS(D, P)|), ``n_prototypes`` (|PS|), ``n_support`` (M),
         ``sparsity`` (SPR), ``lstsq_rank``, ``solver``, ``fallback`` (None or what was done).
     n_features_in_ : int
@@ -90,8 +91,7 @@ class CCLSSVMClassifier(ClassCornerLSSVMBase):
     def __init__(
         self,
         C=None,
-        sigma=None,
-        width_convention="sig2",
+        gamma=None,
         n_neighbors=16,
         corner_threshold=9,
         radius=None,
@@ -100,14 +100,13 @@ class CCLSSVMClassifier(ClassCornerLSSVMBase):
         fallback="top_scores",
         constraints="all",
         Cs=None,
-        sigmas=None,
+        gammas=None,
         tune_folds=10,
         tune_max_samples=2000,
         random_state=None,
     ):
         self.C = C
-        self.sigma = sigma
-        self.width_convention = width_convention
+        self.gamma = gamma
         self.n_neighbors = n_neighbors
         self.corner_threshold = corner_threshold
         self.radius = radius
@@ -116,7 +115,7 @@ class CCLSSVMClassifier(ClassCornerLSSVMBase):
         self.fallback = fallback
         self.constraints = constraints
         self.Cs = Cs
-        self.sigmas = sigmas
+        self.gammas = gammas
         self.tune_folds = tune_folds
         self.tune_max_samples = tune_max_samples
         self.random_state = random_state

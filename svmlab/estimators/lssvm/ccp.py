@@ -10,6 +10,7 @@ from numbers import Integral, Real
 import numpy as np
 from sklearn.linear_model import orthogonal_mp
 from sklearn.utils import check_random_state
+from sklearn.utils._param_validation import Interval
 
 from svmlab.estimators.lssvm._kkt import solve_kkt
 from svmlab.estimators.lssvm._sparse_classifier import (
@@ -70,20 +71,21 @@ class CCPLSSVMClassifier(SparseLSSVMClassifierBase):
     C : float or None, default=None
         LSSVM regularisation (the thesis's gamma). None: tuned with
         :func:`~svmlab.estimators.lssvm.tuning.tune_lssvm` on the training data.
-    sigma : float or None, default=None
-        RBF width. None: tuned with ``C``.
-    width_convention : {"sig2", "two_sigma2"}, default="sig2"
+    gamma : float or None, default=None
+        RBF precision, ``K(x, z) = exp(-gamma ||x - z||^2)`` (the thesis's width sigma is
+        ``gamma = 1 / sigma^2``; :class:`~svmlab.estimators.lssvm.LSSVMClassifier`). None:
+        tuned with ``C``.
     ratio : float, default=0.3
         Sampling ratio: ``M = ceil(ratio * N)`` measurements and OMP atoms (Table 4).
     refit : bool, default=True
         Re-solve the pruned LSSVM on the selected SVs (see above).
     max_samples : int, default=20000
         Largest N accepted (the N x N kernel); raise it to fit larger sets.
-    Cs, sigmas : list of float or None, default=None
-        Grids of the tuning of a None ``C`` / ``sigma`` (None: spec A5).
+    Cs, gammas : list of float or None, default=None
+        Grids of the tuning of a None ``C`` / ``gamma`` (None: spec A5).
     tune_max_samples : int or None, default=2000
-        The tuning (``C``/``sigma`` None) runs on at most this many stratified training rows
-        (its cost is that of the full LSSVM, ``O(n^3)`` per fold and ``sigma``); None: all rows.
+        The tuning (``C``/``gamma`` None) runs on at most this many stratified training rows
+        (its cost is that of the full LSSVM, ``O(n^3)`` per fold and ``gamma``); None: all rows.
     tune_folds : int, default=10
         Folds of that search (the thesis's 10-fold grid search).
     random_state : int, RandomState instance or None, default=None
@@ -93,9 +95,9 @@ class CCPLSSVMClassifier(SparseLSSVMClassifierBase):
     ----------
     classes_, support_, support_vectors_, n_support_, dual_coef_, intercept_
         As in :class:`~svmlab.estimators.lssvm.fsa.FSALSSVMClassifier`.
-    C_, sigma_, gamma_ : float
+    C_, gamma_ : float
     fit_info_ : dict
-        ``C``, ``sigma``, ``width_convention``, ``tuned``, ``tune_samples``, ``n_support``,
+        ``C``, ``gamma``, ``tuned``, ``tune_samples``, ``n_support``,
         ``sparsity`` (1 - M/N),
         ``n_measurements`` (M), ``full_solver`` ("cholesky" or "lstsq"), ``refit``,
         ``omp_premature`` (OMP stopped before M atoms), ``lstsq_fallback``.
@@ -107,46 +109,36 @@ class CCPLSSVMClassifier(SparseLSSVMClassifierBase):
     S. A. F. Oliveira. PhD thesis, UFC, 2021, Ch. 3, Table 4.
     """
 
+    _parameter_constraints: dict = {
+        **SparseLSSVMClassifierBase._parameter_constraints,
+        "ratio": [Interval(Real, 0.0, 1.0, closed="right")],
+        "refit": ["boolean"],
+        "max_samples": [Interval(Integral, 1, None, closed="left")],
+    }
+
     def __init__(
         self,
         C=None,
-        sigma=None,
-        width_convention="sig2",
+        gamma=None,
         ratio=0.3,
         refit=True,
         max_samples=20000,
         Cs=None,
-        sigmas=None,
+        gammas=None,
         tune_max_samples=2000,
         tune_folds=10,
         random_state=None,
     ):
         self.C = C
-        self.sigma = sigma
-        self.width_convention = width_convention
+        self.gamma = gamma
         self.ratio = ratio
         self.refit = refit
         self.max_samples = max_samples
         self.Cs = Cs
-        self.sigmas = sigmas
+        self.gammas = gammas
         self.tune_max_samples = tune_max_samples
         self.tune_folds = tune_folds
         self.random_state = random_state
-
-    def _check_params(self) -> None:
-        name = type(self).__name__
-        r = self.ratio
-        if isinstance(r, bool) or not isinstance(r, Real) or not 0 < r <= 1:
-            raise ValueError(f"{name}: ratio must be a number in (0, 1] (thesis: 0.3), got {r!r}")
-        if not isinstance(self.refit, (bool, np.bool_)):
-            raise ValueError(f"{name}: refit must be True or False, got {self.refit!r}")
-        ms = self.max_samples
-        if isinstance(ms, bool) or not isinstance(ms, Integral) or ms < 1:
-            raise ValueError(f"{name}: max_samples must be an integer >= 1, got {ms!r}")
-
-    def _hyperparameters(self, X, y_pm):
-        self._check_size(X.shape[0])  # before the tuning, which would also be N x N
-        return super()._hyperparameters(X, y_pm)
 
     def _check_size(self, n: int) -> None:
         if n > self.max_samples:

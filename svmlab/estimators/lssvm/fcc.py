@@ -7,6 +7,7 @@ from numbers import Integral
 
 import numpy as np
 from sklearn.model_selection import StratifiedKFold
+from sklearn.utils._param_validation import Interval
 
 from svmlab.estimators.lssvm._class_corner import ClassCornerLSSVMBase, top_scores
 from svmlab.selection import corner_scores, selection_masks
@@ -39,10 +40,10 @@ class FCCLSSVMClassifier(ClassCornerLSSVMBase):
     n_strata : int or None, default=None
         ``J``; None means ``ceil(N / 5000)`` (spec A6).
     tune_max_samples : int or None, default=2000
-        ``C``/``sigma`` left None are tuned on a stratified subsample of this size (the full
+        ``C``/``gamma`` left None are tuned on a stratified subsample of this size (the full
         LSSVM of the tuning is ``N x N``).
-    C, sigma, width_convention, n_neighbors, corner_threshold, radius, r_factor, \
-threshold_mode, fallback, constraints, Cs, sigmas, tune_folds, random_state
+    C, gamma, n_neighbors, corner_threshold, radius, r_factor, threshold_mode, fallback, \
+constraints, Cs, gammas, tune_folds, random_state
         As in :class:`CCLSSVMClassifier`; ``radius`` (if given) is used in every stratum;
         ``fallback="top_scores"`` takes the M prototypes of highest ``Gamma`` when no
         stratum has a corner. ``random_state`` also seeds the strata and the tie order.
@@ -50,7 +51,7 @@ threshold_mode, fallback, constraints, Cs, sigmas, tune_folds, random_state
     Attributes
     ----------
     classes_, support_, support_vectors_, n_support_, dual_coef_, intercept_, prototypes_,
-    scores_, C_, sigma_, gamma_, n_features_in_
+    scores_, C_, gamma_, n_features_in_
         As in :class:`CCLSSVMClassifier` (``scores_`` is each sample's ``Gamma`` in its
         stratum).
     radii_ : ndarray of shape (J,)
@@ -65,13 +66,18 @@ threshold_mode, fallback, constraints, Cs, sigmas, tune_folds, random_state
     Oliveira (2021), Sec. 3.3.2.2, Alg. 9, Eq. 3.14, Tables 6 and 8.
     """
 
+    _parameter_constraints: dict = {
+        **ClassCornerLSSVMBase._parameter_constraints,
+        "n_support": [Interval(Integral, 1, None, closed="left")],
+        "n_strata": [Interval(Integral, 1, None, closed="left"), None],
+    }
+
     def __init__(
         self,
         n_support=200,
         n_strata=None,
         C=None,
-        sigma=None,
-        width_convention="sig2",
+        gamma=None,
         n_neighbors=16,
         corner_threshold=9,
         radius=None,
@@ -80,7 +86,7 @@ threshold_mode, fallback, constraints, Cs, sigmas, tune_folds, random_state
         fallback="top_scores",
         constraints="all",
         Cs=None,
-        sigmas=None,
+        gammas=None,
         tune_folds=10,
         tune_max_samples=2000,
         random_state=None,
@@ -88,8 +94,7 @@ threshold_mode, fallback, constraints, Cs, sigmas, tune_folds, random_state
         self.n_support = n_support
         self.n_strata = n_strata
         self.C = C
-        self.sigma = sigma
-        self.width_convention = width_convention
+        self.gamma = gamma
         self.n_neighbors = n_neighbors
         self.corner_threshold = corner_threshold
         self.radius = radius
@@ -98,19 +103,10 @@ threshold_mode, fallback, constraints, Cs, sigmas, tune_folds, random_state
         self.fallback = fallback
         self.constraints = constraints
         self.Cs = Cs
-        self.sigmas = sigmas
+        self.gammas = gammas
         self.tune_folds = tune_folds
         self.tune_max_samples = tune_max_samples
         self.random_state = random_state
-
-    def _check_params(self) -> None:
-        owner = type(self).__name__
-        for name in ("n_support", "n_strata"):
-            value = getattr(self, name)
-            if name == "n_strata" and value is None:
-                continue
-            if not isinstance(value, Integral) or isinstance(value, bool) or value < 1:
-                raise ValueError(f"{owner}: {name} must be an integer >= 1, got {value!r}")
 
     def _strata(self, t, rng):
         n = len(t)

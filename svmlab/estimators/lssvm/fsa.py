@@ -8,6 +8,7 @@ from numbers import Integral, Real
 
 import numpy as np
 from scipy.linalg import solve_triangular
+from sklearn.utils._param_validation import Interval
 
 from svmlab.estimators.lssvm._sparse_classifier import SparseLSSVMClassifierBase
 from svmlab.kernels import rbf
@@ -61,21 +62,21 @@ class FSALSSVMClassifier(SparseLSSVMClassifierBase):
     C : float or None, default=None
         LSSVM regularisation (the thesis's gamma). None: tuned with
         :func:`~svmlab.estimators.lssvm.tuning.tune_lssvm` on the training data.
-    sigma : float or None, default=None
-        RBF width. None: tuned with ``C``.
-    width_convention : {"sig2", "two_sigma2"}, default="sig2"
-        ``K = exp(-||x - z||^2 / sigma^2)`` or ``exp(-||x - z||^2 / (2 sigma^2))``.
+    gamma : float or None, default=None
+        RBF precision, ``K(x, z) = exp(-gamma ||x - z||^2)`` (the thesis's width sigma is
+        ``gamma = 1 / sigma^2``; :class:`~svmlab.estimators.lssvm.LSSVMClassifier`). None:
+        tuned with ``C``.
     epsilon : float, default=0.5
         Stop when every sample outside the basis has ``|f(x_i) - y_i| < epsilon`` (Table 4).
     max_support : int or None, default=None
         Upper bound on the number of basis functions. None: no bound other than memory (the
         basis stops, with a warning, when its ``N x M`` kernel columns would pass
         ``MAX_BASIS_BYTES`` = 2 GiB, i.e. M = 5,368 at N = 50,000).
-    Cs, sigmas : list of float or None, default=None
-        Grids of the tuning of a None ``C`` / ``sigma`` (None: spec A5).
+    Cs, gammas : list of float or None, default=None
+        Grids of the tuning of a None ``C`` / ``gamma`` (None: spec A5).
     tune_max_samples : int or None, default=2000
-        The tuning (``C``/``sigma`` None) runs on at most this many stratified training rows
-        (its cost is that of the full LSSVM, ``O(n^3)`` per fold and ``sigma``); None: all rows.
+        The tuning (``C``/``gamma`` None) runs on at most this many stratified training rows
+        (its cost is that of the full LSSVM, ``O(n^3)`` per fold and ``gamma``); None: all rows.
     tune_folds : int, default=10
         Folds of that search (the thesis's 10-fold grid search).
     random_state : int, RandomState instance or None, default=None
@@ -92,12 +93,12 @@ class FSALSSVMClassifier(SparseLSSVMClassifierBase):
     dual_coef_ : ndarray of shape (1, M)
         ``alpha`` of each support vector.
     intercept_ : ndarray of shape (1,)
-    C_, sigma_, gamma_ : float
+    C_, gamma_ : float
         Hyper-parameters used (``gamma_`` the precision of ``svmlab.kernels.rbf``).
     selection_order_ : ndarray of shape (M,)
         Training indices in the order they entered the basis.
     fit_info_ : dict
-        ``C``, ``sigma``, ``width_convention``, ``tuned``, ``tune_samples``, ``n_support``,
+        ``C``, ``gamma``, ``tuned``, ``tune_samples``, ``n_support``,
         ``sparsity`` (1 - M/N), ``stop_reason`` ("epsilon", "max_support", "memory" or
         "exhausted"),
         ``max_residual`` (largest ``|r_i|`` outside the basis at the stop), ``n_dependent``.
@@ -113,38 +114,33 @@ class FSALSSVMClassifier(SparseLSSVMClassifierBase):
     #: exceed this many bytes (stop reason "memory", warned).
     MAX_BASIS_BYTES = 2 * 2**30
 
+    _parameter_constraints: dict = {
+        **SparseLSSVMClassifierBase._parameter_constraints,
+        "epsilon": [Interval(Real, 0.0, None, closed="left")],
+        "max_support": [Interval(Integral, 1, None, closed="left"), None],
+    }
+
     def __init__(
         self,
         C=None,
-        sigma=None,
-        width_convention="sig2",
+        gamma=None,
         epsilon=0.5,
         max_support=None,
         Cs=None,
-        sigmas=None,
+        gammas=None,
         tune_max_samples=2000,
         tune_folds=10,
         random_state=None,
     ):
         self.C = C
-        self.sigma = sigma
-        self.width_convention = width_convention
+        self.gamma = gamma
         self.epsilon = epsilon
         self.max_support = max_support
         self.Cs = Cs
-        self.sigmas = sigmas
+        self.gammas = gammas
         self.tune_max_samples = tune_max_samples
         self.tune_folds = tune_folds
         self.random_state = random_state
-
-    def _check_params(self) -> None:
-        name = type(self).__name__
-        eps = self.epsilon
-        if isinstance(eps, bool) or not isinstance(eps, Real) or not eps >= 0:
-            raise ValueError(f"{name}: epsilon must be a number >= 0 (thesis: 0.5), got {eps!r}")
-        ms = self.max_support
-        if ms is not None and (isinstance(ms, bool) or not isinstance(ms, Integral) or ms < 1):
-            raise ValueError(f"{name}: max_support must be an integer >= 1 or None, got {ms!r}")
 
     def _fit_sparse(self, X, y, C, gamma):
         n = X.shape[0]

@@ -10,14 +10,14 @@ from __future__ import annotations
 import warnings
 
 import numpy as np
-from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
+from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin, _fit_context
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import validate_data
 
 from svmlab.estimators.lssvm._expansion import BinaryKernelExpansionMixin, kernel_expansion
 from svmlab.estimators.lssvm._kkt import solve_kkt
-from svmlab.estimators.lssvm._rbf_width import rbf_gamma
-from svmlab.estimators.lssvm.tuning import TunedCSigmaMixin
+from svmlab.estimators.lssvm._params import LSSVM_CONSTRAINTS
+from svmlab.estimators.lssvm.tuning import TunedCGammaMixin
 from svmlab.kernels import rbf
 
 __all__ = ["LSSVMClassifier", "LSSVMRegressor", "binary_targets"]
@@ -37,42 +37,40 @@ def binary_targets(owner: str, y):
     return classes, np.where(index == 1, 1.0, -1.0)
 
 
-class _FullLSSVM(TunedCSigmaMixin, BaseEstimator):
-    """Shared fit of the full LSSVM: Eq. 2.5 on all samples, ``C``/``sigma`` given or tuned
-    (:class:`~svmlab.estimators.lssvm.tuning.TunedCSigmaMixin`)."""
+class _FullLSSVM(TunedCGammaMixin, BaseEstimator):
+    """Shared fit of the full LSSVM: Eq. 2.5 on all samples, ``C``/``gamma`` given or tuned
+    (:class:`~svmlab.estimators.lssvm.tuning.TunedCGammaMixin`)."""
 
     _task = "regression"
+    _parameter_constraints: dict = dict(LSSVM_CONSTRAINTS)
 
     def __init__(
         self,
         C=1.0,
-        sigma=1.0,
-        width_convention="sig2",
+        gamma=1.0,
         Cs=None,
-        sigmas=None,
+        gammas=None,
         tune_folds=10,
         tune_max_samples=2000,
         random_state=None,
     ):
         self.C = C
-        self.sigma = sigma
-        self.width_convention = width_convention
+        self.gamma = gamma
         self.Cs = Cs
-        self.sigmas = sigmas
+        self.gammas = gammas
         self.tune_folds = tune_folds
         self.tune_max_samples = tune_max_samples
         self.random_state = random_state
 
     def _solve(self, X, t):
         owner = type(self).__name__
-        C, sigma, tuned, n_tune = self._c_sigma(X, t, self._task)
-        self.C_, self.sigma_ = C, sigma
-        self.gamma_ = rbf_gamma(sigma, self.width_convention)
-        alpha, b, method = solve_kkt(rbf(X, X, self.gamma_), t, C)
+        C, gamma, tuned, n_tune = self._c_gamma(X, t, self._task)
+        self.C_, self.gamma_ = C, gamma
+        alpha, b, method = solve_kkt(rbf(X, X, gamma), t, C)
         if method != "cholesky":
             warnings.warn(
                 f"{owner}: Omega + I/C is not numerically positive definite (C={C}, "
-                f"sigma={sigma}); Eq. 2.5 was solved by least squares instead",
+                f"gamma={gamma}); Eq. 2.5 was solved by least squares instead",
                 RuntimeWarning,
                 stacklevel=3,
             )
@@ -81,7 +79,7 @@ class _FullLSSVM(TunedCSigmaMixin, BaseEstimator):
         self.dual_coef_ = alpha.reshape(1, -1)
         self.intercept_ = np.array([b])
         self.fit_info_ = {
-            **self._tuning_record(C, sigma, tuned, n_tune),
+            **self._tuning_record(C, gamma, tuned, n_tune),
             "solver": method,
             "n_support": int(X.shape[0]),
         }
@@ -99,15 +97,16 @@ class LSSVMClassifier(BinaryKernelExpansionMixin, ClassifierMixin, _FullLSSVM):
     C : float or None, default=1.0
         Regularisation ``gamma`` of the thesis (Eq. 2.3); > 0. None: tuned with
         :func:`~svmlab.estimators.lssvm.tuning.tune_lssvm` on the training data (with
-        ``sigma`` when that is None too), exactly as the sparse LSSVM variants tune, so that
+        ``gamma`` when that is None too), exactly as the sparse LSSVM variants tune, so that
         all of them arrive at the same values on the same data (Oliveira (2021), Sec. 3.3.1).
-    sigma : float or None, default=1.0
-        RBF width; > 0. None: tuned.
-    width_convention : {"sig2", "two_sigma2"}, default="sig2"
-        ``exp(-||x - z||^2 / sigma^2)`` (spec A4) or ``exp(-||x - z||^2 / (2 sigma^2))``.
-    Cs, sigmas : list of float or None, default=None
-        Grids of the tuning (None: spec A5, ``C`` in ``2^{-5,-3,...,15}``, ``sigma^2`` in
-        ``2^{-7,-5,...,9}``); unused when ``C`` and ``sigma`` are given.
+    gamma : float or None, default=1.0
+        RBF precision, ``K(x, z) = exp(-gamma ||x - z||^2)``; > 0. The thesis's width sigma
+        (spec A4, ``exp(-||x - z||^2 / sigma^2)``) is ``gamma = 1 / sigma^2``; LS-SVMlab's
+        ``sig2`` is ``gamma = 1 / (2 sig2)``. None: tuned.
+    Cs, gammas : list of float or None, default=None
+        Grids of the tuning (None: spec A5, ``C`` in ``2^{-5,-3,...,15}``, the thesis's
+        ``sigma^2`` in ``2^{-7,-5,...,9}`` as ``gamma = 1 / sigma^2``); unused when ``C`` and
+        ``gamma`` are given.
     tune_folds : int, default=10
         Folds of the tuning (the thesis's 10-fold grid search).
     tune_max_samples : int or None, default=2000
@@ -128,12 +127,11 @@ class LSSVMClassifier(BinaryKernelExpansionMixin, ClassifierMixin, _FullLSSVM):
         ``alpha``.
     intercept_ : ndarray of shape (1,)
         ``b``.
-    C_, sigma_ : float
-        The hyper-parameters used (given or tuned).
-    gamma_ : float
-        RBF precision used by :func:`svmlab.kernels.rbf`.
+    C_, gamma_ : float
+        The hyper-parameters used (given or tuned); ``gamma_`` is the precision of
+        :func:`svmlab.kernels.rbf`.
     fit_info_ : dict
-        ``C``, ``sigma``, ``width_convention``, ``tuned`` (whether ``tune_lssvm`` ran),
+        ``C``, ``gamma``, ``tuned`` (whether ``tune_lssvm`` ran),
         ``tune_samples`` (rows it ran on; 0 if not), ``solver`` ("cholesky" or "lstsq"),
         ``n_support``.
     n_features_in_ : int
@@ -145,9 +143,10 @@ class LSSVMClassifier(BinaryKernelExpansionMixin, ClassifierMixin, _FullLSSVM):
 
     _task = "classification"
 
+    @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y):
         """Fit on a two-class training set; returns ``self``."""
-        self._check_tuning_params()
+        self._check_grids()
         X, y = validate_data(self, X, y, dtype=np.float64, y_numeric=False)
         self.classes_, t = binary_targets(type(self).__name__, y)
         self._solve(X, t)
@@ -163,13 +162,13 @@ class LSSVMRegressor(RegressorMixin, _FullLSSVM):
 
     Parameters
     ----------
-    C, sigma, width_convention, Cs, sigmas, tune_folds, tune_max_samples, random_state
+    C, gamma, Cs, gammas, tune_folds, tune_max_samples, random_state
         As in :class:`LSSVMClassifier` (the tuning minimises the cross-validated MSE; its
         subsample is not stratified).
 
     Attributes
     ----------
-    support_, support_vectors_, dual_coef_, intercept_, C_, sigma_, gamma_, fit_info_, \
+    support_, support_vectors_, dual_coef_, intercept_, C_, gamma_, fit_info_, \
 n_features_in_
         As in :class:`LSSVMClassifier`.
     n_support_ : ndarray of shape (1,)
@@ -180,9 +179,10 @@ n_features_in_
     Oliveira (2021), Sec. 2.1.2, Eqs. 2.3-2.8; Suykens et al. (2002).
     """
 
+    @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y):
         """Fit on real targets; returns ``self``."""
-        self._check_tuning_params()
+        self._check_grids()
         X, y = validate_data(self, X, y, dtype=np.float64, y_numeric=True)
         self._solve(X, y)
         self.n_support_ = np.array([X.shape[0]], dtype=np.intp)

@@ -9,6 +9,7 @@ from numbers import Integral, Real
 
 import numpy as np
 from sklearn.utils import check_random_state
+from sklearn.utils._param_validation import Interval
 
 from svmlab.estimators.lssvm._sparse_classifier import (
     SparseLSSVMClassifierBase,
@@ -93,7 +94,7 @@ class SSDLSSVMClassifier(SparseLSSVMClassifierBase):
 
     Assumptions (not in the thesis, and where the public description is not explicit):
 
-    * the entropy kernel is the model's RBF kernel (the same ``sigma`` and convention), as in
+    * the entropy kernel is the model's RBF kernel (the same ``gamma``), as in
       the LS-SVMlab fixed-size demos; the swap search runs ``entropy_iter`` proposals from a
       random start (seeded by ``random_state``);
     * the SD-LSSVM rows carry ``1/C`` where the row sample is a column prototype (as Eq. 3.11
@@ -110,9 +111,10 @@ class SSDLSSVMClassifier(SparseLSSVMClassifierBase):
     C : float or None, default=None
         LSSVM regularisation (the thesis's gamma). None: tuned with
         :func:`~svmlab.estimators.lssvm.tuning.tune_lssvm` on the training data.
-    sigma : float or None, default=None
-        RBF width. None: tuned with ``C``.
-    width_convention : {"sig2", "two_sigma2"}, default="sig2"
+    gamma : float or None, default=None
+        RBF precision, ``K(x, z) = exp(-gamma ||x - z||^2)`` (the thesis's width sigma is
+        ``gamma = 1 / sigma^2``; :class:`~svmlab.estimators.lssvm.LSSVMClassifier`). None:
+        tuned with ``C``.
     k : float, default=4
         Active-subset size factor: ``M = floor(k sqrt(N))`` (capped at N) (Table 4).
     entropy_iter : int, default=2000
@@ -121,11 +123,11 @@ class SSDLSSVMClassifier(SparseLSSVMClassifierBase):
         Rounds of the reweighted-L0 loop.
     l0_tol : float, default=1e-3
         A prototype is pruned when ``|a_j| <= l0_tol * max|a|`` after the loop.
-    Cs, sigmas : list of float or None, default=None
-        Grids of the tuning of a None ``C`` / ``sigma`` (None: spec A5).
+    Cs, gammas : list of float or None, default=None
+        Grids of the tuning of a None ``C`` / ``gamma`` (None: spec A5).
     tune_max_samples : int or None, default=2000
-        The tuning (``C``/``sigma`` None) runs on at most this many stratified training rows
-        (its cost is that of the full LSSVM, ``O(n^3)`` per fold and ``sigma``); None: all rows.
+        The tuning (``C``/``gamma`` None) runs on at most this many stratified training rows
+        (its cost is that of the full LSSVM, ``O(n^3)`` per fold and ``gamma``); None: all rows.
     tune_folds : int, default=10
         Folds of that search (the thesis's 10-fold grid search).
     random_state : int, RandomState instance or None, default=None
@@ -137,9 +139,9 @@ class SSDLSSVMClassifier(SparseLSSVMClassifierBase):
         As in :class:`~svmlab.estimators.lssvm.fsa.FSALSSVMClassifier`.
     prototypes_ : ndarray of shape (floor(k sqrt(N)),)
         Training indices of the Renyi active subset, before sparsification.
-    C_, sigma_, gamma_ : float
+    C_, gamma_ : float
     fit_info_ : dict
-        ``C``, ``sigma``, ``width_convention``, ``tuned``, ``tune_samples``, ``n_support``,
+        ``C``, ``gamma``, ``tuned``, ``tune_samples``, ``n_support``,
         ``sparsity`` (1 - M/N),
         ``n_prototypes`` (the active-subset size), ``entropy_start``, ``entropy_end``,
         ``entropy_swaps``, ``l0_iterations``, ``l0_converged``, ``lstsq_fallback``.
@@ -153,45 +155,39 @@ class SSDLSSVMClassifier(SparseLSSVMClassifierBase):
     S. A. F. Oliveira. PhD thesis, UFC, 2021, Ch. 3, Table 4.
     """
 
+    _parameter_constraints: dict = {
+        **SparseLSSVMClassifierBase._parameter_constraints,
+        "k": [Interval(Real, 0.0, None, closed="neither")],
+        "entropy_iter": [Interval(Integral, 0, None, closed="left")],
+        "l0_max_iter": [Interval(Integral, 0, None, closed="left")],
+        "l0_tol": [Interval(Real, 0.0, 1.0, closed="left")],
+    }
+
     def __init__(
         self,
         C=None,
-        sigma=None,
-        width_convention="sig2",
+        gamma=None,
         k=4,
         entropy_iter=2000,
         l0_max_iter=50,
         l0_tol=1e-3,
         Cs=None,
-        sigmas=None,
+        gammas=None,
         tune_max_samples=2000,
         tune_folds=10,
         random_state=None,
     ):
         self.C = C
-        self.sigma = sigma
-        self.width_convention = width_convention
+        self.gamma = gamma
         self.k = k
         self.entropy_iter = entropy_iter
         self.l0_max_iter = l0_max_iter
         self.l0_tol = l0_tol
         self.Cs = Cs
-        self.sigmas = sigmas
+        self.gammas = gammas
         self.tune_max_samples = tune_max_samples
         self.tune_folds = tune_folds
         self.random_state = random_state
-
-    def _check_params(self) -> None:
-        name = type(self).__name__
-        if isinstance(self.k, bool) or not isinstance(self.k, Real) or not self.k > 0:
-            raise ValueError(f"{name}: k must be a number > 0 (thesis: 4), got {self.k!r}")
-        for param in ("entropy_iter", "l0_max_iter"):
-            v = getattr(self, param)
-            if isinstance(v, bool) or not isinstance(v, Integral) or v < 0:
-                raise ValueError(f"{name}: {param} must be an integer >= 0, got {v!r}")
-        t = self.l0_tol
-        if isinstance(t, bool) or not isinstance(t, Real) or not 0 <= t < 1:
-            raise ValueError(f"{name}: l0_tol must be a number in [0, 1), got {t!r}")
 
     def subset_size(self, n_samples: int) -> int:
         """``floor(k sqrt(N))``, at least 1 and at most N."""

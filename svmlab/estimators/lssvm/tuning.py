@@ -1,8 +1,10 @@
 """The thesis's (C, sigma) search: 10-fold grid search on the full LSSVM
 (Oliveira (2021), Sec. 3.3.1: "gamma and sigma tuned by 10-fold grid search on plain LSSVM and
-reused by all LSSVM variants"; grid spec A5).
+reused by all LSSVM variants"; grid spec A5). The thesis's regularisation gamma is svmlab's
+``C``, and its width sigma enters as the RBF precision ``gamma = 1 / sigma^2``
+(:mod:`svmlab.estimators.lssvm._params`): the search runs over ``(gamma, C)``.
 
-For every ``sigma`` and fold the training part's kernel is eigendecomposed once
+For every ``gamma`` and fold the training part's kernel is eigendecomposed once
 (:class:`~svmlab.estimators.lssvm._kkt.EigenKKT`) and every ``C`` of the grid then costs
 ``O(N^2)`` (the validation outputs ``K_val,tr U beta + b`` come from ``W = K_val,tr U``,
 computed once per fold). Folds are ``StratifiedKFold`` (classification) or ``KFold``
@@ -10,23 +12,23 @@ computed once per fold). Folds are ``StratifiedKFold`` (classification) or ``KFo
 
 Selection: the highest pooled accuracy (the fraction of all samples predicted right when they
 were in the validation fold) or the lowest pooled MSE; ties go to the first pair in the order
-sigma-major, C-minor of the given grids. ``f(x) >= 0`` predicts +1, as
+gamma-major, C-minor of the given grids. ``f(x) >= 0`` predicts +1, as
 :class:`~svmlab.estimators.lssvm.LSSVMClassifier` does.
 
 Memory: the squared distances of the whole set (``N x N``) plus one kernel and one
 eigenbasis per fold: meant for N up to a few thousand (the estimators tune on a
 subsample above ``tune_max_samples``).
 
-:class:`TunedCSigmaMixin` is how every LSSVM estimator of the package (full, CC, FCC, FSA, SSD,
-CCP) turns ``C=None`` / ``sigma=None`` into tuned values: the same subsample, folds and grids
-for all, so that on the same training data they all arrive at the same ``(C, sigma)`` (the
+:class:`TunedCGammaMixin` is how every LSSVM estimator of the package (full, CC, FCC, FSA, SSD,
+CCP) turns ``C=None`` / ``gamma=None`` into tuned values: the same subsample, folds and grids
+for all, so that on the same training data they all arrive at the same ``(C, gamma)`` (the
 thesis's protocol: tune once on the full LSSVM, reuse for every variant).
 """
 
 from __future__ import annotations
 
 from contextlib import nullcontext
-from numbers import Integral, Real
+from numbers import Real
 
 import numpy as np
 from sklearn.model_selection import KFold, StratifiedKFold, train_test_split
@@ -34,12 +36,7 @@ from sklearn.utils.validation import check_array, check_X_y
 from threadpoolctl import threadpool_limits
 
 from svmlab.estimators.lssvm._kkt import EigenKKT
-from svmlab.estimators.lssvm._rbf_width import (
-    DEFAULT_CS,
-    DEFAULT_SIGMAS,
-    check_c_sigma,
-    rbf_gamma,
-)
+from svmlab.estimators.lssvm._params import DEFAULT_CS, DEFAULT_GAMMAS
 from svmlab.kernels import squared_euclidean
 
 #: Up to this many samples the search runs with one BLAS thread: the many small
@@ -47,7 +44,7 @@ from svmlab.kernels import squared_euclidean
 #: (measured: 39 s against 1.1 s for N = 200).
 SINGLE_THREAD_MAX_SAMPLES = 2000
 
-__all__ = ["tune_lssvm", "cv_scores", "cv_folds", "subsample_for_tuning", "TunedCSigmaMixin"]
+__all__ = ["tune_lssvm", "cv_scores", "cv_folds", "subsample_for_tuning", "TunedCGammaMixin"]
 
 TASKS = ("auto", "classification", "regression")
 
@@ -87,32 +84,30 @@ def cv_scores(
     y,
     *,
     Cs=DEFAULT_CS,
-    sigmas=DEFAULT_SIGMAS,
+    gammas=DEFAULT_GAMMAS,
     n_folds=10,
-    width_convention="sig2",
     random_state=None,
     task="auto",
 ):
-    """Pooled cross-validated score of every ``(sigma, C)``: accuracy (classification) or MSE
-    (regression), shape ``(len(sigmas), len(Cs))``, and the task used."""
+    """Pooled cross-validated score of every ``(gamma, C)``: accuracy (classification) or MSE
+    (regression), shape ``(len(gammas), len(Cs))``, and the task used."""
     X, y = check_X_y(X, y, dtype=np.float64, y_numeric=False)
     task, t = _task_and_targets(y, task)
     Cs = [float(c) for c in np.atleast_1d(Cs)]
-    sigmas = [float(s) for s in np.atleast_1d(sigmas)]
-    if not Cs or not sigmas or min(Cs) <= 0 or min(sigmas) <= 0:
-        raise ValueError("tune_lssvm: Cs and sigmas must be non-empty lists of numbers > 0")
+    gammas = [float(g) for g in np.atleast_1d(gammas)]
+    if not Cs or not gammas or min(Cs) <= 0 or min(gammas) <= 0:
+        raise ValueError("tune_lssvm: Cs and gammas must be non-empty lists of numbers > 0")
     folds = cv_folds(t, task, n_folds, random_state)
     # small systems: one BLAS thread is faster than several contending for the cores
     small = len(t) <= SINGLE_THREAD_MAX_SAMPLES
     with threadpool_limits(limits=1, user_api="blas") if small else nullcontext():
-        return _grid_scores(X, t, task, folds, Cs, sigmas, width_convention), task
+        return _grid_scores(X, t, task, folds, Cs, gammas), task
 
 
-def _grid_scores(X, t, task, folds, Cs, sigmas, width_convention):
+def _grid_scores(X, t, task, folds, Cs, gammas):
     D2 = squared_euclidean(X)
-    total = np.zeros((len(sigmas), len(Cs)))
-    for i, sigma in enumerate(sigmas):
-        gamma = rbf_gamma(sigma, width_convention)
+    total = np.zeros((len(gammas), len(Cs)))
+    for i, gamma in enumerate(gammas):
         for train, val in folds:
             K_tr = np.exp(-gamma * D2[np.ix_(train, train)])
             system = EigenKKT(K_tr, t[train])
@@ -132,24 +127,22 @@ def tune_lssvm(
     y,
     *,
     Cs=DEFAULT_CS,
-    sigmas=DEFAULT_SIGMAS,
+    gammas=DEFAULT_GAMMAS,
     n_folds=10,
-    width_convention="sig2",
     random_state=None,
     task="auto",
 ) -> tuple[float, float]:
-    """``(C, sigma)`` of the best full LSSVM by ``n_folds``-fold grid search.
+    """``(C, gamma)`` of the best full LSSVM by ``n_folds``-fold grid search.
 
     Parameters
     ----------
     X : array-like of shape (n_samples, n_features)
     y : array-like of shape (n_samples,)
         Two class labels (classification) or real targets (regression).
-    Cs, sigmas : sequence of float
-        The grids; default spec A5: ``C`` in ``2^{-5,-3,...,15}``, ``sigma^2`` in
-        ``2^{-7,-5,...,9}``.
+    Cs, gammas : sequence of float
+        The grids; default spec A5: ``C`` in ``2^{-5,-3,...,15}``, the thesis's ``sigma^2`` in
+        ``2^{-7,-5,...,9}`` as ``gamma = 1 / sigma^2`` (:data:`DEFAULT_GAMMAS`).
     n_folds : int, default=10
-    width_convention : {"sig2", "two_sigma2"}, default="sig2"
     random_state : int, RandomState or None
         Seeds the fold shuffle.
     task : {"auto", "classification", "regression"}, default="auto"
@@ -157,26 +150,19 @@ def tune_lssvm(
 
     Returns
     -------
-    C, sigma : float
+    C, gamma : float
 
     References
     ----------
     Oliveira (2021), Sec. 3.3.1; Suykens et al. (2002) for the eigendecomposition over C.
     """
     scores, task = cv_scores(
-        X,
-        y,
-        Cs=Cs,
-        sigmas=sigmas,
-        n_folds=n_folds,
-        width_convention=width_convention,
-        random_state=random_state,
-        task=task,
+        X, y, Cs=Cs, gammas=gammas, n_folds=n_folds, random_state=random_state, task=task
     )
     flat = np.argmax(scores) if task == "classification" else np.argmin(scores)
-    i, j = np.unravel_index(flat, scores.shape)  # first best, sigma-major
-    Cs, sigmas = np.atleast_1d(Cs), np.atleast_1d(sigmas)
-    return float(Cs[j]), float(sigmas[i])
+    i, j = np.unravel_index(flat, scores.shape)  # first best, gamma-major
+    Cs, gammas = np.atleast_1d(Cs), np.atleast_1d(gammas)
+    return float(Cs[j]), float(gammas[i])
 
 
 def subsample_for_tuning(X, y, max_samples, random_state):
@@ -207,61 +193,44 @@ def _check_grid(owner: str, name: str, grid) -> None:
         )
 
 
-class TunedCSigmaMixin:
-    """``C`` / ``sigma`` given, or tuned by :func:`tune_lssvm` when None: one implementation
+class TunedCGammaMixin:
+    """``C`` / ``gamma`` given, or tuned by :func:`tune_lssvm` when None: one implementation
     for every LSSVM estimator.
 
-    The host stores the parameters ``C``, ``sigma``, ``width_convention``, ``Cs``, ``sigmas``,
-    ``tune_folds``, ``tune_max_samples`` and ``random_state``. A None ``C`` (``sigma``) is
-    searched over ``Cs`` (``sigmas``; None: the spec A5 grid), a given one is kept fixed; the
+    The host stores the parameters ``C``, ``gamma``, ``Cs``, ``gammas``, ``tune_folds``,
+    ``tune_max_samples`` and ``random_state`` (validated by
+    :data:`~svmlab.estimators.lssvm._params.LSSVM_CONSTRAINTS`). A None ``C`` (``gamma``) is
+    searched over ``Cs`` (``gammas``; None: the spec A5 grid), a given one is kept fixed; the
     search runs ``tune_folds``-fold on at most ``tune_max_samples`` rows (stratified for
     classification; :func:`subsample_for_tuning`), seeded by ``random_state``.
     """
 
-    def _check_tuning_params(self) -> None:
-        """One clear error for a bad ``C``, ``sigma``, ``width_convention``, ``Cs``, ``sigmas``,
-        ``tune_folds`` or ``tune_max_samples``."""
+    def _check_grids(self) -> None:
+        """One clear error for a grid ``Cs`` / ``gammas`` with a value that is not > 0."""
         owner = type(self).__name__
-        check_c_sigma(owner, self.C, self.sigma, self.width_convention, allow_none=True)
         _check_grid(owner, "Cs", self.Cs)
-        _check_grid(owner, "sigmas", self.sigmas)
-        v = self.tune_max_samples
-        if v is not None and (isinstance(v, bool) or not isinstance(v, Integral) or v < 2):
-            raise ValueError(
-                f"{owner}: tune_max_samples must be an integer >= 2 or None (tune on all "
-                f"rows), got {v!r}"
-            )
-        v = self.tune_folds
-        if isinstance(v, bool) or not isinstance(v, Integral) or v < 2:
-            raise ValueError(f"{owner}: tune_folds must be an integer >= 2 (thesis: 10), got {v!r}")
+        _check_grid(owner, "gammas", self.gammas)
 
-    def _tuning_record(self, C, sigma, tuned, n_tune) -> dict:
+    def _tuning_record(self, C, gamma, tuned, n_tune) -> dict:
         """The hyper-parameters as every LSSVM's ``fit_info_`` records them."""
-        return {
-            "C": C,
-            "sigma": sigma,
-            "width_convention": self.width_convention,
-            "tuned": tuned,
-            "tune_samples": n_tune,
-        }
+        return {"C": C, "gamma": gamma, "tuned": tuned, "tune_samples": n_tune}
 
-    def _c_sigma(self, X, t, task: str) -> tuple[float, float, bool, int]:
-        """``(C, sigma, tuned, tune_samples)`` for the training set ``X``, ``t`` (``+-1``
+    def _c_gamma(self, X, t, task: str) -> tuple[float, float, bool, int]:
+        """``(C, gamma, tuned, tune_samples)`` for the training set ``X``, ``t`` (``+-1``
         labels for ``task="classification"``, real targets for ``"regression"``);
         ``tune_samples`` is 0 when nothing was tuned."""
-        if self.C is not None and self.sigma is not None:
-            return float(self.C), float(self.sigma), False, 0
+        if self.C is not None and self.gamma is not None:
+            return float(self.C), float(self.gamma), False, 0
         Xs, ts = subsample_for_tuning(X, t, self.tune_max_samples, self.random_state)
         grid_C = DEFAULT_CS if self.Cs is None else self.Cs
-        grid_s = DEFAULT_SIGMAS if self.sigmas is None else self.sigmas
-        C, sigma = tune_lssvm(
+        grid_g = DEFAULT_GAMMAS if self.gammas is None else self.gammas
+        C, gamma = tune_lssvm(
             Xs,
             ts,
             Cs=[float(self.C)] if self.C is not None else [float(c) for c in grid_C],
-            sigmas=[float(self.sigma)] if self.sigma is not None else [float(s) for s in grid_s],
+            gammas=[float(self.gamma)] if self.gamma is not None else [float(g) for g in grid_g],
             n_folds=int(self.tune_folds),
-            width_convention=self.width_convention,
             random_state=self.random_state,
             task=task,
         )
-        return float(C), float(sigma), True, int(Xs.shape[0])
+        return float(C), float(gamma), True, int(Xs.shape[0])
