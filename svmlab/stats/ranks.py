@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import numpy as np
 import pandas as pd
 from scipy.stats import rankdata
 
@@ -58,9 +57,3 @@ def meta_rank(average_ranks_by_metric: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(
         {"average": average_ranks_by_metric.mean(axis=0), "rank": positions.mean(axis=0)}
     ).T
-
-
-def rank_sums_ok(ranks: pd.DataFrame) -> bool:
-    """Each row of ranks sums to k(k+1)/2 (a check used by the tests)."""
-    k = ranks.shape[1]
-    return bool(np.allclose(ranks.sum(axis=1), k * (k + 1) / 2))
