@@ -11,7 +11,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from svmlab.report_builder import check_page
+from svmlab.report.render import check_page
 
 
 def main(argv=None) -> int:

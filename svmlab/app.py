@@ -134,14 +134,14 @@ def job(cfg) -> float | None:
     from hydra.core.hydra_config import HydraConfig
     from omegaconf import OmegaConf
 
-    from svmlab.reporting import build_report
+    from svmlab.report.render import render
+    from svmlab.report.summary import build_report
     from svmlab.reproduce import get_reproduction
     from svmlab.results import load_results, select_outer_best
     from svmlab.runner.execute import execute
     from svmlab.runner.lock import release
     from svmlab.runner.plan import build_plan
     from svmlab.runner.store import consolidate, prepare_run_dir
-    from svmlab.stats.sections import render
 
     hc = HydraConfig.get()
     run_dir = Path(hc.runtime.output_dir)

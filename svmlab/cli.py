@@ -426,8 +426,8 @@ def _dispatch(argv: list[str]) -> int:
 
 
 def _report(args) -> int:
-    from svmlab.report_builder import run_report
-    from svmlab.stats.sections import render
+    from svmlab.report.builder import run_report
+    from svmlab.report.render import render
 
     check_writable(args.output, "--output", directory=False)
     if not args.no_stats:
@@ -494,7 +494,7 @@ def _reproduce(args) -> int:
         raise SvmlabError(
             f"svmlab reproduce needs a document: one of {', '.join(PAPERS)} (or --list)"
         )
-    from svmlab.report_builder import Entry
+    from svmlab.report.builder import Entry
 
     paper = get_paper(args.paper)
     out = args.out or args.results_dir / "reproduce"
@@ -508,7 +508,7 @@ def _reproduce(args) -> int:
         else Entry(s.part, s.full, None, f"{s.full}: left out (--only)", skipped=True)
         for s in paper.studies
     ]
-    from svmlab.report_builder import document
+    from svmlab.report.builder import document
 
     md, page = document(paper.title + (" (quick profiles)" if args.quick else ""), entries, out)
     _emit(md, out / f"{stem}.md")
@@ -552,7 +552,7 @@ def _list_papers(papers) -> None:
 def _reproduce_study(study, args, run_id: str, figures_dir: Path):
     """Run one study of a document (unless --no-run) and build its report entry."""
     from svmlab.paths import conf_dir
-    from svmlab.report_builder import Entry, run_report
+    from svmlab.report.builder import Entry, run_report
 
     name = study.experiment(args.quick)
     if name is None or not (conf_dir() / "experiment" / f"{name}.yaml").exists():
@@ -598,9 +598,9 @@ def _experiment_name(experiment: str) -> str:
 
 
 def _stats(args) -> int:
+    from svmlab.report.render import render
     from svmlab.stats.analysis import analyse
     from svmlab.stats.compare import read_table
-    from svmlab.stats.sections import render
 
     name = args.name or args.table.stem
     check_writable(args.output_dir, "--output-dir", directory=True)

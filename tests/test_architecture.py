@@ -24,8 +24,7 @@ LAYERS = [
     {"runner", "sweep_status"},
     {"results"},
     {"reproduce"},
-    {"reporting"},
-    {"report_builder"},
+    {"report"},
     {"app"},
     {"cli", "__main__"},
 ]

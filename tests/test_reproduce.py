@@ -232,8 +232,8 @@ def test_the_report_derives_each_run_once(monkeypatch, tmp_path):
     import yaml
 
     from svmlab import reproduce
-    from svmlab.report_builder import run_report
-    from svmlab.reporting import build_report
+    from svmlab.report.builder import run_report
+    from svmlab.report.summary import build_report
 
     calls = []
 

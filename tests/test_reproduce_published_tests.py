@@ -1,5 +1,5 @@
 """The published test tables beside the run's (svmlab.reproduce.published_tests) and the
-deviation summary of ``svmlab reproduce`` (svmlab.report_builder)."""
+deviation summary of ``svmlab reproduce`` (svmlab.report.builder)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,8 @@ import pandas as pd
 import pytest
 import yaml
 
-from svmlab.report_builder import Entry, RunReport, deviation_summary, markdown_html
+from svmlab.report.builder import Entry, RunReport, deviation_summary
+from svmlab.report.render import markdown_html
 from svmlab.reproduce import REPRODUCTIONS, known_deviations
 from svmlab.reproduce.published_tests import (
     DIFFERS,

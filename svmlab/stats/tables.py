@@ -1,8 +1,8 @@
 """The papers' table layouts for a :class:`~svmlab.stats.compare.Comparison`.
 
-Each function returns a :class:`svmlab.reporting.Section` (a titled DataFrame with the
-cells to set in bold), which ``svmlab.reporting.render`` writes as Markdown, LaTeX
-(booktabs) or CSV.
+Each function returns a :class:`svmlab.stats.sections.Section` (a titled DataFrame with the
+cells to set in bold), which ``svmlab.report.render.render`` writes as Markdown, LaTeX
+(booktabs), CSV or HTML.
 """
 
 from __future__ import annotations

@@ -5,7 +5,7 @@ import socket
 import pytest
 
 from svmlab.cli import main
-from svmlab.report_builder import check_page
+from svmlab.report.render import check_page
 from svmlab.reproduce import papers
 from svmlab.reproduce.papers import PAPERS, Paper, Study
 
@@ -93,7 +93,7 @@ def test_unwritable_out_is_refused_before_running(tmp_path, flag, capsys):
 def test_deviations_collect_every_mean_abs_delta_row():
     import pandas as pd
 
-    from svmlab.report_builder import MEAN_DELTA, Entry, RunReport, deviations
+    from svmlab.report.builder import MEAN_DELTA, Entry, RunReport, deviations
     from svmlab.stats.sections import Section
 
     table = pd.DataFrame(

@@ -9,8 +9,8 @@ import pandas as pd
 import pytest
 
 from svmlab.cli import main
+from svmlab.report.render import render
 from svmlab.stats import compare
-from svmlab.stats.sections import render
 from svmlab.stats.tables import comparison_sections
 
 ALL_TIED = pd.DataFrame(

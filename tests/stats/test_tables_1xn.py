@@ -10,10 +10,10 @@ import pandas as pd
 import pytest
 
 from svmlab.errors import StatsInputError
+from svmlab.report.render import render
 from svmlab.stats import compare
 from svmlab.stats.omnibus import quade
 from svmlab.stats.posthoc import adjust, pairwise_p, rank_se
-from svmlab.stats.sections import render
 from svmlab.stats.tables import (
     ADJUSTED_1XN,
     comparison_sections,

@@ -3,7 +3,8 @@
 :func:`run_report` builds the sections and figures of one run or sweep, the same for both
 commands; :func:`document` puts the reports of a document's experiments into one Markdown
 and one HTML page (figures inline, a summary of the deviations from the published tables
-and the datasets that could not be obtained).
+and the datasets that could not be obtained). Both pages are written by
+:mod:`svmlab.report.render`.
 """
 
 from __future__ import annotations
@@ -12,16 +13,16 @@ import html
 import os
 import re
 from dataclasses import dataclass, field
-from html.parser import HTMLParser
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
 from svmlab.errors import SvmlabError
+from svmlab.report.render import figure_html, markdown_html, page, render
 from svmlab.reproduce import MEAN_DELTA, RANK_CORR
 from svmlab.reproduce.published_tests import DIFFERS, VERDICTS_ROW
-from svmlab.stats.sections import Section, render
+from svmlab.stats.sections import Section
 
 #: The kinds of reproduction sections (``Section.key``, set by svmlab.reproduce.sections).
 SIDE_BY_SIDE, TESTS = "paper", "tests"
@@ -95,10 +96,9 @@ def run_report(
         Keyword arguments of :func:`svmlab.stats.analysis.analyse` (``bd_alpha`` None: the
         experiment's ``report.bd_alpha``).
     """
-    from svmlab.evaluation.metrics import column_direction, default_metric
-    from svmlab.reporting import derived_columns, derived_report
-    from svmlab.results import aggregate, load_results, run_config, run_configs
-    from svmlab.stats.analysis import analyse
+    from svmlab.evaluation.metrics import default_metric
+    from svmlab.report.summary import derived_columns, derived_report
+    from svmlab.results import load_results, run_config, run_configs
 
     # with the columns the runs' reproduction targets derive (the MLM studies' NORM), so that
     # --metric can name them
@@ -122,9 +122,23 @@ def run_report(
         return out
     run_path = Path(run_dir)
     out_dir = out_dir or ((run_path.parent if run_path.is_file() else run_path) / "report")
+    _add_rank_tests(out, df, stat_metrics, how, out_dir=out_dir, formats=formats, stats=stats)
+    out.figures += reproduction_figures(df, formats, out_dir, configs)
+    return out
+
+
+def _add_rank_tests(out: RunReport, df, metrics, how, *, out_dir, formats, stats) -> None:
+    """Add to ``out`` the rank tests and figures of every metric
+    (:func:`svmlab.stats.analysis.analyse` on the datasets x methods table), and the
+    meta-ranks over the metrics when there are several; a metric that cannot be tested
+    leaves a note instead."""
+    from svmlab.evaluation.metrics import column_direction
+    from svmlab.results import aggregate
+    from svmlab.stats.analysis import analyse
+
     ranks_by_metric = {}
     partial = _incomplete(df, out.notes)
-    for name in stat_metrics:
+    for name in metrics:
         matrix = aggregate(df, name, how).pivot(index="dataset", columns="method", values="value")
         matrix = matrix.drop(index=[d for d in partial if d in matrix.index])
         if matrix.shape[0] < 2 or matrix.shape[1] < 2:
@@ -154,8 +168,6 @@ def run_report(
         table = pd.DataFrame(ranks_by_metric).T
         if table.notna().all().all():
             out.sections.append(meta_rank_section(table))
-    out.figures += reproduction_figures(df, formats, out_dir, configs)
-    return out
 
 
 def explained_deviations(configs: dict[str, dict]) -> list[tuple[str, str]]:
@@ -314,7 +326,7 @@ def document(title: str, entries: list[Entry], base: Path) -> tuple[str, str]:
     summary = summary_sections(entries)
     if summary:
         md.append("\n" + _shift(render(summary, "markdown")))
-        body.append(sections_html(summary))
+        body.append(render(summary, "html"))
     return "\n".join(md).rstrip() + "\n", page(title, "\n".join(body))
 
 
@@ -332,12 +344,12 @@ def _add_entry(e: Entry, base: Path, md: list, body: list) -> None:
     if e.report is None:
         return
     md.append(_shift(render(e.report.sections, "markdown")))
-    body.append(sections_html(e.report.sections))
+    body.append(render(e.report.sections, "html"))
     for path in e.report.figures:
         rel = Path(os.path.relpath(path, base)).as_posix()
         if rel.endswith((".png", ".svg", ".jpg")):
             md.append(f"![{Path(path).stem}]({rel})\n")
-            body.append(_figure_html(rel, Path(path).stem))
+            body.append(figure_html(rel, Path(path).stem))
     for note in e.report.notes:
         md.append(f"_note: {note}_\n")
         body.append(f"<p class='note'>note: {html.escape(note)}</p>")
@@ -382,107 +394,3 @@ def summary_sections(entries: list[Entry]) -> list[Section]:
         table = pd.DataFrame(missing, columns=["experiment", "dataset", "why"])
         out.append(Section("Datasets that could not be obtained", table.set_index("experiment")))
     return out
-
-
-def markdown_html(text: str) -> str:
-    """The small Markdown of the deviation notes as HTML: paragraphs, ``-`` lists,
-    ``**bold**``, ``_italic_`` and ```code```."""
-
-    def inline(line: str) -> str:
-        line = html.escape(line)
-        line = re.sub(r"\*\*(.+?)\*\*", r"<strong>\1</strong>", line)
-        line = re.sub(r"`(.+?)`", r"<code>\1</code>", line)
-        return re.sub(r"(?<!\w)_(.+?)_(?!\w)", r"<em>\1</em>", line)
-
-    out = []
-    for block in re.split(r"\n\s*\n", text.strip()):
-        lines = block.splitlines()
-        if all(ln.lstrip().startswith(("- ", "* ")) for ln in lines):
-            items = "".join(f"<li>{inline(ln.lstrip()[2:])}</li>" for ln in lines)
-            out.append(f"<ul>{items}</ul>")
-        else:
-            out.append(f"<p>{inline(' '.join(ln.strip() for ln in lines))}</p>")
-    return "\n".join(out)
-
-
-def _figure_html(src: str, caption: str) -> str:
-    """An inline figure: the image (relative path) and its caption."""
-    src, caption = html.escape(src), html.escape(caption)
-    return f'<figure><img src="{src}" alt="{caption}"><figcaption>{caption}</figcaption></figure>'
-
-
-def sections_html(sections: list[Section]) -> str:
-    """Report sections as HTML: a heading, a table (best values in bold) and the note each."""
-    parts = []
-    for s in sections:
-        best = s.best or {}
-        head = [s.table.index.name or ""] + [str(c) for c in s.table.columns]
-        rows = ["<tr>" + "".join(f"<th>{html.escape(h)}</th>" for h in head) + "</tr>"]
-        for idx, row in zip(s.table.index, s.table.itertuples(index=False)):
-            cells = [f"<th>{html.escape(str(idx))}</th>"]
-            for col, value in zip(s.table.columns, row):
-                text = html.escape("" if value is None else str(value))
-                bold = col in best.get(idx, ())
-                cells.append(f"<td><strong>{text}</strong></td>" if bold else f"<td>{text}</td>")
-            rows.append("<tr>" + "".join(cells) + "</tr>")
-        note = f"<p class='note'>{html.escape(s.note)}</p>" if s.note else ""
-        parts.append(
-            f"<h3>{html.escape(s.title)}</h3>\n<div class='scroll'><table>\n"
-            + "\n".join(rows)
-            + f"\n</table></div>{note}"
-        )
-    return "\n".join(parts)
-
-
-CSS = """body{font-family:sans-serif;max-width:70em;margin:2em auto;padding:0 1em;color:#222}
-table{border-collapse:collapse;margin:.5em 0 1em;font-size:.9em}
-th,td{border:1px solid #ccc;padding:.2em .5em;text-align:right}
-tr>th:first-child{text-align:left}tr:first-child th{background:#eee}
-.note{color:#555;font-style:italic}img{max-width:100%}figure{margin:1em 0}
-.scroll{overflow-x:auto}"""
-
-
-def page(title: str, body: str) -> str:
-    """A complete HTML page with the report's small style sheet."""
-    return (
-        f'<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
-        f"<title>{html.escape(title)}</title>\n<style>\n{CSS}\n</style>\n</head>\n<body>\n"
-        f"{body}\n</body>\n</html>\n"
-    )
-
-
-class _Page(HTMLParser):
-    """The tables (rows each) and the image sources of an HTML page."""
-
-    def __init__(self):
-        super().__init__()
-        self.tables, self.images = [], []
-
-    def handle_starttag(self, tag, attrs):
-        if tag == "table":
-            self.tables.append(0)
-        elif tag == "tr" and self.tables:
-            self.tables[-1] += 1
-        elif tag == "img":
-            self.images.append(dict(attrs).get("src") or "")
-
-
-def check_page(path) -> tuple[int, int, list[str]]:
-    """Check a written HTML report: every table has a header and data rows, every figure is
-    a relative path to an existing file.
-
-    Returns
-    -------
-    (n_tables, n_figures, problems)
-        ``problems`` is empty when the page is complete.
-    """
-    path = Path(path)
-    page = _Page()
-    page.feed(path.read_text(encoding="utf-8"))
-    problems = [f"table {i + 1} has no data rows" for i, n in enumerate(page.tables) if n < 2]
-    for src in page.images:
-        if not src or Path(src).is_absolute():
-            problems.append(f"figure {src!r} is not a relative path")
-        elif not (path.parent / src).is_file():
-            problems.append(f"figure {src} does not exist")
-    return len(page.tables), len(page.images), problems
