@@ -34,8 +34,9 @@ from sklearn.linear_model import LinearRegression
 from sklearn.metrics import get_scorer
 from sklearn.model_selection import KFold, StratifiedKFold, train_test_split
 from sklearn.utils import check_random_state
-from sklearn.utils.validation import _check_feature_names_in, check_is_fitted, validate_data
+from sklearn.utils.validation import check_is_fitted, validate_data
 
+from svmlab._sklearn_compat import _check_feature_names_in
 from svmlab.construction.expressions import OPERATORS
 from svmlab.construction.space import FeatureSpace
 from svmlab.construction.variation import crossover, generating_mutation
@@ -103,7 +104,7 @@ class YAGGAFeatureConstructor(TransformerMixin, BaseEstimator):
     population_size : int
         ``mu`` of the (mu + lambda) NSGA-II (the thesis gives no value).
     max_generations : int
-        Number of generations (>= 0).
+        Number of generations after the initial population (>= 0).
     crossover_rate : float
         Probability that a pair of survivors crosses.
     crossover : {"uniform", "one_point"}
@@ -112,7 +113,10 @@ class YAGGAFeatureConstructor(TransformerMixin, BaseEstimator):
         Reading of the combined probabilistic mutation (Sec. 6.4.3); see
         :func:`svmlab.construction.variation.generating_mutation`.
     mutation_rate : float or None
-        Basic mutation probability ``p`` in (0, 1]; ``None`` is ``1/nf`` per individual.
+        How likely an individual is mutated: the basic probability ``p`` in (0, 1] of the
+        combined mutation (``p/4`` to add an original feature, ``p/4`` to construct one,
+        ``p/2`` expected removals); ``None`` is ``1/nf`` per individual
+        (docs/decisions/naming.md).
     equivalence : {"correlation", "absolute"} or None
         Sampling equivalence test (Sec. 6.4.2.1): absolute correlation >= ``equivalence_sigma``
         (the thesis) or largest absolute difference <= ``equivalence_epsilon`` (RapidMiner);
