@@ -17,7 +17,7 @@ PACKAGE = Path(__file__).resolve().parents[1] / "svmlab"
 
 #: Layers from the bottom up: the top-level units of svmlab (``svmlab.<unit>``) in each.
 LAYERS = [
-    {"svmlab", "errors", "paths", "seeding"},
+    {"svmlab", "errors", "paths", "seeding", "_sklearn_compat"},
     {"stats", "kernels", "qp", "nsga2", "data", "bags", "selection", "construction"},
     {"estimators", "solvers"},
     {"evaluation", "testing"},
@@ -288,3 +288,51 @@ def test_the_decisions_index_links_every_decision_file():
     files = sorted(p for p in (DOCS / "decisions").glob("*.md") if p.name != "README.md")
     assert [p.name for p in files if p.resolve() not in linked] == []
     assert broken_links(index) == []
+
+
+def _imports_private_sklearn(node) -> bool:
+    """An import of a private scikit-learn module (``sklearn.utils._param_validation``) or
+    name (``from sklearn.base import _fit_context``); an alias (``as _x``) does not count."""
+    if isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] == "sklearn":
+        return any(p.startswith("_") for p in node.module.split(".")) or any(
+            a.name.startswith("_") for a in node.names
+        )
+    if isinstance(node, ast.Import):
+        return any(a.name.split(".")[0] == "sklearn" and "._" in a.name for a in node.names)
+    return False
+
+
+def private_sklearn_users(root: Path = PACKAGE) -> list[str]:
+    """Modules under ``root`` other than ``_sklearn_compat.py`` that import a private
+    scikit-learn module or name (function-level imports included)."""
+    return [
+        str(path.relative_to(root.parent))
+        for path in sorted(root.rglob("*.py"))
+        if path.name != "_sklearn_compat.py"
+        and any(_imports_private_sklearn(n) for n in ast.walk(ast.parse(path.read_text())))
+    ]
+
+
+def test_private_scikit_learn_names_come_from_the_compat_module_only():
+    users = private_sklearn_users()
+    assert not users, (
+        "import private scikit-learn names through svmlab/_sklearn_compat.py (it names the "
+        f"tested scikit-learn range): {users}"
+    )
+
+
+def test_the_private_scikit_learn_check_finds_each_form(tmp_path):
+    pkg = tmp_path / "svmlab"
+    pkg.mkdir()
+    forms = {
+        "a.py": "from sklearn.utils._param_validation import Interval\n",
+        "b.py": "from sklearn.base import BaseEstimator, _fit_context\n",
+        "c.py": "def f():\n    from sklearn.utils.validation import (\n"
+        "        _check_sample_weight,\n    )\n",
+        "d.py": "import sklearn.utils._testing\n",
+        "ok.py": "from sklearn.utils.validation import validate_data as _validate_data\n",
+        "_sklearn_compat.py": "from sklearn.base import _fit_context\n",
+    }
+    for name, text in forms.items():
+        (pkg / name).write_text(text)
+    assert private_sklearn_users(pkg) == [f"svmlab/{n}" for n in ("a.py", "b.py", "c.py", "d.py")]

@@ -8,8 +8,7 @@ from __future__ import annotations
 
 from numbers import Real
 
-from sklearn.utils._param_validation import Interval, StrOptions
-
+from svmlab._sklearn_compat import Interval, StrOptions
 from svmlab.kernels import get_kernel, kernel_names
 
 __all__ = ["KERNEL_CONSTRAINTS", "KERNEL_PARAMS", "KernelParamsMixin"]

@@ -16,13 +16,13 @@ from __future__ import annotations
 from numbers import Integral, Real
 
 import numpy as np
-from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context
+from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.preprocessing import StandardScaler
 from sklearn.svm import SVC
-from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
+from svmlab._sklearn_compat import Interval, StrOptions, _fit_context
 from svmlab.contract import Contract, RowValue
 from svmlab.estimators._kernel_params import KERNEL_CONSTRAINTS, KernelParamsMixin
 from svmlab.kernels import kernel_diagonal, kernel_expansion, kernel_matrix

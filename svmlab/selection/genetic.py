@@ -28,11 +28,11 @@ from pymoo.operators.crossover.pntx import SinglePointCrossover
 from pymoo.operators.mutation.bitflip import BitflipMutation
 from pymoo.operators.sampling.rnd import BinaryRandomSampling
 from pymoo.operators.selection.tournament import TournamentSelection
-from sklearn.base import BaseEstimator, _fit_context, clone
+from sklearn.base import BaseEstimator, clone
 from sklearn.model_selection import StratifiedKFold
 from sklearn.utils import check_random_state
-from sklearn.utils._param_validation import HasMethods, Interval, StrOptions
 
+from svmlab._sklearn_compat import HasMethods, Interval, StrOptions, _fit_context
 from svmlab.bags import check_bag_labels, check_bags
 from svmlab.selection.mi_filter import BagColumnSelectorMixin
 from svmlab.selection.mo_search import MaskObjective

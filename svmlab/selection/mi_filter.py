@@ -11,10 +11,10 @@ from __future__ import annotations
 from numbers import Integral, Real
 
 import numpy as np
-from sklearn.base import BaseEstimator, TransformerMixin, _fit_context
-from sklearn.utils._param_validation import Interval, StrOptions
+from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.utils.validation import check_is_fitted
 
+from svmlab._sklearn_compat import Interval, StrOptions, _fit_context
 from svmlab.bags import check_bags
 from svmlab.selection.relieff_mi import (
     BAG_DISTANCES,

@@ -27,12 +27,12 @@ from numbers import Integral
 
 import numpy as np
 import pandas as pd
-from sklearn.base import BaseEstimator, _fit_context
+from sklearn.base import BaseEstimator
 from sklearn.feature_selection import SelectorMixin
 from sklearn.utils import check_random_state
-from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted, validate_data
 
+from svmlab._sklearn_compat import Interval, StrOptions, _fit_context
 from svmlab.selection.mo_search import SEARCH_CONSTRAINTS, MaskSearchMixin
 
 __all__ = [

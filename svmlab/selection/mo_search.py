@@ -31,8 +31,8 @@ from numbers import Integral, Real
 import numpy as np
 from joblib import Parallel, delayed, effective_n_jobs
 from sklearn.utils import check_random_state
-from sklearn.utils._param_validation import Interval, StrOptions
 
+from svmlab._sklearn_compat import Interval, StrOptions
 from svmlab.nsga2 import non_dominated, run_nsga2
 
 __all__ = [

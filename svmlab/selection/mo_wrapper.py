@@ -21,17 +21,17 @@ from numbers import Integral
 
 import numpy as np
 import pandas as pd
-from sklearn.base import BaseEstimator, MetaEstimatorMixin, _fit_context, clone, is_classifier
+from sklearn.base import BaseEstimator, MetaEstimatorMixin, clone, is_classifier
 from sklearn.feature_selection import SelectorMixin
 from sklearn.metrics import check_scoring
 from sklearn.model_selection import check_cv
 from sklearn.svm import LinearSVC, LinearSVR
 from sklearn.utils import check_random_state
-from sklearn.utils._param_validation import HasMethods, Interval, StrOptions
 from sklearn.utils.metaestimators import available_if
 from sklearn.utils.multiclass import type_of_target
 from sklearn.utils.validation import check_is_fitted, validate_data
 
+from svmlab._sklearn_compat import HasMethods, Interval, StrOptions, _fit_context
 from svmlab.contract import Contract
 from svmlab.selection.mo_search import SEARCH_CONSTRAINTS, MaskSearchMixin
 

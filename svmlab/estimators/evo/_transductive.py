@@ -65,10 +65,10 @@ from numbers import Integral, Real
 
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin
-from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import validate_data
 
+from svmlab._sklearn_compat import Interval, StrOptions
 from svmlab.contract import Contract, RowValue
 from svmlab.estimators._kernel_params import KERNEL_CONSTRAINTS, KernelParamsMixin
 from svmlab.estimators.evo._base import KernelExpansionMixin, split_unlabeled

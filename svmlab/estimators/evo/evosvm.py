@@ -6,8 +6,8 @@ from __future__ import annotations
 from numbers import Real
 
 import numpy as np
-from sklearn.utils._param_validation import Interval, StrOptions
 
+from svmlab._sklearn_compat import Interval, StrOptions
 from svmlab.estimators.evo._base import COMMON_CONSTRAINTS, BaseDualEvolution
 from svmlab.estimators.evo._fitness import DualFitness, improves
 from svmlab.estimators.evo._operators import (

@@ -9,12 +9,12 @@ from numbers import Integral, Real
 
 import numpy as np
 from scipy import linalg
-from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context
-from sklearn.utils._param_validation import Interval
+from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import validate_data
 from threadpoolctl import threadpool_limits
 
+from svmlab._sklearn_compat import Interval, _fit_context
 from svmlab.estimators._kernel_params import KERNEL_CONSTRAINTS, KernelParamsMixin
 from svmlab.estimators.evo._base import KernelExpansionMixin, binary_targets
 from svmlab.kernels import kernel_matrix

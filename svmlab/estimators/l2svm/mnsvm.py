@@ -7,8 +7,8 @@ import math
 import numbers
 
 import numpy as np
-from sklearn.utils._param_validation import Interval, StrOptions
 
+from svmlab._sklearn_compat import Interval, StrOptions
 from svmlab.estimators.l2svm._base import L2SVMBase, get_column, inactive_indices, njit, reconstruct
 
 

@@ -23,11 +23,11 @@ import warnings
 from numbers import Integral, Real
 
 import numpy as np
-from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context
+from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils import check_random_state
-from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import validate_data
 
+from svmlab._sklearn_compat import Interval, StrOptions, _fit_context
 from svmlab.estimators.lssvm._expansion import BinaryKernelExpansionMixin
 from svmlab.estimators.lssvm._kkt import solve_kkt
 from svmlab.estimators.lssvm._params import LSSVM_CONSTRAINTS

@@ -14,7 +14,8 @@ from __future__ import annotations
 from numbers import Integral, Real
 
 import numpy as np
-from sklearn.utils._param_validation import Interval
+
+from svmlab._sklearn_compat import Interval
 
 __all__ = ["DEFAULT_CS", "DEFAULT_GAMMAS", "LSSVM_CONSTRAINTS"]
 

@@ -16,9 +16,10 @@ from __future__ import annotations
 
 import numpy as np
 from scipy import linalg
-from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context
+from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.validation import validate_data
 
+from svmlab._sklearn_compat import _fit_context
 from svmlab.estimators.lssvm._expansion import BinaryKernelExpansionMixin
 from svmlab.estimators.lssvm._params import LSSVM_CONSTRAINTS
 from svmlab.estimators.lssvm.full import binary_targets

@@ -7,8 +7,8 @@ from numbers import Integral
 
 import numpy as np
 from sklearn.model_selection import StratifiedKFold
-from sklearn.utils._param_validation import Interval
 
+from svmlab._sklearn_compat import Interval
 from svmlab.estimators.lssvm._class_corner import ClassCornerLSSVMBase, top_scores
 from svmlab.selection import corner_scores, selection_masks
 

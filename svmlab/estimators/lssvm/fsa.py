@@ -8,8 +8,8 @@ from numbers import Integral, Real
 
 import numpy as np
 from scipy.linalg import solve_triangular
-from sklearn.utils._param_validation import Interval
 
+from svmlab._sklearn_compat import Interval
 from svmlab.estimators.lssvm._sparse_classifier import SparseLSSVMClassifierBase
 from svmlab.kernels import rbf
 

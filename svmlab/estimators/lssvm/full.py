@@ -10,10 +10,11 @@ from __future__ import annotations
 import warnings
 
 import numpy as np
-from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin, _fit_context
+from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import validate_data
 
+from svmlab._sklearn_compat import _fit_context
 from svmlab.estimators.lssvm._expansion import BinaryKernelExpansionMixin, kernel_expansion
 from svmlab.estimators.lssvm._kkt import solve_kkt
 from svmlab.estimators.lssvm._params import LSSVM_CONSTRAINTS

@@ -9,8 +9,8 @@ from numbers import Integral, Real
 
 import numpy as np
 from sklearn.utils import check_random_state
-from sklearn.utils._param_validation import Interval
 
+from svmlab._sklearn_compat import Interval
 from svmlab.estimators.lssvm._sparse_classifier import (
     SparseLSSVMClassifierBase,
     rectangular_normal_equations,

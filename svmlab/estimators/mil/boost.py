@@ -47,11 +47,11 @@ from numbers import Integral, Real
 
 import numpy as np
 from scipy.optimize import brentq
-from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context, clone
+from sklearn.base import BaseEstimator, ClassifierMixin, clone
 from sklearn.utils import check_random_state
-from sklearn.utils._param_validation import HasMethods, Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted
 
+from svmlab._sklearn_compat import HasMethods, Interval, StrOptions, _fit_context
 from svmlab.contract import Contract
 from svmlab.estimators.mil._bags import check_bag_labels, check_bags, fit_weighted, seed_estimator
 from svmlab.estimators.weka.decision_stump import DecisionStumpClassifier

@@ -56,10 +56,10 @@ from numbers import Integral
 
 import numpy as np
 from scipy.spatial.distance import cdist
-from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context
-from sklearn.utils._param_validation import Interval, StrOptions
+from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.validation import check_is_fitted
 
+from svmlab._sklearn_compat import Interval, StrOptions, _fit_context
 from svmlab.contract import Contract
 from svmlab.estimators.mil._bags import check_bag_labels, check_bags, feature_scaling
 

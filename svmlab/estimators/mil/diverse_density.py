@@ -61,11 +61,11 @@ from numbers import Integral, Real
 
 import numpy as np
 from scipy.optimize import minimize
-from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context
+from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils import check_random_state
-from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted
 
+from svmlab._sklearn_compat import Interval, StrOptions, _fit_context
 from svmlab.estimators.mil._bags import BagClassifierMixin, check_bag_labels, check_bags
 from svmlab.estimators.weka.java_random import JavaRandom
 from svmlab.estimators.weka.optimization import WEKA_ZERO, WekaQuasiNewton

@@ -31,13 +31,13 @@ from __future__ import annotations
 import time
 
 import numpy as np
-from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context, clone
+from sklearn.base import BaseEstimator, ClassifierMixin, clone
 from sklearn.svm import SVC
 from sklearn.utils import check_random_state
-from sklearn.utils._param_validation import HasMethods, StrOptions
 from sklearn.utils.metaestimators import available_if
 from sklearn.utils.validation import check_is_fitted
 
+from svmlab._sklearn_compat import HasMethods, StrOptions, _fit_context
 from svmlab.contract import Contract
 from svmlab.estimators.mil._bags import check_bag_labels, check_bags, positive_proba, seed_estimator
 

@@ -12,14 +12,14 @@ from __future__ import annotations
 import time
 
 import numpy as np
-from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context, clone
+from sklearn.base import BaseEstimator, ClassifierMixin, clone
 from sklearn.utils import check_random_state
-from sklearn.utils._param_validation import StrOptions
 from sklearn.utils.metaestimators import available_if
 from sklearn.utils.validation import check_is_fitted
 
-from svmlab.contract import Contract
+from svmlab._sklearn_compat import StrOptions, _fit_context
 from svmlab.bags import check_bags
+from svmlab.contract import Contract
 from svmlab.selection.genetic import GeneticFeatureSelector, check_estimator
 from svmlab.selection.mi_filter import MultiInstanceFeatureSelector, bag_columns
 

@@ -52,10 +52,10 @@ import time
 from numbers import Integral, Real
 
 import numpy as np
-from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context
-from sklearn.utils._param_validation import Interval, StrOptions
+from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.validation import check_is_fitted
 
+from svmlab._sklearn_compat import Interval, StrOptions, _fit_context
 from svmlab.estimators.mil._bags import BagClassifierMixin, check_bag_labels, check_bags
 from svmlab.estimators.weka.optimization import WekaQuasiNewton
 

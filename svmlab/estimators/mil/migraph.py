@@ -32,8 +32,8 @@ from __future__ import annotations
 from numbers import Real
 
 import numpy as np
-from sklearn.utils._param_validation import Interval
 
+from svmlab._sklearn_compat import Interval
 from svmlab.estimators.mil.set_kernel import BagKernelSVCBase
 from svmlab.kernels import squared_euclidean
 

@@ -55,12 +55,12 @@ from numbers import Integral, Real
 
 import numpy as np
 from numba import njit
-from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context
+from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils import check_random_state
-from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.extmath import row_norms
 
+from svmlab._sklearn_compat import Interval, StrOptions, _fit_context
 from svmlab.contract import Contract, RowValue
 from svmlab.estimators.mil._bags import (
     MaxInstanceMixin,

@@ -58,11 +58,11 @@ import warnings
 from numbers import Integral, Real
 
 import numpy as np
-from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context
+from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.exceptions import ConvergenceWarning
-from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.extmath import row_norms
 
+from svmlab._sklearn_compat import Interval, StrOptions, _fit_context
 from svmlab.estimators.mil._bags import (
     MaxInstanceMixin,
     apply_scaling,

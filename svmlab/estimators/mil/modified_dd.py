@@ -37,9 +37,9 @@ from __future__ import annotations
 import time
 
 import numpy as np
-from sklearn.base import _fit_context
 from sklearn.utils.validation import check_is_fitted
 
+from svmlab._sklearn_compat import _fit_context
 from svmlab.estimators.mil.diverse_density import DiverseDensityClassifier
 from svmlab.estimators.weka.optimization import WEKA_ZERO
 

@@ -47,10 +47,10 @@ import time
 
 import numpy as np
 from scipy.spatial.distance import cdist
-from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context
-from sklearn.utils._param_validation import StrOptions
+from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.validation import check_is_fitted
 
+from svmlab._sklearn_compat import StrOptions, _fit_context
 from svmlab.estimators.mil._bags import BagClassifierMixin, check_bag_labels, check_bags
 
 __all__ = ["MIOptimalBallClassifier"]

@@ -36,11 +36,11 @@ from abc import ABCMeta, abstractmethod
 from numbers import Real
 
 import numpy as np
-from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context
-from sklearn.utils._param_validation import Interval, StrOptions
+from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.extmath import row_norms
 from sklearn.utils.validation import check_is_fitted
 
+from svmlab._sklearn_compat import Interval, StrOptions, _fit_context
 from svmlab.contract import Contract, RowValue
 from svmlab.estimators.mil._bags import (
     BagClassifierMixin,

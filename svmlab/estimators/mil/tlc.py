@@ -35,15 +35,15 @@ from numbers import Integral, Real
 
 import numpy as np
 from scipy import sparse
-from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context, clone
+from sklearn.base import BaseEstimator, ClassifierMixin, clone
 from sklearn.ensemble import GradientBoostingClassifier
 from sklearn.linear_model import LogisticRegression
 from sklearn.model_selection import StratifiedKFold
 from sklearn.tree import DecisionTreeClassifier
 from sklearn.utils import check_random_state
-from sklearn.utils._param_validation import HasMethods, Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted
 
+from svmlab._sklearn_compat import HasMethods, Interval, StrOptions, _fit_context
 from svmlab.contract import Contract
 from svmlab.estimators.mil._bags import (
     check_bag_labels,

@@ -49,10 +49,10 @@ from numbers import Real
 from pathlib import Path
 
 import numpy as np
-from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context
-from sklearn.utils._param_validation import Interval
+from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.validation import check_is_fitted
 
+from svmlab._sklearn_compat import Interval, _fit_context
 from svmlab.contract import Contract
 from svmlab.estimators.mil._bags import check_bag_labels, check_bags
 

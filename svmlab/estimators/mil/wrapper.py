@@ -38,11 +38,11 @@ import time
 from numbers import Real
 
 import numpy as np
-from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context, clone
+from sklearn.base import BaseEstimator, ClassifierMixin, clone
 from sklearn.utils import check_random_state
-from sklearn.utils._param_validation import HasMethods, Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted
 
+from svmlab._sklearn_compat import HasMethods, Interval, StrOptions, _fit_context
 from svmlab.contract import Contract
 from svmlab.estimators.mil._bags import (
     check_bag_labels,

@@ -8,8 +8,8 @@ from numbers import Integral, Real
 
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin
-from sklearn.utils._param_validation import Interval, StrOptions
 
+from svmlab._sklearn_compat import Interval, StrOptions
 from svmlab.estimators.mlm._base import CLASSIFICATION_MULTILATERATION, MLMClassificationPart
 from svmlab.estimators.mlm.lightweight import LightweightTraining
 from svmlab.selection import THRESHOLD_MODES, ClassCornerSelector, nearest_prototype_distance

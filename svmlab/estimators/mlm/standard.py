@@ -7,8 +7,8 @@ from numbers import Integral, Real
 
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
-from sklearn.utils._param_validation import Interval, StrOptions
 
+from svmlab._sklearn_compat import Interval, StrOptions
 from svmlab.estimators.mlm._base import (
     CLASSIFICATION_MULTILATERATION,
     REGRESSION_MULTILATERATION,

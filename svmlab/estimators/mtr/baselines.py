@@ -26,11 +26,10 @@ import time
 from numbers import Integral, Real
 
 import numpy as np
-from sklearn.base import _fit_context
 from sklearn.ensemble import BaggingRegressor, RandomForestRegressor
 from sklearn.tree import DecisionTreeRegressor
-from sklearn.utils._param_validation import HasMethods, Interval, StrOptions
 
+from svmlab._sklearn_compat import HasMethods, Interval, StrOptions, _fit_context
 from svmlab.estimators.mtr._base import MultiTargetRegressorBase, check_order, target_means
 from svmlab.estimators.mtr.chains import ChainEnsembleBase
 from svmlab.estimators.mtr.independent import IndependentTargetsBase

@@ -30,9 +30,8 @@ from functools import partial
 from numbers import Integral
 
 import numpy as np
-from sklearn.base import _fit_context
-from sklearn.utils._param_validation import Interval, StrOptions
 
+from svmlab._sklearn_compat import Interval, StrOptions, _fit_context
 from svmlab.estimators.mtr._base import MultiTargetRegressorBase, target_means
 from svmlab.estimators.mtr.tuning import fit_tuned, out_of_fold_predict
 from svmlab.seeding import derive_seed

@@ -5,8 +5,8 @@ from __future__ import annotations
 from abc import ABCMeta, abstractmethod
 
 import numpy as np
-from sklearn.base import _fit_context
 
+from svmlab._sklearn_compat import _fit_context
 from svmlab.estimators.mtr._base import MultiTargetRegressorBase
 from svmlab.estimators.mtr.tuning import fit_tuned
 

@@ -23,9 +23,8 @@ import time
 from numbers import Integral
 
 import numpy as np
-from sklearn.base import _fit_context
-from sklearn.utils._param_validation import Interval
 
+from svmlab._sklearn_compat import Interval, _fit_context
 from svmlab.estimators.mtr._base import MultiTargetRegressorBase
 from svmlab.estimators.mtr.baselines import _BAGGING_CONSTRAINTS, _BaggedTreesMixin
 from svmlab.estimators.mtr.independent import fit_per_target

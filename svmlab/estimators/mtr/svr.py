@@ -20,8 +20,8 @@ from __future__ import annotations
 from numbers import Integral
 
 from sklearn.svm import SVR
-from sklearn.utils._param_validation import HasMethods, Interval, Options, StrOptions
 
+from svmlab._sklearn_compat import HasMethods, Interval, Options, StrOptions
 from svmlab.estimators.mtr._base import check_order
 from svmlab.estimators.mtr.chains import ChainEnsembleBase
 from svmlab.estimators.mtr.independent import IndependentTargetsBase

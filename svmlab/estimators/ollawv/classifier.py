@@ -7,12 +7,12 @@ import time
 from numbers import Real
 
 import numpy as np
-from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context
+from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils import check_random_state
-from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
+from svmlab._sklearn_compat import Interval, StrOptions, _fit_context
 from svmlab.contract import Contract
 from svmlab.estimators._ovo import ovo_pairs, ovo_scores, ovo_votes, ovo_winner
 from svmlab.estimators.ollawv._path import fit_along_path

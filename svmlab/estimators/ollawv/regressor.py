@@ -7,11 +7,11 @@ import math
 from numbers import Real
 
 import numpy as np
-from sklearn.base import BaseEstimator, RegressorMixin, _fit_context
+from sklearn.base import BaseEstimator, RegressorMixin
 from sklearn.utils import check_random_state
-from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted, validate_data
 
+from svmlab._sklearn_compat import Interval, StrOptions, _fit_context
 from svmlab.contract import Contract
 from svmlab.estimators.ollawv._path import fit_along_path
 from svmlab.estimators.ollawv._worst_violator import STOP_REASONS, worst_violator_regress

@@ -6,14 +6,14 @@ from collections import deque
 from numbers import Integral, Real
 
 import numpy as np
-from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context
+from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.model_selection import StratifiedKFold
 from sklearn.preprocessing import StandardScaler
 from sklearn.utils import check_random_state
-from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
+from svmlab._sklearn_compat import Interval, StrOptions, _fit_context
 from svmlab.contract import Contract
 from svmlab.estimators._ovo import ovo_scores
 from svmlab.estimators.ollawv.classifier import OLLAWVClassifier

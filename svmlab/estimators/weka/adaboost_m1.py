@@ -38,17 +38,12 @@ import math
 from numbers import Integral
 
 import numpy as np
-from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context, clone
+from sklearn.base import BaseEstimator, ClassifierMixin, clone
 from sklearn.utils import check_random_state
-from sklearn.utils._param_validation import HasMethods, Interval
 from sklearn.utils.multiclass import check_classification_targets
-from sklearn.utils.validation import (
-    _check_sample_weight,
-    check_is_fitted,
-    has_fit_parameter,
-    validate_data,
-)
+from sklearn.utils.validation import check_is_fitted, has_fit_parameter, validate_data
 
+from svmlab._sklearn_compat import HasMethods, Interval, _check_sample_weight, _fit_context
 from svmlab.estimators.mil._bags import seed_estimator
 from svmlab.estimators.weka.part import PARTClassifier
 

@@ -41,11 +41,11 @@ import time
 from numbers import Integral
 
 import numpy as np
-from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context, clone
-from sklearn.utils._param_validation import HasMethods, Interval
+from sklearn.base import BaseEstimator, ClassifierMixin, clone
 from sklearn.utils.multiclass import check_classification_targets
-from sklearn.utils.validation import _check_sample_weight, check_is_fitted, validate_data
+from sklearn.utils.validation import check_is_fitted, validate_data
 
+from svmlab._sklearn_compat import HasMethods, Interval, _check_sample_weight, _fit_context
 from svmlab.estimators.weka.java_random import JavaRandom
 from svmlab.estimators.weka.rep_tree import REPTreeClassifier
 

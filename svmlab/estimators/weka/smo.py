@@ -52,11 +52,11 @@ from numbers import Integral, Real
 
 import numpy as np
 from numba import njit
-from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context
-from sklearn.utils._param_validation import Interval, StrOptions
+from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.multiclass import check_classification_targets
-from sklearn.utils.validation import _check_sample_weight, check_is_fitted, validate_data
+from sklearn.utils.validation import check_is_fitted, validate_data
 
+from svmlab._sklearn_compat import Interval, StrOptions, _check_sample_weight, _fit_context
 from svmlab.estimators.weka.java_random import JavaRandom
 
 __all__ = ["WekaSMOClassifier", "weka_normalize"]
