@@ -6,7 +6,7 @@ import os
 import sys
 from pathlib import Path
 
-from svmlab.config import with_replaced_estimators
+from svmlab.config import run_id_of, with_replaced_estimators
 from svmlab.errors import ResultsError, SvmlabError
 from svmlab.solvers import RESERVED
 from svmlab.sweep_status import (
@@ -83,15 +83,6 @@ def _say(message: str) -> None:
     print(f"svmlab: {message}", file=sys.stderr)
 
 
-def _run_id(container: dict, run_dir: Path) -> str:
-    """The run's name within its experiment: the run directory below results/<name>/."""
-    root = Path(container.get("results_dir", "results")) / container.get("name", "adhoc")
-    try:
-        return str(run_dir.resolve().relative_to(root.resolve()))
-    except ValueError:
-        return run_dir.name
-
-
 def _announce(plan, run_dir: Path, resumed: bool) -> None:
     n_ds, n_sol = len(plan.datasets), len(plan.solvers)
     _say(
@@ -151,7 +142,7 @@ def job(cfg) -> float | None:
     settings = parse_overrides([o for o in hc.overrides.task if not o.startswith("~")])
     try:
         container = with_replaced_estimators(OmegaConf.to_container(cfg, resolve=True), hc)
-        run_id = _run_id(container, run_dir)
+        run_id = run_id_of(container, run_dir)
         if container.get("reproduce"):
             get_reproduction(container["reproduce"])  # an unknown target fails before any work
         plan = build_plan(
@@ -231,12 +222,8 @@ def check_group_choices(args: list[str]) -> None:
     ``choice(...)`` or ``glob(...)`` are left to Hydra.
     """
     from svmlab.errors import UnknownNameError
-    from svmlab.paths import conf_dir
 
-    dirs = [conf_dir()]
-    for flag in ("--config-dir", "-cd"):
-        dirs += [Path(args[i + 1]) for i, a in enumerate(args[:-1]) if a == flag]
-    dirs += [Path(a.split("=", 1)[1]) for a in args if a.startswith("--config-dir=")]
+    dirs = _config_dirs(args)
     for key, value in parse_overrides(args):
         if key in GROUPS and key != "experiment" and value == "null":
             raise SvmlabError(
@@ -352,164 +339,57 @@ def with_plugin_defaults(args: list[str]) -> list[str]:
     return add_overrides(args, extra)
 
 
-def add_overrides(args: list[str], extra: list[str]) -> list[str]:
-    """``args`` with the overrides ``extra`` placed right after the command line's own.
+#: Hydra's command-line options that take a value (``--info`` takes one of INFO_TOPICS or none).
+_VALUED = {"-c", "--cfg", "-p", "--package", "-cp", "--config-path", "-cn", "--config-name"}
+_VALUED |= {"-cd", "--config-dir", "--experimental-rerun"}
+_INFO_TOPICS = {"all", "config", "defaults", "defaults-tree", "plugins", "searchpath"}
 
-    Hydra's parser takes the overrides as one run of words, so words added at either end
-    would split it when options come before or after the overrides.
+
+def split_args(args: list[str]) -> tuple[list[str], list[str]]:
+    """``(options, overrides)``: Hydra's command-line options with their values, in order,
+    and the overrides (every other word).
+
+    >>> split_args(["-m", "a=1", "--cfg", "job", "b=2", "--info", "config"])
+    (['-m', '--cfg', 'job', '--info', 'config'], ['a=1', 'b=2'])
+    """
+    options, overrides, i = [], [], 0
+    while i < len(args):
+        word = args[i]
+        takes = word in _VALUED or (word in ("-i", "--info") and i + 1 < len(args))
+        if takes and (word not in ("-i", "--info") or args[i + 1] in _INFO_TOPICS):
+            options += args[i : i + 2]
+            i += 2
+            continue
+        (options if word.startswith("-") else overrides).append(word)
+        i += 1
+    return options, overrides
+
+
+def add_overrides(args: list[str], extra: list[str]) -> list[str]:
+    """``args`` with the overrides ``extra`` after the command line's own.
+
+    Hydra takes the overrides as one run of words, so the options go first and the
+    overrides, the command line's and then ``extra``, after them.
 
     >>> add_overrides(["a=1", "-m"], ["b=2"]), add_overrides(["--cfg", "job", "a=1"], ["b=2"])
-    (['a=1', 'b=2', '-m'], ['--cfg', 'job', 'a=1', 'b=2'])
-    >>> add_overrides(["-m"], ["b=2"])
-    ['-m', 'b=2']
+    (['-m', 'a=1', 'b=2'], ['--cfg', 'job', 'a=1', 'b=2'])
     """
-    from hydra._internal.utils import get_args_parser
-
-    try:
-        given = get_args_parser().parse_known_args(args)[0].overrides
-    except SystemExit:  # not Hydra's syntax: Hydra says so when it parses them
-        given = []
-    for i in range(len(args) - len(given) + 1):
-        if given and args[i : i + len(given)] == given:
-            at = i + len(given)
-            return [*args[:at], *extra, *args[at:]]
-    return [*args, *extra]
-
-
-def check_optuna_tuning(args: list[str]) -> None:
-    """``hydra/sweeper=optuna`` optimises the inner-CV score, which only ``tuning.mode=nested``
-    computes: any other mode (as set on the command line or by the experiment) is refused."""
-    given = dict(parse_overrides(args))
-    if given.get("hydra/sweeper") != "optuna":
-        return
-    mode = given.get("tuning.mode")
-    if mode is None:
-        mode = (_experiment_config(args).get("tuning") or {}).get("mode", "nested")
-    if mode != "nested":
-        raise SvmlabError(
-            f"hydra/sweeper=optuna optimises the runs' inner-CV score, which tuning.mode={mode} "
-            "does not compute (outer_best would select on the test folds); use tuning.mode=nested"
-        )
-
-
-def check_results_dir(args: list[str]) -> None:
-    """Fail early (before Hydra creates the run directory) when ``results_dir`` cannot be
-    written."""
-    values = [v for k, v in parse_overrides(args) if k == "results_dir"]
-    target = Path(values[-1] if values else "results").expanduser().absolute()
-    probe = target
-    while not probe.exists():
-        probe = probe.parent
-    if not probe.is_dir() or not os.access(probe, os.W_OK | os.X_OK):
-        raise SvmlabError(
-            f"results directory {target} cannot be created: {probe} is not a writable directory; "
-            "set results_dir=... to another place"
-        )
+    options, overrides = split_args(args)
+    return [*options, *overrides, *extra]
 
 
 def _config_dirs(args: list[str]) -> list[Path]:
     """The package's conf/ and every ``--config-dir`` of the command line."""
     from svmlab.paths import conf_dir
 
+    options, _ = split_args(args)
     dirs = [conf_dir()]
-    for flag in ("--config-dir", "-cd"):
-        dirs += [Path(args[i + 1]) for i, a in enumerate(args[:-1]) if a == flag]
-    return dirs + [Path(a.split("=", 1)[1]) for a in args if a.startswith("--config-dir=")]
-
-
-def _experiment_config(args: list[str]) -> dict:
-    """The chosen experiment's own YAML (without its defaults list resolved); {} if none."""
-    import yaml
-
-    names = [v for k, v in parse_overrides(args) if k == "experiment"]
-    if not names:
-        return {}
-    for d in _config_dirs(args):
-        path = d / "experiment" / f"{names[-1]}.yaml"
-        if path.is_file():
-            return yaml.safe_load(path.read_text()) or {}
-    return {}
-
-
-def _experiment_lists(args: list[str], plural: str) -> bool:
-    """Whether the chosen experiment lists ``datasets`` / ``solvers`` entries."""
-    cfg = _experiment_config(args)
-    defaults = [str(d) for d in cfg.get("defaults") or [] if isinstance(d, (str, dict))]
-    return bool(cfg.get(plural)) or any(f"@{plural}." in d for d in defaults)
-
-
-def check_cleared_members(args: list[str]) -> None:
-    """``datasets={}`` / ``solvers={}`` cannot clear an experiment's entries (Hydra merges a
-    mapping into the existing one), so with an experiment that lists entries it is an error
-    rather than silently ignored; without one it is the default and harmless."""
-    for key, value in parse_overrides(args):
-        if key in ("datasets", "solvers") and value.strip() in ("{}", "null"):
-            if not _experiment_lists(args, key):
-                continue
-            one = key[:-1]
-            raise SvmlabError(
-                f"{key}={value.strip()} does not remove the experiment's {key} (Hydra merges it "
-                f"into them); drop entries with {key}.NAME=null, or leave out the experiment "
-                f"and name one with {one}=NAME"
-            )
-
-
-def planned_run_dir(args: list[str]) -> Path | None:
-    """The run directory Hydra will create for ``args``, or None when it is new by
-    construction (no ``run_id`` given: a time stamp) or built from interpolations."""
-    given = dict(parse_overrides(args))
-    sweep = any(a in ("-m", "--multirun") for a in args)
-    path = given.get("hydra.sweep.dir" if sweep else "hydra.run.dir")
-    if path is None and "run_id" in given:
-        name = given.get("name") or _experiment_config(args).get("name") or "adhoc"
-        path = f"{given.get('results_dir', 'results')}/{name}/{given['run_id']}"
-    if path is None or "${" in str(path):
-        return None
-    return Path(path).expanduser().absolute()
-
-
-def can_write_in(directory: Path) -> bool:
-    """Whether files can be created in ``directory`` (permissions and a real probe, as
-    root passes any permission check but not a read-only file system)."""
-    import tempfile
-
-    if not os.access(directory, os.W_OK | os.X_OK):
-        return False
-    try:
-        with tempfile.TemporaryFile(dir=directory):
-            return True
-    except OSError:
-        return False
-
-
-def check_run_dir(args: list[str]) -> None:
-    """Fail before Hydra creates (or writes its log into) the run directory when it cannot
-    be used: a file is in its place or on its path, another run holds its lock, or it (or
-    the run's ``tasks/``, when resuming) cannot be written."""
-    target = planned_run_dir(args)
-    if target is None:
-        return
-    probe = target
-    while not probe.exists():
-        probe = probe.parent
-    if not probe.is_dir():
-        raise ResultsError(
-            f"run directory {target} cannot be created: {probe} is a file, not a directory; "
-            "choose another run_id=... or results_dir=..."
-        )
-    if target.is_dir():
-        from svmlab.runner.lock import in_use
-
-        busy = in_use(target)  # refused before Hydra writes its log into a run in progress
-        if busy:
-            raise ResultsError(busy)
-    for d in (probe, target / "tasks"):
-        if d.is_dir() and not can_write_in(d):
-            what = "resume into" if probe == target else "create"
-            raise ResultsError(
-                f"cannot {what} run directory {target}: {d} is not writable; make it writable "
-                "or choose another run_id=... or results_dir=..."
-            )
+    for i, option in enumerate(options):
+        if option in ("-cd", "--config-dir") and i + 1 < len(options):
+            dirs.append(Path(options[i + 1]))
+        elif option.startswith("--config-dir="):
+            dirs.append(Path(option.split("=", 1)[1]))
+    return dirs
 
 
 #: Hydra's mutually exclusive modes, by their flags.
@@ -552,10 +432,6 @@ def run(args: list[str]) -> int:
         check_one_mode(args)
         check_group_choices(args)
         check_plugins(args)
-        check_optuna_tuning(args)
-        check_cleared_members(args)
-        check_run_dir(args)
-        check_results_dir(args)
     except SvmlabError as exc:
         print(f"svmlab: error: {exc}", file=sys.stderr)
         return 2

@@ -465,7 +465,7 @@ def check_writable(path: Path | None, option: str, *, directory: bool) -> None:
     """
     if path is None:
         return
-    from svmlab.app import can_write_in
+    from svmlab.run_checks import can_write_in
 
     path = Path(path).expanduser().absolute()
     if not directory and path.is_dir():
@@ -559,7 +559,11 @@ def _reproduce_study(study, args, run_id: str, figures_dir: Path):
         why = "no quick profile" if name is None else f"conf/experiment/{name}.yaml not found"
         print(f"svmlab: note: {study.full} skipped: {why}", file=sys.stderr)
         return Entry(study.part, study.full, None, f"{study.full}: {why}", skipped=True)
-    run_dir = args.results_dir / _experiment_name(name) / run_id
+    from svmlab.config import compose
+    from svmlab.config import run_dir as run_dir_of
+
+    where = [f"+experiment={name}", f"run_id={run_id}", f"results_dir={args.results_dir}"]
+    run_dir = run_dir_of(compose(where)[0])
     status, code = f"run directory {run_dir}", 0
     if not args.no_run:
         from svmlab.app import run
@@ -567,10 +571,7 @@ def _reproduce_study(study, args, run_id: str, figures_dir: Path):
         print(f"svmlab: reproduce: {name} -> {run_dir}", file=sys.stderr)
         flags = [o for o in study.overrides if o.startswith("-")]  # -m: Hydra's flags go first
         rest = [o for o in study.overrides if not o.startswith("-")]
-        code = run(
-            [*flags, f"+experiment={name}", f"run_id={run_id}", f"results_dir={args.results_dir}"]
-            + rest
-        )
+        code = run([*flags, *where, *rest])
         if code:
             status = f"failed (exit status {code}) - {status}; run the command again to resume"
     if not run_dir.is_dir():
@@ -585,16 +586,6 @@ def _reproduce_study(study, args, run_id: str, figures_dir: Path):
     except SvmlabError as exc:
         return Entry(study.part, name, run_dir, f"no results: {exc}")
     return Entry(study.part, name, run_dir, status, report)
-
-
-def _experiment_name(experiment: str) -> str:
-    """The ``name:`` of an experiment (its results go to RESULTS_DIR/<name>/<run_id>)."""
-    import yaml
-
-    from svmlab.paths import conf_dir
-
-    cfg = yaml.safe_load((conf_dir() / "experiment" / f"{experiment}.yaml").read_text()) or {}
-    return str(cfg.get("name") or experiment)
 
 
 def _stats(args) -> int:
