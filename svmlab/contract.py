@@ -22,7 +22,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from types import MappingProxyType
 from typing import Any
 
 #: What ``fit`` / ``predict`` take: 2-D arrays (``vector``), a list of per-bag 2-D arrays
@@ -106,7 +105,7 @@ class Contract:
         bad = [c for c, v in self.row_values.items() if not isinstance(v, RowValue)]
         if bad:
             raise TypeError(f"Contract.row_values[{bad[0]!r}] must be a RowValue")
-        object.__setattr__(self, "row_values", MappingProxyType(dict(self.row_values)))
+        object.__setattr__(self, "row_values", dict(self.row_values))  # a copy of its own
 
 
 #: The contract of an estimator that declares none.

@@ -14,8 +14,9 @@ import numpy as np
 import pandas as pd
 import yaml
 
-from svmlab.errors import ResultsError, SvmlabError
+from svmlab.errors import ResultsError, SvmlabError, UnknownNameError
 from svmlab.evaluation.metrics import (
+    METRICS,
     column_direction,
     get_metric,
     is_result_column,
@@ -24,6 +25,7 @@ from svmlab.evaluation.metrics import (
     pool_confusion,
 )
 from svmlab.runner.store import RESULTS_FILE, RUN_FILE, TASKS_DIR, read_task_rows
+from svmlab.solvers import SolverSpec
 
 
 def run_dirs(path: str | Path) -> list[Path]:
@@ -106,6 +108,44 @@ def _distinguishing(variants: pd.Series) -> pd.Series:
     return items.map(lambda i: ", ".join(o for o in i if o not in common))
 
 
+def declared_directions(df: pd.DataFrame) -> dict[str, str]:
+    """``{column: "max" | "min"}`` of the extra row values the run's estimators declare.
+
+    Read from the contract (:mod:`svmlab.contract`) of each solver class the rows record
+    (``solver_params``' ``_target_``); a class that cannot be imported here adds nothing.
+    """
+    out = {}
+    settings = df["solver_params"].dropna().unique() if "solver_params" in df else ()
+    for target in {json.loads(s).get("_target_") for s in settings} - {None}:
+        spec = SolverSpec(name=str(target), target=str(target))
+        try:
+            values = spec.contract.row_values
+        except (ImportError, AttributeError, ValueError, TypeError):
+            continue
+        out.update({column: v.direction for column, v in values.items()})
+    return out
+
+
+def direction_of(column: str, df: pd.DataFrame, derived: dict | None = None) -> str:
+    """``"max"`` or ``"min"``: whether a higher or a lower value of ``column`` is better.
+
+    A metric or a cost column (the metric registry), a row value the run's estimators declare
+    (:func:`declared_directions`), or a column a reproduction derived (``derived``, from its
+    target's ``derived``).
+
+    Raises
+    ------
+    UnknownNameError
+        If ``column`` is none of them.
+    """
+    if is_result_column(column):
+        return column_direction(column)
+    known = {**declared_directions(df), **(derived or {})}
+    if column in known:
+        return known[column]
+    raise UnknownNameError("metric", column, [*METRICS, *known])
+
+
 def select_outer_best(df: pd.DataFrame) -> pd.DataFrame:
     """Mark, for ``tuning.mode=outer_best`` rows, the grid point with the best mean outer score.
 
@@ -146,11 +186,14 @@ def aggregate(df: pd.DataFrame, metric: str, how: str = "mean") -> pd.DataFrame:
         raise SvmlabError(f"aggregate must be 'mean' or 'pooled', got {how!r}")
     ok = df[(df["status"] == "ok") & df["selected"].astype(bool)]
     if metric not in ok.columns:
-        known = sorted(c for c in ok.columns if is_result_column(c))
+        declared = declared_directions(ok)
+        known = sorted(c for c in ok.columns if is_result_column(c) or c in declared)
         raise SvmlabError(
             f"metric {metric!r} is not in these results; available: {', '.join(known)}"
         )
-    if not is_task_independent(metric):  # only the task types that carry it (runs may mix)
+    # a metric only over the task types that carry it (runs may mix); costs and declared
+    # or derived values over every row that has them
+    if metric in METRICS and not is_task_independent(metric):
         ok = ok[ok["task_type"].map(lambda t: metric in metrics_for_task(t))]
         if ok.empty:
             raise SvmlabError(

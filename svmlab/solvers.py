@@ -104,11 +104,21 @@ class SolverSpec:
             scoring,
         )
 
+    def __getstate__(self) -> dict:
+        # what is cached from the class (contract, prototype) is rebuilt where it is needed
+        return {k: v for k, v in self.__dict__.items() if k not in ("contract", "prototype")}
+
     @cached_property
     def contract(self) -> Contract:
         """What the estimator class declares to svmlab (:mod:`svmlab.contract`), read from
         the class without building it."""
         return contract_of(_import(self.target))
+
+    @cached_property
+    def prototype(self):
+        """The estimator as configured, built once and never fitted: what planning reads its
+        parameters and scikit-learn tags from (fit always gets a fresh :meth:`build`)."""
+        return self.build()
 
     def parameters(self, point: dict | None = None) -> dict:
         """The estimator's parameters at a grid ``point`` without building it: its
@@ -200,7 +210,7 @@ class SolverSpec:
             )
         self._check_input_kind(cls)
         try:
-            est = self.build()
+            est = self.prototype
         except Exception as exc:
             raise ConfigError(f"solver {self.name!r}: cannot build {cls.__name__}: {exc}") from None
         valid = est.get_params(deep=True)
@@ -212,8 +222,10 @@ class SolverSpec:
                 f"valid parameters: {', '.join(sorted(valid))}"
             )
         _check_types(self.name, est, {})
-        for point in self.grid_points():
-            _check_types(self.name, self.build(), point)
+        if self.grid:
+            probe = self.build()  # every point sets every grid key, so one instance serves all
+            for point in self.grid_points():
+                _check_types(self.name, probe, point)
 
 
 def replace_retargeted(composed: dict, base: dict) -> dict:

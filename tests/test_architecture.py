@@ -17,7 +17,7 @@ PACKAGE = Path(__file__).resolve().parents[1] / "svmlab"
 
 #: Layers from the bottom up: the top-level units of svmlab (``svmlab.<unit>``) in each.
 LAYERS = [
-    {"svmlab", "errors", "paths", "seeding", "_sklearn_compat"},
+    {"svmlab", "errors", "paths", "seeding", "contract", "_sklearn_compat"},
     {"stats", "kernels", "qp", "nsga2", "data", "bags", "selection", "construction"},
     {"estimators", "solvers"},
     {"evaluation", "testing"},
@@ -25,7 +25,7 @@ LAYERS = [
     {"results"},
     {"reproduce"},
     {"report"},
-    {"app"},
+    {"config", "run_checks", "app"},
     {"cli", "__main__"},
 ]
 #: Units that must stay pure libraries: what they may import besides themselves.
@@ -288,6 +288,102 @@ def test_the_decisions_index_links_every_decision_file():
     files = sorted(p for p in (DOCS / "decisions").glob("*.md") if p.name != "README.md")
     assert [p.name for p in files if p.resolve() not in linked] == []
     assert broken_links(index) == []
+
+
+# ----------------------------------------------------------------------------------------
+# The core knows estimators only through the contract (svmlab/contract.py)
+
+#: Modules that run every family: they may learn about an estimator only from its contract.
+CORE = [PACKAGE / "solvers.py", *sorted((PACKAGE / "runner").rglob("*.py"))]
+CORE += sorted((PACKAGE / "evaluation").rglob("*.py"))
+#: What the contract declares: read only as attributes of a Contract (``solver.contract.X``).
+CAPABILITIES = {
+    "input",
+    "transductive",
+    "path_parameter",
+    "tuning_ignores",
+    "row_values",
+    "tune_seconds",
+    "test_diagnostics",
+}
+#: Columns a paper derives from rows, or values of one family: never named by the core.
+PAPER_COLUMNS = {"sv_percent", "sparsity", "dual_objective", "b_norm", "norm_ratio", "objective"}
+#: What the core may ask any estimator without a contract: scikit-learn's own API.
+SKLEARN_API = {
+    "decision_function",
+    "predict_proba",
+    "partial_fit",
+    "fit_info_",
+    "n_support_",
+    "model_size_",
+    "coef_",
+    "regressor_",
+    "estimator_",
+    "__sklearn_tags__",
+    "_validate_params",
+    "_parameter_constraints",
+    "get_params",
+    # scipy.sparse matrices, not estimators
+    "tocsr",
+    "data",
+}
+
+
+def _is_contract(node) -> bool:
+    """``contract`` or ``<anything>.contract``."""
+    return (isinstance(node, ast.Name) and node.id == "contract") or (
+        isinstance(node, ast.Attribute) and node.attr == "contract"
+    )
+
+
+def capability_probes(path: Path) -> list[str]:
+    """Where ``path`` learns about estimators outside the contract: a capability read from
+    anything but a contract, ``getattr``/``hasattr`` of a name outside scikit-learn's API,
+    a paper's column named."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text())):
+        where = f"{path.name}:{getattr(node, 'lineno', '?')}"
+        if isinstance(node, ast.Attribute) and node.attr in CAPABILITIES:
+            method_call = node.attr == "test_diagnostics"  # the declared method, when declared
+            if not _is_contract(node.value) and not method_call:
+                found.append(f"{where} reads .{node.attr} outside the contract")
+        elif isinstance(node, ast.Call) and getattr(node.func, "id", "") in ("getattr", "hasattr"):
+            name = node.args[1] if len(node.args) > 1 else None
+            if isinstance(name, ast.Constant) and name.value not in SKLEARN_API:
+                found.append(f"{where} probes {name.value!r} with {node.func.id}")
+        elif isinstance(node, ast.Constant) and node.value in PAPER_COLUMNS:
+            found.append(f"{where} names the column {node.value!r}")
+    return found
+
+
+def test_the_core_names_no_estimator_capability_outside_the_contract():
+    found = [probe for path in CORE for probe in capability_probes(path)]
+    assert not found, "\n".join(found)
+
+
+def test_the_capability_check_finds_a_probe(tmp_path):
+    bad = tmp_path / "bad.py"
+    bad.write_text(
+        "def f(est, row, solver):\n"
+        "    ok = solver.contract.transductive\n"
+        "    a = getattr(type(est), 'transductive', False)\n"
+        "    b = est.path_parameter()\n"
+        "    row['sv_percent'] = 1.0\n"
+    )
+    assert [p.split(" ", 1)[1] for p in capability_probes(bad)] == [
+        "probes 'transductive' with getattr",
+        "reads .path_parameter outside the contract",
+        "names the column 'sv_percent'",
+    ]
+
+
+def test_no_module_uses_hydras_private_api():
+    users = [
+        str(p.relative_to(PACKAGE.parent))
+        for p in PACKAGE.rglob("*.py")
+        if re.search(r"\bhydra\._internal\b", p.read_text())
+    ]
+    assert not users, f"hydra._internal is Hydra's private API: {users}"
 
 
 def _imports_private_sklearn(node) -> bool:

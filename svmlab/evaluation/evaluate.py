@@ -29,8 +29,8 @@ class Evaluation:
     warnings: list = field(
         default_factory=list
     )  # distinct "Category: message" raised in fit/predict
-    #: The extra row columns the estimator's contract declares (``Contract.row_values``).
-    row_values: dict = field(default_factory=dict)
+    #: The extra row columns the estimator's contract declares, by column name.
+    declared: dict = field(default_factory=dict)
     #: Seconds the fit spent tuning itself (``Contract.tune_seconds``), 0 when undeclared.
     self_tune_time: float = 0.0
 

@@ -97,7 +97,7 @@ def run_report(
         experiment's ``report.bd_alpha``).
     """
     from svmlab.evaluation.metrics import default_metric
-    from svmlab.report.summary import derived_columns, derived_report
+    from svmlab.report.summary import derived_columns, derived_directions, derived_report
     from svmlab.results import load_results, run_config, run_configs
 
     # with the columns the runs' reproduction targets derive (the MLM studies' NORM), so that
@@ -122,18 +122,20 @@ def run_report(
         return out
     run_path = Path(run_dir)
     out_dir = out_dir or ((run_path.parent if run_path.is_file() else run_path) / "report")
-    _add_rank_tests(out, df, stat_metrics, how, out_dir=out_dir, formats=formats, stats=stats)
+    derived = derived_directions(configs)
+    _add_rank_tests(
+        out, df, stat_metrics, how, derived, out_dir=out_dir, formats=formats, stats=stats
+    )
     out.figures += reproduction_figures(df, formats, out_dir, configs)
     return out
 
 
-def _add_rank_tests(out: RunReport, df, metrics, how, *, out_dir, formats, stats) -> None:
+def _add_rank_tests(out: RunReport, df, metrics, how, derived, *, out_dir, formats, stats):
     """Add to ``out`` the rank tests and figures of every metric
     (:func:`svmlab.stats.analysis.analyse` on the datasets x methods table), and the
     meta-ranks over the metrics when there are several; a metric that cannot be tested
     leaves a note instead."""
-    from svmlab.evaluation.metrics import column_direction
-    from svmlab.results import aggregate
+    from svmlab.results import aggregate, direction_of
     from svmlab.stats.analysis import analyse
 
     ranks_by_metric = {}
@@ -150,7 +152,7 @@ def _add_rank_tests(out: RunReport, df, metrics, how, *, out_dir, formats, stats
         try:
             cmp, more, paths = analyse(
                 matrix,
-                column_direction(name),
+                direction_of(name, df, derived),
                 name=name,
                 out_dir=out_dir,
                 formats=formats,

@@ -6,17 +6,20 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from svmlab.evaluation.metrics import column_direction, default_metric
-from svmlab.reproduce import derive_columns
+from svmlab.evaluation.metrics import default_metric
+from svmlab.reproduce import derive_columns, get_reproduction
 from svmlab.reproduce import sections as reproduce_sections
-from svmlab.results import aggregate, poolable, run_configs
+from svmlab.results import aggregate, direction_of, poolable, run_configs
 from svmlab.stats.sections import Section
 
 
-def summary_section(df: pd.DataFrame, metric: str, how: str = "mean", digits: int = 4) -> Section:
-    """Datasets x methods table of ``mean ± std`` (or pooled value), best per dataset marked."""
+def summary_section(
+    df: pd.DataFrame, metric: str, how: str = "mean", digits: int = 4, derived=None
+) -> Section:
+    """Datasets x methods table of ``mean ± std`` (or pooled value), best per dataset marked
+    (``derived``: the directions of the columns the runs' reproductions derived)."""
     agg = aggregate(df, metric, how)
-    best_is_max = column_direction(metric) == "max"
+    best_is_max = direction_of(metric, df, derived) == "max"
     cells = agg.assign(
         cell=[
             f"{v:.{digits}f} ± {s:.{digits}f}"
@@ -86,6 +89,12 @@ def derived_columns(df: pd.DataFrame, configs: dict[str, dict]) -> pd.DataFrame:
     return pd.concat(parts) if parts else df
 
 
+def derived_directions(configs: dict[str, dict]) -> dict[str, str]:
+    """``{column: "max" | "min"}`` of the columns the runs' reproduction targets derive."""
+    targets = {c.get("reproduce") for c in configs.values() if c} - {None}
+    return {k: v for t in sorted(targets) for k, v in get_reproduction(t).derived.items()}
+
+
 def _job_label(rows: pd.DataFrame) -> str:
     labels = rows["job"].dropna().unique() if "job" in rows else []
     return str(labels[0]) if len(labels) and labels[0] else "default"
@@ -126,12 +135,14 @@ def derived_report(
     ok = df[df["status"] == "ok"]
     sections = []
     if not ok.empty:
+        derived = derived_directions(configs)
         if metrics:
-            sections = [summary_section(ok, m, how) for m in metrics]
+            sections = [summary_section(ok, m, how, derived=derived) for m in metrics]
         else:
             default = ok["task_type"].map(default_metric)
             sections = [
-                summary_section(ok[default == m], m, how) for m in sorted(default.dropna().unique())
+                summary_section(ok[default == m], m, how, derived=derived)
+                for m in sorted(default.dropna().unique())
             ]
         sections += reproduction_sections(df, configs)
     status = status_section(df)

@@ -81,6 +81,9 @@ class Reproduction:
     prepare : callable, optional
         ``rows -> rows`` with the columns the tables need but the rows do not carry (e.g. a
         scaled norm); :func:`svmlab.reproduce.engine.derive_columns` calls it, once per run.
+    derived : dict
+        ``{column: "max" | "min"}`` of the columns ``prepare`` adds: whether a higher or a lower
+        value is better, for reports that rank them (``svmlab report --metric``).
     extra_sections : callable, optional
         ``rows -> list of Section``: the document's tables that are not one dataset x method
         grid.
@@ -99,6 +102,7 @@ class Reproduction:
     methods: dict = field(default_factory=dict)
     note: str = ""
     prepare: Callable[[pd.DataFrame], pd.DataFrame] | None = None
+    derived: dict = field(default_factory=dict)
     extra_sections: Callable[[pd.DataFrame], list] | None = None
     figures: Callable[..., list] | None = None
     deviations: tuple[str, ...] = ()

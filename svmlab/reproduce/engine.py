@@ -37,6 +37,10 @@ MEAN_DELTA = "mean abs. Δ"
 RANK_CORR = "rank corr. ρ"
 
 
+#: The columns :func:`support_vector_columns` derives, with their directions.
+SUPPORT_VECTOR_COLUMNS = {"sv_percent": "min", "sparsity": "max"}
+
+
 def support_vector_columns(rows: pd.DataFrame) -> pd.DataFrame:
     """``rows`` with the share of support vectors, derived from ``model_size`` and ``n_train``.
 

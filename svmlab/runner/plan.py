@@ -126,9 +126,12 @@ def accepts(solver: SolverSpec, task: str, n_classes: int | None) -> bool:
     return False
 
 
-def check_summary_metric(name) -> None:
-    """A summary metric is a registered metric, a cost column or a model column."""
+def check_summary_metric(name, solvers=()) -> None:
+    """A summary metric is a registered metric, a cost column or a row value one of the
+    run's solvers declares (its contract's ``row_values``)."""
     if name is None or is_task_independent(str(name)):
+        return
+    if any(name in e.spec.contract.row_values for e in solvers):
         return
     get_metric(name)
 
@@ -136,7 +139,6 @@ def check_summary_metric(name) -> None:
 def read_settings(cfg: dict) -> RunSettings:
     """Validate the run-wide settings of ``cfg`` (protocol, tuning, preprocessing, runner, seed)."""
     Preprocessor.from_config(cfg.get("preprocessing"))
-    check_summary_metric(cfg.get("summary_metric"))
     seed = cfg.get("seed", 0)
     if not isinstance(seed, int) or isinstance(seed, bool):
         raise ConfigError(f"seed must be an integer, got {seed!r}")
@@ -207,7 +209,7 @@ def _with_dataset_params(entry: SolverEntry, fixed: dict, dataset: str) -> Solve
     """
     if not fixed:
         return entry
-    accepted = set(entry.spec.build().get_params(deep=False))
+    accepted = set(entry.spec.prototype.get_params(deep=False))
     mine = {k: v for k, v in fixed.items() if k in accepted}
     if not mine:
         return entry
@@ -301,7 +303,7 @@ def _check_inner_folds(settings: RunSettings, ds, splits, solvers: list[SolverEn
 
 def _datasets(cfg: dict, settings: RunSettings, solvers: list[SolverEntry]) -> list[DatasetEntry]:
     """Load and check every dataset entry against the protocol, the tuning and the solvers."""
-    takers = {k for e in solvers for k in e.spec.build().get_params(deep=False)}
+    takers = {k for e in solvers for k in e.spec.prototype.get_params(deep=False)}
     out = []
     for _, dcfg in _entries(cfg, "datasets", "dataset"):
         params = dict(dcfg.get("params") or {})
@@ -329,6 +331,7 @@ def _datasets(cfg: dict, settings: RunSettings, solvers: list[SolverEntry]) -> l
 def plan_members(cfg: dict, settings: RunSettings, fixed_params=None):
     """The run's validated solvers and datasets."""
     solvers = validated_solvers(cfg, fixed_params)
+    check_summary_metric(cfg.get("summary_metric"), solvers)
     _check_bag_weights(settings, solvers)
     return solvers, _datasets(cfg, settings, solvers)
 
@@ -340,7 +343,7 @@ def _check_bag_weights(settings: RunSettings, solvers: list[SolverEntry]) -> Non
     refuse = [
         e.spec.name
         for e in solvers
-        if "sample_weight" not in inspect.signature(e.spec.build().fit).parameters
+        if "sample_weight" not in inspect.signature(e.spec.prototype.fit).parameters
     ]
     if refuse:
         raise ConfigError(
@@ -425,7 +428,7 @@ def expand(
                 why = f"{spec.name} handles {', '.join(spec.tasks)}, not {ds.task}"
                 skipped.append((ds.name, spec.name, why))
                 continue
-            built = spec.build()
+            built = spec.prototype
             _check_infinite(ds, n_inf, prep, spec, built)
             if prep.get("impute", "none") == "none":
                 check_finite(ds, spec, built)

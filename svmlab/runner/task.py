@@ -174,7 +174,7 @@ def _evaluate_run(spec: TaskSpec, solver, ds, train, test, base: dict, rs: int) 
 
 def _row(base: dict, chosen: dict, ev: Evaluation, tune_time: float) -> dict:
     """One result row: the task's base columns, the metrics, the costs, and the extra values
-    the estimator's contract declares (``Contract.row_values``)."""
+    the estimator's contract declares."""
     row = dict(base)
     row["chosen_params"] = json.dumps(chosen, sort_keys=True, default=_json_default)
     row.update(ev.metrics)
@@ -188,7 +188,7 @@ def _row(base: dict, chosen: dict, ev: Evaluation, tune_time: float) -> dict:
         model_size=ev.model_size,
         train_test_time=ev.fit_time + ev.predict_time,
     )
-    row.update(ev.row_values)
+    row.update(ev.declared)
     row["fit_info"] = json.dumps(ev.fit_info, default=_json_default)
     row["warnings"] = "; ".join(ev.warnings)
     return row

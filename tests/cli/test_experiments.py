@@ -300,12 +300,15 @@ def test_a_replacing_nested_estimator_takes_nothing_of_the_replaced_one():
 
 
 def test_an_override_that_replaces_a_nested_estimator_keeps_its_own_keys():
+    """On the command line too: a new `_target_` drops the file's `criterion: entropy`, keys
+    the override adds stay; an override of the same class merges as before."""
     from svmlab.config import compose
 
     container, _ = compose(
         [
             "solver=miboost",
-            "solver.estimator={_target_: sklearn.tree.DecisionTreeClassifier, max_depth: 1}",
+            "solver.estimator._target_=sklearn.tree.DecisionTreeClassifier",
+            "+solver.estimator.max_depth=1",
         ]
     )
     assert container["solver"]["estimator"] == {

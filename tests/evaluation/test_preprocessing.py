@@ -83,7 +83,8 @@ def test_fit_and_score_trains_on_the_bag_weights(monkeypatch):
     X = np.arange(5.0)[:, None]
     mi = _ds(X, task="multi_instance", y=[0, 0, 0, 1], bag_ids=[0, 1, 2, 3, 3])
     mi = type(mi)(**{**mi.__dict__, "meta": {"bag_weights": np.array([1.0, 1.0, 1.0, 9.0])}})
-    spec = SolverSpec.from_config({"name": "wm", "_target_": "sklearn.dummy.DummyClassifier"})
+    # a bag estimator's contract (the target's class), built as the weighted majority below
+    spec = SolverSpec.from_config({"name": "wm", "_target_": "svmlab.testing.MeanBagClassifier"})
     monkeypatch.setattr(SolverSpec, "build", lambda self, *a, **k: _WeightedMajority())
     for how, expected in (("ignore", 0), ("fit", 1)):
         ev = evaluate.fit_and_score(

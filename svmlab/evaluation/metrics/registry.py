@@ -278,17 +278,11 @@ DEFAULT_METRIC = {
     "multitarget": "arrmse",
 }
 
-#: Columns every result row carries whatever its task. Costs are lower-is-better; the
-#: model columns are what a fitted model reports about itself, with their direction.
-COST_COLUMNS = ("model_size", "sv_percent", "task_seconds")
-MODEL_COLUMNS = {
-    "dual_objective": "max",
-    "sparsity": "max",
-    "b_norm": "min",
-    # an MLM's ||B||_F scaled per dataset when a run is reported (svmlab.reproduce)
-    "norm_ratio": "min",
-    "norm_one_minus": "max",
-}
+#: Cost columns every result row carries whatever its task, all lower-is-better (besides the
+#: ``*_time`` columns). Extra values an estimator reports come with their own direction (its
+#: contract's ``row_values``, :mod:`svmlab.contract`), and so do the columns a reproduction
+#: derives from rows (``svmlab.reproduce``); neither is listed here.
+COST_COLUMNS = ("model_size", "task_seconds")
 
 
 def default_metric(task: str) -> str:
@@ -307,17 +301,17 @@ def is_cost(column: str) -> bool:
 
 
 def is_task_independent(column: str) -> bool:
-    """Whether every result row carries ``column``, whatever its task (costs, model columns)."""
-    return is_cost(column) or column in MODEL_COLUMNS
+    """Whether every result row carries ``column``, whatever its task (the costs)."""
+    return is_cost(column)
 
 
 def is_result_column(column: str) -> bool:
-    """Whether ``column`` can be summarised and ranked: a metric, a cost or a model column."""
+    """Whether ``column`` is a metric or a cost (what every run can summarise and rank)."""
     return is_task_independent(column) or column in METRICS
 
 
 def column_direction(column: str) -> str:
-    """``"max"`` or ``"min"`` for a metric, a cost column or a model column.
+    """``"max"`` or ``"min"`` for a metric or a cost column.
 
     >>> column_direction("fit_time"), column_direction("kappa")
     ('min', 'max')
@@ -329,8 +323,6 @@ def column_direction(column: str) -> str:
     """
     if is_cost(column):
         return "min"
-    if column in MODEL_COLUMNS:
-        return MODEL_COLUMNS[column]
     return direction(column)
 
 

@@ -8,7 +8,7 @@ are dataset x method grids; the statistical tests printed under them are in
 from __future__ import annotations
 
 from svmlab.reproduce.document import Paper, PublishedTable, Reproduction, Study
-from svmlab.reproduce.engine import support_vector_columns
+from svmlab.reproduce.engine import SUPPORT_VECTOR_COLUMNS, support_vector_columns
 
 # --- Ch. 5, OLLAWV -------------------------------------------------------------------------------
 
@@ -59,6 +59,7 @@ OLLAWV_TABLE_5_3 = Reproduction(
     datasets=_ollawv_datasets(),
     methods={"OLLAWV": "ollawv", "NNISDA": "nnisda", "MNSVM": "mnsvm"},
     prepare=support_vector_columns,  # %SV = distinct support vectors / training-set size
+    derived=SUPPORT_VECTOR_COLUMNS,
     deviations=("ollawv_nnisda_mnsvm",),
 )
 
