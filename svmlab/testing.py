@@ -8,6 +8,7 @@ from contextlib import contextmanager
 
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin
+
 from svmlab.contract import Contract
 
 

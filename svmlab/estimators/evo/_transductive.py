@@ -184,7 +184,9 @@ def joint_bias(K, Yj, a, ub, is_zero):
 class TransductiveBase(KernelParamsMixin, KernelExpansionMixin, ClassifierMixin, BaseEstimator):
     """Model storage and prediction shared by both transductive SVMs."""
 
-    svmlab_contract = Contract(transductive=True, row_values={"dual_objective": RowValue("objective", "max")})
+    svmlab_contract = Contract(
+        transductive=True, row_values={"dual_objective": RowValue("objective", "max")}
+    )
 
     #: svmlab's runner fits a transductive estimator on its training rows plus the test rows
     #: with ``y = -1`` (svmlab.evaluation.evaluate.fit_inputs), then scores it on the test rows.

@@ -10,8 +10,8 @@ import numpy as np
 from sklearn.pipeline import Pipeline
 from sklearn.utils.validation import check_is_fitted, has_fit_parameter
 
-from svmlab.contract import Contract
 from svmlab.bags import check_bag_labels, check_bags
+from svmlab.contract import Contract
 
 __all__ = [
     "BagClassifierMixin",

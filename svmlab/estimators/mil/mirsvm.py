@@ -330,7 +330,9 @@ class MIRSVMClassifier(MaxInstanceMixin, ClassifierMixin, BaseEstimator):
     fixed point or a cycle raises a ``ConvergenceWarning``. ``sign(0)`` is read as negative.
     """
 
-    svmlab_contract = Contract(input="bags", row_values={"dual_objective": RowValue("objective", "max")})
+    svmlab_contract = Contract(
+        input="bags", row_values={"dual_objective": RowValue("objective", "max")}
+    )
 
     _parameter_constraints: dict = {
         "C": [Interval(Real, 0.0, None, closed="neither")],

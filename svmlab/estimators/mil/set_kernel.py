@@ -129,7 +129,9 @@ class BagKernelSVCBase(BagClassifierMixin, ClassifierMixin, BaseEstimator, metac
     ``_normalise(K, a_rows, a_cols)`` with the per-bag statistic ``_bag_stat(...)``.
     """
 
-    svmlab_contract = Contract(input="bags", row_values={"dual_objective": RowValue("objective", "max")})
+    svmlab_contract = Contract(
+        input="bags", row_values={"dual_objective": RowValue("objective", "max")}
+    )
 
     _parameter_constraints: dict = {
         "C": [Interval(Real, 0.0, None, closed="neither")],
