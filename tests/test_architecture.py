@@ -5,6 +5,7 @@ inside functions, so a function-level import cannot hide an upward edge or a cyc
 """
 
 import ast
+import importlib
 import re
 import subprocess
 import sys
@@ -432,3 +433,40 @@ def test_the_private_scikit_learn_check_finds_each_form(tmp_path):
     for name, text in forms.items():
         (pkg / name).write_text(text)
     assert private_sklearn_users(pkg) == [f"svmlab/{n}" for n in ("a.py", "b.py", "c.py", "d.py")]
+
+
+_ABSENT = object()
+
+
+def documented_names(page: Path) -> list[str]:
+    """The ``svmlab.<...>`` dotted names a page writes as code (between backticks)."""
+    return sorted(set(re.findall(r"`(svmlab(?:\.\w+)+)", page.read_text())))
+
+
+def missing_names(names) -> list[str]:
+    """The dotted names that are neither a module of svmlab nor an attribute of one."""
+    missing = []
+    for name in names:
+        parts = name.split(".")
+        for i in range(len(parts), 0, -1):
+            try:
+                obj = importlib.import_module(".".join(parts[:i]))
+                break
+            except ModuleNotFoundError:
+                continue
+        for attr in parts[i:]:
+            obj = getattr(obj, attr, _ABSENT)
+        if obj is _ABSENT:
+            missing.append(name)
+    return missing
+
+
+def test_the_docs_name_only_objects_that_exist():
+    """A class or module the README or a page under docs/ names by its dotted path exists
+    there (modules move; the front door must not point at their old place)."""
+    pages = [README, *sorted(DOCS.glob("*.md")), *sorted((DOCS / "families").glob("*.md"))]
+    found = {f"{p.name}: {n}" for p in pages for n in missing_names(documented_names(p))}
+    assert sorted(found) == []
+    assert missing_names(["svmlab.kernels.kernel_matrix", "svmlab.estimators.zero_r"]) == [
+        "svmlab.estimators.zero_r"
+    ]
