@@ -55,44 +55,25 @@ from __future__ import annotations
 
 import time
 import warnings
-from numbers import Integral, Real
 
 import numpy as np
-from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils.extmath import row_norms
 
-from svmlab._sklearn_compat import Interval, StrOptions, _fit_context
+from svmlab._sklearn_compat import StrOptions, _fit_context
 from svmlab.estimators.mil._bags import (
-    MaxInstanceMixin,
+    _InstanceSVMBase,
     apply_scaling,
     bag_argmax,
     check_binary_bags,
     fit_scaling,
 )
-from svmlab.kernels import gamma_from_sigma, rbf, rbf_expansion
-from svmlab.qp import solve_svm_dual
+from svmlab.kernels import rbf, rbf_expansion
 
 __all__ = [
     "BagMISVMClassifier",
     "InstanceMISVMClassifier",
 ]
-
-
-# ------------------------------------------------------------------------------------------
-# parameters and base class of MI-SVM and mi-SVM
-# ------------------------------------------------------------------------------------------
-
-
-_COMMON_CONSTRAINTS: dict = {
-    "C": [Interval(Real, 0.0, None, closed="neither")],
-    "sigma": [Interval(Real, 0.0, None, closed="neither")],
-    "gamma": [Interval(Real, 0.0, None, closed="neither"), None],
-    "max_iter": [Interval(Integral, 1, None, closed="left")],
-    "tol": [Interval(Real, 0.0, None, closed="neither")],
-    "qp_solver": [StrOptions({"auto", "smo", "libsvm"})],
-    "max_kernel_size": [Interval(Integral, 1, None, closed="left")],
-}
 
 
 def _relabel_positive_bags(f, p_bag_of, p_starts, pos_sizes):
@@ -114,90 +95,6 @@ def _refresh_kernel(K, Z, rows_idx, gamma) -> None:
     rows = rbf(Z[rows_idx], Z, gamma, X_sq=sq_all[rows_idx], Y_sq=sq_all)
     K[rows_idx, :] = rows
     K[:, rows_idx] = rows.T
-
-
-class _InstanceSVMBase(MaxInstanceMixin, ClassifierMixin, BaseEstimator):
-    """Shared parameters, the QP call and bag prediction of MI-SVM and mi-SVM."""
-
-    _parameter_constraints: dict = dict(_COMMON_CONSTRAINTS)
-    _name = "instance SVM"
-
-    def __init__(
-        self,
-        C: float = 1.0,
-        sigma: float = 1.0,
-        gamma: float | None = None,
-        max_iter: int = 50,
-        tol: float = 1e-3,
-        qp_solver: str = "auto",
-        max_kernel_size: int = 6000,
-    ):
-        self.C = C
-        self.sigma = sigma
-        self.gamma = gamma
-        self.max_iter = max_iter
-        self.tol = tol
-        self.qp_solver = qp_solver
-        self.max_kernel_size = max_kernel_size
-
-    def _gamma_value(self) -> float:
-        return float(self.gamma) if self.gamma is not None else gamma_from_sigma(self.sigma)
-
-    def _use_libsvm(self, n_examples: int) -> bool:
-        return self.qp_solver == "libsvm" or (
-            self.qp_solver == "auto" and n_examples > self.max_kernel_size
-        )
-
-    def _train(self, Z, yz, gamma, K, previous, kernel="rbf"):
-        """One SVM on examples ``Z`` with labels ``yz`` (+-1).
-
-        Returns ``(alpha, b, sol_or_None, n_iter)``: ``alpha`` over all rows of ``Z``.
-        ``K`` is the precomputed kernel (SMO path) or ``None`` (LIBSVM path, with the
-        ``kernel`` named for ``sklearn.svm.SVC``).
-        """
-        if K is not None:
-            sol = solve_svm_dual(
-                K, yz, float(self.C), warm_start=previous, tol=self.tol, method="smo"
-            )
-            return sol.alpha, float(sol.intercept), sol, int(sol.n_iter), bool(sol.converged)
-        from sklearn.svm import SVC
-
-        svc = SVC(kernel=kernel, gamma=gamma, C=float(self.C), tol=self.tol, cache_size=500).fit(
-            Z, yz
-        )
-        alpha = np.zeros(len(yz))
-        alpha[svc.support_] = np.abs(svc.dual_coef_[0])
-        return alpha, float(svc.intercept_[0]), None, int(svc.n_iter_[0]), True
-
-    def _store_model(self, Z, yz, alpha, b, gamma):
-        sv = alpha > 1e-8 * float(self.C)
-        self._gamma = gamma
-        self.support_vectors_ = Z[sv].copy()
-        self.dual_coef_ = (alpha * yz)[sv]
-        self.intercept_ = float(b)
-        self.n_support_ = np.array([np.sum(sv & (yz < 0)), np.sum(sv & (yz > 0))], dtype=np.int32)
-        self.model_size_ = int(sv.sum())
-
-    def _run_info(self, stop, changed_per_iter, qp_iter, converged_qp, t_start, libsvm, gamma):
-        """The ``fit_info_`` entries both alternations share (the sizes are added by each)."""
-        return {
-            "iterations": int(self.n_iter_),
-            "converged": stop == "converged",
-            "stop": stop,
-            "changed_per_iter": changed_per_iter,
-            "qp_iterations": int(qp_iter),
-            "qp_converged": bool(converged_qp),
-            "seconds": float(time.perf_counter() - t_start),
-            "qp_solver": "libsvm" if libsvm else "smo",
-            "gamma": float(gamma),
-        }
-
-    # -- prediction ------------------------------------------------------------------------
-
-    def _instance_scores(self, X):
-        return rbf_expansion(
-            X, self.support_vectors_, self.dual_coef_, self.intercept_, self._gamma
-        )
 
 
 _PARAMS_DOC = """
@@ -428,7 +325,7 @@ class InstanceMISVMClassifier(_InstanceSVMBase):
     """
 
     _parameter_constraints: dict = {
-        **_COMMON_CONSTRAINTS,
+        **_InstanceSVMBase._parameter_constraints,
         "kernel": [StrOptions({"linear", "rbf"})],
         "scaling": [StrOptions({"minmax", "none"})],
         "on_cycle": [StrOptions({"continue", "stop"})],
