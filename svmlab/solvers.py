@@ -174,16 +174,25 @@ class SolverSpec:
         return est.set_params(**nested) if nested else est
 
     def _check_input_kind(self, cls) -> None:
-        """Bag estimators take multi-instance data only, and only they take it."""
+        """The solver's ``tasks`` suit the input its class declares: bag estimators take
+        multi-instance data only, and only they take it; a multi-target estimator takes
+        multi-target data only; a stream estimator has ``partial_fit``."""
         try:
-            bags = self.contract.input == "bags"
+            kind = self.contract.input
         except TypeError as exc:  # a malformed declaration
             raise ConfigError(f"solver {self.name!r}: {exc}") from None
-        if bags != (set(self.tasks) == {"multi_instance"}):
-            takes = "bags (multi-instance data only)" if bags else "vectors"
+        tasks = set(self.tasks)
+        bags = kind == "bags"
+        wrong = (
+            bags != (tasks == {"multi_instance"})
+            or (kind == "multitarget" and tasks != {"multitarget"})
+            or (kind == "stream" and not callable(getattr(cls, "partial_fit", None)))
+        )
+        if wrong:
+            takes = {"bags": "bags (multi-instance data only)", "vector": "vectors"}.get(kind)
             raise ConfigError(
-                f"solver {self.name!r}: {cls.__name__} takes {takes} (its svmlab_contract), "
-                f"but the solver lists tasks {list(self.tasks)}"
+                f"solver {self.name!r}: {cls.__name__} takes {takes or kind + ' input'} (its "
+                f"svmlab_contract), but the solver lists tasks {sorted(tasks)}"
             )
 
     def validate(self) -> None:

@@ -99,3 +99,17 @@ def test_a_nested_estimator_of_the_same_class_is_merged_and_its_children_follow_
     }
     same = {"estimator": {"_target_": "a.Chain", "base": {"_target_": "a.SVR", "C": 5.0}}}
     assert replace_retargeted(same, file) == same
+
+
+@pytest.mark.parametrize(
+    "target, tasks, takes",
+    [
+        ("svmlab.testing.MeanBagClassifier", ["binary"], "takes bags"),
+        ("sklearn.svm.SVC", ["multi_instance"], "takes vectors"),
+        ("svmlab.estimators.mtr.SVRCC", ["regression"], "takes multitarget input"),
+    ],
+)
+def test_tasks_that_do_not_suit_the_declared_input_are_refused(target, tasks, takes):
+    spec = SolverSpec.from_config({"name": "x", "_target_": target, "tasks": tasks})
+    with pytest.raises(ConfigError, match=f"{takes}.*its svmlab_contract.*tasks"):
+        spec.validate()
