@@ -392,6 +392,35 @@ def _osqp_stage(K, y, C, alpha0, dual0, tol, max_iter, refine):
     return None, osqp_dual, info
 
 
+def _osqp_then_smo(K, y, C, alpha0, dual0, *, method, tol, max_iter, refine):
+    """The stages of :func:`solve_svm_dual` for ``method`` "osqp" or "smo": OSQP first
+    (``"osqp"``), then SMO (``"smo"``, or to refine OSQP's answer or take over when it fails).
+
+    Returns ``(alpha, G, n_iter, method used, OSQP's dual variables or None, info)``.
+    """
+    n = len(y)
+    smo_cap = max(10_000_000, 100 * n) if max_iter is None else int(max_iter)
+    info: dict = {}
+    used = method
+    n_iter = 0
+    osqp_dual = None
+    alpha = None
+    if method == "osqp":
+        alpha, osqp_dual, info = _osqp_stage(K, y, C, alpha0, dual0, tol, max_iter, refine)
+        n_iter += info["osqp_iter"]
+    if alpha is None:
+        alpha = alpha0.copy() if alpha0 is not None else np.zeros(n)
+        G = None
+    else:
+        G = _gradient(K, y, alpha)
+    if method == "smo" or (refine and (G is None or _gap_from_gradient(y, alpha, C, G) > tol)):
+        k, G = _run_smo(K, y, C, alpha, tol, smo_cap)
+        n_iter += k
+        info["smo_iter"] = k
+        used = "smo" if method == "smo" else "osqp+smo"
+    return alpha, G, n_iter, used, osqp_dual, info
+
+
 def solve_svm_dual(
     K,
     y,
@@ -444,25 +473,9 @@ def solve_svm_dual(
 
     if method == "auto":
         method = "osqp" if n <= AUTO_SMO_ABOVE else "smo"
-    smo_cap = max(10_000_000, 100 * n) if max_iter is None else int(max_iter)
-    info: dict = {}
-    used = method
-    n_iter = 0
-    osqp_dual = None
-    alpha = None
-    if method == "osqp":
-        alpha, osqp_dual, info = _osqp_stage(K, y, C, alpha0, dual0, tol, max_iter, refine)
-        n_iter += info["osqp_iter"]
-    if alpha is None:
-        alpha = alpha0.copy() if alpha0 is not None else np.zeros(n)
-        G = None
-    else:
-        G = _gradient(K, y, alpha)
-    if method == "smo" or (refine and (G is None or _gap_from_gradient(y, alpha, C, G) > tol)):
-        k, G = _run_smo(K, y, C, alpha, tol, smo_cap)
-        n_iter += k
-        info["smo_iter"] = k
-        used = "smo" if method == "smo" else "osqp+smo"
+    alpha, G, n_iter, used, osqp_dual, info = _osqp_then_smo(
+        K, y, C, alpha0, dual0, method=method, tol=tol, max_iter=max_iter, refine=refine
+    )
     gap = _gap_from_gradient(y, alpha, C, G)
     return DualSolution(
         alpha=alpha,

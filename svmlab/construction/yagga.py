@@ -75,6 +75,55 @@ def _validation_error(estimator, Z, y, splits, scorer, classifier) -> float:
     return err if np.isfinite(err) else WORST_ERROR
 
 
+def _key(ind) -> tuple:
+    """The fitness-cache key of a feature set: its sorted canonical expressions."""
+    return tuple(sorted(e.canonical for e in ind))
+
+
+def _unique(pop, seen=None) -> list:
+    """The non-empty feature sets of ``pop`` not in ``seen`` (updated), first copy of each."""
+    seen = set() if seen is None else seen
+    out = []
+    for ind in pop:
+        k = _key(ind)
+        if ind and k not in seen:
+            seen.add(k)
+            out.append(ind)
+    return out
+
+
+class _Fitness:
+    """The two objectives of feature sets, ``(-error, -size)``, each distinct set evaluated
+    once (the fitness cache of the module docstring); counts evaluations and cache hits."""
+
+    def __init__(self, space, estimator, y, splits, scorer, classifier, parallel):
+        self.space, self.estimator, self.parallel = space, estimator, parallel
+        self.args = (y, splits, scorer, classifier)
+        self.cache: dict[tuple, float] = {}
+        self.evaluations = 0
+        self.cache_hits = 0
+
+    def __call__(self, pop) -> np.ndarray:
+        keys = [_key(ind) for ind in pop]
+        todo = {}
+        for k, ind in zip(keys, pop, strict=True):
+            if k in self.cache or k in todo:
+                self.cache_hits += 1
+            else:
+                todo[k] = ind
+        if todo:
+            mats = [self.space.matrix(ind) for ind in todo.values()]
+            if self.parallel is None or len(mats) == 1:
+                errs = [_validation_error(self.estimator, Z, *self.args) for Z in mats]
+            else:
+                errs = self.parallel(
+                    delayed(_validation_error)(self.estimator, Z, *self.args) for Z in mats
+                )
+            self.cache.update(zip(todo, errs, strict=True))
+            self.evaluations += len(todo)
+        return np.array([[-self.cache[k], -len(ind)] for k, ind in zip(keys, pop, strict=True)])
+
+
 class YAGGAFeatureConstructor(TransformerMixin, BaseEstimator):
     """Multi-objective evolutionary feature construction (YAGGA2, Mierswa (2009), Sec. 6.4).
 
@@ -282,79 +331,66 @@ class YAGGAFeatureConstructor(TransformerMixin, BaseEstimator):
             self.equivalence_epsilon,
             rng,
         )
-        generators = tuple(self.generators)
-        cache: dict[tuple, float] = {}
-        counts = {"evaluations": 0, "cache_hits": 0}
         parallel = None if self.n_jobs in (None, 1) else Parallel(n_jobs=self.n_jobs)
+        fitness = _Fitness(space, estimator, y, splits, scorer, classifier, parallel)
+        pop = _unique(self._initial_population(space.originals, rng))
+        F = fitness(pop)
+        for _ in range(self.max_generations):
+            pop, F = self._generation(pop, F, fitness, space, rng)
+        keep = nsga2_survival(F, self.population_size, self.crowding == "normalized", rng)
+        pop, F = [pop[i] for i in keep], F[keep]
+        self._store_front(pop, F)
+        self.estimator_ = clone(estimator).fit(space.matrix(self.features_), y)
+        self.fit_info_ = {
+            "generations": int(self.max_generations),
+            "evaluations": fitness.evaluations,
+            "cache_hits": fitness.cache_hits,
+            "constructed_columns": len(space._columns),
+            "front_size": len(self.pareto_expressions_),
+            "seconds": time.perf_counter() - start,
+        }
+        return self
 
-        def key(ind):
-            return tuple(sorted(e.canonical for e in ind))
-
-        def evaluate(pop) -> np.ndarray:
-            keys = [key(ind) for ind in pop]
-            todo = {}
-            for k, ind in zip(keys, pop, strict=True):
-                if k in cache or k in todo:
-                    counts["cache_hits"] += 1
-                else:
-                    todo[k] = ind
-            if todo:
-                mats = [space.matrix(ind) for ind in todo.values()]
-                args = (estimator, y, splits, scorer, classifier)
-                if parallel is None or len(mats) == 1:
-                    errs = [_validation_error(estimator, Z, *args[1:]) for Z in mats]
-                else:
-                    errs = parallel(
-                        delayed(_validation_error)(estimator, Z, *args[1:]) for Z in mats
-                    )
-                cache.update(zip(todo, errs, strict=True))
-                counts["evaluations"] += len(todo)
-            return np.array([[-cache[k], -len(ind)] for k, ind in zip(keys, pop, strict=True)])
-
-        def unique(pop, seen=None):
-            seen = set() if seen is None else seen
-            out = []
-            for ind in pop:
-                k = key(ind)
-                if ind and k not in seen:
-                    seen.add(k)
-                    out.append(ind)
-            return out
-
-        originals = space.originals
+    def _initial_population(self, originals, rng) -> list:
+        """The set of all original features and ``population_size - 1`` random subsets of
+        them (each feature with probability 1/2, at least one)."""
         pop = [originals]
         for _ in range(self.population_size - 1):
             pick = rng.random_sample(len(originals)) < 0.5
             if not pick.any():
                 pick[rng.randint(len(originals))] = True
             pop.append(tuple(f for f, p in zip(originals, pick, strict=True) if p))
-        pop = unique(pop)
-        F = evaluate(pop)
-        normalize = self.crowding == "normalized"
-        mu = self.population_size
-        for _ in range(self.max_generations):
-            keep = nsga2_survival(F, mu, normalize, rng)
-            pop, F = [pop[i] for i in keep], F[keep]
-            children = []
-            perm = rng.permutation(len(pop))
-            for a, b in perm[: 2 * (len(pop) // 2)].reshape(-1, 2):
-                if rng.random_sample() < self.crossover_rate:
-                    ca, cb = crossover(self.crossover, pop[a], pop[b], rng)
-                    children += [space.drop_equivalent(ca), space.drop_equivalent(cb)]
-            seen = {key(ind) for ind in pop}
-            children = unique(children, seen)
-            mutants = [
-                generating_mutation(ind, generators, space, rng, self.mutation, self.mutation_rate)
-                for ind in pop + children
-            ]
-            new = children + unique(mutants, seen)
-            if new:
-                pop, F = pop + new, np.concatenate([F, evaluate(new)])
-        keep = nsga2_survival(F, mu, normalize, rng)
-        pop, F = [pop[i] for i in keep], F[keep]
+        return pop
 
+    def _generation(self, pop, F, fitness, space, rng):
+        """One generation (module docstring): NSGA-II survival, crossover of random pairs of
+        the survivors, a mutant of every survivor and child, the new sets evaluated. Returns
+        the pool and its objectives."""
+        keep = nsga2_survival(F, self.population_size, self.crowding == "normalized", rng)
+        pop, F = [pop[i] for i in keep], F[keep]
+        children = []
+        perm = rng.permutation(len(pop))
+        for a, b in perm[: 2 * (len(pop) // 2)].reshape(-1, 2):
+            if rng.random_sample() < self.crossover_rate:
+                ca, cb = crossover(self.crossover, pop[a], pop[b], rng)
+                children += [space.drop_equivalent(ca), space.drop_equivalent(cb)]
+        seen = {_key(ind) for ind in pop}
+        children = _unique(children, seen)
+        generators = tuple(self.generators)
+        mutants = [
+            generating_mutation(ind, generators, space, rng, self.mutation, self.mutation_rate)
+            for ind in pop + children
+        ]
+        new = children + _unique(mutants, seen)
+        if new:
+            pop, F = pop + new, np.concatenate([F, fitness(new)])
+        return pop, F
+
+    def _store_front(self, pop, F) -> None:
+        """``pareto_expressions_``, ``pareto_front_`` (fewest features first) and
+        ``features_`` (the front's lowest error) of the final population."""
         front = non_dominated(F)
-        order = sorted(front, key=lambda i: (-F[i, 1], -F[i, 0], key(pop[i])))
+        order = sorted(front, key=lambda i: (-F[i, 1], -F[i, 0], _key(pop[i])))
         self.pareto_expressions_ = [tuple(sorted(pop[i])) for i in order]
         self.pareto_front_ = pd.DataFrame(
             {
@@ -365,16 +401,6 @@ class YAGGAFeatureConstructor(TransformerMixin, BaseEstimator):
         )
         best = min(range(len(order)), key=lambda r: (-F[order[r], 0], -F[order[r], 1]))
         self.features_ = self.pareto_expressions_[best]
-        self.estimator_ = clone(estimator).fit(space.matrix(self.features_), y)
-        self.fit_info_ = {
-            "generations": int(self.max_generations),
-            "evaluations": counts["evaluations"],
-            "cache_hits": counts["cache_hits"],
-            "constructed_columns": len(space._columns),
-            "front_size": len(order),
-            "seconds": time.perf_counter() - start,
-        }
-        return self
 
     def _splits(self, n, y, classifier, seed):
         idx = np.arange(n)

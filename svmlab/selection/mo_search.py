@@ -237,6 +237,49 @@ def _check(name, value, kind, low, high, *, low_open=False, allow_none=False):
         raise ValueError(f"{name} must be a number in {span}, got {value!r}")
 
 
+def _check_choices(n_features, engine, crowding) -> None:
+    """Refuse a mask length, engine or crowding :func:`search_masks` does not know."""
+    if not isinstance(n_features, Integral) or n_features < 1:
+        raise ValueError(f"n_features must be a positive integer, got {n_features!r}")
+    if engine not in ENGINES:
+        raise ValueError(f"engine must be one of {', '.join(ENGINES)}, got {engine!r}")
+    if crowding not in CROWDING:
+        raise ValueError(f"crowding must be one of {', '.join(CROWDING)}, got {crowding!r}")
+
+
+def _check_ranges(
+    population_size, max_generations, crossover_rate, gene_mutation_rate, p_initial
+) -> None:
+    """Refuse a search setting of :func:`search_masks` out of its range, naming it."""
+    _check("population_size", population_size, Integral, 4, None, allow_none=True)
+    _check("max_generations", max_generations, Integral, 0, None)
+    _check("crossover_rate", crossover_rate, Real, 0, 1)
+    _check("gene_mutation_rate", gene_mutation_rate, Real, 0, 1, low_open=True, allow_none=True)
+    _check("p_initial", p_initial, Real, 0, 1, low_open=True)
+
+
+def _result(fn, population, generations: int, history) -> MaskSearchResult:
+    """The search's result from the final ``population`` (boolean masks): its first front,
+    each mask once, fewest features first (then the best first objective), and the
+    objective's request counts of the search (the front's objectives come from its cache)."""
+    requests, evaluations = fn.n_requests, fn.n_evaluations
+    F = fn(population)  # cached: the objectives of the final population
+    front = non_dominated(F)
+    _, first = np.unique(population[front], axis=0, return_index=True)
+    front = front[np.sort(first)]
+    masks, objectives = population[front], F[front]
+    order = np.lexsort((-objectives[:, 0], masks.sum(axis=1)))
+    return MaskSearchResult(
+        masks=masks[order],
+        objectives=objectives[order],
+        population=population,
+        n_requests=requests,
+        n_evaluations=evaluations,
+        generations=generations,
+        history=history,
+    )
+
+
 def search_masks(
     objective: Callable,
     n_features: int,
@@ -290,18 +333,9 @@ def search_masks(
     -------
     MaskSearchResult
     """
-    if not isinstance(n_features, Integral) or n_features < 1:
-        raise ValueError(f"n_features must be a positive integer, got {n_features!r}")
+    _check_choices(n_features, engine, crowding)
+    _check_ranges(population_size, max_generations, crossover_rate, gene_mutation_rate, p_initial)
     m = int(n_features)
-    if engine not in ENGINES:
-        raise ValueError(f"engine must be one of {', '.join(ENGINES)}, got {engine!r}")
-    if crowding not in CROWDING:
-        raise ValueError(f"crowding must be one of {', '.join(CROWDING)}, got {crowding!r}")
-    _check("population_size", population_size, Integral, 4, None, allow_none=True)
-    _check("max_generations", max_generations, Integral, 0, None)
-    _check("crossover_rate", crossover_rate, Real, 0, 1)
-    _check("gene_mutation_rate", gene_mutation_rate, Real, 0, 1, low_open=True, allow_none=True)
-    _check("p_initial", p_initial, Real, 0, 1, low_open=True)
     rng = check_random_state(random_state)
     mu = int(population_size) if population_size is not None else max(4, 2 * m)
     fn = MaskObjective(objective, n_objectives, cache=cache, n_jobs=n_jobs)
@@ -319,23 +353,7 @@ def search_masks(
         crowding=crowding,
         rng=rng,
     )
-    population = np.asarray(population) > 0.5
-    requests, evaluations = fn.n_requests, fn.n_evaluations
-    F = fn(population)  # cached: the objectives of the final population
-    front = non_dominated(F)
-    _, first = np.unique(population[front], axis=0, return_index=True)
-    front = front[np.sort(first)]
-    masks, objectives = population[front], F[front]
-    order = np.lexsort((-objectives[:, 0], masks.sum(axis=1)))
-    return MaskSearchResult(
-        masks=masks[order],
-        objectives=objectives[order],
-        population=population,
-        n_requests=requests,
-        n_evaluations=evaluations,
-        generations=int(max_generations),
-        history=history,
-    )
+    return _result(fn, np.asarray(population) > 0.5, int(max_generations), history)
 
 
 class _Recording:

@@ -146,6 +146,32 @@ class MIOptimalBallClassifier(BagClassifierMixin, ClassifierMixin, BaseEstimator
         X, starts, sizes = check_bags(bags)
         n = len(sizes)
         self.classes_, y01 = check_bag_labels(y, n, "MIOptimalBall")
+        bw = self._bag_weights(sample_weight, n)
+        self.n_features_in_ = X.shape[1]
+        # Weka's instance weights S / (N |B|), and each bag's weight after the round trip
+        inst_w = np.repeat(X.shape[0] / (n * sizes.astype(np.float64)), sizes)
+        self._offset, self._scale = _weka_scaling(X, inst_w, self.scaling)
+        Xs = _apply_scaling(X, self._offset, self._scale)
+        if self.counting == "weka":
+            w = np.array([np.cumsum(inst_w[a : a + s])[-1] for a, s in zip(starts, sizes)])
+        else:
+            w = bw
+        positive = y01 == 1
+        best, n_candidates = self._best_ball(Xs, starts, sizes, positive, w)
+        self.radius_ = best[1]
+        self._center_scaled = Xs[best[2]].copy()
+        self.center_ = X[best[2]].copy()
+        self.fit_info_ = {
+            "n_candidates": n_candidates,
+            "center_row": best[2],
+            "train_score": best[0],
+            "n_inside": best[3],
+            "seconds": time.perf_counter() - t0,
+        }
+        return self
+
+    def _bag_weights(self, sample_weight, n: int) -> np.ndarray:
+        """The checked bag weights (1 for every bag by default)."""
         if sample_weight is None:
             bw = np.ones(n)
         else:
@@ -159,16 +185,13 @@ class MIOptimalBallClassifier(BagClassifierMixin, ClassifierMixin, BaseEstimator
                 "sample_weight needs counting='weighted': Weka's MIOptimalBall (counting='weka') "
                 "ignores bag weights"
             )
-        self.n_features_in_ = X.shape[1]
-        # Weka's instance weights S / (N |B|), and each bag's weight after the round trip
-        inst_w = np.repeat(X.shape[0] / (n * sizes.astype(np.float64)), sizes)
-        self._offset, self._scale = _weka_scaling(X, inst_w, self.scaling)
-        Xs = _apply_scaling(X, self._offset, self._scale)
-        if self.counting == "weka":
-            w = np.array([np.cumsum(inst_w[a : a + s])[-1] for a, s in zip(starts, sizes)])
-        else:
-            w = bw
-        positive = y01 == 1
+        return bw
+
+    def _best_ball(self, Xs, starts, sizes, positive, w):
+        """Every positive-bag instance as centre, every radius halfway between two sorted bag
+        distances: the ball with the best (weighted) count of bags on the right side, ties as
+        ``ties`` says. Returns ``((score, radius, centre row, bags inside), n_candidates)``."""
+        n = len(sizes)
         bag_of = np.repeat(np.arange(n), sizes)
         candidates = np.flatnonzero(positive[bag_of])
         best = None  # (score, radius, centre row, bags inside)
@@ -200,17 +223,7 @@ class MIOptimalBallClassifier(BagClassifierMixin, ClassifierMixin, BaseEstimator
                 r, k = int(r_idx[pick]), int(k_idx[pick])
                 radius = float(radii[r, k])
                 best = (float(top), radius, int(rows[r]), int(np.sum(D[r] <= radius)))
-        self.radius_ = best[1]
-        self._center_scaled = Xs[best[2]].copy()
-        self.center_ = X[best[2]].copy()
-        self.fit_info_ = {
-            "n_candidates": int(len(candidates)),
-            "center_row": best[2],
-            "train_score": best[0],
-            "n_inside": best[3],
-            "seconds": time.perf_counter() - t0,
-        }
-        return self
+        return best, int(len(candidates))
 
     def _sq_distances(self, bags):
         check_is_fitted(self)

@@ -98,13 +98,18 @@ def cd_diagram(
     if no_scale:
         lay.cd_text = ""
     fig, ax = _canvas_axes(ax, lay)
+    _draw(ax, lay)
+    return fig
+
+
+def _draw(ax: Axes, lay: CdLayout) -> None:
+    """The whole diagram, in the order of the module docstring."""
     _draw_axis(ax, lay)
     _draw_cd_scale(ax, lay)
     _draw_caption_and_title(ax, lay)
     _draw_elbows(ax, lay, lay.left, on_left=True)
     _draw_elbows(ax, lay, lay.right, on_left=False)
     _draw_cliques(ax, lay)  # last, so that the bars sit on top of the elbow lines they join
-    return fig
 
 
 def _checked_cliques(

@@ -77,36 +77,47 @@ def pareto_fronts(
     ncols = ncols or min(len(panels), 3)
     nrows = int(np.ceil(len(panels) / ncols))
     fig = new_figure(4.0 * ncols, 3.2 * nrows + (0.4 if title else 0))
-    sign = -1.0 if thesis_axes else 1.0
     for i, panel in enumerate(panels):
         ax = fig.add_subplot(nrows, ncols, i + 1)
-        sub = points[points[panel_column] == panel]
-        for s, name in enumerate(series):
-            color = SERIES_COLORS[s % len(SERIES_COLORS)]
-            part = sub[sub[series_column] == name]
-            for _, group in part.groupby(group_column, sort=True):
-                g = group.sort_values(size_column)
-                xy = (g[size_column].to_numpy(float), g[value_column].to_numpy(float))
-                _line(ax, xy, sign, thesis_axes, color=color, alpha=0.25, lw=0.8)
-            mean = part.groupby(size_column)[value_column].mean().sort_index()
-            xy = (mean.index.to_numpy(float), mean.to_numpy(float))
-            _line(ax, xy, sign, thesis_axes, color=color, lw=2.0, marker="o", ms=3, label=name)
-        if thesis_axes:
-            ax.set_xlabel(f"- {value_label}", fontsize=9)
-            ax.set_ylabel("- number of features", fontsize=9)
-        else:
-            ax.set_xlabel("number of features", fontsize=9)
-            ax.set_ylabel(value_label, fontsize=9)
-        ax.set_title(f"({chr(ord('a') + i)}) {panel}", fontsize=10)
-        ax.tick_params(labelsize=8)
-        ax.grid(color="0.9", linewidth=0.6)
-        ax.set_axisbelow(True)
+        _draw_series(ax, points[points[panel_column] == panel], series, cols[1:], thesis_axes)
+        _style_panel(ax, f"({chr(ord('a') + i)}) {panel}", value_label, thesis_axes)
         if i == 0 and len(series) > 1:
             ax.legend(fontsize=7, frameon=False)
     if title:
         fig.suptitle(title, fontsize=10)
     fig.tight_layout()
     return fig
+
+
+def _draw_series(ax, sub, series, columns, thesis_axes: bool) -> None:
+    """One panel's lines: per series a thin step line per group and a thick one through the
+    mean value at each size (``columns``: series, group, size and value column)."""
+    series_column, group_column, size_column, value_column = columns
+    sign = -1.0 if thesis_axes else 1.0
+    for s, name in enumerate(series):
+        color = SERIES_COLORS[s % len(SERIES_COLORS)]
+        part = sub[sub[series_column] == name]
+        for _, group in part.groupby(group_column, sort=True):
+            g = group.sort_values(size_column)
+            xy = (g[size_column].to_numpy(float), g[value_column].to_numpy(float))
+            _line(ax, xy, sign, thesis_axes, color=color, alpha=0.25, lw=0.8)
+        mean = part.groupby(size_column)[value_column].mean().sort_index()
+        xy = (mean.index.to_numpy(float), mean.to_numpy(float))
+        _line(ax, xy, sign, thesis_axes, color=color, lw=2.0, marker="o", ms=3, label=name)
+
+
+def _style_panel(ax, title: str, value_label: str, thesis_axes: bool) -> None:
+    """Axis labels (the thesis's or plain ones), the panel's title, a light grid."""
+    if thesis_axes:
+        ax.set_xlabel(f"- {value_label}", fontsize=9)
+        ax.set_ylabel("- number of features", fontsize=9)
+    else:
+        ax.set_xlabel("number of features", fontsize=9)
+        ax.set_ylabel(value_label, fontsize=9)
+    ax.set_title(title, fontsize=10)
+    ax.tick_params(labelsize=8)
+    ax.grid(color="0.9", linewidth=0.6)
+    ax.set_axisbelow(True)
 
 
 def _line(ax, xy, sign, thesis_axes, **style):

@@ -57,7 +57,6 @@ def pvalue_heatmap(
     Each cell carries a ``gid`` ``"pvalue:<row>|<column>:<sig|ns>"``.
     """
     from matplotlib.colors import Normalize
-    from matplotlib.patches import Rectangle
 
     names = [str(m) for m in methods]
     if len(names) < 2:
@@ -69,6 +68,19 @@ def pvalue_heatmap(
     ax = fig.add_subplot(1, 1, 1)
     cmap = _colormap()
     norm = Normalize(vmin=math.log10(FLOOR), vmax=0.0)
+    _draw_cells(ax, pvalues, names, alpha, cmap, norm)
+    _style_axes(ax, names)
+    _draw_colorbar(fig, ax, cmap, norm, alpha)
+    if title:
+        ax.set_title(title, fontsize=11, weight="bold")
+    return fig  # saved with bbox_inches="tight", which keeps the tick labels
+
+
+def _draw_cells(ax, pvalues, names: list[str], alpha: float, cmap, norm) -> None:
+    """One cell per pair, coloured by log10(p) and printed; framed and bold when p <= alpha;
+    the diagonal grey."""
+    from matplotlib.patches import Rectangle
+
     for i, a in enumerate(names):
         for j, b in enumerate(names):
             if i == j:
@@ -98,6 +110,11 @@ def pvalue_heatmap(
                 weight="bold" if sig else "normal",
                 color="white" if shade < 0.45 else "black",
             )
+
+
+def _style_axes(ax, names: list[str]) -> None:
+    """Square cells, the method names on both axes, no spines."""
+    k = len(names)
     ax.set_xlim(0, k)
     ax.set_ylim(k, 0)
     ax.set_xticks([i + 0.5 for i in range(k)], names, rotation=40, ha="right")
@@ -106,14 +123,15 @@ def pvalue_heatmap(
     ax.tick_params(length=0, labelsize=9)
     for spine in ax.spines.values():
         spine.set_visible(False)
+
+
+def _draw_colorbar(fig, ax, cmap, norm, alpha: float) -> None:
+    """The log10 p scale beside the map, with a line at alpha."""
     from matplotlib.cm import ScalarMappable
 
     bar = fig.colorbar(ScalarMappable(norm=norm, cmap=cmap), ax=ax, fraction=0.046, pad=0.04)
     bar.set_label("log10 p")
     bar.ax.axhline(math.log10(alpha), color="black", lw=1.2)
-    if title:
-        ax.set_title(title, fontsize=11, weight="bold")
-    return fig  # saved with bbox_inches="tight", which keeps the tick labels
 
 
 def _colormap():

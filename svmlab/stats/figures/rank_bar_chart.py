@@ -4,6 +4,10 @@ The chart is drawn in steps: the grey band and its edges, the bars coloured by
 category, the values at the bar ends, the rank axis and method ticks, and the legend,
 which is finally hung under the axis; value labels cut by a band edge get a white
 backing.
+
+Every bar carries a ``gid`` of the form ``"rank-bar:<category>:<method>"``, with the category
+from :func:`~svmlab.stats.figures.groups.classify_against_control` (or the categories given),
+so tests and post-processing can find which methods were drawn as significantly worse.
 """
 
 from __future__ import annotations
@@ -103,12 +107,12 @@ def rank_bars(
 ) -> Figure:
     """Draw the papers' bar chart of average ranks with the critical-difference band.
 
-    One bar per method, in the input order, whose length is its average rank. A grey
-    band runs from the control's rank to control + ``cd``; the methods whose rank lies
-    beyond it (strictly greater than control + ``cd``, "to the right of the critical
-    difference rectangle") are significantly worse than the control and are drawn in a
-    distinct colour. The control's bar is highlighted, each bar is annotated with its
-    value, and a legend states the critical difference and the threshold.
+    One bar per method, in the input order, as long as its average rank. A grey band runs from
+    the control's rank to control + ``cd``; the methods beyond it (rank > control + ``cd``, "to
+    the right of the critical difference rectangle") are significantly worse than the control
+    and drawn in a distinct colour. The control's bar is highlighted, each bar is annotated
+    with its value, and a legend states the critical difference and the threshold. Every bar
+    carries a ``gid`` ``"rank-bar:<category>:<method>"`` (module docstring).
 
     Parameters
     ----------
@@ -117,26 +121,24 @@ def rank_bars(
     control : str
         The control method (usually the best-ranked one), a key of ``avg_ranks``.
     cd : float or None
-        Critical difference, ``>= 0``, e.g. Bonferroni–Dunn
-        ``q_alpha * sqrt(k (k + 1) / (6 N))``. None for an all-pairs procedure without
-        one (Holm, Shaffer, Bergmann–Hommel): no band is drawn and ``categories`` must
-        be given.
+        Critical difference, ``>= 0``, e.g. Bonferroni–Dunn ``q_alpha * sqrt(k (k + 1) /
+        (6 N))``. None for an all-pairs procedure without one (Holm, Shaffer,
+        Bergmann–Hommel): no band is drawn and ``categories`` must be given.
     categories : mapping of str to str, optional
         The category of each method (``"control"``, ``"not_significant"``, ``"worse"``,
-        ``"better"``), e.g. from
-        :func:`~svmlab.stats.figures.groups.classify_by_pvalues`; default: from ``cd``
-        with :func:`classify_against_control`.
+        ``"better"``), e.g. from :func:`~svmlab.stats.figures.groups.classify_by_pvalues`;
+        default: from ``cd`` with :func:`classify_against_control`.
     alpha : float, optional
-        Significance level, only used in the legend text ``"CD = 2.424
-        (Bonferroni–Dunn, α = 0.05)"``.
+        Significance level, only used in the legend (``"CD = 2.424 (Bonferroni–Dunn, α =
+        0.05)"``).
     title : str, optional
         Axes title.
     ax : matplotlib Axes, optional
         Axes to draw into. If None, a new figure is created.
     orientation : {"horizontal", "vertical"}, default="horizontal"
-        ``"horizontal"`` puts the rank on the x axis, so that significantly worse
-        methods reach to the right of the band, as the papers describe; ``"vertical"``
-        draws upright bars with the band as a horizontal stripe.
+        ``"horizontal"`` puts the rank on the x axis, so that significantly worse methods
+        reach to the right of the band, as the papers describe; ``"vertical"`` draws upright
+        bars with the band as a horizontal stripe.
     test_name : str, default="Bonferroni–Dunn"
         Name of the post-hoc test shown in the legend.
     value_format : str, default="{:.2f}"
@@ -152,39 +154,36 @@ def rank_bars(
     Raises
     ------
     FigureInputError
-        (a ``ValueError``) if ``avg_ranks`` is empty or holds a NaN or infinite rank,
-        if ``control`` is not a ranked method (the message lists the valid ones), if
-        ``cd`` is negative or not finite, if ``alpha`` is outside (0, 1) or if
-        ``orientation`` is unknown.
-
-    Notes
-    -----
-    Every bar carries a ``gid`` of the form ``"rank-bar:<category>:<method>"``, with
-    the category from :func:`classify_against_control`, so tests and post-processing
-    can find which methods were drawn as significantly worse.
+        (a ``ValueError``) for empty ranks or a NaN or infinite one, a ``control`` that is
+        not ranked (the message lists the valid ones), a negative or non-finite ``cd``, an
+        ``alpha`` outside (0, 1) or an unknown ``orientation``.
     """
-    ranks, cd, control, alpha, value_format = _checked_inputs(
-        avg_ranks, control, cd, alpha, value_format, orientation
+    ranks, cd, control, alpha, value_format, categories = _checked_inputs(
+        avg_ranks, control, cd, categories, alpha, value_format, orientation
     )
-    if cd is None:
-        categories = _checked_categories(categories, ranks)
     chart = _Chart.of(
         ranks, control, cd, horizontal=orientation == "horizontal", categories=categories
     )
+    detail = test_name + (f", α = {alpha:g}" if alpha is not None else "")
+    return _draw(ax, chart, cd, detail, value_format, xlabel, title)
+
+
+def _draw(ax, chart: _Chart, cd, detail: str, value_format: str, xlabel: str, title) -> Figure:
+    """The chart, in the steps of the module docstring, on ``ax`` or a new figure."""
     fig, ax, own_figure = _figure_and_axes(ax, chart)
     span = max(max(chart.values), chart.threshold) * 1.16 + 0.3  # room for the value labels
     _draw_band(ax, chart)
     _draw_bars(ax, chart)
     value_texts = _write_values(ax, chart, value_format, offset=0.012 * span)
     _style_axes(ax, chart, span, xlabel)
-    detail = test_name + (f", α = {alpha:g}" if alpha is not None else "")
     legend = _draw_legend(ax, chart, cd, detail)
     _finish(fig, ax, chart, legend, value_texts, title=title, own_figure=own_figure)
     return fig
 
 
-def _checked_inputs(avg_ranks, control, cd, alpha, value_format, orientation):
-    """The validated ``(ranks, cd, control, alpha, value_format)``; raise on bad input."""
+def _checked_inputs(avg_ranks, control, cd, categories, alpha, value_format, orientation):
+    """The validated ``(ranks, cd, control, alpha, value_format, categories)`` (the given
+    categories are checked only without a ``cd``); raise on bad input."""
     ranks = check_ranks(avg_ranks)
     cd = None if cd is None else check_cd(cd)
     control = check_control(control, ranks)
@@ -194,7 +193,9 @@ def _checked_inputs(avg_ranks, control, cd, alpha, value_format, orientation):
         raise FigureInputError(
             f"orientation must be 'horizontal' or 'vertical', got {orientation!r}"
         )
-    return ranks, cd, control, alpha, value_format
+    if cd is None:
+        categories = _checked_categories(categories, ranks)
+    return ranks, cd, control, alpha, value_format, categories
 
 
 def _checked_categories(categories, ranks: dict[str, float]) -> dict[str, str]:
