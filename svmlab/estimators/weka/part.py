@@ -236,22 +236,34 @@ class PARTClassifier(ClassifierMixin, BaseEstimator):
     def _counts(self, idx):
         return np.bincount(self._y[idx], weights=self._w[idx], minlength=self._K)
 
-    def _select(self, order, counts):
-        """The split Weka's C45ModelSelection picks for the node holding ``order`` (its
-        instances sorted along every attribute), or None."""
+    def _min_split(self, counts, n: int) -> float | None:
+        """The least weight on each side of a cut in Weka's C45ModelSelection (``0.1 total /
+        K`` clipped to [min_num_obj, 25]), or None when the node of ``n`` instances with class
+        weights ``counts`` is not split (too small, or one class only)."""
         m = self.min_num_obj
-        K = self._K
         total = float(counts.sum())
         if total < 2 * m - _SMALL or abs(total - counts[_first_max(counts)]) < _SMALL:
             return None
-        d, n = order.shape
-        min_split = 0.1 * total / K
+        min_split = 0.1 * total / self._K
         if min_split <= m + _SMALL:
             min_split = float(m)
         elif min_split > 25 + _SMALL:
             min_split = 25.0
         if n < 2 * min_split - _SMALL or n < 2:
             return None
+        return min_split
+
+    def _select(self, order, counts):
+        """The split Weka's C45ModelSelection picks for the node holding ``order`` (its
+        instances sorted along every attribute), or None: C45Split's best cut of every
+        attribute (gain with the MDL correction), then the best gain ratio among the
+        attributes of at least average gain, vectorised over the attributes."""
+        n = order.shape[1]
+        min_split = self._min_split(counts, n)
+        if min_split is None:
+            return None
+        K = self._K
+        total = float(counts.sum())
         vals = np.take_along_axis(self._XT, order, axis=1)  # (d, n)
         ws = self._w[order]
         ys = self._y[order]
@@ -315,14 +327,19 @@ class PARTClassifier(ClassifierMixin, BaseEstimator):
         if best_r < 0 or abs(min_result) < _SMALL:
             return None
         f, p = int(rows[best_r]), int(pos[best_r])
-        mid = (vals[f, p] + vals[f, p + 1]) / 2.0
-        if mid == vals[f, p + 1]:
-            mid = vals[f, p]
-        col = self._all_sorted[f]  # Weka's setSplitPoint: largest training value <= midpoint
-        threshold = float(col[np.searchsorted(col, mid, side="right") - 1])
+        threshold = self._split_point(f, vals[f, p], vals[f, p + 1])
         bag0 = np.array([lk[best_r, p] for lk in lefts])
         bags = np.vstack([bag0, counts - bag0])
         return f, threshold, bags
+
+    def _split_point(self, f: int, below, above) -> float:
+        """Weka's C45Split.setSplitPoint: the largest training value of attribute ``f`` at
+        most the midpoint of the two values ``below`` and ``above`` the cut."""
+        mid = (below + above) / 2.0
+        if mid == above:
+            mid = below
+        col = self._all_sorted[f]
+        return float(col[np.searchsorted(col, mid, side="right") - 1])
 
     def _build(self, order, leaf: bool):
         """One node of a partial tree (Weka's ``C45PruneableDecList.buildDecList``)."""
