@@ -100,9 +100,10 @@ def mdm_solve(
     simplex; their g is rebuilt before convergence is declared.
     Returns u, g, iterations, converged.
 
-    One function on purpose (~135 lines): it is the numba-compiled hot loop, and its state
-    (weights, gradient, active set, kernel-column cache) is updated in place at every step;
-    split into helpers it would pass that state through every call of the inner loop.
+    Kept whole: it is the MDM iteration above, step by step, as one numba-compiled hot loop
+    whose state (weights, gradient, active set, kernel-column cache) is updated in place at
+    every step; split into helpers it would pass that state through every call of the inner
+    loop, and the compiled code (its speed, its rounding) could change.
     """
     n = X.shape[0]
     # start: the first sample of each class, weight 1/2 each (one hull) or 1 each (two hulls)

@@ -32,9 +32,10 @@ def nnisda_solve(
     current largest violation; their G is rebuilt before convergence is declared.
     Returns alpha, G, iterations, converged, final max violation.
 
-    One function on purpose (~90 lines): it is the numba-compiled hot loop, and its state
-    (weights, gradient, active set, kernel-column cache) is updated in place at every step;
-    split into helpers it would pass that state through every call of the inner loop.
+    Kept whole: it is the worst-violator descent above, step by step, as one numba-compiled
+    hot loop whose state (weights, gradient, active set, kernel-column cache) is updated in
+    place at every step; split into helpers it would pass that state through every call of the
+    inner loop, and the compiled code (its speed, its rounding) could change.
     """
     n = X.shape[0]
     alpha = np.zeros(n)

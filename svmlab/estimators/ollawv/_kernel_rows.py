@@ -74,6 +74,11 @@ def rbf_block(XT, lo, nb, xw, gamma, acc, out):
     gamma : float, RBF precision.
     acc : float64 array (4, BLOCK), scratch for the partial sums.
     out : float64 array (BLOCK,), receives the kernel values.
+
+    Kept whole: it is the blocked computation of the module docstring (four partial sums per
+    candidate, feature by feature, then :func:`exp_nonpos`) as one numba-compiled loop, whose
+    fixed sequence of IEEE operations the arg-min ties of the worst-violator loops rely on;
+    split, the compiled loop (its vectorisation and its last bits) could change.
     """
     d = xw.shape[0]
     s0 = acc[0]

@@ -131,6 +131,11 @@ def worst_violator_path(X, y, first, C, gamma, Ms, max_iter, beta, inv_t, eta_sc
     stop : int64 array (k,), index into ``STOP_REASONS``.
     evaluations : int64 array (k,), kernel values computed until each threshold's stop
         (stored candidates summed over iterations, masked ones included).
+
+    Kept whole: it is Algorithm 5.1 of Melki (2018) step by step (worst violator, update,
+    output update of Eq. 5.9, arg-min of Eq. 5.4) as one numba-compiled loop whose state is
+    updated in place; split, the compiled loop could change its speed and the last bits its
+    arg-min ties depend on.
     """
     n, d = X.shape
     XT = np.ascontiguousarray(X.T)
@@ -219,6 +224,11 @@ def worst_violator_regress(X, y, C, gamma, tols, max_iter, beta, inv_t, eta_scal
     stop : int64 array (k,), index into ``STOP_REASONS``.
     worst : float64 array (k,), the largest ``|y_j - o_j|`` left among the candidates at
         each stop (0 if none).
+
+    Kept whole: it is the loop of :func:`worst_violator_path` (Melki (2018), Algorithm 5.1)
+    with the epsilon-insensitive loss, step by step, as one numba-compiled loop whose state is
+    updated in place; split, the compiled loop could change its speed and the last bits its
+    arg-min ties depend on.
     """
     n, d = X.shape
     k = tols.shape[0]

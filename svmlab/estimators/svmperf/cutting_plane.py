@@ -116,6 +116,14 @@ def cutting_plane(
     Returns
     -------
     CuttingPlaneResult
+
+    Notes
+    -----
+    Kept whole: the loop is Wang et al.'s Alg. 1 step by step (module docstring, steps 1-4),
+    with the working-set bookkeeping (adding a constraint, dropping inactive ones) and the
+    per-iteration log between the steps; its state (working set, Gram blocks, ``alpha``,
+    kernel weights) changes at every step, so it stays in one piece, to be read beside the
+    algorithm.
     """
     y = np.asarray(y)
     n = len(y)

@@ -125,9 +125,9 @@ class WekaQuasiNewton:
     def _line_search(self, x_old, f_old, g, p, stpmax):
         """One step along ``p``; returns ``(x, f, p as scaled, g'p)``.
 
-        Longer than svmlab's 80-line rule on purpose: a numerical loop that follows the
-        stages of Weka's line search in their order (expansion, backtracking, the last
-        interpolation; class docstring), kept in one piece so it can be read beside it.
+        Kept whole: a numerical loop that follows the stages of Weka's line search in their
+        order (expansion, backtracking, the last interpolation; class docstring), in one piece
+        so it can be read beside it.
         """
         z = WEKA_ZERO
         norm = np.sqrt(p @ p)

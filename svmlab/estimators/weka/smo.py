@@ -149,6 +149,13 @@ def _low_set(i, y, alpha, box, member):
 
 @njit(cache=True)
 def _take_step(i1, i2, F2, X, y, box, alpha, errors, w, th, ti, state, nxt, prv, member, eps):
+    """Weka's ``SMO$BinarySMO.takeStep``: the joint update of ``alpha[i1]`` and ``alpha[i2]``,
+    then the error cache, the weight vector and the thresholds; True if the pair moved.
+
+    Kept whole: it follows Weka 3.6.14's ``takeStep`` line for line (every floating-point
+    operation in Weka's order, module docstring) as one numba-compiled function; split, it
+    could no longer be read beside Weka's method, and the compiled arithmetic could change.
+    """
     # th = [b_up, b_low, b]; ti = [i_up, i_low, n_steps]
     C1, C2 = box[i1], box[i2]
     if i1 == i2:
