@@ -470,3 +470,74 @@ def test_the_docs_name_only_objects_that_exist():
     assert missing_names(["svmlab.kernels.kernel_matrix", "svmlab.estimators.zero_r"]) == [
         "svmlab.estimators.zero_r"
     ]
+
+
+# ----------------------------------------------------------------------------------------
+# Small rooms: no module over 600 lines, no function over 80 unless its docstring says why
+
+MAX_MODULE_LINES = 600
+MAX_FUNCTION_LINES = 80
+#: What the docstring of a longer function says first: why it is one piece (a numerical loop
+#: that mirrors a paper's or a peer's pseudo-code step by step).
+KEPT_WHOLE = "Kept whole:"
+
+
+def long_modules(root: Path = PACKAGE, limit: int = MAX_MODULE_LINES) -> list[str]:
+    """``path: n lines`` of every module under ``root`` longer than ``limit`` lines."""
+    found = []
+    for path in sorted(root.rglob("*.py")):
+        n = len(path.read_text().splitlines())
+        if n > limit:
+            found.append(f"{path.relative_to(root.parent).as_posix()}: {n} lines")
+    return found
+
+
+def long_functions(root: Path = PACKAGE, limit: int = MAX_FUNCTION_LINES) -> list[str]:
+    """``path::name: n lines`` of every function or method under ``root`` longer than
+    ``limit`` lines (from ``def`` to its last line, docstring included) whose docstring does
+    not say why it is kept whole."""
+    found = []
+    for path in sorted(root.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                continue
+            n = node.end_lineno - node.lineno + 1
+            if n > limit and KEPT_WHOLE not in (ast.get_docstring(node) or ""):
+                found.append(f"{path.relative_to(root.parent).as_posix()}::{node.name}: {n} lines")
+    return sorted(found)
+
+
+def test_no_module_over_600_lines():
+    assert long_modules() == [], "split the module along a seam (a package keeps its imports)"
+
+
+def test_no_function_over_80_lines_unless_it_says_why():
+    assert long_functions() == [], (
+        f"split the function into named helpers, or, for a numerical loop that mirrors a "
+        f"paper's pseudo-code, say why in its docstring ({KEPT_WHOLE!r} ...)"
+    )
+
+
+def test_the_module_size_check_finds_a_long_module(tmp_path):
+    pkg = tmp_path / "svmlab"
+    (pkg / "sub").mkdir(parents=True)
+    (pkg / "short.py").write_text("x = 1\n" * 600)
+    (pkg / "sub" / "long.py").write_text("x = 1\n" * 601)
+    assert long_modules(pkg) == ["svmlab/sub/long.py: 601 lines"]
+
+
+def test_the_function_size_check_finds_a_long_function_unless_it_says_why(tmp_path):
+    def function(name: str, n_lines: int, doc: str, indent: str = "") -> str:
+        body = "".join(f"{indent}    x = {i}\n" for i in range(n_lines - 2))
+        return f'{indent}def {name}():\n{indent}    """{doc}"""\n{body}'
+
+    pkg = tmp_path / "svmlab"
+    pkg.mkdir()
+    (pkg / "f.py").write_text(
+        function("fits", 80, "Eighty lines.")
+        + function("long", 81, "One line too many.")
+        + "class A:\n"
+        + function("method", 90, "A long method.", indent="    ")
+        + function("loop", 120, "Alg. 1. Kept whole: it mirrors the pseudo-code step by step.")
+    )
+    assert long_functions(pkg) == ["svmlab/f.py::long: 81 lines", "svmlab/f.py::method: 90 lines"]
