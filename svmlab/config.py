@@ -55,17 +55,43 @@ if not OmegaConf.has_resolver("svmlab_run_dir"):
     OmegaConf.register_new_resolver("svmlab_run_dir", _resolve_run_dir)
 
 
-def _solver_file(name: str, sources) -> dict | None:
-    """The solver file ``solver/<name>.yaml`` alone, from the first config source (svmlab's
+def _config_file(group: str, name: str, sources) -> dict | None:
+    """The config file ``<group>/<name>.yaml`` alone, from the first config source (svmlab's
     ``conf/`` or a ``--config-dir``) holding it; None when no file source has it."""
     for source in sources or ():
         if source.get("schema") != "file":
             continue
-        path = Path(str(source["path"])) / "solver" / f"{name}.yaml"
+        path = Path(str(source["path"])) / group / f"{name}.yaml"
         if path.is_file():
             loaded = OmegaConf.to_container(OmegaConf.load(path), resolve=False)
             return loaded if isinstance(loaded, dict) else None
     return None
+
+
+def _merged(a, b):
+    """``b`` merged into ``a`` (mappings key by key; anything else: ``b`` wins)."""
+    if not isinstance(a, dict) or not isinstance(b, dict):
+        return b if b is not None else a
+    return {**a, **{k: _merged(a.get(k), v) for k, v in b.items()}}
+
+
+def _override_tree(overrides) -> dict:
+    """The command line's ``key.path=value`` overrides as nested mappings (deletions left
+    out): what the command line wrote, place by place."""
+    from hydra.core.override_parser.overrides_parser import OverridesParser
+
+    tree: dict = {}
+    for override in OverridesParser.create().parse_overrides(list(overrides or ())):
+        if override.is_delete() or override.is_sweep_override():
+            continue
+        *parents, leaf = override.key_or_group.split(".")
+        node = tree
+        for part in parents:  # a group choice (solver=miboost) gives way to a mapping
+            if not isinstance(node.get(part), dict):
+                node[part] = {}
+            node = node[part]
+        node[leaf] = _merged(node.get(leaf), override.value())
+    return tree
 
 
 def with_replaced_estimators(container: dict, hydra: Mapping) -> dict:
@@ -78,33 +104,42 @@ def with_replaced_estimators(container: dict, hydra: Mapping) -> dict:
     hydra : mapping
         Hydra's node of that composition (``HydraConfig.get()`` in a run, ``cfg.hydra`` of
         ``compose(..., return_hydra_config=True)``): its ``runtime.choices`` name the solver
-        file of each entry and ``runtime.config_sources`` where the files are.
+        file of each entry and the experiment, ``runtime.config_sources`` where the files
+        are, ``overrides.task`` what the command line wrote.
 
     Returns
     -------
     dict
         The same configuration; a solver entry whose nested estimator names another
-        ``_target_`` than its file keeps only what replaced it
-        (:func:`svmlab.solvers.replace_retargeted`).
+        ``_target_`` than its file keeps only what the experiment and the command line gave
+        it (:func:`svmlab.solvers.replace_retargeted`).
     """
     runtime = hydra["runtime"]
     choices = dict(runtime["choices"] or {})
     sources = [dict(s) for s in runtime["config_sources"] or ()]
+    experiment = choices.get("experiment")
+    layers = _merged(
+        _config_file("experiment", str(experiment), sources) if experiment else {},
+        _override_tree(hydra["overrides"]["task"]),
+    )
     out = dict(container)
     primary = container.get("solver")
-    primary_file = _solver_file(str(choices.get("solver")), sources)
+    primary_file = _config_file("solver", str(choices.get("solver")), sources)
+    primary_given = layers.get("solver")
     if isinstance(primary, dict) and primary_file is not None:
-        out["solver"] = replace_retargeted(primary, primary_file)
+        out["solver"] = replace_retargeted(primary, primary_file, primary_given)
     entries = container.get("solvers") or {}
+    given = layers.get("solvers") if isinstance(layers.get("solvers"), dict) else {}
     if entries:
         out["solvers"] = {}
         for key, entry in entries.items():
             choice = choices.get(f"{_ENTRY}{key}")
-            base = _solver_file(str(choice), sources) if choice else None
+            base = _config_file("solver", str(choice), sources) if choice else None
+            mine = given.get(key)
             if base is None and entry == primary:  # an entry `${solver}`
-                base = primary_file
+                base, mine = primary_file, primary_given
             fixed = isinstance(entry, dict) and base is not None
-            out["solvers"][key] = replace_retargeted(entry, base) if fixed else entry
+            out["solvers"][key] = replace_retargeted(entry, base, mine) if fixed else entry
     return out
 
 

@@ -237,7 +237,7 @@ class SolverSpec:
                 _check_types(self.name, probe, point)
 
 
-def replace_retargeted(composed: dict, base: dict) -> dict:
+def replace_retargeted(composed: dict, base: dict, given: dict | None) -> dict:
     """``composed`` with every nested estimator whose ``_target_`` differs from ``base``'s
     rebuilt from what replaced it, instead of merged into the estimator it replaces.
 
@@ -245,10 +245,12 @@ def replace_retargeted(composed: dict, base: dict) -> dict:
     key, so ``estimator: {_target_: ZeroR}`` over the file's ``estimator: {_target_: Stump,
     criterion: entropy}`` would give ZeroR the stump's ``criterion``. svmlab's rule, for every
     nested estimator of every solver: a mapping that names a different ``_target_`` than the
-    solver file's at the same place replaces it, so it keeps only the keys the replacing layer
-    gave - a key holding the file's own value there is taken as inherited and dropped
+    solver file's at the same place replaces it, so it keeps only its ``_target_`` and the
+    keys the replacing layers wrote (the experiment, the command line: ``given``), whatever
+    their values; what it would inherit from the file's estimator is dropped
     (docs/decisions/runner.md, "A nested estimator is replaced, not merged"). A mapping with
     the file's ``_target_`` (or none) is merged as usual, its nested mappings by the same rule.
+    Lists are left as composed: Hydra replaces a list whole, so nothing in one is inherited.
 
     Parameters
     ----------
@@ -256,6 +258,9 @@ def replace_retargeted(composed: dict, base: dict) -> dict:
         One solver's configuration as Hydra composed it (plain containers).
     base : dict
         The same solver's configuration file alone.
+    given : dict or None
+        What the layers above the file wrote for this solver, as nested mappings (only the
+        keys matter): the experiment's entry merged with the command line's overrides.
 
     Returns
     -------
@@ -265,28 +270,26 @@ def replace_retargeted(composed: dict, base: dict) -> dict:
 
     Examples
     --------
-    >>> file = {"estimator": {"_target_": "Stump", "criterion": "entropy"}}
-    >>> replace_retargeted({"estimator": {"_target_": "ZeroR", "criterion": "entropy"}}, file)
-    {'estimator': {'_target_': 'ZeroR'}}
+    >>> file = {"estimator": {"_target_": "Stump", "criterion": "entropy", "max_depth": 1}}
+    >>> composed = {"estimator": {"_target_": "Tree", "criterion": "entropy", "max_depth": 1}}
+    >>> replace_retargeted(composed, file, {"estimator": {"_target_": "Tree", "max_depth": 1}})
+    {'estimator': {'_target_': 'Tree', 'max_depth': 1}}
     """
     if not isinstance(base, dict):
         return composed
-    return {k: _retargeted(v, base.get(k)) for k, v in composed.items()}
+    given = given if isinstance(given, dict) else {}
+    # the solver's own _target_ is not subject to the rule (another solver file changes it)
+    return {k: _retargeted(v, base.get(k), given.get(k)) for k, v in composed.items()}
 
 
-def _retargeted(value, base):
-    """One configuration value under :func:`replace_retargeted`'s rule."""
-    if isinstance(value, list) and isinstance(base, list) and len(value) == len(base):
-        return [_retargeted(v, b) for v, b in zip(value, base)]
+def _retargeted(value, base, given):
+    """One configuration mapping under :func:`replace_retargeted`'s rule."""
     if not isinstance(value, dict) or not isinstance(base, dict):
         return value
+    given = given if isinstance(given, dict) else {}
     if "_target_" in base and value.get("_target_", base["_target_"]) != base["_target_"]:
-        # inherited from the estimator this one replaces: the keys holding the file's values
-        return {k: v for k, v in value.items() if k == "_target_" or base.get(k, _ABSENT) != v}
-    return {k: _retargeted(v, base.get(k)) for k, v in value.items()}
-
-
-_ABSENT = object()
+        return {k: v for k, v in value.items() if k == "_target_" or k in given}
+    return {k: _retargeted(v, base.get(k), given.get(k)) for k, v in value.items()}
 
 
 @lru_cache(maxsize=256)

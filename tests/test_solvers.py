@@ -74,6 +74,8 @@ def test_a_null_grid_entry_removes_the_parameter_from_the_grid():
 
 
 def test_a_retargeted_nested_estimator_keeps_only_what_replaced_it():
+    """The replacing layers' keys stay whatever their values (a restated value of the old
+    estimator included); what only the file gave is dropped."""
     from svmlab.solvers import replace_retargeted
 
     file = {
@@ -84,9 +86,15 @@ def test_a_retargeted_nested_estimator_keeps_only_what_replaced_it():
         "n_estimators": 10,
         "estimator": {"_target_": "a.Tree", "criterion": "entropy", "max_depth": 3},
     }
-    out = replace_retargeted(composed, file)
+    given = {"estimator": {"_target_": "a.Tree", "max_depth": 3}}
+    out = replace_retargeted(composed, file, given)
     assert out == {"n_estimators": 10, "estimator": {"_target_": "a.Tree", "max_depth": 3}}
     assert composed["estimator"]["criterion"] == "entropy"  # the argument is left unchanged
+    restated = {"estimator": {"_target_": "a.Tree", "criterion": "entropy"}}
+    assert replace_retargeted(composed, file, restated)["estimator"] == {
+        "_target_": "a.Tree",
+        "criterion": "entropy",
+    }
 
 
 def test_a_nested_estimator_of_the_same_class_is_merged_and_its_children_follow_the_rule():
@@ -94,11 +102,21 @@ def test_a_nested_estimator_of_the_same_class_is_merged_and_its_children_follow_
 
     file = {"estimator": {"_target_": "a.Chain", "base": {"_target_": "a.SVR", "C": 1.0}}}
     composed = {"estimator": {"_target_": "a.Chain", "base": {"_target_": "a.Ridge", "C": 1.0}}}
-    assert replace_retargeted(composed, file) == {
+    given = {"estimator": {"base": {"_target_": "a.Ridge"}}}
+    assert replace_retargeted(composed, file, given) == {
         "estimator": {"_target_": "a.Chain", "base": {"_target_": "a.Ridge"}}
     }
     same = {"estimator": {"_target_": "a.Chain", "base": {"_target_": "a.SVR", "C": 5.0}}}
-    assert replace_retargeted(same, file) == same
+    assert replace_retargeted(same, file, {"estimator": {"base": {"C": 5.0}}}) == same
+
+
+def test_lists_are_left_as_composed():
+    """Hydra replaces a list whole, so nothing in a list is inherited from the file."""
+    from svmlab.solvers import replace_retargeted
+
+    file = {"estimators": [{"_target_": "a.A", "C": 1, "k": 2}]}
+    composed = {"estimators": [{"_target_": "a.B", "C": 1}]}
+    assert replace_retargeted(composed, file, {}) == composed
 
 
 @pytest.mark.parametrize(

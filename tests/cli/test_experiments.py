@@ -300,20 +300,18 @@ def test_a_replacing_nested_estimator_takes_nothing_of_the_replaced_one():
 
 
 def test_an_override_that_replaces_a_nested_estimator_keeps_its_own_keys():
-    """On the command line too: a new `_target_` drops the file's `criterion: entropy`, keys
-    the override adds stay; an override of the same class merges as before."""
+    """On the command line too: a new `_target_` drops the file's `criterion: entropy`; the
+    keys the command line gives stay, one that restates the file's value included; an
+    override of the same class merges as before."""
     from svmlab.config import compose
 
-    container, _ = compose(
-        [
-            "solver=miboost",
-            "solver.estimator._target_=sklearn.tree.DecisionTreeClassifier",
-            "+solver.estimator.max_depth=1",
-        ]
-    )
+    tree = ["solver=miboost", "solver.estimator._target_=sklearn.tree.DecisionTreeClassifier"]
+    container, _ = compose([*tree, "+solver.estimator.max_depth=1"])
     assert container["solver"]["estimator"] == {
         "_target_": "sklearn.tree.DecisionTreeClassifier",
         "max_depth": 1,
     }
+    restated, _ = compose([*tree, "solver.estimator.criterion=entropy"])
+    assert restated["solver"]["estimator"]["criterion"] == "entropy"
     same, _ = compose(["solver=miboost", "solver.estimator.criterion=gini"])
     assert same["solver"]["estimator"]["criterion"] == "gini"  # same class: merged as before
