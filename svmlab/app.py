@@ -8,6 +8,7 @@ from pathlib import Path
 
 from svmlab.config import run_id_of, with_replaced_estimators
 from svmlab.errors import ResultsError, SvmlabError
+from svmlab.run_checks import check_results_dir
 from svmlab.solvers import RESERVED
 from svmlab.sweep_status import (
     close_status_dir,
@@ -418,6 +419,21 @@ def check_one_mode(args: list[str]) -> None:
         )
 
 
+def _open_sweep_status(args: list[str]) -> Path | None:
+    """A sweep's status directory, under its results directory (which is checked first: the
+    directory is made before Hydra starts); None for a single run."""
+    if not any(a in ("-m", "--multirun") for a in args):
+        return None
+    results = dict(parse_overrides(args)).get("results_dir", "results")
+    root = Path(results).expanduser().absolute()
+    check_results_dir(root)
+    try:
+        return open_status_dir(root)
+    except OSError as exc:
+        reason = os.strerror(exc.errno) if exc.errno else str(exc)
+        raise SvmlabError(f"results directory {root} cannot be written ({reason})") from None
+
+
 def run(args: list[str]) -> int:
     """Run the Hydra app with command-line ``args`` (everything after ``svmlab run``)."""
     import hydra
@@ -432,14 +448,13 @@ def run(args: list[str]) -> int:
         check_one_mode(args)
         check_group_choices(args)
         check_plugins(args)
+        status_dir = _open_sweep_status(args)
     except SvmlabError as exc:
         print(f"svmlab: error: {exc}", file=sys.stderr)
         return 2
     EXIT["code"] = 0
     args = with_plugin_defaults(args)
-    status_dir = None
-    if any(a in ("-m", "--multirun") for a in args):
-        status_dir = open_status_dir(dict(parse_overrides(args)).get("results_dir", "results"))
+    if status_dir is not None:
         args = add_overrides(args, [env_override(status_dir)])
     main = hydra.main(config_path=str(conf_dir()), config_name="config", version_base="1.3")(job)
     saved = sys.argv

@@ -204,3 +204,16 @@ def test_report_with_an_infinite_cell_keeps_its_tables_and_names_the_cell(tmp_pa
     assert len(notes) == 1 and "infinite" in notes[0] and "wine" in notes[0]
     for dataset in ("iris", "wine", "breast_cancer", "digits"):
         assert f"| {dataset} " in out
+
+
+def test_a_sweep_into_an_unusable_results_directory_is_one_line(tmp_path, capsys):
+    """Regression: the sweep's status directory was made before the check, so -m met a file
+    in the way with a NotADirectoryError traceback."""
+    blocker = tmp_path / "file"
+    blocker.write_text("keep me")
+    args = ["run", "-m", "dataset=iris", "solver.C=1,10", f"results_dir={blocker}/res"]
+    assert main(args) == 2
+    assert _one_error_line(capsys) == (
+        f"svmlab: error: results directory {blocker}/res cannot be created: {blocker} is not a "
+        "writable directory; set results_dir=... to another place"
+    )
