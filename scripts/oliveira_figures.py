@@ -19,7 +19,7 @@ z-scored training part of each Table 3 toy set (random stratified 80/20 hold-out
 fixed split), absolute and divided by |D|, averaged over ``--runs`` splits.
 
 ``boundaries-lssvm`` (Figs 10-12): CC-, FSA-, SSD- and CCP-LSSVM on TMN, RIP and BAN (inputs
-z-scored on the training part; (C, sigma) tuned once by 10-fold CV on the full LSSVM and shared
+z-scored on the training part; (C, gamma) tuned once by 10-fold CV on the full LSSVM and shared
 by the four, as Sec. 3.3.1 does); decision value on a 300 x 300 mesh, f(x) = 0 in black, SVs as
 hollow circles, test accuracy and #SV in each title. BAN's training part is subsampled to
 ``--subsample`` points (0: all 4,240) for speed.
@@ -236,7 +236,7 @@ def _tune(Xtr, ytr, seed, quick):
 
     Xt, yt = subsample_for_tuning(Xtr, ytr, 200 if quick else 2000, seed)
     if quick:
-        return tune_lssvm(Xt, yt, Cs=(1.0, 32.0), sigmas=(0.5, 1.0), n_folds=3, random_state=seed)
+        return tune_lssvm(Xt, yt, Cs=(1.0, 32.0), gammas=(4.0, 1.0), n_folds=3, random_state=seed)
     return tune_lssvm(Xt, yt, random_state=seed)
 
 
@@ -262,12 +262,12 @@ def boundaries_lssvm(
         if name == "banana" or quick:
             Xtr, ytr = _subsample(Xtr, ytr, 300 if quick else subsample, seed)
         t0 = time.perf_counter()
-        C, sigma = _tune(Xtr, ytr, seed, quick)
+        C, gamma = _tune(Xtr, ytr, seed, quick)
         models = {
-            "CC-LSSVM": CCLSSVMClassifier(C=C, sigma=sigma, random_state=seed),
-            "FSA-LSSVM": FSALSSVMClassifier(C=C, sigma=sigma, random_state=seed),
-            "SSD-LSSVM": SSDLSSVMClassifier(C=C, sigma=sigma, random_state=seed),
-            "CCP-LSSVM": CCPLSSVMClassifier(C=C, sigma=sigma, random_state=seed),
+            "CC-LSSVM": CCLSSVMClassifier(C=C, gamma=gamma, random_state=seed),
+            "FSA-LSSVM": FSALSSVMClassifier(C=C, gamma=gamma, random_state=seed),
+            "SSD-LSSVM": SSDLSSVMClassifier(C=C, gamma=gamma, random_state=seed),
+            "CCP-LSSVM": CCPLSSVMClassifier(C=C, gamma=gamma, random_state=seed),
         }
         xx, yy, grid = _mesh(Xtr, mesh)
         fig, axes = _figure(1, 4, 17, 4.6)
@@ -312,7 +312,7 @@ def boundaries_lssvm(
         sub = f", {len(ytr)} of {n_full} training points" if len(ytr) < n_full else ""
         fig.suptitle(
             f"Fig {fig_no.get(name, '')} (reproduced): sparse LSSVMs on {acr}{sub}; "
-            f"C = {C:g}, sigma = {sigma:.3g} tuned on the full LSSVM and shared"
+            f"C = {C:g}, gamma = {gamma:.3g} tuned on the full LSSVM and shared"
         )
         paths += _save(
             fig, out, f"fig{fig_no.get(name, 0):02d}_lssvm_boundaries_{acr.lower()}", formats
@@ -332,13 +332,13 @@ def sensitivity(out, formats, seed=0, quick=False) -> list[Path]:
         Ps, factors = [0, 5, 9, 15], [0.5, 1.0, 2.0]
     else:
         Ps, factors = list(range(16)), [0.25 * i for i in range(1, 13)]
-    C, sigma = _tune(Xtr, ytr, seed, quick)
+    C, gamma = _tune(Xtr, ytr, seed, quick)
     acc = np.full((len(Ps), len(factors)), np.nan)
     spr = np.full_like(acc, np.nan)
     n_fallback = 0
     for i, P in enumerate(Ps):
         for j, fct in enumerate(factors):
-            m = CCLSSVMClassifier(C=C, sigma=sigma, corner_threshold=P, r_factor=fct)
+            m = CCLSSVMClassifier(C=C, gamma=gamma, corner_threshold=P, r_factor=fct)
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
                 m.fit(Xtr, ytr)
@@ -364,7 +364,7 @@ def sensitivity(out, formats, seed=0, quick=False) -> list[Path]:
     )
     axes[0, 0].legend(loc="upper right", fontsize=8, framealpha=0.9)
     fig.suptitle(
-        f"Fig 13 (reproduced): CC-LSSVM on Ripley (N = {len(ytr)}, C = {C:g}, sigma = {sigma:.3g}; "
+        f"Fig 13 (reproduced): CC-LSSVM on Ripley (N = {len(ytr)}, C = {C:g}, gamma = {gamma:.3g}; "
         f"{n_fallback} cells used the empty-SV fallback)"
     )
     i9 = Ps.index(9) if 9 in Ps else 0

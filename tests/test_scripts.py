@@ -223,13 +223,16 @@ def _oliveira_figures():
 
 @pytest.mark.data
 def test_oliveira_figures_quick(tmp_path):
-    """Two subcommands of scripts/oliveira_figures.py with --quick, in this process (the
+    """Three subcommands of scripts/oliveira_figures.py with --quick, in this process (the
     imports dominate a subprocess run)."""
     import csv
 
     script = _oliveira_figures()
     script.main(["sets", "--quick", "--datasets", "two_moons", "ripley", "--out", str(tmp_path)])
     assert mpimg.imread(tmp_path / "fig08_ccis_set_sizes.png").ndim == 3
+    # the LS-SVMs tuned and built through their one width name, gamma
+    script.main(["sensitivity", "--quick", "--out", str(tmp_path)])
+    assert mpimg.imread(tmp_path / "fig13_cclssvm_sensitivity_ripley.png").ndim == 3
     script.main(
         [
             "rp-sweep",
