@@ -144,14 +144,15 @@ def job(cfg) -> float | None:
     try:
         container = with_replaced_estimators(OmegaConf.to_container(cfg, resolve=True), hc)
         run_id = run_id_of(container, run_dir)
-        if container.get("reproduce"):
-            get_reproduction(container["reproduce"])  # an unknown target fails before any work
+        # an unknown target fails before any work
+        target = get_reproduction(container["reproduce"]) if container.get("reproduce") else None
         plan = build_plan(
             container,
             str(run_dir),
             run_id,
             variant=_variant(overrides),
             fixed_params=fixed_params(settings),
+            derived=target.derived if target is not None else (),
         )
         # locks the run directory (released below); a run of another identity is refused
         resumed = prepare_run_dir(run_dir, plan.identity, OmegaConf.to_yaml(cfg, resolve=True))

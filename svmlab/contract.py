@@ -107,6 +107,18 @@ class Contract:
             raise TypeError(f"Contract.row_values[{bad[0]!r}] must be a RowValue")
         object.__setattr__(self, "row_values", dict(self.row_values))  # a copy of its own
 
+    def missing_methods(self, cls) -> list[str]:
+        """The methods this contract promises that ``cls`` does not have: ``fit_path`` for a
+        path parameter, ``test_diagnostics`` when declared, ``partial_fit`` for a stream."""
+        promised = [
+            ("fit_path", self.path_parameter is not None),
+            ("test_diagnostics", self.test_diagnostics),
+            ("partial_fit", self.input == "stream"),
+        ]
+        return [
+            name for name, needed in promised if needed and not callable(getattr(cls, name, None))
+        ]
+
 
 #: The contract of an estimator that declares none.
 DEFAULT = Contract()

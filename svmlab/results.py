@@ -126,12 +126,17 @@ def declared_directions(df: pd.DataFrame) -> dict[str, str]:
     return out
 
 
+#: Columns the runner wrote before estimators declared their row values (a reproduction derives
+#: them now): result files of earlier runs still carry them.
+FORMER_ROW_COLUMNS = {"sv_percent": "min", "sparsity": "max"}
+
+
 def direction_of(column: str, df: pd.DataFrame, derived: dict | None = None) -> str:
     """``"max"`` or ``"min"``: whether a higher or a lower value of ``column`` is better.
 
     A metric or a cost column (the metric registry), a row value the run's estimators declare
     (:func:`declared_directions`), or a column a reproduction derived (``derived``, from its
-    target's ``derived``).
+    target's ``derived``), or a column of earlier result files (:data:`FORMER_ROW_COLUMNS`).
 
     Raises
     ------
@@ -140,7 +145,7 @@ def direction_of(column: str, df: pd.DataFrame, derived: dict | None = None) -> 
     """
     if is_result_column(column):
         return column_direction(column)
-    known = {**declared_directions(df), **(derived or {})}
+    known = {**FORMER_ROW_COLUMNS, **declared_directions(df), **(derived or {})}
     if column in known:
         return known[column]
     raise UnknownNameError("metric", column, [*METRICS, *known])

@@ -173,22 +173,25 @@ class SolverSpec:
         }
         return est.set_params(**nested) if nested else est
 
-    def _check_input_kind(self, cls) -> None:
-        """The solver's ``tasks`` suit the input its class declares: bag estimators take
-        multi-instance data only, and only they take it; a multi-target estimator takes
-        multi-target data only; a stream estimator has ``partial_fit``."""
+    def _check_contract(self, cls) -> None:
+        """The class keeps its contract's promises, and the solver's ``tasks`` suit the input
+        it declares: bag estimators take multi-instance data only, and only they take it; a
+        multi-target estimator takes multi-target data only."""
         try:
-            kind = self.contract.input
+            contract = self.contract
         except TypeError as exc:  # a malformed declaration
             raise ConfigError(f"solver {self.name!r}: {exc}") from None
-        tasks = set(self.tasks)
+        missing = contract.missing_methods(cls)
+        if missing:
+            raise ConfigError(
+                f"solver {self.name!r}: {cls.__name__} declares a contract that needs "
+                f"{', '.join(missing)}, which it does not have"
+            )
+        kind, tasks = contract.input, set(self.tasks)
         bags = kind == "bags"
-        wrong = (
-            bags != (tasks == {"multi_instance"})
-            or (kind == "multitarget" and tasks != {"multitarget"})
-            or (kind == "stream" and not callable(getattr(cls, "partial_fit", None)))
-        )
-        if wrong:
+        if bags != (tasks == {"multi_instance"}) or (
+            kind == "multitarget" and tasks != {"multitarget"}
+        ):
             takes = {"bags": "bags (multi-instance data only)", "vector": "vectors"}.get(kind)
             raise ConfigError(
                 f"solver {self.name!r}: {cls.__name__} takes {takes or kind + ' input'} (its "
@@ -217,7 +220,7 @@ class SolverSpec:
                 f"solver {self.name!r}: {cls.__name__} has no parameter {unknown[0]!r}; "
                 f"valid parameters: {', '.join(sorted(accepted))}"
             )
-        self._check_input_kind(cls)
+        self._check_contract(cls)
         try:
             est = self.prototype
         except Exception as exc:
@@ -231,10 +234,13 @@ class SolverSpec:
                 f"valid parameters: {', '.join(sorted(valid))}"
             )
         _check_types(self.name, est, {})
-        if self.grid:
-            probe = self.build()  # every point sets every grid key, so one instance serves all
-            for point in self.grid_points():
-                _check_types(self.name, probe, point)
+        if self.grid:  # each point on the prototype, then its configured values back
+            configured = est.get_params(deep=True)
+            try:
+                for point in self.grid_points():
+                    _check_types(self.name, est, point)
+            finally:
+                est.set_params(**{k: configured[k] for k in self.grid})
 
 
 def replace_retargeted(composed: dict, base: dict, given: dict | None) -> dict:

@@ -25,13 +25,13 @@ from svmlab.data.dataset import Dataset
 from svmlab.data.registry import dataset_info, load_dataset
 from svmlab.errors import ConfigError, DataError, SvmlabError
 from svmlab.evaluation.evaluate import check_finite
-from svmlab.evaluation.metrics import get_metric, is_task_independent
+from svmlab.evaluation.metrics import METRICS, get_metric, is_task_independent
 from svmlab.evaluation.preprocessing import Preprocessor
 from svmlab.evaluation.protocols import Predefined, Prequential, Protocol, get_protocol
 from svmlab.evaluation.tuning import Tuning
 from svmlab.runner.provenance import provenance
 from svmlab.runner.settings import check_backend, check_runner, runs_in_parallel
-from svmlab.runner.task import TaskSpec
+from svmlab.runner.task import RUNNER_COLUMNS, TaskSpec
 from svmlab.solvers import SolverSpec
 
 #: Solver keys that describe rather than configure; edits to them do not block a resume.
@@ -126,10 +126,11 @@ def accepts(solver: SolverSpec, task: str, n_classes: int | None) -> bool:
     return False
 
 
-def check_summary_metric(name, solvers=()) -> None:
-    """A summary metric is a registered metric, a cost column or a row value one of the
-    run's solvers declares (its contract's ``row_values``)."""
-    if name is None or is_task_independent(str(name)):
+def check_summary_metric(name, solvers=(), derived=()) -> None:
+    """A summary metric is a registered metric, a cost column, a row value one of the run's
+    solvers declares (its contract's ``row_values``) or a column the run's reproduction
+    target derives (``derived``)."""
+    if name is None or is_task_independent(str(name)) or name in derived:
         return
     if any(name in e.spec.contract.row_values for e in solvers):
         return
@@ -192,11 +193,27 @@ def validated_solvers(cfg: dict, fixed_params=None) -> list[SolverEntry]:
             mine |= fixed.get(None, set())
         spec = SolverSpec.from_config(scfg).without_grid_keys(mine)
         spec.validate()
+        _check_row_values(spec)
         out.append(SolverEntry(spec, frozenset(mine)))
     names = [e.spec.name for e in out]
     if len(set(names)) != len(names):
         raise ConfigError(f"two solvers share a name in {names}; give each a distinct `name`")
     return out
+
+
+def _check_row_values(spec: SolverSpec) -> None:
+    """The extra row values a solver's class declares must not take the name of a column the
+    runner writes (a metric, a cost, the bookkeeping), which they would overwrite."""
+    clash = [
+        c
+        for c in spec.contract.row_values
+        if c in METRICS or is_task_independent(c) or c.startswith("prov_") or c in RUNNER_COLUMNS
+    ]
+    if clash:
+        raise ConfigError(
+            f"solver {spec.name!r}: its class declares the row value(s) {clash} (svmlab_contract), "
+            "names of columns svmlab writes itself; rename them"
+        )
 
 
 def _with_dataset_params(entry: SolverEntry, fixed: dict, dataset: str) -> SolverEntry:
@@ -328,10 +345,11 @@ def _datasets(cfg: dict, settings: RunSettings, solvers: list[SolverEntry]) -> l
     return out
 
 
-def plan_members(cfg: dict, settings: RunSettings, fixed_params=None):
-    """The run's validated solvers and datasets."""
+def plan_members(cfg: dict, settings: RunSettings, fixed_params=None, derived=()):
+    """The run's validated solvers and datasets (``derived``: the columns the run's
+    reproduction target derives, which the summary may name)."""
     solvers = validated_solvers(cfg, fixed_params)
-    check_summary_metric(cfg.get("summary_metric"), solvers)
+    check_summary_metric(cfg.get("summary_metric"), solvers, derived)
     _check_bag_weights(settings, solvers)
     return solvers, _datasets(cfg, settings, solvers)
 
@@ -500,6 +518,7 @@ def build_plan(
     *,
     variant: str = "",
     fixed_params: Mapping[str | None, Iterable[str]] | Iterable[str] | None = None,
+    derived: Iterable[str] = (),
 ) -> Plan:
     """Validate ``cfg`` (a resolved plain-dict configuration) and list its tasks.
 
@@ -516,9 +535,12 @@ def build_plan(
         ``solver`` node (``solver.C=10``), ``{"<key>": [...]}`` for ``solvers.<key>.C=10``;
         a plain list means the primary's. They are taken out of those solvers' grids, so
         the given value is used, and every row records them in ``chosen_params``.
+    derived : iterable of str
+        The columns the run's reproduction target derives from its rows when it is reported
+        (``Reproduction.derived``): ``summary_metric`` may name one.
     """
     settings = read_settings(cfg)
-    solvers, datasets = plan_members(cfg, settings, fixed_params)
+    solvers, datasets = plan_members(cfg, settings, fixed_params, tuple(derived))
     unavailable = _unavailable(cfg.get("unavailable_datasets") or [])
     tasks, skipped = expand(
         settings, solvers, datasets, run_dir=run_dir, run_id=run_id, variant=variant

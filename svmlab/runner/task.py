@@ -172,6 +172,16 @@ def _evaluate_run(spec: TaskSpec, solver, ds, train, test, base: dict, rs: int) 
     return [_row(base | extra, used_params(spec, chosen), ev, tune_time)]
 
 
+#: Columns the runner writes itself (besides the metrics and costs): an estimator's declared
+#: row values may not take these names (checked at planning).
+RUNNER_COLUMNS = frozenset(
+    "key experiment run_id dataset task_type solver variant solver_params protocol tuning_mode "
+    "repeat fold seed status error traceback task_seconds started_at n_train n_test run "
+    "tuning_metric grid_scores grid_point chosen_params fit_info warnings confusion classes "
+    "n_chunks chunk_accuracy update selected method job run_dir".split()
+)
+
+
 def _row(base: dict, chosen: dict, ev: Evaluation, tune_time: float) -> dict:
     """One result row: the task's base columns, the metrics, the costs, and the extra values
     the estimator's contract declares."""
