@@ -9,9 +9,10 @@ move or change private names in any release, so every other svmlab module import
 here, and ``tests/test_architecture.py`` checks that none imports a private scikit-learn module
 or name directly: a release that moves one needs a change in this file only.
 
-Tested range: scikit-learn >= 1.6 and < 1.10, the range ``pyproject.toml`` allows (tested with
-1.9.1, the version installed when the range was set; the upper bound is the next minor release,
-to be raised once the test suite passes with it).
+Allowed range: scikit-learn >= 1.6 and < 1.10 (``pyproject.toml``). The test suite has run with
+1.9.1 only, the version installed when the range was set; the lower bound is the oldest release
+with the names imported here, the upper bound the next minor release, to be raised once the
+suite passes with it.
 """
 
 from sklearn.base import _fit_context

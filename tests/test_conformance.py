@@ -40,7 +40,6 @@ from sklearn.utils.estimator_checks import estimator_checks_generator
 
 from svmlab.data.synthetic import mi_bags, moons, mtr_correlated
 from svmlab.errors import SvmlabError
-from svmlab.estimators.evo._transductive import TransductiveBase
 from svmlab.estimators.mil.weka import WekaMIClassifier
 from svmlab.testing import fast, is_svmlab_solver, registered_solvers
 
@@ -59,8 +58,7 @@ def kind_of(name) -> str | None:
         return None
     if "multi_instance" in spec.tasks:
         return "multi_instance"
-    est = spec.build()
-    if isinstance(est, TransductiveBase):
+    if spec.contract.transductive:
         return "transductive"
     if SKLEARN_TASKS & set(spec.tasks):
         return "sklearn"

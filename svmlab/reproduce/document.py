@@ -71,7 +71,7 @@ class Reproduction:
     source : str
         The document and tables, as the report's titles cite them.
     tables : tuple of PublishedTable
-        The dataset x method grids compared by :func:`svmlab.reproduce.engine.comparison`.
+        The dataset x method grids compared by :func:`svmlab.reproduce.engine.comparison_sections`.
     datasets : dict
         The document's dataset name -> svmlab's registry name.
     methods : dict

@@ -187,10 +187,8 @@ class TransductiveBase(KernelParamsMixin, KernelExpansionMixin, ClassifierMixin,
     svmlab_contract = Contract(
         transductive=True, row_values={"dual_objective": RowValue("objective", "max")}
     )
-
-    #: svmlab's runner fits a transductive estimator on its training rows plus the test rows
-    #: with ``y = -1`` (svmlab.evaluation.evaluate.fit_inputs), then scores it on the test rows.
-    transductive = True
+    # transductive: svmlab's runner fits it on the training rows plus the test rows with
+    # ``y = -1`` (svmlab.evaluation.evaluate.fit_inputs), then scores it on the test rows
     _is_zero = 1e-8
 
     def _store_model(self, order, Xo, a, Yj, b, n_lab, n_total):
