@@ -69,7 +69,7 @@ fitness_evaluation, fitness_cv
     >>> import numpy as np
     >>> from sklearn.naive_bayes import GaussianNB
     >>> from svmlab.estimators.mil import SimpleMIClassifier
-    >>> from svmlab.selection import HyDRMIClassifier
+    >>> from svmlab.estimators.mil import HyDRMIClassifier
     >>> rng = np.random.default_rng(0)
     >>> y = np.arange(40) % 2
     >>> bags = [rng.normal(size=(3, 6)) + [2.0 * c, 0, 0, 0, 0, 0] for c in y]
