@@ -256,7 +256,9 @@ def replace_retargeted(composed: dict, base: dict, given: dict | None) -> dict:
     their values; what it would inherit from the file's estimator is dropped
     (docs/decisions/runner.md, "A nested estimator is replaced, not merged"). A mapping with
     the file's ``_target_`` (or none) is merged as usual, its nested mappings by the same rule.
-    Lists are left as composed: Hydra replaces a list whole, so nothing in one is inherited.
+    A value a layer wrote whole (an interpolation such as ``${hydrmi_roster.citation_knn}``,
+    which Hydra puts in place of the file's mapping) and lists (Hydra replaces a list whole)
+    inherit nothing and are left as composed, as is a place no layer wrote.
 
     Parameters
     ----------
@@ -266,7 +268,8 @@ def replace_retargeted(composed: dict, base: dict, given: dict | None) -> dict:
         The same solver's configuration file alone.
     given : dict or None
         What the layers above the file wrote for this solver, as nested mappings (only the
-        keys matter): the experiment's entry merged with the command line's overrides.
+        keys matter): the experiment's entry merged with the command line's overrides; None
+        when they wrote nothing for it.
 
     Returns
     -------
@@ -281,18 +284,19 @@ def replace_retargeted(composed: dict, base: dict, given: dict | None) -> dict:
     >>> replace_retargeted(composed, file, {"estimator": {"_target_": "Tree", "max_depth": 1}})
     {'estimator': {'_target_': 'Tree', 'max_depth': 1}}
     """
-    if not isinstance(base, dict):
+    if not isinstance(base, dict) or not isinstance(given, dict):
         return composed
-    given = given if isinstance(given, dict) else {}
     # the solver's own _target_ is not subject to the rule (another solver file changes it)
     return {k: _retargeted(v, base.get(k), given.get(k)) for k, v in composed.items()}
 
 
 def _retargeted(value, base, given):
     """One configuration mapping under :func:`replace_retargeted`'s rule."""
-    if not isinstance(value, dict) or not isinstance(base, dict):
+    if not isinstance(value, dict) or not isinstance(base, dict) or not isinstance(given, dict):
+        # not a mapping; or written whole by a layer (an interpolation such as
+        # ${hydrmi_roster.citation_knn} replaces the file's mapping, nothing is merged); or
+        # written by no layer read here: left as composed
         return value
-    given = given if isinstance(given, dict) else {}
     if "_target_" in base and value.get("_target_", base["_target_"]) != base["_target_"]:
         return {k: v for k, v in value.items() if k == "_target_" or k in given}
     return {k: _retargeted(v, base.get(k), given.get(k)) for k, v in value.items()}

@@ -131,3 +131,16 @@ def test_tasks_that_do_not_suit_the_declared_input_are_refused(target, tasks, ta
     spec = SolverSpec.from_config({"name": "x", "_target_": target, "tasks": tasks})
     with pytest.raises(ConfigError, match=f"{takes}.*its svmlab_contract.*tasks"):
         spec.validate()
+
+
+def test_a_nested_estimator_written_whole_or_by_no_layer_is_left_as_composed():
+    """An interpolation (`estimator: ${hydrmi_roster.citation_knn}`) replaces the file's
+    mapping whole in Hydra, so nothing was inherited; a place no layer wrote is not touched."""
+    from svmlab.solvers import replace_retargeted
+
+    file = {"estimator": {"_target_": "a.Stump", "criterion": "entropy"}}
+    roster = {"estimator": {"_target_": "a.KNN", "n_citers": 1, "scaling": "weka"}}
+    whole = {"estimator": "${hydrmi_roster.citation_knn}"}
+    assert replace_retargeted(roster, file, whole) == roster
+    assert replace_retargeted(roster, file, None) == roster
+    assert replace_retargeted(roster, file, {"name": "x"}) == roster
