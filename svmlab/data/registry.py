@@ -30,8 +30,6 @@ from .. import paths
 from ..errors import ChecksumError, ConfigError, DataError, DataUnavailableError, UnknownNameError
 from .checksums import check_sha256, clear_checksums, file_sha256
 from .dataset import Dataset
-from .fetch import download_entry
-from .readers import read_file
 
 _COUNTS = ("rows", "bags", "features", "targets", "classes")
 
@@ -240,6 +238,8 @@ def load_dataset(name: str, params=None, *, allow_download: bool = False) -> Dat
     except DataUnavailableError:
         if not allow_download:
             raise
+        from .fetch import download_entry  # pooch, imported when a file is downloaded
+
         path = download_entry(entry)
     st = path.stat()
     return _read_cached(entry["name"], str(path), st.st_mtime_ns, st.st_size)
@@ -265,11 +265,15 @@ def fetch(name: str, *, force: bool = False) -> Path:
     entry = registry_entry(name)
     if entry["source"] != "file":
         raise DataUnavailableError(no_file_message(entry))
+    from .fetch import download_entry
+
     return download_entry(entry, force=force)
 
 
 def read_entry_file(name: str, path) -> Dataset:
     """Read ``path`` as the file of registry entry ``name`` (no lookup, no cache)."""
+    from .readers import read_file  # the readers' libraries, imported when a file is read
+
     entry = registry_entry(name)
     dataset = read_file(path, entry["format"], name=entry["name"], **entry.get("read_options", {}))
     dataset = derive(dataset, entry)

@@ -7,7 +7,6 @@ import json
 import math
 
 import numpy as np
-from sklearn.metrics import confusion_matrix, roc_auc_score
 
 from svmlab.evaluation.metrics.registry import MACRO, MUST_BE_TWO_CLASS, TWO_CLASS
 
@@ -123,6 +122,8 @@ def _resolve_classes(y_true, y_pred, classes, pos_label):
 
 def _roc_auc(y_true, scores, classes):
     """ROC AUC; scores follow scikit-learn's orientation (see :func:`compute_metrics`)."""
+    from sklearn.metrics import roc_auc_score  # here: `svmlab list metrics` starts fast
+
     if scores is None or len(np.unique(y_true)) < 2:
         return math.nan
     scores = np.asarray(scores, dtype=float)
@@ -174,6 +175,8 @@ def classification_metrics(task, y_true, y_pred, scores, classes, pos_label):
     if task in MUST_BE_TWO_CLASS and len(classes) > 2:
         raise ValueError(f"task {task!r} needs two classes, got {classes.tolist()}")
     pos_index = positive_index(classes, pos_label)
+    from sklearn.metrics import confusion_matrix  # here: `svmlab list metrics` starts fast
+
     C = confusion_matrix(y_true, y_pred, labels=classes)
     out = confusion_metrics(C, task, pos_index)
     out["roc_auc"] = _roc_auc(y_true, scores, classes)

@@ -5,7 +5,6 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from sklearn.metrics import mean_absolute_error, mean_squared_error, r2_score
 
 # ----------------------------------------------------------------------------------------
 
@@ -18,6 +17,8 @@ def _pearson(a, b):
 
 
 def regression_metrics(y_true, y_pred):
+    from sklearn.metrics import mean_absolute_error, mean_squared_error, r2_score  # lazily
+
     y_true = np.asarray(y_true, dtype=float).ravel()
     y_pred = np.asarray(y_pred, dtype=float).ravel()
     mse = float(mean_squared_error(y_true, y_pred))
