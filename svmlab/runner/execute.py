@@ -11,10 +11,10 @@ from pathlib import Path
 
 from joblib import Parallel, delayed, parallel_config
 
-from svmlab.errors import ConfigError, ResultsError
+from svmlab.errors import ResultsError
 from svmlab.runner import store
 from svmlab.runner.isolation import exit_with_parent
-from svmlab.runner.settings import BACKEND_PACKAGES, check_runner, n_workers
+from svmlab.runner.settings import check_runner
 from svmlab.runner.task import UNWRITTEN, TaskOutcome, TaskSpec, record_crash, run_task
 
 #: Consecutive tasks whose rows could not be written after which a run stops (disk full...).
@@ -56,31 +56,10 @@ class RunSummary:
 
 @contextmanager
 def _dask_backend(runner: dict):
-    try:
-        from dask.distributed import Client, LocalCluster
-    except ImportError:
-        raise ConfigError(BACKEND_PACKAGES["dask"][1]) from None
-    address = runner.get("address")
-    if address:
-        client, cluster = Client(address), None
-    else:
-        n = n_workers(runner.get("n_jobs"))
-        cluster = LocalCluster(
-            n_workers=n,
-            threads_per_worker=1,
-            processes=True,
-            host="127.0.0.1",
-            dashboard_address=None,
-            silence_logs=40,
-        )
-        client = Client(cluster)
-    try:
-        with parallel_config(backend="dask"):
-            yield
-    finally:
-        client.close()
-        if cluster is not None:
-            cluster.close()
+    from svmlab.runner.dask_cluster import dask_session  # quiet logs, no worker tracebacks
+
+    with dask_session(runner), parallel_config(backend="dask"):
+        yield
 
 
 def execute(tasks: list[TaskSpec], runner: dict, *, progress: bool | None = None) -> RunSummary:

@@ -103,10 +103,14 @@ def _create(path: Path, token: str) -> None:
     }
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
     try:
-        os.write(fd, json.dumps(info).encode())
-        os.fsync(fd)
-    finally:
-        os.close(fd)
+        try:
+            os.write(fd, json.dumps(info).encode())
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+    except OSError:  # e.g. a full disk: an empty lock file would read as unreadable
+        path.unlink(missing_ok=True)
+        raise
 
 
 def _refusal(run_dir: Path, info: dict) -> str | None:
@@ -176,7 +180,7 @@ def acquire(run_dir: str | Path) -> bool:
         except OSError as exc:
             raise ResultsError(
                 f"cannot create the lock file {path} ({os.strerror(exc.errno or errno.EIO)}); "
-                "set results_dir=... to a writable place"
+                "free space, or set results_dir=... to a writable place"
             ) from None
     _HELD[name] = token
     return True

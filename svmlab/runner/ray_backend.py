@@ -17,6 +17,8 @@ from __future__ import annotations
 
 import logging
 import os
+import signal
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 
@@ -88,7 +90,8 @@ def ray_session(runner: dict):
             _system_config={"task_oom_retries": WORKER_RETRIES},
         )
     try:
-        ray.init(**options)
+        with _own_sigterm_handler():
+            ray.init(**options)
     except Exception as exc:  # Ray's own errors vary by version; each becomes one line
         where = f"the Ray cluster at {address}" if address else "a local Ray instance"
         raise ConfigError(f"runner=ray: cannot start or join {where} ({_describe(exc)})") from None
@@ -96,6 +99,33 @@ def ray_session(runner: dict):
         yield ray
     finally:
         ray.shutdown()
+
+
+@contextmanager
+def _own_sigterm_handler() -> Iterator[None]:
+    """Keep this program's SIGTERM handler through ``ray.init``.
+
+    ``ray.init`` replaces the handler with its own (``sys.exit(15)``) and the driver's core
+    worker adds a crash handler that prints a stack dump on SIGTERM: a scheduler's stop would
+    end in Ray's dump and exit 15 (or 134) instead of svmlab's one line and 143. The handler
+    found before (``svmlab run``'s, which ends the run and shuts Ray down) is put back; a
+    SIGTERM during ``ray.init`` is handed to it. Without a handler of its own (the default
+    action), Ray's is kept: it shuts the local instance down on the way out.
+    """
+    main = threading.current_thread() is threading.main_thread()
+    previous = signal.getsignal(signal.SIGTERM) if main else None
+    keep = callable(previous) or previous == signal.SIG_IGN
+    try:
+        yield
+    except SystemExit as exc:  # Ray's handler ran while ray.init was under way
+        if keep and exc.code == signal.SIGTERM:
+            signal.signal(signal.SIGTERM, previous)
+            if callable(previous):
+                previous(signal.SIGTERM, None)
+            return
+        raise
+    if keep:
+        signal.signal(signal.SIGTERM, previous)  # also takes the signal back from Ray's dump
 
 
 def _describe(exc: BaseException) -> str:

@@ -469,7 +469,7 @@ def prepare_run_dir(run_dir: str | Path, identity: dict, config_yaml: str) -> bo
     """
     run_dir = Path(run_dir)
     try:
-        (run_dir / TASKS_DIR).mkdir(parents=True, exist_ok=True)
+        run_dir.mkdir(parents=True, exist_ok=True)  # tasks/ is made under the lock
         probe = run_dir / f".write-test-{uuid.uuid4().hex}"
         probe.write_text("")
         probe.unlink()
@@ -491,15 +491,36 @@ def prepare_run_dir(run_dir: str | Path, identity: dict, config_yaml: str) -> bo
         *run_dir.glob(".*.tmp"),
     ]:
         stale.unlink(missing_ok=True)
-    if resumed:
-        return True
-    _atomic_write(
-        run_dir / RUN_FILE,
-        lambda tmp: tmp.write_text(json.dumps(identity, indent=2, sort_keys=True)),
-    )
-    config_file = run_dir / "config.yaml"
-    _atomic_write(config_file, lambda tmp: tmp.write_text(config_yaml))
-    return False
+    try:
+        (run_dir / TASKS_DIR).mkdir(exist_ok=True)
+        if not resumed:
+            _atomic_write(
+                run_dir / RUN_FILE,
+                lambda tmp: tmp.write_text(json.dumps(identity, indent=2, sort_keys=True)),
+            )
+            _atomic_write(run_dir / "config.yaml", lambda tmp: tmp.write_text(config_yaml))
+    except OSError as exc:  # e.g. a disk already full: a new run leaves nothing behind
+        _cannot_start(run_dir, exc, new_run=not resumed, taken=taken)
+    return resumed
+
+
+def _cannot_start(run_dir: Path, exc: OSError, *, new_run: bool, taken: bool) -> None:
+    """Remove what a new run wrote into ``run_dir`` (run.json, config.yaml, an empty tasks/),
+    release its lock, and raise one line naming the directory and the OS's reason."""
+    if new_run:
+        for name in (RUN_FILE, "config.yaml"):
+            (run_dir / name).unlink(missing_ok=True)
+        try:
+            (run_dir / TASKS_DIR).rmdir()
+        except OSError:  # absent, or not empty
+            pass
+    if taken:
+        lock.release(run_dir)
+    reason = os.strerror(exc.errno) if exc.errno else str(exc)
+    raise ResultsError(
+        f"cannot start the run in results directory {run_dir} ({reason}); free space (or set "
+        "results_dir=... to another place) and run again"
+    ) from None
 
 
 def _check_identity(run_dir: Path, identity: dict) -> bool:

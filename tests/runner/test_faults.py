@@ -18,10 +18,9 @@ from svmlab.runner.execute import execute
 from svmlab.runner.plan import build_plan
 from svmlab.runner.store import consolidate, prepare_run_dir
 
-SLEEPY = (
-    "name: sleepy\n_target_: svmlab.testing.SleepClassifier\ntasks: [multiclass]\nseconds: 0.4\n"
-)
 HOLDOUT = {"name": "h", "kind": "holdout", "test_size": 0.3, "n_repeats": 6}
+#: Seconds a test waits for processes to end: a guard against a hang, not a measure of speed.
+HANG_GUARD = 600
 
 
 def run_cli(*args, cwd, check=None):
@@ -30,19 +29,11 @@ def run_cli(*args, cwd, check=None):
         cwd=cwd,
         capture_output=True,
         text=True,
-        timeout=300,
+        timeout=HANG_GUARD,
     )
     if check is not None:
         assert proc.returncode == check, proc.stderr
     return proc
-
-
-@pytest.fixture
-def test_conf(tmp_path):
-    """A config dir (Hydra's --config-dir) with a solver whose fit sleeps 0.4 s."""
-    (tmp_path / "conf" / "solver").mkdir(parents=True)
-    (tmp_path / "conf" / "solver" / "sleepy.yaml").write_text(SLEEPY)
-    return tmp_path / "conf"
 
 
 def _plan(make_cfg, run_dir):
@@ -142,25 +133,6 @@ def test_a_full_disk_stops_with_one_line_and_a_resume_after_freeing_space_comple
     assert got["accuracy"].tolist() == want["accuracy"].tolist()
 
 
-def _start_run(tmp_path, test_conf, run_id):
-    args = [sys.executable, "-m", "svmlab", "run", "--config-dir", str(test_conf)]
-    args += ["dataset=iris", "solver=sleepy", "protocol=holdout", "protocol.n_repeats=12"]
-    args += [f"results_dir={tmp_path}", f"run_id={run_id}", "runner=local", "runner.n_jobs=2"]
-    args += ["runner.progress=false"]
-    # pytest-xdist workers ignore SIGINT/SIGTERM settings of their own; start from the defaults
-    restore = lambda: signal.signal(signal.SIGINT, signal.SIG_DFL)  # noqa: E731
-    proc = subprocess.Popen(
-        args, cwd=tmp_path, stderr=subprocess.PIPE, text=True, preexec_fn=restore
-    )
-    tasks = Path(tmp_path) / "adhoc" / run_id / "tasks"
-    deadline = time.time() + 90
-    while time.time() < deadline and len(list(tasks.glob("*.parquet"))) < 2:
-        time.sleep(0.05)
-    workers = psutil.Process(proc.pid).children(recursive=True)
-    assert workers, "the pool has no worker processes"
-    return proc, tasks, workers
-
-
 def _alive(processes) -> list[int]:
     alive = []
     for p in processes:
@@ -172,34 +144,43 @@ def _alive(processes) -> list[int]:
     return alive
 
 
-def _wait_gone(processes, seconds: float) -> list[int]:
-    deadline = time.time() + seconds
-    while _alive(processes) and time.time() < deadline:
+def _wait_gone(processes) -> list[int]:
+    """The processes still alive after they had HANG_GUARD seconds to exit (a hang guard)."""
+    deadline = time.monotonic() + HANG_GUARD
+    while _alive(processes) and time.monotonic() < deadline:
         time.sleep(0.1)
     return _alive(processes)
 
 
+def _workers(proc) -> list:
+    workers = psutil.Process(proc.pid).children(recursive=True)
+    assert workers, "the pool has no worker processes"
+    return workers
+
+
 @pytest.mark.slow
-def test_sigterm_stops_the_pool_with_one_line_and_keeps_finished_tasks(tmp_path, test_conf):
-    proc, tasks, workers = _start_run(tmp_path, test_conf, "t")
+def test_sigterm_stops_the_pool_with_one_line_and_keeps_finished_tasks(start_sleepy_run):
+    proc, tasks = start_sleepy_run("t", "runner=local", "runner.n_jobs=2")
+    workers = _workers(proc)
     proc.send_signal(signal.SIGTERM)  # what a scheduler or `docker stop` sends
-    _, err = proc.communicate(timeout=60)
+    _, err = proc.communicate(timeout=HANG_GUARD)
     assert proc.returncode == 143
     assert "Traceback" not in err
     last = err.strip().splitlines()[-1]
     assert last.startswith("svmlab: terminated; finished tasks are kept") and "resume" in last
-    assert _wait_gone(workers, 5) == []
+    assert _wait_gone(workers) == []
     finished = list(tasks.glob("*.parquet"))
     assert 2 <= len(finished) < 12
     assert all(pd.read_parquet(p)["status"].tolist() == ["ok"] for p in finished)
 
 
 @pytest.mark.slow
-def test_workers_exit_on_their_own_when_the_parent_is_killed(tmp_path, test_conf):
-    proc, tasks, workers = _start_run(tmp_path, test_conf, "k")
+def test_workers_exit_on_their_own_when_the_parent_is_killed(start_sleepy_run):
+    proc, tasks = start_sleepy_run("k", "runner=local", "runner.n_jobs=2")
+    workers = _workers(proc)
     proc.kill()  # SIGKILL cannot be caught: the workers must notice by themselves
-    proc.communicate(timeout=30)
-    assert _wait_gone(workers, 5) == []
+    proc.communicate(timeout=HANG_GUARD)
+    assert _wait_gone(workers) == []
     assert all(pd.read_parquet(p)["status"].tolist() == ["ok"] for p in tasks.glob("*.parquet"))
 
 
@@ -241,3 +222,125 @@ def test_the_index_follows_a_running_run_so_a_killed_runs_resume_reads_few_files
     monkeypatch.setattr(store, "_read_task_file", lambda p: reads.append(p.name) or real(p))
     assert len(store.finished_keys(tmp_path)) == 6
     assert len(reads) <= 1  # at most the task that finished after the last index update (not 6)
+
+
+# --- a disk already full when the run starts ------------------------------------------------
+
+IDENTITY = {"experiment": "e", "fingerprint": "f"}
+
+
+def _failing_file_write(monkeypatch, name):
+    """Make writing the file named ``name`` (``run.json``, ``config.yaml`` or the lock file)
+    fail with ENOSPC, whatever else is written."""
+    if name == ".svmlab.lock":
+        real_write = os.write
+
+        def write(fd, data):
+            if os.readlink(f"/proc/self/fd/{fd}").endswith(name):
+                raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+            return real_write(fd, data)
+
+        monkeypatch.setattr(os, "write", write)
+        return
+    real_text = Path.write_text
+
+    def write_text(self, *args, **kwargs):
+        if self.name.startswith(f".{name}."):  # the temporary renamed over NAME when complete
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+        return real_text(self, *args, **kwargs)
+
+    monkeypatch.setattr(Path, "write_text", write_text)
+
+
+@pytest.mark.parametrize("full_at", ["run.json", "config.yaml", ".svmlab.lock"])
+def test_a_disk_full_when_the_run_starts_is_one_line_and_leaves_nothing(
+    tmp_path, monkeypatch, full_at
+):
+    run_dir = tmp_path / "r"
+    _failing_file_write(monkeypatch, full_at)
+    with pytest.raises(ResultsError) as info:
+        store.prepare_run_dir(run_dir, IDENTITY, "x: 1")
+    monkeypatch.undo()
+    message = str(info.value)
+    assert "\n" not in message and str(run_dir) in message
+    assert "No space left on device" in message
+    assert list(run_dir.iterdir()) == []  # no run.json, config.yaml, tasks/ or lock left
+    assert store.prepare_run_dir(run_dir, IDENTITY, "x: 1") is False  # space freed: a new run
+
+
+def _fill(mnt: Path, free_kib: int) -> None:
+    """Fill the tmpfs at ``mnt`` with 4 KiB files until it is full, then free ``free_kib``."""
+    pages = []
+    while True:
+        page = mnt / f"filler-{len(pages)}"
+        try:
+            page.write_bytes(b"\0" * 4096)
+        except OSError as exc:
+            assert exc.errno == errno.ENOSPC
+            page.unlink(missing_ok=True)
+            break
+        pages.append(page)
+    for page in pages[: free_kib // 4]:
+        page.unlink()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("free_kib", [0, 4, 8])
+def test_a_disk_full_at_start_ends_the_command_with_one_line_and_writes_nothing(
+    tmp_path, small_disk, free_kib
+):
+    """Room for nothing, for the lock file only, for the lock and run.json only: one line,
+    exit 2, and no run directory left on the disk."""
+    mnt, _ = small_disk
+    _fill(mnt, free_kib)
+    args = ["run", "dataset=iris", "solver=knn", "protocol=holdout", "runner=sequential"]
+    proc = run_cli(*args, "runner.progress=false", f"results_dir={mnt}", cwd=tmp_path)
+    assert proc.returncode == 2, proc.stderr
+    assert "Traceback" not in proc.stderr
+    errors = [line for line in proc.stderr.splitlines() if not line.startswith("svmlab: note")]
+    assert len(errors) == 1 and errors[0].startswith("svmlab: error: "), proc.stderr
+    assert "No space left on device" in errors[0] and str(mnt) in errors[0]
+    assert [p for p in mnt.rglob("*") if not p.name.startswith("filler-")] == []
+
+
+# --- runner=dask: quiet, and Ctrl-C is svmlab's one line --------------------------------------
+
+
+def test_distributed_logs_errors_only_while_a_cluster_is_used(caplog):
+    import logging
+
+    from svmlab.runner.dask_cluster import quiet_distributed_logs
+
+    scheduler = logging.getLogger("distributed.scheduler")
+    before = logging.getLogger("distributed").level
+    with caplog.at_level(logging.DEBUG), quiet_distributed_logs():
+        scheduler.info("Register worker")
+        logging.getLogger("distributed.nanny").warning("Restarting worker")
+        scheduler.error("Task failed on every worker")
+    assert [r.getMessage() for r in caplog.records] == ["Task failed on every worker"]
+    assert logging.getLogger("distributed").level == before  # restored afterwards
+
+
+@pytest.mark.slow
+def test_a_dask_run_prints_svmlab_s_lines_only(tmp_path):
+    pytest.importorskip("dask.distributed")
+    args = ["run", "dataset=iris", "solver=knn", "protocol=holdout", "runner=dask"]
+    proc = run_cli(*args, "runner.progress=false", f"results_dir={tmp_path}", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert "distributed" not in proc.stdout and "distributed" not in proc.stderr
+    assert all(line.startswith("svmlab: ") for line in proc.stderr.splitlines()), proc.stderr
+
+
+@pytest.mark.slow
+def test_ctrl_c_under_dask_is_svmlab_s_one_line_and_130(start_sleepy_run):
+    pytest.importorskip("dask.distributed")
+    proc, tasks = start_sleepy_run("c", "runner=dask", "runner.n_jobs=2")
+    os.killpg(proc.pid, signal.SIGINT)  # a terminal's Ctrl-C: every process of the group
+    out, err = proc.communicate(timeout=HANG_GUARD)
+    assert proc.returncode == 130, err
+    assert "Traceback" not in err and "KeyboardInterrupt" not in err
+    assert "distributed" not in out and "distributed" not in err
+    assert all(line.startswith("svmlab: ") for line in err.splitlines()), err
+    last = err.strip().splitlines()[-1]
+    assert last.startswith("svmlab: interrupted; finished tasks are kept") and "resume" in last
+    assert all(pd.read_parquet(p)["status"].tolist() == ["ok"] for p in tasks.glob("*.parquet"))
