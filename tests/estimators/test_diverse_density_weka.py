@@ -135,5 +135,5 @@ def test_same_predictions_as_real_weka(native, classname):
     bags, y = _bags(5, n=30, d=3)
     test_bags, _ = _bags(6, n=30, d=3)
     ours = native().fit(bags, y).predict(test_bags)
-    weka = WekaMIClassifier(f"weka.classifiers.mi.{classname}", timeout=120).fit(bags, y)
+    weka = WekaMIClassifier(f"weka.classifiers.mi.{classname}", timeout=600).fit(bags, y)
     assert np.mean(ours == weka.predict(test_bags)) >= 0.95

@@ -207,7 +207,7 @@ def test_solver_configs(name, classname):
 )
 def test_real_weka_beats_majority(classname, options, split):
     bags_tr, y_tr, bags_te, y_te = split
-    model = WekaMIClassifier(classname, options, timeout=120).fit(bags_tr, y_tr)
+    model = WekaMIClassifier(classname, options, timeout=600).fit(bags_tr, y_tr)
     pred = model.predict(bags_te)
     run = model.last_run_
     proba = model.predict_proba(bags_te)

@@ -27,7 +27,7 @@ def _write_lock(run_dir: Path, **info) -> Path:
 @pytest.fixture
 def other_process():
     """A live process that is not this one (killed at the end)."""
-    proc = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(120)"])
+    proc = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(600)"])
     yield proc
     proc.kill()
     proc.wait()
@@ -65,7 +65,7 @@ def test_a_run_in_use_is_refused_and_its_files_left_alone(tmp_path, other_proces
         cwd=tmp_path,
         capture_output=True,
         text=True,
-        timeout=120,
+        timeout=600,  # a hang guard
     )
     assert proc.returncode == 2, proc.stderr
     errors = [line for line in proc.stderr.splitlines() if "error" in line]
@@ -90,7 +90,7 @@ def test_a_lock_of_a_live_process_started_by_svmlab(tmp_path):
             sys.executable,
             "-c",
             "import sys, time; from svmlab.runner import lock; lock.acquire(sys.argv[1]); "
-            "print('held', flush=True); time.sleep(120)",
+            "print('held', flush=True); time.sleep(600)",
             str(tmp_path),
         ],
         stdout=subprocess.PIPE,

@@ -181,7 +181,7 @@ def test_many_tasks_benchmark_runs_resumes_and_reports_peak_memory(tmp_path):
         + ["--n-jobs", "1", "--quiet", "--phases", "run,resume", "--dir", str(tmp_path)],
         capture_output=True,
         text=True,
-        timeout=120,
+        timeout=600,  # a hang guard
         cwd=tmp_path,
     )
     assert out.returncode == 0, out.stdout + out.stderr

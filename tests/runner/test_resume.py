@@ -180,7 +180,7 @@ def svmlab_run(results_dir: Path, *args: str) -> subprocess.CompletedProcess:
         cwd=results_dir,
         capture_output=True,
         text=True,
-        timeout=120,
+        timeout=600,  # a hang guard
     )
 
 
