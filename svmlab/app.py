@@ -6,9 +6,21 @@ import os
 import sys
 from pathlib import Path
 
-from svmlab.config import run_id_of, with_replaced_estimators
+from svmlab.config import (
+    HYDRA_ERRORS,
+    hydra_error_line,
+    run_id_of,
+    with_replaced_estimators,
+)
 from svmlab.errors import ResultsError, SvmlabError
-from svmlab.run_checks import check_results_dir
+from svmlab.run_checks import (
+    check_chosen_files,
+    check_options,
+    check_override_values,
+    check_results_dir,
+    check_settings,
+    parse_command_overrides,
+)
 from svmlab.solvers import RESERVED
 from svmlab.sweep_status import (
     close_status_dir,
@@ -142,7 +154,11 @@ def job(cfg) -> float | None:
     # a deletion (~solver.C) fixes nothing: the parameter falls back to its default
     settings = parse_overrides([o for o in hc.overrides.task if not o.startswith("~")])
     try:
-        container = with_replaced_estimators(OmegaConf.to_container(cfg, resolve=True), hc)
+        try:
+            container = with_replaced_estimators(OmegaConf.to_container(cfg, resolve=True), hc)
+        except HYDRA_ERRORS as exc:  # e.g. an interpolation of an experiment that fails
+            raise SvmlabError(hydra_error_line(exc)) from None
+        check_settings(cfg)  # a sweep job's own values (the sweep's were checked before)
         run_id = run_id_of(container, run_dir)
         # an unknown target fails before any work
         target = get_reproduction(container["reproduce"]) if container.get("reproduce") else None
@@ -217,27 +233,41 @@ def has_experiment_choice(args: list[str]) -> bool:
 
 
 def check_group_choices(args: list[str]) -> None:
-    """Unknown config-group options (``solver=nosuch``) fail with a did-you-mean message.
+    """Unknown or empty config-group options (``solver=nosuch``, ``dataset=``) fail with a
+    did-you-mean message.
 
-    Hydra would also refuse them, listing every option; this names the closest ones
-    first. Options found in a ``--config-dir`` are accepted; sweep functions such as
-    ``choice(...)`` or ``glob(...)`` are left to Hydra.
+    Hydra would also refuse them, listing every option on a line of its own; this names the
+    closest ones first. Options found in a ``--config-dir`` are accepted; sweep functions
+    such as ``choice(...)`` or ``glob(...)`` are left to Hydra.
     """
     from svmlab.errors import UnknownNameError
 
     dirs = _config_dirs(args)
+    if any(a.startswith("experiment=") for a in args) and not any(
+        a.startswith(("+experiment=", "++experiment=")) for a in args
+    ):
+        given = next(a for a in args if a.startswith("experiment="))
+        raise SvmlabError(f"{given}: an experiment is added with a plus sign: +{given}")
     for key, value in parse_overrides(args):
+        group = key.split("@")[0]
         if key in GROUPS and key != "experiment" and value == "null":
             raise SvmlabError(
                 f"{key}=null leaves the run without a {key}; name one (svmlab list {key}s), or "
                 f"drop one entry of an experiment with {key}s.NAME=null"
             )
-        if key not in GROUPS or not value or "(" in value:
+        if group not in GROUPS or "(" in value:
             continue
-        options = {p.stem for d in dirs for p in (d / key).glob("*.yaml")}
+        options = {p.stem for d in dirs for p in (d / group).glob("*.yaml")}
+        if not value.strip():
+            shown = ", ".join(sorted(options)[:12]) + (" ..." if len(options) > 12 else "")
+            given = f"+{key}" if key == "experiment" else key
+            raise SvmlabError(
+                f"{given}= is empty; choose one of: {shown} ({len(options)} in all: svmlab "
+                f"list {group}s)"
+            )
         for choice in value.split(","):
             if choice not in options:
-                raise UnknownNameError(key, choice, options)
+                raise UnknownNameError(group, choice, options)
 
 
 #: Hydra plugins by config-group option: ``{group: {option: (module, pip package)}}``.
@@ -447,7 +477,12 @@ def run(args: list[str]) -> int:
         args = add_overrides(args, ["+experiment=quickstart"])
     try:
         check_one_mode(args)
+        options, words = split_args(args)
+        check_options(options)
+        overrides = parse_command_overrides(words)
+        check_override_values(overrides)
         check_group_choices(args)
+        check_chosen_files(overrides, GROUPS, _config_dirs(args))
         check_plugins(args)
         status_dir = _open_sweep_status(args)
     except SvmlabError as exc:
@@ -458,15 +493,23 @@ def run(args: list[str]) -> int:
     if status_dir is not None:
         args = add_overrides(args, [env_override(status_dir)])
     main = hydra.main(config_path=str(conf_dir()), config_name="config", version_base="1.3")(job)
-    saved = sys.argv
+    saved, debugging = sys.argv, os.environ.get("HYDRA_FULL_ERROR") == "1"
     sys.argv = ["svmlab run", *args]
+    os.environ["HYDRA_FULL_ERROR"] = "1"  # Hydra raises its errors rather than printing them
     try:
         main()
-    except SystemExit as exc:  # Hydra exits on its own errors (bad override syntax, ...)
+    except SystemExit as exc:  # svmlab's checks (status 2) and Hydra's --help, --version
         if exc.code not in (0, None):
             return int(exc.code) if isinstance(exc.code, int) else 2
+    except HYDRA_ERRORS as exc:  # composition: an unknown key, a config file not found...
+        if debugging:
+            raise
+        print(f"svmlab: error: {hydra_error_line(exc)}", file=sys.stderr)
+        return 2
     finally:
         sys.argv = saved
+        if not debugging:
+            os.environ.pop("HYDRA_FULL_ERROR", None)
         if status_dir is not None:
             worst, silent = close_status_dir(status_dir)
             EXIT["code"] = max(EXIT["code"], worst, 1 if silent else 0)

@@ -10,7 +10,9 @@ command-line overrides; this module holds the few things svmlab derives from tha
   override replaces (:func:`svmlab.solvers.replace_retargeted`), applied to every solver of
   a composed configuration;
 * :func:`compose` - the configuration of a command line without running it (Hydra's compose
-  API), for commands that need an experiment's settings (``svmlab reproduce``).
+  API), for commands that need an experiment's settings (``svmlab reproduce``);
+* :func:`hydra_error_line` - an error Hydra raises while composing (a key the configuration
+  does not have, a config file that is not YAML or not found) as svmlab's one line.
 """
 
 from __future__ import annotations
@@ -18,9 +20,15 @@ from __future__ import annotations
 from collections.abc import Mapping
 from pathlib import Path
 
+import yaml
+from hydra.errors import HydraException
 from omegaconf import OmegaConf
+from omegaconf.errors import OmegaConfBaseException
 
 from svmlab.solvers import replace_retargeted
+
+#: What Hydra raises for a configuration it cannot compose (:func:`hydra_error_line`).
+HYDRA_ERRORS = (HydraException, OmegaConfBaseException, yaml.YAMLError)
 
 #: The key of an experiment's solver entry in Hydra's recorded choices, e.g.
 #: ``solver@solvers.miboost`` -> ``miboost``; ``solver`` is the primary solver's.
@@ -168,3 +176,67 @@ def compose(overrides: list[str], *, config_dir: str | Path | None = None) -> tu
     with open_dict(cfg):
         del cfg["hydra"]
     return with_replaced_estimators(OmegaConf.to_container(cfg, resolve=True), hydra), hydra
+
+
+# -- Hydra's own errors as one line ------------------------------------------------------------
+
+
+def yaml_error_line(exc, path=None) -> str:
+    """``FILE, line N: problem`` of a YAML parse error."""
+    mark = getattr(exc, "problem_mark", None)
+    where = str(path or getattr(mark, "name", "") or "a config file")
+    if mark is not None:
+        where += f", line {mark.line + 1}, column {mark.column + 1}"
+    problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+    context = getattr(exc, "context", None)
+    return f"{where}: not valid YAML ({problem}{f', {context}' if context else ''})"
+
+
+def omegaconf_error_line(exc, key: str | None = None) -> str:
+    """An OmegaConf error (an interpolation that does not resolve, a value of the wrong type)
+    in one line naming the setting (``key`` when the error does not say)."""
+    first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+    key = getattr(exc, "full_key", None) or key
+    return f"setting {key}: {first}" if key else first
+
+
+def _one_line(text: str, limit: int = 400) -> str:
+    skip = ("See https://", "Set the environment variable HYDRA_FULL_ERROR")
+    lines = [ln.strip() for ln in text.splitlines() if ln.strip() and not ln.startswith(skip)]
+    line = " ".join(lines)
+    return line if len(line) <= limit else line[: limit - 3] + "..."
+
+
+def hydra_error_line(exc: BaseException) -> str:
+    """The one line svmlab prints for an error Hydra raises (a key the configuration does
+    not have, a config file that cannot be read or found, a bad value): what was given and
+    what to do."""
+    import yaml
+    from hydra.errors import MissingConfigException
+
+    if isinstance(exc, yaml.YAMLError):
+        return yaml_error_line(exc)
+    if isinstance(exc, OmegaConfBaseException):
+        return omegaconf_error_line(exc)
+    text = str(exc)
+    if isinstance(exc, MissingConfigException):
+        options = list(exc.options or [])
+        shown = ", ".join(options[:12]) + (" ..." if len(options) > 12 else "")
+        return _one_line(text.split("\n\n")[0]) + (f"; available: {shown}" if options else "")
+    lines = text.splitlines()
+    if len(lines) > 1 and lines[0].startswith("Could not override '") and "+" in lines[1]:
+        key = lines[0].split("'")[1]
+        hint = lines[1].split(" use ")[-1]
+        return (
+            f"unknown setting {key}: the configuration has no such key (svmlab run --cfg job "
+            f"shows them); {hint} would add it"
+        )
+    if lines and lines[0].startswith("Ambiguous value for argument '"):
+        given = lines[0].split("'", 1)[1].rstrip("'")
+        return (
+            f"{given}: a comma makes a sweep, which needs -m (svmlab run -m ...); a list is "
+            "written [a,b], a text with a comma is quoted"
+        )
+    cause = exc.__cause__
+    tail = f" ({omegaconf_error_line(cause)})" if isinstance(cause, OmegaConfBaseException) else ""
+    return _one_line(text) + tail

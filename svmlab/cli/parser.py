@@ -37,8 +37,29 @@ datasets/, then the user cache; `svmlab data fetch` downloads and verifies them.
 """
 
 
+class Parser(argparse.ArgumentParser):
+    """argparse with svmlab's error format: one line naming the problem, exit status 2 (the
+    usage block would bury it; ``--help`` shows it)."""
+
+    def error(self, message: str):
+        self.exit(2, f"svmlab: error: {message} (see {self.prog} --help)\n")
+
+
+def significance_level(text: str) -> float:
+    """``--alpha`` / ``--bd-alpha`` of ``report`` and ``stats``: a level 0 < level < 1."""
+    try:
+        level = float(text)
+    except ValueError:
+        level = float("nan")
+    if not 0.0 < level < 1.0:
+        raise argparse.ArgumentTypeError(
+            f"{text} is not a significance level; give a number with 0 < level < 1"
+        )
+    return level
+
+
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(
+    p = Parser(
         prog="svmlab",
         description=DESCRIPTION,
         epilog=EPILOG,
@@ -246,13 +267,13 @@ def _stats_options(p: argparse.ArgumentParser) -> None:
     )
     g.add_argument(
         "--alpha",
-        type=float,
+        type=significance_level,
         default=0.05,
         help="significance level of Holm, Wilcoxon and Nemenyi (0.05)",
     )
     g.add_argument(
         "--bd-alpha",
-        type=float,
+        type=significance_level,
         help="level of the Bonferroni-Dunn CD (default: --alpha; the MIL study used 0.10)",
     )
     g.add_argument(

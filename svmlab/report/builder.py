@@ -18,7 +18,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from svmlab.errors import SvmlabError
+from svmlab.errors import SvmlabError, UnknownNameError
 from svmlab.report.render import figure_html, markdown_html, page, render
 from svmlab.reproduce import MEAN_DELTA, RANK_CORR
 from svmlab.reproduce.published_tests import DIFFERS, VERDICTS_ROW
@@ -120,6 +120,8 @@ def run_report(
     )
     if not stat_metrics or no_stats:
         return out
+    if stats.get("control") is not None and stats["control"] not in set(df["method"]):
+        raise UnknownNameError("method", stats["control"], set(df["method"].dropna()))
     run_path = Path(run_dir)
     out_dir = out_dir or ((run_path.parent if run_path.is_file() else run_path) / "report")
     derived = derived_directions(configs)

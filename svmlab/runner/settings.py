@@ -14,7 +14,7 @@ KEYS = ("name", "description", "backend", "n_jobs", "task_timeout", "progress", 
 
 
 def check_runner(runner: dict) -> dict:
-    """Validate the runner settings (backend, n_jobs, task_timeout) and return them.
+    """Validate the runner settings (backend, n_jobs, progress, task_timeout) and return them.
 
     Raises
     ------
@@ -35,6 +35,9 @@ def check_runner(runner: dict) -> dict:
         raise ConfigError(
             f"runner.n_jobs must be a non-zero integer (-1: one per core), got {n_jobs!r}"
         )
+    progress = runner.get("progress", True)
+    if not isinstance(progress, bool):
+        raise ConfigError(f"runner.progress={progress!r} is not a boolean; give true or false")
     timeout = runner.get("task_timeout")
     if timeout is not None and (not isinstance(timeout, (int, float)) or timeout <= 0):
         raise ConfigError(
