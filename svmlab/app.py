@@ -154,11 +154,7 @@ def job(cfg) -> float | None:
     # a deletion (~solver.C) fixes nothing: the parameter falls back to its default
     settings = parse_overrides([o for o in hc.overrides.task if not o.startswith("~")])
     try:
-        try:
-            container = with_replaced_estimators(OmegaConf.to_container(cfg, resolve=True), hc)
-        except HYDRA_ERRORS as exc:  # e.g. an interpolation of an experiment that fails
-            raise SvmlabError(hydra_error_line(exc)) from None
-        check_settings(cfg)  # a sweep job's own values (the sweep's were checked before)
+        container = _composed(cfg, hc)
         run_id = run_id_of(container, run_dir)
         # an unknown target fails before any work
         target = get_reproduction(container["reproduce"]) if container.get("reproduce") else None
@@ -205,6 +201,19 @@ def job(cfg) -> float | None:
     finally:
         release(run_dir)
     return None
+
+
+def _composed(cfg, hc) -> dict:
+    """The job's configuration resolved, with svmlab's rule for replaced nested estimators,
+    and checked (a sweep job's own values; the sweep's were checked before it started)."""
+    from omegaconf import OmegaConf
+
+    try:
+        container = with_replaced_estimators(OmegaConf.to_container(cfg, resolve=True), hc)
+    except HYDRA_ERRORS as exc:  # e.g. an interpolation of an experiment that fails
+        raise SvmlabError(hydra_error_line(exc)) from None
+    check_settings(cfg)
+    return container
 
 
 def _discard_if_unused(run_dir: Path) -> None:
@@ -400,14 +409,20 @@ def split_args(args: list[str]) -> tuple[list[str], list[str]]:
 def add_overrides(args: list[str], extra: list[str]) -> list[str]:
     """``args`` with the overrides ``extra`` after the command line's own.
 
-    Hydra takes the overrides as one run of words, so the options go first and the
-    overrides, the command line's and then ``extra``, after them.
+    Hydra takes the overrides as one run of words, so the options go first (``-m`` may stand
+    anywhere on the command line) and the overrides, the command line's and then ``extra``,
+    after them; ``--info`` without a topic goes last, where it cannot take an override for
+    its topic.
 
     >>> add_overrides(["a=1", "-m"], ["b=2"]), add_overrides(["--cfg", "job", "a=1"], ["b=2"])
     (['-m', 'a=1', 'b=2'], ['--cfg', 'job', 'a=1', 'b=2'])
+    >>> add_overrides(["--info", "a=1"], [])
+    ['a=1', '--info']
     """
     options, overrides = split_args(args)
-    return [*options, *overrides, *extra]
+    bare = [o for o in options if o in ("-i", "--info")]
+    options = [o for o in options if o not in bare]
+    return [*options, *overrides, *extra, *bare]
 
 
 def _config_dirs(args: list[str]) -> list[Path]:

@@ -27,7 +27,7 @@ import tempfile
 from pathlib import Path
 
 from hydra.experimental.callback import Callback
-from omegaconf import DictConfig, OmegaConf
+from omegaconf import DictConfig, ListConfig, OmegaConf
 from omegaconf.errors import OmegaConfBaseException
 
 from svmlab.config import omegaconf_error_line, yaml_error_line
@@ -214,12 +214,24 @@ DIR_NAMES = ("name", "run_id")
 SEEDED = ("dataset", "datasets", "solver", "solvers")
 #: ``report`` settings of an experiment: what ``svmlab report`` accepts for them.
 REPORT_AGGREGATES = ("mean", "pooled")
+#: Settings that hold settings by name: a mapping (or null), never a single value.
+MAPPINGS = ("data", "preprocessing", "tuning", "report", "datasets", "solvers")
+#: Settings that name a place or a thing and cannot be empty.
+NON_EMPTY = ("results_dir", "hydra.run.dir", "hydra.sweep.dir")
 
 
 def _shown(value) -> str:
     if value is None:
         return "null"
     return repr(value) if isinstance(value, str) and value else shortened(str(value))
+
+
+def _is_entry_name(key: str) -> bool:
+    """``solver.name``, ``solvers.X.name``, ``dataset.name``, ``datasets.X.name``,
+    ``protocol.name``: the labels of the result rows."""
+    parts = key.split(".")
+    single = len(parts) == 2 and parts[0] in ("solver", "dataset", "protocol")
+    return parts[-1] == "name" and (single or (len(parts) == 3 and parts[0] in SEEDED))
 
 
 def _is_seed_key(key: str) -> bool:
@@ -242,12 +254,23 @@ def check_value(key: str, value) -> None:
         check_seed(value)
     elif key in DIR_NAMES:
         check_dir_name(key, value)
-    elif key == "results_dir":
+    elif key in NON_EMPTY:
         if value is None or not str(value).strip():
             raise ConfigError(
-                f"results_dir={_shown(value)} names no directory; give one (results_dir=. for "
-                "the current directory)"
+                f"{key}={_shown(value)} names no directory; give one ({key}=. for the current "
+                "directory)"
             )
+    elif key in MAPPINGS or key == "unavailable_datasets":
+        kind = list if key == "unavailable_datasets" else dict
+        if value is not None and not isinstance(value, kind):
+            how = f"{key}=[a,b]" if kind is list else f"{key}.NAME=VALUE (see svmlab run --cfg job)"
+            raise ConfigError(
+                f"{key}={_shown(value)} is not a {'list' if kind is list else 'mapping'}; "
+                f"set it as {how}"
+            )
+    elif _is_entry_name(key):
+        if not isinstance(value, (str, int)) or isinstance(value, bool) or not str(value).strip():
+            raise ConfigError(f"{key}={_shown(value)} is not a name; give text, e.g. {key}=mine")
     elif key in BOOLEAN_SETTINGS:
         if not isinstance(value, bool):
             raise ConfigError(f"{key}={_shown(value)} is not a boolean; give true or false")
@@ -302,15 +325,18 @@ def check_settings(config: DictConfig) -> None:
     SvmlabError
         One line naming the setting, its value and what is accepted.
     """
-    keys = ("seed", *DIR_NAMES, "results_dir", *BOOLEAN_SETTINGS, "report.aggregate")
-    for key in (*keys, "report.bd_alpha", *SEEDED):
+    keys = ("seed", *DIR_NAMES, *NON_EMPTY, "unavailable_datasets", *MAPPINGS, "runner")
+    for key in (*keys, "protocol", *SEEDED):
         try:
             node = OmegaConf.select(config, key, default=_ABSENT)
-            if isinstance(node, DictConfig):
+            if isinstance(node, (DictConfig, ListConfig)):
                 node = OmegaConf.to_container(node, resolve=True)
         except OmegaConfBaseException as exc:
             raise ConfigError(omegaconf_error_line(exc, key)) from None
-        for name, value in [] if node is _ABSENT else _leaves(key, node):
+        if node is _ABSENT:
+            continue
+        check_value(key, node)
+        for name, value in _leaves(key, node) if isinstance(node, dict) else ():
             check_value(name, value)
     if "experiment" in config:
         name = OmegaConf.select(config, "hydra.runtime.choices.experiment", default="NAME")

@@ -58,6 +58,15 @@ def significance_level(text: str) -> float:
     return level
 
 
+def file_label(text: str) -> str:
+    """``stats --name``: a label that is also the stem of file names, so one name (no ``/``)."""
+    if not text.strip() or "/" in text or "\0" in text or text.strip() in (".", ".."):
+        raise argparse.ArgumentTypeError(
+            f"{text!r} cannot name files; give a name without / (e.g. --name accuracy)"
+        )
+    return text
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = Parser(
         prog="svmlab",
@@ -141,7 +150,11 @@ def _add_stats(sub) -> None:
         choices=("higher", "lower", "max", "min"),
         help="whether higher (default) or lower values are better",
     )
-    st.add_argument("--name", help="label for titles and file names (default: the file's stem)")
+    st.add_argument(
+        "--name",
+        type=file_label,
+        help="label for titles and file names (default: the file's stem)",
+    )
     st.add_argument("--format", "-f", choices=("markdown", "csv", "latex"), default="markdown")
     st.add_argument(
         "--output-dir",
@@ -206,7 +219,11 @@ def _add_reproduce(sub) -> None:
         "  svmlab reproduce mierswa2009 --only evosvm_bench,evosvm_nonpsd",
     )
     r.add_argument("paper", nargs="?", help="the document (see --list)")
-    r.add_argument("--list", action="store_true", help="the documents and their experiments")
+    r.add_argument(
+        "--list",
+        action="store_true",
+        help="the documents and their experiments (only PAPER's when one is named)",
+    )
     r.add_argument(
         "--quick",
         action="store_true",

@@ -13,8 +13,8 @@ def reproduce(args) -> int:
     """Run (unless --no-run) and report every experiment of a document."""
     from svmlab.reproduce.papers import PAPERS, get_paper
 
-    if args.list:
-        _list_papers(PAPERS)
+    if args.list:  # every document, or the one named
+        _list_papers({args.paper: get_paper(args.paper)} if args.paper else PAPERS)
         return 0
     if not args.paper:
         raise SvmlabError(

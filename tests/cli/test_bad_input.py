@@ -1,8 +1,14 @@
-"""Bad input and unusable places give one line and exit status 2 (issue 17, items 7-9).
+"""Bad input and unusable places give one line and exit status 2 (issue 17, items 7-9;
+issue 34, item 3).
 
-Most checks here fail before Hydra starts, so they run in-process through ``main``.
+The catalogue of bad inputs is organised by command: ``test_bad_input_run.py`` (``svmlab
+run``), ``test_bad_input_commands.py`` (``report``, ``stats``, ``reproduce``, ``data``,
+``list``); :func:`assert_refused` holds what every case asserts. This file keeps the cases that
+need more than one command line. Most checks fail before Hydra starts, so they run in-process
+through ``main``.
 """
 
+import hashlib
 from pathlib import Path
 
 import pytest
@@ -10,6 +16,50 @@ from omegaconf import OmegaConf
 
 from svmlab import run_checks
 from svmlab.cli import main
+
+
+def cases(table):
+    """``pytest.param(words, named)`` of a catalogue table, each with its words as id."""
+    return [pytest.param(words, named, id=str(words)[:70]) for words, named in table]
+
+
+def exit_status(argv: list[str]) -> int:
+    """``svmlab ARGV`` in-process; argparse's errors end in SystemExit, svmlab's return."""
+    try:
+        return main(argv)
+    except SystemExit as exc:
+        return exc.code
+
+
+def _snapshot(root: Path) -> dict[str, str]:
+    return {
+        str(p.relative_to(root)): "dir"
+        if p.is_dir()
+        else hashlib.sha256(p.read_bytes()).hexdigest()
+        for p in root.rglob("*")
+    }
+
+
+def assert_refused(argv: list[str], named: list[str], root: Path, capsys) -> str:
+    """``svmlab ARGV`` exits with status 2 and one to three lines on stderr, the first
+    ``svmlab: error: ...``, holding each of ``named`` and no traceback; nothing is printed on
+    stdout and nothing under ``root`` is written or changed (a results directory ``root/res``
+    may be left, empty)."""
+    capsys.readouterr()
+    before = _snapshot(root)
+    code = exit_status(argv)
+    out, err = capsys.readouterr()
+    lines = err.strip().splitlines()
+    assert code == 2, f"exit {code}\nstderr:\n{err}"
+    assert "Traceback" not in err and 1 <= len(lines) <= 3, err
+    assert lines[0].startswith("svmlab: error: "), err
+    for text in named:
+        assert text in err, f"{text!r} not in {err!r}"
+    assert out.strip() == "", out
+    after = _snapshot(root)
+    changed = {p for p in after if before.get(p) != after[p]} | (set(before) - set(after))
+    assert changed <= {"res"}, changed
+    return err.strip()
 
 
 def _one_error_line(capsys) -> str:
@@ -214,3 +264,61 @@ def test_a_sweep_into_an_unusable_results_directory_is_one_line(tmp_path, capsys
         f"svmlab: error: results directory {blocker}/res cannot be created: {blocker} is not a "
         "writable directory; set results_dir=... to another place"
     )
+
+
+@pytest.mark.parametrize("flag", ["-m", "--multirun"])
+def test_multirun_flag_may_stand_between_overrides(flag, tmp_path, capsys):
+    """Regression: `-m` between overrides gave argparse's "unrecognized arguments"; here Hydra
+    parses the command line and composes, and svmlab's check of the sweep answers."""
+    args = ["run", "dataset=iris", flag, "+experiment=quickstart", f"results_dir={tmp_path}"]
+    assert main([*args, "datasets={}"]) == 2
+    assert _one_error_line(capsys).startswith("svmlab: error: datasets={} does not remove")
+    assert not any(tmp_path.iterdir())
+
+
+def test_the_accepted_values_pass_their_rule():
+    """The other side of the catalogue: the limits themselves, names with parts, booleans."""
+    from svmlab.run_checks import check_value
+
+    accepted = [("seed", 0), ("seed", 2**32 - 1), ("run_id", "a/b"), ("run_id", 7)]
+    accepted += [("name", "x" * 255), ("results_dir", "."), ("data.allow_download", True)]
+    accepted += [("runner.progress", False), ("dataset.params.random_state", None)]
+    accepted += [("solvers.svc.random_state", 2**32 - 1), ("solver.grid.random_state", [0, 1])]
+    accepted += [("report.bd_alpha", 0.1), ("report.bd_alpha", None), ("datasets", {})]
+    for key, value in accepted:
+        check_value(key, value)
+
+
+def test_derived_seeds_use_the_whole_seed_and_refuse_others():
+    """Item 4: a seed of 2^32 or more gave the folds of the seed mod 2^32 while the rows
+    recorded the large seed; derive_seed now refuses it, and every accepted seed is its own."""
+    from svmlab.seeding import MAX_SEED, derive_seed
+
+    assert derive_seed(0, "split", "iris", 0) != derive_seed(MAX_SEED, "split", "iris", 0)
+    assert derive_seed(5, "x") == derive_seed(5, "x")
+    for seed in (-1, MAX_SEED + 1, 2**63 + 1):
+        with pytest.raises(ValueError, match="0 to 4294967295"):
+            derive_seed(seed, "split")
+
+
+def test_hydra_errors_exit_2_with_one_line_in_a_real_process(run_cli, tmp_path):
+    """Hydra's own errors (an unknown key; a config file that is not YAML, read through an
+    experiment's defaults list) end the console command with svmlab's line and status 2,
+    where Hydra exited 1 with several lines or a traceback."""
+    conf = tmp_path / "conf"
+    (conf / "experiment").mkdir(parents=True)
+    (conf / "solver").mkdir()
+    (conf / "experiment" / "mine.yaml").write_text(
+        "# @package _global_\ndefaults:\n  - override /solver: broken\nname: mine\n"
+    )
+    (conf / "solver" / "broken.yaml").write_text("name: broken\n\tC: 1\n")
+    base = ["run", f"results_dir={tmp_path}/res", "dataset=iris"]
+    proc = run_cli(*base, "nosuch.key=1", cwd=tmp_path, check=2)
+    assert proc.stderr.startswith("svmlab: error: unknown setting nosuch.key")
+    assert proc.stderr.count("\n") == 1 and proc.stdout == ""
+    proc = run_cli(*base, "--config-dir", str(conf), "+experiment=mine", cwd=tmp_path, check=2)
+    assert proc.stderr == (
+        f"svmlab: error: {conf}/solver/broken.yaml, line 2, column 1: not valid YAML (found "
+        "character '\\t' that cannot start any token, while scanning for the next token)\n"
+    )
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["conf"]
