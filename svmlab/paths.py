@@ -56,3 +56,47 @@ def cache_dir() -> Path:
     import pooch
 
     return Path(pooch.os_cache("svmlab"))
+
+
+#: The limits of most file systems when ``os.pathconf`` cannot tell: bytes per name, per path.
+NAME_MAX, PATH_MAX = 255, 4096
+
+
+def shortened(text: str, keep: int = 40) -> str:
+    """``text``, or its start and its length when it is long (a 300-byte name in a message).
+
+    >>> shortened("a" * 300, keep=5)
+    'aaaaa... (300 characters)'
+    """
+    return text if len(text) <= keep + 20 else f"{text[:keep]}... ({len(text)} characters)"
+
+
+def path_limits(path) -> tuple[int, int]:
+    """Bytes per name and per path on the file system that holds (or would hold) ``path``."""
+    where = Path(path).absolute()
+    while not os.path.exists(where):  # False, not an error, for a name too long to look up
+        where = where.parent
+    try:
+        return os.pathconf(where, "PC_NAME_MAX"), os.pathconf(where, "PC_PATH_MAX")
+    except (OSError, ValueError, AttributeError):  # no pathconf (Windows) or no answer
+        return NAME_MAX, PATH_MAX
+
+
+def too_long(path) -> str | None:
+    """Why ``path`` cannot exist on its file system - a name over the file system's bytes
+    per name (255 on most) or the whole path over its limit - or None when it can.
+
+    >>> too_long("results/" + "a" * 300).endswith("has 300 bytes, the file system allows 255")
+    True
+    >>> too_long("results/run1") is None
+    True
+    """
+    name_max, path_max = path_limits(path)
+    for part in Path(path).parts:
+        size = len(os.fsencode(part))
+        if size > name_max:
+            return f"the name {shortened(part)} has {size} bytes, the file system allows {name_max}"
+    size = len(os.fsencode(str(Path(path).absolute())))
+    if size >= path_max:
+        return f"the path has {size} bytes, the file system allows {path_max - 1}"
+    return None

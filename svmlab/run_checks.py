@@ -32,6 +32,7 @@ from omegaconf.errors import OmegaConfBaseException
 
 from svmlab.config import omegaconf_error_line, yaml_error_line
 from svmlab.errors import ConfigError, ResultsError, SvmlabError
+from svmlab.paths import path_limits, shortened, too_long
 from svmlab.runner.lock import in_use
 from svmlab.seeding import check_seed
 
@@ -155,51 +156,20 @@ def _existing_ancestor(path: Path) -> Path:
     return path
 
 
-#: The limits of most file systems when ``os.pathconf`` cannot tell: bytes per name, per path.
-NAME_MAX, PATH_MAX = 255, 4096
-
-
-def _limits(path: Path) -> tuple[int, int]:
-    """Bytes per name and per path on the file system that would hold ``path``."""
-    try:
-        where = _existing_ancestor(path.absolute())
-        return os.pathconf(where, "PC_NAME_MAX"), os.pathconf(where, "PC_PATH_MAX")
-    except (OSError, ValueError, AttributeError):  # no pathconf (Windows) or no answer
-        return NAME_MAX, PATH_MAX
-
-
-def shortened(text: str, keep: int = 40) -> str:
-    """``text``, or its start and its length when it is long (a 300-byte run_id in a line).
-
-    >>> shortened("a" * 300, keep=5)
-    'aaaaa... (300 characters)'
-    """
-    return text if len(text) <= keep + 20 else f"{text[:keep]}... ({len(text)} characters)"
-
-
 def check_path_length(path: Path, what: str) -> None:
-    """Each name of ``path`` and ``path`` itself within the file system's limits, so that
-    creating it cannot fail half-way (255 bytes per name on most file systems).
+    """Each name of ``path`` and ``path`` itself within the file system's limits
+    (:func:`svmlab.paths.too_long`), so that creating it cannot fail half-way.
 
     Raises
     ------
     ResultsError
         One line naming the too-long name, its size and the limit.
     """
-    name_max, path_max = _limits(path)
-    for part in path.parts:
-        size = len(os.fsencode(part))
-        if size > name_max:
-            raise ResultsError(
-                f"{what} {shortened(str(path))}: the name {shortened(part)} has {size} bytes, "
-                f"the file system allows {name_max}; choose a shorter run_id=..., name=... or "
-                "results_dir=..."
-            )
-    size = len(os.fsencode(str(path.absolute())))
-    if size >= path_max:
+    why = too_long(path)
+    if why is not None:
         raise ResultsError(
-            f"{what} {shortened(str(path))}: the path has {size} bytes, the file system "
-            f"allows {path_max - 1}; choose a shorter run_id=..., name=... or results_dir=..."
+            f"{what} {shortened(str(path))}: {why}; choose a shorter run_id=..., name=... or "
+            "results_dir=..."
         )
 
 
@@ -307,7 +277,7 @@ def check_dir_name(key: str, value) -> None:
             f"{key}={shortened(text)} leaves the run's place in results_dir; give a relative "
             "name without . or .. parts"
         )
-    name_max = _limits(Path.cwd())[0]
+    name_max = path_limits(Path.cwd())[0]
     for part in parts:
         if len(os.fsencode(part)) > name_max:
             raise ConfigError(
@@ -398,7 +368,7 @@ def check_options(options: list[str]) -> None:
             raise SvmlabError(f"option {flag} needs a value (svmlab run --help)")
         if takes and value not in takes:
             raise SvmlabError(f"{flag} {value}: choose one of {', '.join(takes)}")
-        if flag in ("-cd", "--config-dir") and not Path(value).expanduser().is_dir():
+        if flag in ("-cd", "--config-dir") and not os.path.isdir(os.path.expanduser(value)):
             raise SvmlabError(f"--config-dir {value} is not a directory; give a directory")
 
 
@@ -419,7 +389,11 @@ def parse_command_overrides(words: list[str]) -> list:
         try:
             (override,) = parser.parse_overrides([word])
         except OverrideParseException as exc:
-            why = exc.message.splitlines()[-2 if "\nSee " in exc.message else -1]
+            lines = [ln.strip() for ln in exc.message.splitlines()]
+            lines = [ln for ln in lines if ln.strip("^") and not ln.startswith("See ")]
+            why = lines[-1] if lines else "not Hydra's grammar"
+            if "LexerNoViableAlt" in why:  # e.g. a letter outside ASCII
+                why = "a character that only a quoted value may hold: key='...'"
             raise SvmlabError(
                 f"{word!r} is not an override of the form key=value ({why}; "
                 "Hydra's override syntax: hydra.cc/docs/advanced/override_grammar/basic)"

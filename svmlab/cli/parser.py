@@ -58,11 +58,33 @@ def significance_level(text: str) -> float:
     return level
 
 
+def path_argument(text: str) -> Path:
+    """A path argument the file system can hold: each name within its bytes per name (255 on
+    most), so that looking it up or creating it cannot fail half-way."""
+    from svmlab.paths import shortened, too_long
+
+    why = too_long(text)
+    if why is not None:
+        raise argparse.ArgumentTypeError(f"{shortened(text)}: {why}")
+    return Path(text)
+
+
+#: Bytes a ``stats --name`` may have: it is the stem of file names with suffixes of up to
+#: about 40 bytes (``_pvalues_nemenyi_bonferroni.tiff``), within 255 bytes per name.
+LABEL_MAX = 200
+
+
 def file_label(text: str) -> str:
-    """``stats --name``: a label that is also the stem of file names, so one name (no ``/``)."""
+    """``stats --name``: a label that is also the stem of file names, so one name (no ``/``)
+    of at most :data:`LABEL_MAX` bytes."""
     if not text.strip() or "/" in text or "\0" in text or text.strip() in (".", ".."):
         raise argparse.ArgumentTypeError(
             f"{text!r} cannot name files; give a name without / (e.g. --name accuracy)"
+        )
+    if len(text.encode()) > LABEL_MAX:
+        raise argparse.ArgumentTypeError(
+            f"{text[:40]!r}... has {len(text.encode())} bytes; a name of files has at most "
+            f"{LABEL_MAX}"
         )
     return text
 
@@ -99,7 +121,9 @@ def _add_report(sub) -> None:
         "  svmlab report RUN_DIR --format latex --output table.tex",
     )
     r.add_argument(
-        "run_dir", help="a run directory (with run.json) or a directory of runs (a sweep)"
+        "run_dir",
+        type=path_argument,
+        help="a run directory (with run.json) or a directory of runs (a sweep)",
     )
     r.add_argument(
         "--metric",
@@ -116,12 +140,14 @@ def _add_report(sub) -> None:
     )
     r.add_argument("--format", "-f", choices=("markdown", "csv", "latex"), default="markdown")
     r.add_argument(
-        "--output", "-o", type=Path, help="write to this file instead of standard output"
+        "--output", "-o", type=path_argument, help="write to this file instead of standard output"
     )
     r.add_argument(
         "--no-stats", action="store_true", help="only the summary tables, no rank tests or figures"
     )
-    r.add_argument("--figures-dir", type=Path, help="where figures go (default: RUN_DIR/report)")
+    r.add_argument(
+        "--figures-dir", type=path_argument, help="where figures go (default: RUN_DIR/report)"
+    )
     _stats_options(r)
 
 
@@ -142,7 +168,7 @@ def _add_stats(sub) -> None:
         "  svmlab stats mse.csv --control SVRCC --metric-direction lower --format latex\n"
         "  svmlab stats acc.csv --bd-alpha 0.10 --figures png pdf --output-dir out/",
     )
-    st.add_argument("table", type=Path, help="CSV or Parquet file")
+    st.add_argument("table", type=path_argument, help="CSV or Parquet file")
     st.add_argument(
         "--metric-direction",
         "-d",
@@ -159,7 +185,7 @@ def _add_stats(sub) -> None:
     st.add_argument(
         "--output-dir",
         "-o",
-        type=Path,
+        type=path_argument,
         help="write the tables (<name>.md/.tex/.csv) and figures here (default: print the tables, "
         "figures to ./<name>_stats/)",
     )
@@ -230,9 +256,11 @@ def _add_reproduce(sub) -> None:
         help="the quick profiles; experiments without one are skipped (the report says so)",
     )
     r.add_argument(
-        "--results-dir", type=Path, default=Path("results"), help="runs go here (results)"
+        "--results-dir", type=path_argument, default=Path("results"), help="runs go here (results)"
     )
-    r.add_argument("--out", type=Path, help="where the reports go (default: RESULTS_DIR/reproduce)")
+    r.add_argument(
+        "--out", type=path_argument, help="where the reports go (default: RESULTS_DIR/reproduce)"
+    )
     r.add_argument(
         "--no-run", action="store_true", help="run nothing; report on the runs that exist"
     )

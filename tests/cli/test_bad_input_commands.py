@@ -13,6 +13,8 @@ import shutil
 import pytest
 from test_bad_input import _fake_run, assert_refused, cases
 
+LONG = "a" * 300  # over the 255 bytes a name may have on most file systems
+
 #: Statistics options of both ``report`` and ``stats``: (words, words the error must hold).
 STATS_OPTIONS = [
     ("--alpha 2", ["--alpha: 2 is not a significance level", "0 < level < 1"]),
@@ -57,6 +59,9 @@ REPORT = [
     ("{file}", ["{file} is not a readable results Parquet file"]),
     ("{tmp}/empty", ["{tmp}/empty holds no svmlab run"]),
     ("", ["run_dir", "required"]),
+    (f"{{tmp}}/{LONG}", ["argument run_dir", "300 bytes", "allows 255"]),
+    (f"{{run}} --output {{tmp}}/{LONG}.md", ["argument --output/-o", "303 bytes"]),
+    (f"{{run}} --figures-dir {{tmp}}/{LONG}", ["argument --figures-dir", "300 bytes"]),
 ] + [(f"{{run}} {words}", named) for words, named in STATS_OPTIONS]
 
 STATS = [
@@ -80,6 +85,9 @@ STATS = [
     (["{table}", "--name", ""], ["'' cannot name files"]),
     ("{table} --name ..", ["'..' cannot name files"]),
     ("", ["table", "required"]),
+    (f"{{tmp}}/{LONG}.csv", ["argument table", "304 bytes"]),
+    (f"{{table}} --output-dir {{tmp}}/{LONG}", ["argument --output-dir/-o", "300 bytes"]),
+    (f"{{table}} --name {LONG}", ["argument --name", "300 bytes", "at most 200"]),
 ] + [(f"{{table}} {words}", named) for words, named in STATS_OPTIONS]
 
 REPRODUCE = [
@@ -96,6 +104,8 @@ REPRODUCE = [
     ("reproduce melki2018 --no-run --out {file}/o", ["--out {file}/o", "{file} is a file"]),
     ("reproduce melki2018 --no-run --results-dir {file}", ["{file}/reproduce", "is a file"]),
     ("reproduce melki2018 --nosuch", ["--nosuch"]),
+    (f"reproduce melki2018 --no-run --out {{tmp}}/{LONG}", ["argument --out", "300 bytes"]),
+    (f"reproduce melki2018 --no-run --results-dir {{tmp}}/{LONG}", ["--results-dir", "300"]),
 ]
 
 DATA_AND_LIST = [

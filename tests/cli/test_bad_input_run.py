@@ -154,6 +154,9 @@ NAMES = [
     (f"run_id={LONG}", ["run_id=aaaa", "300 bytes", "255"]),
     (f"run_id=ok/{LONG}", ["run_id=ok/aaaa", "300 bytes"]),
     (f"name={LONG}", ["name=aaaa", "300 bytes"]),
+    (f"run_id='{'é' * 128}'", ["256 bytes", "255"]),  # 128 characters, two bytes each
+    ("run_id=é", ["'run_id=é'", "only a quoted value may hold"]),
+    (f"--config-dir {{tmp}}/{LONG}", ["--config-dir {tmp}/aaaa", "is not a directory"]),
     (f"-m run_id=x,{LONG}", ["300 bytes"]),
     (f"results_dir={{tmp}}/res/{LONG}", ["the name aaaa", "300 bytes", "255"]),
     (f"-m solver.C=1,2 results_dir={{tmp}}/res/{LONG}", ["300 bytes"]),
