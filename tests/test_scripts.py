@@ -71,6 +71,23 @@ def test_runner_overhead_benchmark_prints_ratios():
     assert "overhead" in out and "speed-up" in out and "ratio runner/plain loop" in out
 
 
+def test_startup_benchmark_prints_every_command_with_its_target():
+    """One run of each command; which pass is the machine's business, not the test's."""
+    out = subprocess.run(
+        [sys.executable, str(REPO_ROOT / "scripts" / "bench" / "startup.py"), "--runs", "1"],
+        check=True,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    ).stdout
+    rows = {line[:40].strip(): line[40:].split() for line in out.splitlines()[1:]}
+    assert rows["svmlab stats acc.csv --figures none"][1:2] == ["1.50"]
+    for what in ("--help", "list datasets", "list metrics", "data list"):
+        assert rows[f"svmlab {what}"][1:2] == ["0.50"], out
+    assert all(r[2] in ("PASS", "FAIL") for label, r in rows.items() if "floor" not in label)
+    assert all(float(r[0]) >= 0 for r in rows.values())
+
+
 def test_evosvm_tsvm_figure(tmp_path):
     subprocess.run(
         [

@@ -21,6 +21,7 @@ def stats_kwargs(args) -> dict:
         "zero_method": args.zero_method,
         "omnibus": args.omnibus,
         "pairwise": tuple(args.pairwise),
+        "bergmann_hommel": args.bergmann_hommel,
     }
 
 

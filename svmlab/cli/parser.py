@@ -300,7 +300,7 @@ all pairs (--pairwise; M = k(k-1)/2 pairs):
   shaffer             Shaffer's static procedure: t_i p_(i), t_i the most hypotheses that can
                       be true with i-1 false
   bergmann            Bergmann-Hommel: max over the exhaustive sets I containing the pair of
-                      |I| min p_I (exact for k <= 9 methods)
+                      |I| min p_I (exact for k <= 9 methods; --bergmann-hommel)
   wilcoxon_holm       Wilcoxon signed-rank p of each pair, Holm-adjusted (Oliveira 2021, Ch. 5)
 """
 
@@ -367,6 +367,14 @@ def _stats_options(p: argparse.ArgumentParser) -> None:
         ),
         help="all-pairs p-value tables to print, each with its CD diagram, rank bars and p-value "
         "heat map (default: holm; none with an empty list; definitions above)",
+    )
+    g.add_argument(
+        "--bergmann-hommel",
+        choices=("exhaustive", "monotone"),
+        default="exhaustive",
+        help="the bergmann table's adjusted p: the max over the exhaustive sets as Garcia & "
+        "Herrera (2008) define it, not always monotone in the unadjusted p (default), or that "
+        "made non-decreasing in the unadjusted p (monotone, as scmamp prints it)",
     )
     g.add_argument(
         "--figures",

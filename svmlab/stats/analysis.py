@@ -13,7 +13,7 @@ import pandas as pd
 
 from svmlab.stats.compare import Comparison, compare
 from svmlab.stats.sections import Section
-from svmlab.stats.tables import PAIRWISE_LABELS, comparison_sections
+from svmlab.stats.tables import comparison_sections, pairwise_label
 
 
 def _slug(text: str) -> str:
@@ -80,7 +80,7 @@ def figures(
         formats,
     )
     if pairwise:
-        matrices = matrices or cmp.pairwise()
+        matrices = matrices or cmp.pairwise(pairwise)
         for which in pairwise:
             paths += _procedure_figures(cmp, which, matrices[which], out_dir, name, formats)
     return paths
@@ -99,7 +99,7 @@ def _procedure_figures(cmp, which: str, pvalues, out_dir: Path, name: str, forma
 
     scores = cmp.scores.to_dict()
     label = cmp.metric or name
-    short = PAIRWISE_LABELS.get(which, which).split(" (")[0]
+    short = pairwise_label(cmp, which).split(" (")[0]
     stem = out_dir / f"{_slug(name)}"
     cliques = cliques_from_pvalues(scores, pvalues, cmp.alpha)
     paths = save_figure(
@@ -163,14 +163,14 @@ def analyse(
         The NxN p-value tables to include (each also gets its figures).
     **options
         Passed to :func:`svmlab.stats.compare.compare` (control, alpha, bd_alpha,
-        tie_correction, missing, wilcoxon, zero_method, omnibus).
+        tie_correction, missing, wilcoxon, zero_method, omnibus, bergmann_hommel).
 
     No figures are drawn for a degenerate comparison (``cmp.degenerate``: all ties,
     N = 2 or k = 2): they would show a verdict the tests cannot give.
     """
     options.setdefault("metric", name)
     cmp = compare(table, direction, **options)
-    matrices = cmp.pairwise() if pairwise else None
+    matrices = cmp.pairwise(pairwise) if pairwise else None
     sections = comparison_sections(cmp, pairwise=pairwise, matrices=matrices)
     draw = out_dir is not None and formats and not cmp.degenerate
     paths = (

@@ -12,9 +12,15 @@ H_i has min{p_j : j ∈ I} ≤ α/|I|, so the adjusted p-value of H_i is
 
     APV_i = min(1, max{|I| · min{p_j : j ∈ I} : I exhaustive, H_i ∈ I}),
 
-and, as in scmamp, the adjusted values are made non-decreasing in the order of the
-unadjusted ones. The sets are enumerated exactly (no sampling) up to :data:`MAX_K`
-methods, the limit of scmamp's precomputed sets; beyond it the procedure is refused.
+García & Herrera's (2008) definition, ``"exhaustive"`` here and the default: APV_i ≤ α exactly
+when the procedure rejects H_i at level α. It need not be monotone in the unadjusted p: on
+the paper's 30 x 5 example, k-NN vs NaiveBayes gets 0.0303 while k-NN vs Kernel, with a
+smaller unadjusted p, gets 0.0319. The ``"monotone"`` definition (scmamp's
+``adjustBergmannHommel``) makes the adjusted values non-decreasing in the order of the
+unadjusted ones, as a step-down procedure's are; it is never smaller, so it can reject less
+(k-NN vs NaiveBayes: 0.0319). The sets are enumerated exactly (no sampling) up to
+:data:`MAX_K` methods, the limit of scmamp's precomputed sets; beyond it the procedure is
+refused.
 """
 
 from __future__ import annotations
@@ -24,6 +30,9 @@ from functools import lru_cache
 import numpy as np
 
 MAX_K = 9
+#: The definitions of the adjusted p-value: García & Herrera's (2008) maximum over the
+#: exhaustive sets (the default), and that maximum made non-decreasing in the unadjusted p.
+DEFINITIONS = ("exhaustive", "monotone")
 
 
 def partitions(k: int) -> np.ndarray:
@@ -85,7 +94,16 @@ def check_k(k: int) -> None:
         )
 
 
-def bergmann_hommel(p, k: int) -> np.ndarray:
+def check_definition(definition: str) -> None:
+    """Refuse a definition of the adjusted p-value that is not one of :data:`DEFINITIONS`."""
+    if definition not in DEFINITIONS:
+        raise ValueError(
+            f"the Bergmann-Hommel definition {definition!r} is not known; choose one of "
+            f"{', '.join(DEFINITIONS)}"
+        )
+
+
+def bergmann_hommel(p, k: int, definition: str = "exhaustive") -> np.ndarray:
     """Bergmann–Hommel adjusted p-values of the k(k−1)/2 pairwise hypotheses.
 
     Parameters
@@ -94,15 +112,20 @@ def bergmann_hommel(p, k: int) -> np.ndarray:
         Unadjusted p-values in ``numpy.triu_indices(k, 1)`` pair order.
     k : int
         Number of methods (at most :data:`MAX_K`).
+    definition : {"exhaustive", "monotone"}, default="exhaustive"
+        ``"exhaustive"``: García & Herrera's (2008) adjusted p, the maximum over the
+        exhaustive sets I containing the hypothesis of |I| · min p(I); it need not be
+        monotone in ``p``. ``"monotone"``: those values made non-decreasing in the ascending
+        order of ``p`` (ties keep the input order), as scmamp prints them.
 
     Returns
     -------
     ndarray
-        Adjusted p-values in the same order, capped at 1, non-decreasing in the
-        ascending order of ``p`` (ties keep the input order).
+        Adjusted p-values in the same order, capped at 1.
     """
     p = np.asarray(p, dtype=float)
     check_k(k)
+    check_definition(definition)
     m = k * (k - 1) // 2
     if p.shape != (m,):
         raise ValueError(
@@ -111,8 +134,10 @@ def bergmann_hommel(p, k: int) -> np.ndarray:
         )
     sets = exhaustive_sets(k)
     set_value = sets.sum(axis=1) * np.where(sets, p, np.inf).min(axis=1)
-    worst = np.where(sets, set_value[:, None], -np.inf).max(axis=0)
+    worst = np.minimum(np.where(sets, set_value[:, None], -np.inf).max(axis=0), 1.0)
+    if definition == "exhaustive":
+        return worst
     order = np.argsort(p, kind="stable")
     out = np.empty(m)
-    out[order] = np.maximum.accumulate(np.minimum(worst[order], 1.0))
+    out[order] = np.maximum.accumulate(worst[order])
     return out

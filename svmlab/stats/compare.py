@@ -14,6 +14,8 @@ import numpy as np
 import pandas as pd
 
 from svmlab.errors import StatsInputError, UnknownNameError
+from svmlab.stats.bergmann import DEFINITIONS as BERGMANN_HOMMEL_DEFINITIONS
+from svmlab.stats.distributions import norm_ppf, studentized_range_ppf
 from svmlab.stats.omnibus import (
     Omnibus,
     RankTest,
@@ -22,13 +24,10 @@ from svmlab.stats.omnibus import (
     quade,
 )
 from svmlab.stats.posthoc import (
-    NEMENYI_DEFAULT,
-    adjust_pairwise,
     bonferroni_dunn_cd,
     control_comparison,
     nemenyi_cd,
     pairwise_comparison,
-    pairwise_p,
 )
 from svmlab.stats.ranks import average_ranks, rank_table
 from svmlab.stats.wilcoxon import rank_sum, signed_rank
@@ -39,6 +38,8 @@ MISSING_POLICIES = ("error", "drop")
 #: R's NaN/NA, Weka/KEEL's "?", and the dash of published tables.
 MISSING_MARKERS = frozenset({"nan", "na", "n/a", "null", "none", "?", "-", "\u2013", "\u2014"})
 WILCOXON_KINDS = ("signed_rank", "rank_sum")
+#: First cells of a text table's header row that mark it as a header whatever follows.
+HEADER_FIRST_CELLS = frozenset({"dataset", "datasets", "data set", "data sets"})
 #: The omnibus tests whose scores the post-hoc tests compare.
 OMNIBUS_TESTS = ("friedman", "aligned", "quade")
 
@@ -64,6 +65,7 @@ class Comparison:
     omnibus_test: str = "friedman"
     rank_test: RankTest | None = None
     degenerate: str = ""
+    bergmann_hommel: str = "exhaustive"
 
     @property
     def scores(self) -> pd.Series:
@@ -100,38 +102,22 @@ class Comparison:
         limit = self.scores[self.control] - self.bd_cd
         return [m for m, r in self.scores.items() if m != self.control and r < limit]
 
-    def pairwise(self) -> dict[str, pd.DataFrame]:
+    def pairwise(self, procedures=None) -> dict[str, pd.DataFrame]:
         """NxN p-value matrices of the chosen omnibus test's scores.
 
         Keys as :func:`svmlab.stats.posthoc.pairwise_comparison`: ``p``, ``nemenyi``
         (= ``nemenyi_bonferroni``), ``nemenyi_tukey``, ``holm``, ``shaffer``,
-        ``bergmann`` (k <= 9) and ``wilcoxon_holm``.
+        ``bergmann`` (k <= 9, by :attr:`bergmann_hommel`'s definition) and
+        ``wilcoxon_holm``; only those in ``procedures`` (and ``p``) when it is given.
         """
-        out = pairwise_comparison(self.table, self.average_ranks)
-        if self.rank_test is None:
-            return out
-        scores, se = self.rank_test.scores, self.rank_test.se
-        p = pairwise_p(scores, se)
-        out.update(p=p, nemenyi_tukey=_tukey_p(scores, se))
-        for name, method in (("nemenyi_bonferroni", "bonferroni"), ("holm", "holm")):
-            out[name] = adjust_pairwise(p, method)
-        out["shaffer"] = adjust_pairwise(p, "shaffer")
-        if "bergmann" in out:
-            out["bergmann"] = adjust_pairwise(p, "bergmann")
-        out["nemenyi"] = out[NEMENYI_DEFAULT]
-        return out
-
-
-def _tukey_p(scores: pd.Series, se: float) -> pd.DataFrame:
-    """Studentized-range p of every pair of scores: P(Q_{k,∞} ≥ √2·|s_i − s_j| / se)."""
-    from scipy.stats import studentized_range
-
-    R = scores.to_numpy(dtype=float)
-    k = len(R)
-    i, j = np.triu_indices(k, 1)
-    M = np.ones((k, k))
-    M[i, j] = M[j, i] = studentized_range.sf(np.abs(R[i] - R[j]) / se * np.sqrt(2.0), k, np.inf)
-    return pd.DataFrame(M, index=scores.index, columns=scores.index)
+        test = self.rank_test
+        return pairwise_comparison(
+            self.table,
+            self.average_ranks if test is None else test.scores,
+            procedures,
+            se=None if test is None else test.se,
+            bergmann_hommel=self.bergmann_hommel,
+        )
 
 
 def normalise_direction(direction: str) -> str:
@@ -217,6 +203,7 @@ def compare(
     zero_method: str = "demsar",
     metric: str = "",
     omnibus: str = "friedman",
+    bergmann_hommel: str = "exhaustive",
 ) -> Comparison:
     """Rank the methods, run Friedman / Iman–Davenport and the 1xN post-hoc tests.
 
@@ -238,22 +225,21 @@ def compare(
     missing : {"error", "drop"}
         What to do with missing cells: fail naming them, or drop those datasets.
     wilcoxon : {"signed_rank", "rank_sum"}
-        Paired signed-rank (default, the papers' "Wilcoxon") or unpaired rank-sum
-        (Mann–Whitney; HyDR-MI's "Wilcoxon").
+        Paired signed-rank (default, the papers') or unpaired rank-sum (HyDR-MI's "Wilcoxon").
     zero_method : {"demsar", "zsplit", "wilcox"}
         Zero differences in the signed-rank test (see ``svmlab.stats.wilcoxon``).
     omnibus : {"friedman", "aligned", "quade"}
-        The omnibus test whose scores the post-hoc tests compare: Friedman's average
-        ranks (default; the Friedman / Iman–Davenport rows are always computed), the
-        Friedman aligned-ranks test's average aligned ranks, or Quade's T_j
-        (García et al. 2010). ``tie_correction`` applies to Friedman and Quade.
+        The test whose scores the post-hoc tests compare: Friedman's average ranks (default;
+        its rows are always computed), the average aligned ranks, or Quade's T_j (García et
+        al. 2010). ``tie_correction`` applies to Friedman and Quade.
+    bergmann_hommel : {"exhaustive", "monotone"}
+        Definition of the Bergmann–Hommel adjusted p (``svmlab.stats.bergmann``; the paper's).
 
-    Degenerate inputs (every dataset a tie of all methods, N = 2 datasets, k = 2 methods)
-    are compared, but :attr:`Comparison.degenerate` says why no test verdict can be
-    drawn; the tables then print no p-value of the omnibus test and no rejection.
+    Degenerate inputs (all datasets tied, N = 2, k = 2) are compared; :attr:`Comparison.degenerate`
+    says why no verdict can be drawn (the tables print no omnibus p and no rejection).
     """
     direction = normalise_direction(direction)
-    _check_choices(wilcoxon=wilcoxon, omnibus=omnibus)
+    _check_choices(wilcoxon=wilcoxon, omnibus=omnibus, bergmann_hommel=bergmann_hommel)
     values, dropped = clean_table(table, missing)
     values.columns = [str(c) for c in values.columns]
     ranks = rank_table(values, direction)
@@ -282,14 +268,19 @@ def compare(
         omnibus_test=omnibus,
         rank_test=rank_test,
         degenerate=degenerate_reason(ranks),
+        bergmann_hommel=bergmann_hommel,
     )
 
 
 def _check_choices(**options: str) -> None:
-    """Raise :class:`StatsInputError` for a ``wilcoxon`` or ``omnibus`` option that is not
-    one of its choices."""
+    """Raise :class:`StatsInputError` for a ``wilcoxon``, ``omnibus`` or ``bergmann_hommel``
+    option that is not one of its choices."""
     for name, value in options.items():
-        choices = {"wilcoxon": WILCOXON_KINDS, "omnibus": OMNIBUS_TESTS}[name]
+        choices = {
+            "wilcoxon": WILCOXON_KINDS,
+            "omnibus": OMNIBUS_TESTS,
+            "bergmann_hommel": BERGMANN_HOMMEL_DEFINITIONS,
+        }[name]
         if value not in choices:
             raise StatsInputError(
                 f"{name}={value!r} is not valid; choose one of {', '.join(choices)}"
@@ -341,10 +332,8 @@ def _rank_test(values, direction, omnibus, tie_correction) -> RankTest | None:
 
 def _critical_differences(k: int, se: float, alpha: float, bd_alpha: float) -> tuple[float, float]:
     """Bonferroni–Dunn and Nemenyi (studentized range) CDs in units of a score with ``se``."""
-    from scipy.stats import norm, studentized_range
-
-    bd = norm.ppf(1.0 - bd_alpha / (2.0 * (k - 1))) * se
-    nem = studentized_range.ppf(1.0 - alpha, k, np.inf) / np.sqrt(2.0) * se
+    bd = norm_ppf(1.0 - bd_alpha / (2.0 * (k - 1))) * se
+    nem = studentized_range_ppf(1.0 - alpha, k) / np.sqrt(2.0) * se
     return float(bd), float(nem)
 
 
@@ -423,11 +412,38 @@ def _sniff(path: Path) -> tuple[str, list[str]]:
     return sep, [h.strip() for h in header]
 
 
+def _is_number(cell: str) -> bool:
+    """Whether a header cell is a number as written in a data row (``0.82``, ``-1``, ``1e-3``),
+    not a name (``NaN`` and ``inf`` are words here)."""
+    try:
+        return np.isfinite(float(cell))
+    except ValueError:
+        return False
+
+
+def _check_header(path: Path, header: list[str]) -> None:
+    """Refuse a text table whose first row holds numbers where the method names belong
+    (a file written without its header row would otherwise take its first dataset's values
+    as method names and lose that dataset). A first cell ``dataset`` marks a header row, in
+    which method names may be numbers (a sweep over C, say)."""
+    first, cells = (header[0].lower(), header[1:]) if header else ("", [])
+    if first in HEADER_FIRST_CELLS or not any(_is_number(c) for c in cells):
+        return
+    if all(_is_number(c) or c.lower() in MISSING_MARKERS or not c for c in cells):
+        shown = ", ".join(cells[:3]) + (", ..." if len(cells) > 3 else "")
+        raise StatsInputError(
+            f"{path}: the first row must name the methods, but it holds numbers ({shown}); "
+            "add a header row such as 'dataset,A,B,C' (after a first cell 'dataset', method "
+            "names may be numbers)"
+        )
+
+
 def read_table(path: str | Path) -> pd.DataFrame:
     """Read a dataset x method matrix (CSV or Parquet; first column = dataset names).
 
-    The delimiter (``,`` ``;`` tab ``|``) is detected from the header row. A tidy file with
-    exactly the columns ``dataset``, ``method``, ``value`` is pivoted.
+    The delimiter (``,`` ``;`` tab ``|``) is detected from the header row, which must name the
+    methods: a text file whose first row holds numbers there (no header row) is refused. A
+    tidy file with exactly the columns ``dataset``, ``method``, ``value`` is pivoted.
     Reading stops at a row whose first cell is ``Average`` or ``Ranks`` (summary rows
     of published tables).
     """
@@ -439,8 +455,11 @@ def read_table(path: str | Path) -> pd.DataFrame:
             df = pd.read_parquet(path)
         else:
             sep, header = _sniff(path)
+            _check_header(path, header)
             df = pd.read_csv(path, dtype=str, keep_default_na=False, sep=sep)
             df.columns = header if len(header) == len(df.columns) else df.columns
+    except StatsInputError:
+        raise
     except Exception as exc:
         raise StatsInputError(f"{path}: cannot read as a table ({exc})") from None
     repeated = sorted({str(c) for c in df.columns[pd.Index(df.columns).duplicated()]})

@@ -8,11 +8,9 @@ from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
-from scipy.stats import chi2 as chi2_dist
-from scipy.stats import f as f_dist
-from scipy.stats import rankdata
 
 from svmlab.errors import StatsInputError
+from svmlab.stats.distributions import chi2_sf, f_sf, rankdata
 from svmlab.stats.ranks import DIRECTIONS, rank_table
 
 
@@ -70,11 +68,11 @@ def friedman(ranks: pd.DataFrame, *, tie_correction: bool = False) -> Omnibus:
         k,
         float(chi2),
         df1,
-        float(chi2_dist.sf(chi2, df1)),
+        float(chi2_sf(chi2, df1)),
         float(F),
         df1,
         df2,
-        float(f_dist.sf(F, df1, df2)) if np.isfinite(F) else 0.0,
+        float(f_sf(F, df1, df2)) if np.isfinite(F) else 0.0,
         tie_correction,
     )
 
@@ -162,7 +160,7 @@ def friedman_aligned_ranks(table: pd.DataFrame, direction: str = "max") -> RankT
     N, k = values.shape
     aligned = _exact_ties(values - values.mean(axis=1, keepdims=True), np.abs(values).max())
     signed = -aligned if direction == "max" else aligned
-    ranks = rankdata(signed.ravel(), method="average").reshape(N, k)
+    ranks = rankdata(signed.ravel()).reshape(N, k)
     Rj, Ri = ranks.sum(axis=0), ranks.sum(axis=1)
     kN = k * N
     num = (k - 1) * (np.sum(Rj**2) - (kN * N / 4.0) * (kN + 1) ** 2)
@@ -175,7 +173,7 @@ def friedman_aligned_ranks(table: pd.DataFrame, direction: str = "max") -> RankT
         float(T),
         "chi2",
         (k - 1,),
-        float(chi2_dist.sf(T, k - 1)),
+        float(chi2_sf(T, k - 1)),
         pd.Series(Rj / N, index=table.columns),
         float(np.sqrt(k * (kN + 1) / 6.0)),
     )
@@ -207,7 +205,7 @@ def quade(table: pd.DataFrame, direction: str = "max", *, tie_correction: bool =
     N, k = values.shape
     r = rank_table(table, direction).to_numpy(dtype=float)
     ranges = _exact_ties(values.max(axis=1) - values.min(axis=1), np.abs(values).max())
-    Q = rankdata(ranges, method="average")
+    Q = rankdata(ranges)
     S = Q[:, None] * (r - (k + 1) / 2.0)
     Sj = S.sum(axis=0)
     B = np.sum(Sj**2) / N
@@ -224,7 +222,7 @@ def quade(table: pd.DataFrame, direction: str = "max", *, tie_correction: bool =
         float(F),
         "F",
         df,
-        float(f_dist.sf(F, *df)) if np.isfinite(F) else 0.0,
+        float(f_sf(F, *df)) if np.isfinite(F) else 0.0,
         pd.Series((Q[:, None] * r).sum(axis=0) / (N * (N + 1) / 2.0), index=table.columns),
         float(np.sqrt(k * (k + 1) * (2 * N + 1) * (k - 1) / (18.0 * N * (N + 1)))),
         tie_correction,

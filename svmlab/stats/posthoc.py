@@ -27,9 +27,9 @@ from math import comb
 
 import numpy as np
 import pandas as pd
-from scipy.stats import norm, studentized_range, wilcoxon
 
 from svmlab.stats import bergmann as _bergmann
+from svmlab.stats.distributions import norm_ppf, norm_sf, studentized_range_ppf
 
 ADJUSTMENTS = (
     "bonferroni",
@@ -52,13 +52,13 @@ def rank_se(n_methods: int, n_datasets: int) -> float:
 
 def bonferroni_dunn_cd(n_methods: int, n_datasets: int, alpha: float = 0.05) -> float:
     """Bonferroni–Dunn critical difference: q_α · sqrt(k(k+1)/(6N)), q_α = Φ⁻¹(1 − α/(2(k−1)))."""
-    q = norm.ppf(1.0 - alpha / (2.0 * (n_methods - 1)))
+    q = norm_ppf(1.0 - alpha / (2.0 * (n_methods - 1)))
     return float(q * rank_se(n_methods, n_datasets))
 
 
 def nemenyi_cd(n_methods: int, n_datasets: int, alpha: float = 0.05) -> float:
     """Nemenyi critical difference: q_α · sqrt(k(k+1)/(6N)), q_α = studentized range(k, ∞) / √2."""
-    q = studentized_range.ppf(1.0 - alpha, n_methods, np.inf) / np.sqrt(2.0)
+    q = studentized_range_ppf(1.0 - alpha, n_methods) / np.sqrt(2.0)
     return float(q * rank_se(n_methods, n_datasets))
 
 
@@ -175,7 +175,9 @@ _SORTED = {
 }
 
 
-def adjust(p, method: str, *, n_methods: int | None = None) -> np.ndarray:
+def adjust(
+    p, method: str, *, n_methods: int | None = None, bergmann_hommel: str = "exhaustive"
+) -> np.ndarray:
     """Adjusted p-values (capped at 1) for a family of hypotheses.
 
     Parameters
@@ -192,6 +194,10 @@ def adjust(p, method: str, *, n_methods: int | None = None) -> np.ndarray:
         k <= 9 methods and refused beyond (``svmlab.stats.bergmann``).
     n_methods : int, optional
         Number of methods k; required by ``shaffer`` and ``bergmann``.
+    bergmann_hommel : {"exhaustive", "monotone"}, default="exhaustive"
+        The definition of the Bergmann–Hommel adjusted p (``svmlab.stats.bergmann``):
+        García & Herrera's (2008) maximum over the exhaustive sets, or that maximum made
+        non-decreasing in ``p`` (scmamp).
 
     Returns
     -------
@@ -200,7 +206,8 @@ def adjust(p, method: str, *, n_methods: int | None = None) -> np.ndarray:
     Raises
     ------
     ValueError
-        Unknown method, missing or inconsistent ``n_methods``, or ``bergmann`` with k > 9.
+        Unknown method, missing or inconsistent ``n_methods``, ``bergmann`` with k > 9, or an
+        unknown ``bergmann_hommel``.
     """
     p = np.asarray(p, dtype=float)
     m = len(p)
@@ -211,7 +218,7 @@ def adjust(p, method: str, *, n_methods: int | None = None) -> np.ndarray:
     if m == 0:
         return p
     if method == "bergmann":
-        return _bergmann.bergmann_hommel(p, n_methods)
+        return _bergmann.bergmann_hommel(p, n_methods, bergmann_hommel)
     order = _order(p)
     ps = p[order]
     adj = _shaffer(ps, n_methods) if method == "shaffer" else _SORTED[method](ps)
@@ -222,7 +229,7 @@ def adjust(p, method: str, *, n_methods: int | None = None) -> np.ndarray:
 
 def z_test_p(difference, se: float) -> np.ndarray:
     """Two-sided normal p of score differences (rank, aligned rank or Quade T) over ``se``."""
-    return 2.0 * norm.sf(np.abs(np.asarray(difference, dtype=float)) / se)
+    return 2.0 * norm_sf(np.abs(np.asarray(difference, dtype=float)) / se)
 
 
 def control_comparison(
@@ -276,7 +283,7 @@ def control_comparison(
         out[method] = adjust(p, method)
     out["holm_reject"] = holm_rejections(p, alpha)
     out["direction"] = np.where(z > 0, "worse", np.where(z < 0, "better", "tie"))
-    cd = norm.ppf(1.0 - bd_alpha / (2.0 * (k - 1))) * se
+    cd = norm_ppf(1.0 - bd_alpha / (2.0 * (k - 1))) * se
     out["bonferroni_dunn_reject"] = np.abs(diff.to_numpy()) > cd
     return out
 
@@ -307,27 +314,57 @@ def pairwise_p(scores: pd.Series, se: float) -> pd.DataFrame:
     return _square(z_test_p(R[iu[0]] - R[iu[1]], se), list(scores.index))
 
 
-def adjust_pairwise(p_matrix: pd.DataFrame, method: str) -> pd.DataFrame:
+def adjust_pairwise(
+    p_matrix: pd.DataFrame, method: str, *, bergmann_hommel: str = "exhaustive"
+) -> pd.DataFrame:
     """Adjust a k x k matrix of pairwise p-values over its k(k−1)/2 pairs (see :func:`adjust`)."""
     k = len(p_matrix)
-    adjusted = adjust(_upper(p_matrix), method, n_methods=k)
+    adjusted = adjust(_upper(p_matrix), method, n_methods=k, bergmann_hommel=bergmann_hommel)
     return _square(adjusted, list(p_matrix.index))
 
 
-def nemenyi_tukey(avg_ranks: pd.Series, n_datasets: int) -> pd.DataFrame:
+def nemenyi_tukey(
+    avg_ranks: pd.Series, n_datasets: int, *, se: float | None = None
+) -> pd.DataFrame:
     """All-pairs Nemenyi p from the studentized range distribution (Demšar 2006).
 
     P(Q_{k,∞} ≥ √2·|R_i − R_j| / sqrt(k(k+1)/(6N))): the p-value behind Demšar's critical
     difference (:func:`nemenyi_cd`), and scikit-posthocs' ``posthoc_nemenyi_friedman``.
+    With ``se``, the scores of another rank test (aligned ranks, Quade's T_j) and the
+    standard error of their difference. ``scipy.stats`` is imported here, when the table
+    is asked for.
     """
+    from scipy.stats import studentized_range
+
     R = avg_ranks.to_numpy(dtype=float)
     k = len(R)
     iu = np.triu_indices(k, 1)
-    q = np.abs(R[iu[0]] - R[iu[1]]) / rank_se(k, n_datasets) * np.sqrt(2.0)
+    se = rank_se(k, n_datasets) if se is None else se
+    q = np.abs(R[iu[0]] - R[iu[1]]) / se * np.sqrt(2.0)
     return _square(studentized_range.sf(q, k, np.inf), list(avg_ranks.index))
 
 
-def pairwise_comparison(table: pd.DataFrame, avg_ranks: pd.Series) -> dict[str, pd.DataFrame]:
+#: The all-pairs p-value matrices :func:`pairwise_comparison` computes, in its order.
+PAIRWISE_PROCEDURES = (
+    "p",
+    "nemenyi_bonferroni",
+    "nemenyi_tukey",
+    "holm",
+    "shaffer",
+    "nemenyi",
+    "bergmann",
+    "wilcoxon_holm",
+)
+
+
+def pairwise_comparison(
+    table: pd.DataFrame,
+    avg_ranks: pd.Series,
+    procedures=None,
+    *,
+    se: float | None = None,
+    bergmann_hommel: str = "exhaustive",
+) -> dict[str, pd.DataFrame]:
     """NxN comparisons: unadjusted z-test p, Nemenyi, Holm, Shaffer, Bergmann–Hommel p.
 
     Parameters
@@ -335,7 +372,16 @@ def pairwise_comparison(table: pd.DataFrame, avg_ranks: pd.Series) -> dict[str, 
     table : DataFrame (N datasets x k methods)
         The values (used by the Wilcoxon tests).
     avg_ranks : Series
-        Average ranks of the k methods.
+        Average ranks of the k methods; or the scores of another rank test (average
+        aligned ranks, Quade's T_j) together with their ``se``.
+    procedures : sequence of str, optional
+        The matrices to compute (keys below; ``p`` is always there, a name not known is
+        left out); default: all of them. ``nemenyi_tukey`` and ``wilcoxon_holm`` import
+        ``scipy.stats``, so ask only for what is shown.
+    se : float, optional
+        Standard error of a score difference; default sqrt(k(k+1)/(6N)) (Friedman ranks).
+    bergmann_hommel : {"exhaustive", "monotone"}, default="exhaustive"
+        The definition of the Bergmann–Hommel adjusted p (see :func:`adjust`).
 
     Returns
     -------
@@ -356,23 +402,31 @@ def pairwise_comparison(table: pd.DataFrame, avg_ranks: pd.Series) -> dict[str, 
     """
     methods = list(avg_ranks.index)
     N, k = table.shape
-    p = pairwise_p(avg_ranks, rank_se(k, N))
-    out = {
-        "p": p,
-        "nemenyi_bonferroni": adjust_pairwise(p, "bonferroni"),
-        "nemenyi_tukey": nemenyi_tukey(avg_ranks, N),
-        "holm": adjust_pairwise(p, "holm"),
-        "shaffer": adjust_pairwise(p, "shaffer"),
+    se = rank_se(k, N) if se is None else se
+    wanted = set(PAIRWISE_PROCEDURES if procedures is None else procedures)
+    if "nemenyi" in wanted:
+        wanted.add(NEMENYI_DEFAULT)
+    p = pairwise_p(avg_ranks, se)
+    compute = {
+        "nemenyi_bonferroni": lambda: adjust_pairwise(p, "bonferroni"),
+        "nemenyi_tukey": lambda: nemenyi_tukey(avg_ranks, N, se=se),
+        "holm": lambda: adjust_pairwise(p, "holm"),
+        "shaffer": lambda: adjust_pairwise(p, "shaffer"),
+        "nemenyi": lambda: out[NEMENYI_DEFAULT],
+        "bergmann": lambda: adjust_pairwise(p, "bergmann", bergmann_hommel=bergmann_hommel),
+        "wilcoxon_holm": lambda: _square(adjust(_wilcoxon_pairs(table[methods]), "holm"), methods),
     }
-    out["nemenyi"] = out[NEMENYI_DEFAULT]
-    if k <= _bergmann.MAX_K:
-        out["bergmann"] = adjust_pairwise(p, "bergmann")
-    out["wilcoxon_holm"] = _square(adjust(_wilcoxon_pairs(table[methods]), "holm"), methods)
+    out = {"p": p}
+    for name in PAIRWISE_PROCEDURES[1:]:
+        if name in wanted and (name != "bergmann" or k <= _bergmann.MAX_K):
+            out[name] = compute[name]()
     return out
 
 
 def _wilcoxon_pairs(table: pd.DataFrame) -> np.ndarray:
     """Two-sided Wilcoxon signed-rank p (pratt) of every pair, ``triu_indices`` order."""
+    from scipy.stats import wilcoxon  # here: only this table needs scipy.stats
+
     values = table.to_numpy(dtype=float)
     iu = np.triu_indices(values.shape[1], 1)
     with np.errstate(all="ignore"):

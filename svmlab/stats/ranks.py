@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import pandas as pd
-from scipy.stats import rankdata
+
+from svmlab.stats.distributions import rankdata
 
 DIRECTIONS = ("max", "min")
 
@@ -29,9 +30,7 @@ def rank_table(table: pd.DataFrame, direction: str) -> pd.DataFrame:
         raise ValueError(f"direction must be 'max' or 'min', got {direction!r}")
     values = table.to_numpy(dtype=float)
     signed = -values if direction == "max" else values
-    return pd.DataFrame(
-        rankdata(signed, axis=1, method="average"), index=table.index, columns=table.columns
-    )
+    return pd.DataFrame(rankdata(signed, axis=1), index=table.index, columns=table.columns)
 
 
 def average_ranks(ranks: pd.DataFrame) -> pd.Series:

@@ -27,6 +27,14 @@ PAIRWISE_LABELS = {
     "bergmann": "Bergmann-Hommel (exhaustive sets, exact for k <= 9)",
     "wilcoxon_holm": "Wilcoxon signed-rank, Holm-adjusted over the pairs",
 }
+#: The Bergmann-Hommel table's header for each definition of its adjusted p
+#: (``Comparison.bergmann_hommel``; ``svmlab.stats.bergmann``).
+BERGMANN_HOMMEL_LABELS = {
+    "exhaustive": "Bergmann-Hommel (exhaustive sets: max over the sets I holding the pair of "
+    "|I| min p_I, Garcia & Herrera 2008; exact for k <= 9)",
+    "monotone": "Bergmann-Hommel, monotone (exhaustive sets, then made non-decreasing in the "
+    "unadjusted p, as scmamp; exact for k <= 9)",
+}
 #: The adjusted p-values of the 1xN table (columns of ``Comparison.control_table``).
 ADJUSTED_1XN = {
     "bonferroni_dunn": "Bonferroni",
@@ -233,6 +241,14 @@ def posthoc_1xn_section(cmp: Comparison) -> Section:
     return Section(title, table, best, note)
 
 
+def pairwise_label(cmp: Comparison, which: str) -> str:
+    """The header of the all-pairs table ``which``: its name and definition (for
+    ``bergmann``, the definition of the adjusted p the comparison uses)."""
+    if which == "bergmann":
+        return BERGMANN_HOMMEL_LABELS[cmp.bergmann_hommel]
+    return PAIRWISE_LABELS.get(which, which)
+
+
 def pairwise_section(cmp: Comparison, which: str = "holm", matrices: dict | None = None) -> Section:
     """NxN p-values of one all-pairs procedure (a key of :data:`PAIRWISE_LABELS`), bold where
     p <= alpha; the header names the procedure's definition.
@@ -242,7 +258,8 @@ def pairwise_section(cmp: Comparison, which: str = "holm", matrices: dict | None
     StatsInputError
         ``bergmann`` for more than 9 methods (the message names the limit).
     """
-    matrices = matrices or cmp.pairwise()
+    if matrices is None or which not in matrices:
+        matrices = cmp.pairwise((which,))
     if which not in matrices:
         _missing_pairwise(which, cmp.n_methods)
     m = matrices[which]
@@ -255,7 +272,7 @@ def pairwise_section(cmp: Comparison, which: str = "holm", matrices: dict | None
         for a in m.index
     }
     scores = "" if cmp.omnibus_test == "friedman" else f" on {cmp.score_name}s"
-    title = f"all pairs: {PAIRWISE_LABELS.get(which, which)}{scores} p-values"
+    title = f"all pairs: {pairwise_label(cmp, which)}{scores} p-values"
     note = f"bold: p <= {cmp.alpha:g}" + (
         f". No verdict: {cmp.degenerate}" if cmp.degenerate else ""
     )
@@ -299,6 +316,6 @@ def comparison_sections(
     out = [results_section(cmp), omnibus_section(cmp), control_section(cmp)]
     out.append(posthoc_1xn_section(cmp))
     if pairwise:
-        matrices = matrices or cmp.pairwise()
+        matrices = matrices or cmp.pairwise(pairwise)
         out += [pairwise_section(cmp, which, matrices) for which in pairwise]
     return out

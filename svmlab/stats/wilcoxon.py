@@ -25,7 +25,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 import numpy as np
-from scipy.stats import mannwhitneyu, norm, rankdata
+
+from svmlab.stats.distributions import norm_cdf, rankdata
 
 ZERO_METHODS = ("demsar", "zsplit", "wilcox")
 
@@ -107,7 +108,7 @@ def signed_rank(
     else:
         _, counts = np.unique(ranks, return_counts=True)
         var = n * (n + 1) * (2 * n + 1) / 24.0 - np.sum(counts**3 - counts) / 48.0
-        p, exact = float(min(1.0, 2.0 * norm.cdf((t - n * (n + 1) / 4.0) / np.sqrt(var)))), False
+        p, exact = float(min(1.0, 2.0 * norm_cdf((t - n * (n + 1) / 4.0) / np.sqrt(var)))), False
     return SignedRank(float(r_plus), float(r_minus), n, float(p), exact, int((~keep).sum()))
 
 
@@ -129,6 +130,8 @@ def rank_sum(a, b, *, continuity: bool = False, method: str = "asymptotic") -> R
     Uses ``scipy.stats.mannwhitneyu`` (two-sided); also reports the mean ranks, the
     Wilcoxon W (the smaller of the two rank sums, as SPSS prints it) and the z score.
     """
+    from scipy.stats import mannwhitneyu  # here: only the rank-sum variant needs scipy.stats
+
     a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
     res = mannwhitneyu(a, b, alternative="two-sided", method=method, use_continuity=continuity)
     ranks = rankdata(np.concatenate([a, b]))

@@ -162,11 +162,17 @@ def test_gh2008_nemenyi_both_definitions():
     assert np.all(_upper(pw["nemenyi_tukey"]) <= _upper(pw["nemenyi_bonferroni"]) + 1e-12)
 
 
-# Bergmann-Hommel adjusted p of the Friedman z-tests above, ascending p order. Computed by
-# svmlab (the procedure reproduces scmamp's printed Bergmann-Hommel output digit for digit,
-# see the next test); pinned at 4 significant digits as a regression value.
-FRIEDMAN_BERGMANN_ASCENDING = [
+# Bergmann-Hommel adjusted p of the Friedman z-tests above, sorted, by the monotone definition
+# (scmamp's). Computed by svmlab (the procedure reproduces scmamp's printed Bergmann-Hommel
+# output digit for digit, see test_gh2008_shaffer_and_bergmann_hommel_as_scmamp_prints);
+# pinned at 4 significant digits as a regression value.
+FRIEDMAN_BERGMANN_MONOTONE_SORTED = [
     4.487e-07, 1.042e-06, 0.01152, 0.02909, 0.03185, 0.03185, 0.03829, 0.03829, 1.0, 1.0,
+]  # fmt: skip
+# The same by Garcia & Herrera's (2008) definition, the maximum over the exhaustive sets: the
+# fifth value (k-NN vs NaiveBayes) is 0.03034, below k-NN vs Kernel's 0.03185.
+FRIEDMAN_BERGMANN_SORTED = [
+    4.487e-07, 1.042e-06, 0.01152, 0.02909, 0.03034, 0.03185, 0.03829, 0.03829, 1.0, 1.0,
 ]  # fmt: skip
 
 
@@ -181,15 +187,56 @@ def test_gh2008_holm_agrees_with_statsmodels_and_the_chain_of_procedures():
     # at alpha = 0.05 the more powerful procedures reject more of the 10 hypotheses
     counts = [(_upper(pw[m]) <= 0.05).sum() for m in ("nemenyi", "holm", "shaffer", "bergmann")]
     assert counts == [4, 5, 6, 8]
-    assert _same_sig(np.sort(berg), FRIEDMAN_BERGMANN_ASCENDING, 4)
+    assert _same_sig(np.sort(berg), FRIEDMAN_BERGMANN_SORTED, 4)
+    monotone = pairwise_comparison(gh2008(), _gh2008_ranks(), bergmann_hommel="monotone")
+    assert _same_sig(np.sort(_upper(monotone["bergmann"])), FRIEDMAN_BERGMANN_MONOTONE_SORTED, 4)
+    assert np.all(berg <= _upper(monotone["bergmann"])) and np.all(
+        _upper(monotone["bergmann"]) <= shaffer + 1e-15
+    )
+
+
+def test_gh2008_bergmann_hommel_both_definitions():
+    """Garcia & Herrera (2008)'s adjusted p is the maximum over the exhaustive sets and need
+    not be monotone in the unadjusted p: k-NN vs NaiveBayes (p = 0.0101) gets 0.0303 while
+    k-NN vs Kernel (p = 0.0080) gets 0.0319. The monotone definition (scmamp) gives 0.0319 to
+    both; every other pair is the same under both definitions."""
+    ranks = _gh2008_ranks()
+    paper = pairwise_comparison(gh2008(), ranks, ("bergmann",))["bergmann"]
+    monotone = pairwise_comparison(gh2008(), ranks, ("bergmann",), bergmann_hommel="monotone")
+    monotone = monotone["bergmann"]
+    raw = pairwise_comparison(gh2008(), ranks, ())["p"]
+    knn = "k-NN(k=1)"
+    assert raw.at[knn, "Kernel"] < raw.at[knn, "NaiveBayes"]
+    assert round(paper.at[knn, "NaiveBayes"], 4) == 0.0303
+    assert round(paper.at[knn, "Kernel"], 4) == 0.0319
+    assert (
+        round(monotone.at[knn, "NaiveBayes"], 4) == round(monotone.at[knn, "Kernel"], 4) == 0.0319
+    )
+    differs = paper.ne(monotone)
+    assert differs.to_numpy().sum() == 2 and differs.at[knn, "NaiveBayes"]
+    # the exhaustive definition rejects exactly what the procedure rejects: at alpha = 0.031
+    # k-NN vs NaiveBayes is rejected (every exhaustive set holding it has min p <= alpha/|I|)
+    assert paper.at[knn, "NaiveBayes"] <= 0.031 < monotone.at[knn, "NaiveBayes"]
+    assert np.array_equal(_upper(paper), bergmann_hommel(_upper(raw), 5)) and np.array_equal(
+        _upper(monotone), bergmann_hommel(_upper(raw), 5, "monotone")
+    )
 
 
 def test_gh2008_shaffer_and_bergmann_hommel_as_scmamp_prints():
-    """adjustShaffer / adjustBergmannHommel of the printed aligned-ranks p-values."""
+    """adjustShaffer / adjustBergmannHommel of the printed aligned-ranks p-values (scmamp's
+    Bergmann-Hommel is the monotone definition)."""
     raw = _matrix(ALIGNED_P)
     assert _same_sig(_upper(adjust_pairwise(raw, "shaffer")), ALIGNED_SHAFFER)
-    assert _same_sig(_upper(adjust_pairwise(raw, "bergmann")), ALIGNED_BERGMANN)
-    assert _same_sig(bergmann_hommel(ALIGNED_P, 5), ALIGNED_BERGMANN)
+    monotone = adjust_pairwise(raw, "bergmann", bergmann_hommel="monotone")
+    assert _same_sig(_upper(monotone), ALIGNED_BERGMANN)
+    assert _same_sig(bergmann_hommel(ALIGNED_P, 5, "monotone"), ALIGNED_BERGMANN)
+    # the maximum over the exhaustive sets is never above it
+    assert np.all(bergmann_hommel(ALIGNED_P, 5) <= bergmann_hommel(ALIGNED_P, 5, "monotone"))
+
+
+def test_bergmann_hommel_refuses_an_unknown_definition():
+    with pytest.raises(ValueError, match="definition 'scmamp' is not known.*exhaustive, monotone"):
+        bergmann_hommel(ALIGNED_P, 5, "scmamp")
 
 
 # --- Bergmann-Hommel: the exhaustive sets -------------------------------------------------------
