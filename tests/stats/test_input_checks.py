@@ -68,6 +68,8 @@ def test_a_tidy_file_with_a_repeated_pair_is_one_line(tmp_path, capsys):
 @pytest.mark.parametrize("alpha", ["0", "1", "1.5", "-0.1"])
 def test_alpha_outside_zero_one_is_an_error(tmp_path, capsys, alpha):
     path = _write(tmp_path, _csv())
-    assert main(["stats", str(path), "--alpha", alpha]) == 2
+    with pytest.raises(SystemExit) as exit_:  # refused by the parser, before the table is read
+        main(["stats", str(path), "--alpha", alpha])
+    assert exit_.value.code == 2
     err = capsys.readouterr().err.strip()
     assert len(err.splitlines()) == 1 and "is not a significance level" in err
