@@ -196,12 +196,24 @@ def _shown(value) -> str:
     return repr(value) if isinstance(value, str) and value else shortened(str(value))
 
 
-def _is_entry_name(key: str) -> bool:
-    """``solver.name``, ``solvers.X.name``, ``dataset.name``, ``datasets.X.name``,
-    ``protocol.name``: the labels of the result rows."""
+#: Fields of a dataset, solver or protocol entry that hold several values.
+ENTRY_SHAPES = {"grid": dict, "params": dict, "tasks": list}
+
+
+def _entry_field(key: str) -> str | None:
+    """The field of a dataset, solver or protocol entry that ``key`` names (``solver.grid``,
+    ``solvers.X.grid``: ``grid``), or None."""
     parts = key.split(".")
-    single = len(parts) == 2 and parts[0] in ("solver", "dataset", "protocol")
-    return parts[-1] == "name" and (single or (len(parts) == 3 and parts[0] in SEEDED))
+    if len(parts) == 2 and parts[0] in ("solver", "dataset", "protocol"):
+        return parts[1]
+    return parts[2] if len(parts) == 3 and parts[0] in ("solvers", "datasets") else None
+
+
+def _shape(key: str) -> type | None:
+    """``dict`` or ``list`` for a setting that holds several values, else None."""
+    if key in MAPPINGS:
+        return dict
+    return list if key == "unavailable_datasets" else ENTRY_SHAPES.get(_entry_field(key))
 
 
 def _is_seed_key(key: str) -> bool:
@@ -230,15 +242,15 @@ def check_value(key: str, value) -> None:
                 f"{key}={_shown(value)} names no directory; give one ({key}=. for the current "
                 "directory)"
             )
-    elif key in MAPPINGS or key == "unavailable_datasets":
-        kind = list if key == "unavailable_datasets" else dict
+    elif _shape(key) is not None:
+        kind = _shape(key)
         if value is not None and not isinstance(value, kind):
             how = f"{key}=[a,b]" if kind is list else f"{key}.NAME=VALUE (see svmlab run --cfg job)"
             raise ConfigError(
                 f"{key}={_shown(value)} is not a {'list' if kind is list else 'mapping'}; "
                 f"set it as {how}"
             )
-    elif _is_entry_name(key):
+    elif _entry_field(key) == "name":
         if not isinstance(value, (str, int)) or isinstance(value, bool) or not str(value).strip():
             raise ConfigError(f"{key}={_shown(value)} is not a name; give text, e.g. {key}=mine")
     elif key in BOOLEAN_SETTINGS:

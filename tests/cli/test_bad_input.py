@@ -322,3 +322,29 @@ def test_hydra_errors_exit_2_with_one_line_in_a_real_process(run_cli, tmp_path):
         "character '\\t' that cannot start any token, while scanning for the next token)\n"
     )
     assert sorted(p.name for p in tmp_path.iterdir()) == ["conf"]
+
+
+def test_every_shipped_config_file_passes_the_value_rules():
+    """The rules refuse nothing svmlab ships: each value of each file of conf/ (keys placed
+    where the file's group puts them; interpolations are checked once composed)."""
+    import yaml
+
+    from svmlab.paths import conf_dir
+    from svmlab.run_checks import check_value
+
+    def leaves(prefix, node):
+        if isinstance(node, dict):
+            for key, value in node.items():
+                yield from leaves(f"{prefix}.{key}" if prefix else str(key), value)
+        else:
+            yield prefix, node
+
+    files = sorted(conf_dir().rglob("*.yaml"))
+    for path in files:
+        group = path.parent.relative_to(conf_dir()).as_posix()
+        prefix = "" if group in (".", "experiment") else group
+        content = yaml.safe_load(path.read_text()) or {}
+        for key, value in leaves(prefix, content):
+            if not (isinstance(value, str) and "${" in value):
+                check_value(key, value)
+    assert len(files) > 300
