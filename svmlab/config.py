@@ -25,6 +25,7 @@ from hydra.errors import HydraException
 from omegaconf import OmegaConf
 from omegaconf.errors import OmegaConfBaseException
 
+from svmlab.errors import ConfigError
 from svmlab.solvers import replace_retargeted
 
 #: What Hydra raises for a configuration it cannot compose (:func:`hydra_error_line`).
@@ -162,6 +163,11 @@ def compose(overrides: list[str], *, config_dir: str | Path | None = None) -> tu
     hydra : dict
         Hydra's node of the composition (``runtime.choices``, ``runtime.config_sources``,
         ``overrides``), unresolved: its run directory depends on the job.
+
+    Raises
+    ------
+    ConfigError
+        What Hydra could not compose, in one line (:func:`hydra_error_line`).
     """
     from hydra import compose as hydra_compose
     from hydra import initialize_config_dir
@@ -170,12 +176,15 @@ def compose(overrides: list[str], *, config_dir: str | Path | None = None) -> tu
     from svmlab.paths import conf_dir
 
     folder = Path(config_dir) if config_dir is not None else conf_dir()
-    with initialize_config_dir(config_dir=str(folder.absolute()), version_base="1.3"):
-        cfg = hydra_compose("config", overrides=list(overrides), return_hydra_config=True)
-    hydra = OmegaConf.to_container(cfg.hydra, resolve=False)
-    with open_dict(cfg):
-        del cfg["hydra"]
-    return with_replaced_estimators(OmegaConf.to_container(cfg, resolve=True), hydra), hydra
+    try:
+        with initialize_config_dir(config_dir=str(folder.absolute()), version_base="1.3"):
+            cfg = hydra_compose("config", overrides=list(overrides), return_hydra_config=True)
+        hydra = OmegaConf.to_container(cfg.hydra, resolve=False)
+        with open_dict(cfg):
+            del cfg["hydra"]
+        return with_replaced_estimators(OmegaConf.to_container(cfg, resolve=True), hydra), hydra
+    except HYDRA_ERRORS as exc:
+        raise ConfigError(hydra_error_line(exc)) from None
 
 
 # -- Hydra's own errors as one line ------------------------------------------------------------
