@@ -142,6 +142,7 @@ def test_stats_help_defines_every_procedure(capsys):
 
 
 def test_stats_without_figures_imports_no_plotting_library(tmp_path):
+    """Nor scipy.stats or scikit-learn: `svmlab stats` starts at once (issue 34, item 2)."""
     import subprocess
     import sys
 
@@ -149,8 +150,8 @@ def test_stats_without_figures_imports_no_plotting_library(tmp_path):
     code = (
         "import sys; from svmlab.cli import main; "
         "rc = main(['stats', 't.csv', '--figures', 'none']); "
-        "print(rc, sorted(m for m in ('matplotlib', 'seaborn', 'scikit_posthocs', 'statsmodels')"
-        " if m in sys.modules))"
+        "heavy = ('matplotlib', 'seaborn', 'scikit_posthocs', 'statsmodels', 'scipy.stats', "
+        "'sklearn'); print(rc, sorted(m for m in heavy if m in sys.modules))"
     )
     out = subprocess.run(
         [sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True, check=True
