@@ -37,8 +37,8 @@ reproduce-quick: install  ## CI: one document's quick reproduction (svmlab repro
 run: install  ## the quick-start experiment
 	$(BIN)/svmlab run
 
-bench: install  ## runner overhead and parallel speed-up, as ratios to a plain loop
-	$(BIN)/python scripts/bench/runner_overhead.py
+bench: install  ## svmlab's CPU per task against a plain loop doing the same work (1 and 2 workers)
+	$(BIN)/python scripts/bench/overhead.py
 
 .PHONY: weka
 weka:  ## optional: Java + Weka 3.6 (Debian) for the weka_* solvers; needs root (not part of install)

@@ -140,12 +140,11 @@ def job(cfg) -> float | None:
 
     from svmlab.report.render import render
     from svmlab.report.summary import build_report
-    from svmlab.reproduce import get_reproduction
     from svmlab.results import load_results, select_outer_best
     from svmlab.runner.execute import execute
     from svmlab.runner.lock import release
     from svmlab.runner.plan import build_plan
-    from svmlab.runner.store import consolidate, prepare_run_dir
+    from svmlab.runner.store import consolidate, prepare_run_dir, results_current
 
     hc = HydraConfig.get()
     run_dir = Path(hc.runtime.output_dir)
@@ -157,7 +156,11 @@ def job(cfg) -> float | None:
         container = _composed(cfg, hc)
         run_id = run_id_of(container, run_dir)
         # an unknown target fails before any work
-        target = get_reproduction(container["reproduce"]) if container.get("reproduce") else None
+        target = None
+        if container.get("reproduce"):
+            from svmlab.reproduce import get_reproduction
+
+            target = get_reproduction(container["reproduce"])
         plan = build_plan(
             container,
             str(run_dir),
@@ -171,7 +174,9 @@ def job(cfg) -> float | None:
         _announce(plan, run_dir, resumed)
         summary = execute(plan.tasks, container.get("runner") or {})
         try:
-            consolidate(run_dir, postprocess=select_outer_best, keys={t.key for t in plan.tasks})
+            if summary.ok or summary.n_failed or not results_current(run_dir):
+                keys = {t.key for t in plan.tasks}
+                consolidate(run_dir, postprocess=select_outer_best, keys=keys)
         except OSError as exc:  # a full disk at the very end: every task file is kept
             reason = os.strerror(exc.errno) if exc.errno else str(exc)
             raise ResultsError(

@@ -71,6 +71,31 @@ def test_runner_overhead_benchmark_prints_ratios():
     assert "overhead" in out and "speed-up" in out and "ratio runner/plain loop" in out
 
 
+def test_overhead_benchmark_prints_svmlab_against_the_plain_loop():
+    out = subprocess.run(
+        [
+            sys.executable,
+            str(REPO_ROOT / "scripts" / "bench" / "overhead.py"),
+            "--tasks",
+            "30",
+            "--workers",
+            "1",
+            "--runs",
+            "1",
+        ],
+        check=True,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    ).stdout
+    lines = [line.split() for line in out.splitlines()]
+    plain = next(r for r in lines if r[1:3] == ["plain", "loop"])
+    ours = next(r for r in lines if r[1:2] == ["svmlab,"])
+    ratio = next(w for w in ours if w.endswith("x"))
+    assert plain[0] == ours[0] == "30" and float(plain[3]) > 0 and float(ratio[:-1]) > 0
+    assert ours[ours.index(ratio) + 1] in ("PASS", "FAIL") and "(target <= 1.5)" in out
+
+
 def test_startup_benchmark_prints_every_command_with_its_target():
     """One run of each command; which pass is the machine's business, not the test's."""
     out = subprocess.run(

@@ -129,7 +129,7 @@ def ray_worker_pids(temp_dir: str) -> list[int]:
             title = " ".join(proc.cmdline())
         except psutil.Error:
             continue
-        if title.startswith(("ray::IDLE", "ray::run_task")):
+        if title.startswith(("ray::IDLE", "ray::run_batch")):
             pids.append(proc.pid)
     return pids
 

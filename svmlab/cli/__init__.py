@@ -46,7 +46,10 @@ def main(argv: list[str] | None = None) -> int:
         if argv and argv[0] == "run":
             from svmlab.app import run
 
-            return run(argv[1:])
+            try:
+                return run(argv[1:])
+            finally:  # the command's worker processes end with it (and are accounted to it)
+                _stop_workers()
         return _dispatch(argv)
     except BrokenPipeError:  # e.g. `svmlab data list | head`
         sys.stderr.close()
@@ -79,11 +82,11 @@ def _stop_workers() -> None:
     if "joblib" not in sys.modules:
         return
     try:
-        from joblib.externals.loky import get_reusable_executor
-        from joblib.externals.loky.reusable_executor import _executor
+        from joblib.externals.loky import reusable_executor
 
-        if _executor is not None:
-            get_reusable_executor().shutdown(wait=True, kill_workers=True)
+        executor = reusable_executor._executor
+        if executor is not None:  # shut down as it is (asking for it anew would start one)
+            executor.shutdown(wait=True, kill_workers=True)
     except Exception:  # already gone: nothing to stop
         pass
 

@@ -7,8 +7,6 @@ import numpy as np
 import pandas as pd
 
 from svmlab.evaluation.metrics import default_metric
-from svmlab.reproduce import derive_columns, get_reproduction
-from svmlab.reproduce import sections as reproduce_sections
 from svmlab.results import aggregate, direction_of, poolable, run_configs
 from svmlab.stats.sections import Section
 
@@ -66,9 +64,13 @@ def reproduction_sections(df: pd.DataFrame, configs: dict[str, dict]) -> list[Se
     several = len(configs) > 1
     for run_dir, config in configs.items():
         target = config.get("reproduce")
-        rows = df[df["run_dir"] == run_dir]
-        if not target or rows.empty:
+        if not target:
             continue
+        rows = df[df["run_dir"] == run_dir]
+        if rows.empty:
+            continue
+        from svmlab.reproduce import sections as reproduce_sections  # only runs with a target
+
         label = _job_label(rows)
         for section in reproduce_sections(target, rows):
             if several:
@@ -85,13 +87,21 @@ def derived_columns(df: pd.DataFrame, configs: dict[str, dict]) -> pd.DataFrame:
     parts = []
     for run_dir, rows in df.groupby("run_dir", sort=False) if "run_dir" in df else []:
         target = (configs.get(run_dir) or {}).get("reproduce")
-        parts.append(derive_columns(target, rows) if target else rows)
+        if target:
+            from svmlab.reproduce import derive_columns  # only runs with a target
+
+            rows = derive_columns(target, rows)
+        parts.append(rows)
     return pd.concat(parts) if parts else df
 
 
 def derived_directions(configs: dict[str, dict]) -> dict[str, str]:
     """``{column: "max" | "min"}`` of the columns the runs' reproduction targets derive."""
     targets = {c.get("reproduce") for c in configs.values() if c} - {None}
+    if not targets:
+        return {}
+    from svmlab.reproduce import get_reproduction
+
     return {k: v for t in sorted(targets) for k, v in get_reproduction(t).derived.items()}
 
 

@@ -13,29 +13,28 @@ from joblib import Parallel, delayed, parallel_config
 
 from svmlab.errors import ResultsError
 from svmlab.runner import store
+from svmlab.runner.batches import BatchSizer, batches, group_of
 from svmlab.runner.isolation import exit_with_parent
-from svmlab.runner.settings import check_runner
-from svmlab.runner.task import UNWRITTEN, TaskOutcome, TaskSpec, record_crash, run_task
+from svmlab.runner.settings import check_runner, n_workers
+from svmlab.runner.task import UNWRITTEN, TaskOutcome, TaskSpec, record_crash, run_batch
 
 #: Consecutive tasks whose rows could not be written after which a run stops (disk full...).
 MAX_UNWRITTEN = 3
 #: Seconds between updates of the run's index of task rows while tasks finish.
 INDEX_EVERY = 60.0
 #: ... or after this many finished tasks, whichever comes first.
-INDEX_TASKS = 1000
+INDEX_TASKS = 20000
 
 
-def _crash_errors() -> tuple[type, ...]:
+def _crash_errors(backend: str) -> tuple[type, ...]:
     """Exceptions by which a backend reports that a worker process died mid-task."""
     from joblib.externals.loky.process_executor import BrokenProcessPool, TerminatedWorkerError
 
     errors: tuple[type, ...] = (TerminatedWorkerError, BrokenProcessPool)
-    try:
+    if backend == "dask":  # importing distributed costs half a second: dask runs only
         from distributed.scheduler import KilledWorker
 
         errors += (KilledWorker,)
-    except ImportError:
-        pass
     return errors
 
 
@@ -82,16 +81,20 @@ def execute(tasks: list[TaskSpec], runner: dict, *, progress: bool | None = None
     bar = _progress(len(tasks), summary.skipped, show)
     unwritten, indexed = 0, time.monotonic()
     by_key = {t.key: t for t in pending}
-    recent: dict[str, list[str]] = {}  # run dir -> tasks finished since the last refresh
+    sizer = BatchSizer(n_workers(runner.get("n_jobs")) if backend != "sequential" else 1)
+    recent: dict[str, set[str]] = {}  # run dir -> files written since the last refresh
     n_recent = 0
     try:
-        for outcome in _surviving_crashes(pending, runner, backend):
-            recent.setdefault(by_key[outcome.key].run_dir, []).append(outcome.key)
+        for outcome in _surviving_crashes(pending, runner, backend, sizer):
+            spec = by_key[outcome.key]
+            sizer.observe(group_of(spec), outcome.seconds)
+            if outcome.file:
+                recent.setdefault(spec.run_dir, set()).add(outcome.file)
             n_recent += 1
             # the index gets the new rows only: a refresh costs at most INDEX_TASKS tasks' rows
             if n_recent >= INDEX_TASKS or time.monotonic() - indexed > INDEX_EVERY:
-                for run_dir, keys in recent.items():
-                    store.refresh_index(run_dir, keys)
+                for run_dir, files in recent.items():
+                    store.refresh_index(run_dir, files)
                 recent, n_recent, indexed = {}, 0, time.monotonic()
             if outcome.status == "ok":
                 summary.ok += 1
@@ -100,7 +103,7 @@ def execute(tasks: list[TaskSpec], runner: dict, *, progress: bool | None = None
                 bar.write(f"  {outcome.status}: {outcome.key}: {outcome.error}", file=sys.stderr)
             unwritten = unwritten + 1 if outcome.status == UNWRITTEN else 0
             if unwritten >= MAX_UNWRITTEN:
-                where = Path(by_key[outcome.key].run_dir) / store.TASKS_DIR
+                where = Path(spec.run_dir) / store.TASKS_DIR
                 raise ResultsError(_cannot_write(outcome, where, summary, unwritten))
             bar.set_postfix(failed=summary.n_failed, refresh=False)
             bar.update(1)
@@ -119,7 +122,7 @@ def _cannot_write(outcome: TaskOutcome, where: Path, summary: RunSummary, n: int
     )
 
 
-def _surviving_crashes(pending, runner, backend):
+def _surviving_crashes(pending, runner, backend, sizer):
     """Outcomes of all tasks, even when a worker process dies (segfault, OOM kill).
 
     A dead worker takes its pool's tasks in flight with it. The unfinished tasks are
@@ -127,12 +130,12 @@ def _surviving_crashes(pending, runner, backend):
     its own, so the one that kills its worker is pinned down and stored as an error
     row while every other task still runs.
     """
-    crash_errors = _crash_errors()
+    crash_errors = _crash_errors(backend)
     remaining = {t.key: t for t in pending}
     crashes = 0
     while remaining and crashes < 2:
         try:
-            for outcome in _outcomes(list(remaining.values()), runner, backend):
+            for outcome in _outcomes(list(remaining.values()), runner, backend, sizer):
                 remaining.pop(outcome.key, None)
                 yield outcome
         except crash_errors as exc:
@@ -143,9 +146,10 @@ def _surviving_crashes(pending, runner, backend):
                 "task(s)",
                 file=sys.stderr,
             )
+    alone = BatchSizer(1, max_size=1)
     for spec in list(remaining.values()):
         try:
-            outcome = next(iter(_outcomes([spec], runner, backend)))
+            outcome = next(iter(_outcomes([spec], runner, backend, alone)))
         except crash_errors as exc:
             outcome = record_crash(
                 spec,
@@ -155,29 +159,34 @@ def _surviving_crashes(pending, runner, backend):
         yield outcome
 
 
-def _outcomes(pending, runner, backend):
+def _outcomes(pending, runner, backend, sizer):
+    """Outcomes of ``pending``, run in batches (:mod:`svmlab.runner.batches`) on the
+    backend, in the order they finish."""
     if not pending:
         return
+    work = batches(pending, sizer)
     if backend == "sequential" or (backend == "loky" and runner.get("n_jobs", -1) == 1):
-        for spec in pending:
-            yield run_task(spec)
+        for batch in work:
+            yield from run_batch(batch)
         return
     if backend == "ray":
         from svmlab.runner.ray_backend import ray_outcomes
 
-        yield from ray_outcomes(pending, runner)
+        yield from ray_outcomes(work, runner)
         return
     if backend == "dask":
         with _dask_backend(runner):
-            yield from Parallel(return_as="generator_unordered")(
-                delayed(run_task)(t) for t in pending
-            )
+            for done in Parallel(return_as="generator_unordered", batch_size=1)(
+                delayed(run_batch)(b) for b in work
+            ):
+                yield from done
         return
     # workers exit on their own within a second when this process is killed
     with parallel_config(backend="loky", initializer=exit_with_parent, initargs=(os.getpid(),)):
-        yield from Parallel(n_jobs=runner.get("n_jobs", -1), return_as="generator_unordered")(
-            delayed(run_task)(t) for t in pending
-        )
+        for done in Parallel(
+            n_jobs=runner.get("n_jobs", -1), return_as="generator_unordered", batch_size=1
+        )(delayed(run_batch)(b) for b in work):
+            yield from done
 
 
 def _progress(total: int, initial: int, show: bool):

@@ -13,9 +13,7 @@ each with a stable key). :func:`build_plan` chains them.
 
 from __future__ import annotations
 
-import hashlib
 import inspect
-import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
@@ -29,8 +27,10 @@ from svmlab.evaluation.metrics import METRICS, get_metric, is_task_independent
 from svmlab.evaluation.preprocessing import Preprocessor
 from svmlab.evaluation.protocols import Predefined, Prequential, Protocol, get_protocol
 from svmlab.evaluation.tuning import Tuning
+from svmlab.runner.keys import digest as _digest
+from svmlab.runner.keys import task_digests as _task_digests
 from svmlab.runner.provenance import provenance
-from svmlab.runner.settings import check_backend, check_runner, runs_in_parallel
+from svmlab.runner.settings import MAX_TASKS, check_backend, check_runner, runs_in_parallel
 from svmlab.runner.task import RUNNER_COLUMNS, TaskSpec
 from svmlab.solvers import SolverSpec
 
@@ -83,10 +83,6 @@ class DatasetEntry:
     params: dict
     solver_params: dict
     preprocessing: dict = field(default_factory=dict)
-
-
-def _digest(obj) -> str:
-    return hashlib.sha1(json.dumps(obj, sort_keys=True, default=str).encode()).hexdigest()[:16]
 
 
 def _entries(cfg: dict, plural: str, singular: str) -> list[tuple[str | None, dict]]:
@@ -420,6 +416,25 @@ def _check_infinite(ds, n_inf: int, prep: dict, spec: SolverSpec, built) -> None
     )
 
 
+def _check_plan_size(settings: RunSettings, solvers, datasets) -> None:
+    """Refuse, before a task is made, a plan with more tasks than ``runner.max_tasks``."""
+    limit = settings.runner.get("max_tasks", MAX_TASKS)
+    n = 0
+    for d in datasets:
+        protocol = settings.protocol.check(d.data.task, d.data.name)
+        n_classes = len(d.data.classes) if d.data.is_classification else None
+        pairs = sum(accepts(e.spec, d.data.task, n_classes) for e in solvers)
+        n += pairs * protocol.n_repeats * protocol.n_folds
+    if n > limit:
+        raise ConfigError(
+            f"the plan has {n:,} tasks ({len(datasets)} dataset(s) x {len(solvers)} solver(s) x "
+            f"{settings.protocol.n_repeats:,} repetition(s) x folds), more than "
+            f"runner.max_tasks={limit:,}; a planned task costs "
+            "about 0.5 KB of memory - lower protocol.n_repeats, or raise runner.max_tasks if "
+            "the machine has the memory"
+        )
+
+
 def expand(
     settings: RunSettings,
     solvers: list[SolverEntry],
@@ -430,6 +445,7 @@ def expand(
     variant: str = "",
 ) -> tuple[list[TaskSpec], list[tuple[str, str, str]]]:
     """Every (dataset, solver, repeat, fold) task, and the pairs skipped as incompatible."""
+    _check_plan_size(settings, solvers, datasets)
     prov = provenance()
     limit_blas = runs_in_parallel(settings.runner)
     tasks, skipped = [], []
@@ -483,10 +499,11 @@ def expand(
                 limit_blas=limit_blas,
                 provenance=prov,
             )
+            digest = _task_digests(shared)
+            prefix = f"{ds.name}-{spec.name}"
             for repeat in range(protocol.n_repeats):
                 for fold in range(protocol.n_folds):
-                    digest = _digest({**shared, "repeat": repeat, "fold": fold})
-                    key = f"{ds.name}-{spec.name}-r{repeat}f{fold}-{digest}"
+                    key = f"{prefix}-r{repeat}f{fold}-{digest(repeat, fold)}"
                     tasks.append(TaskSpec(key=key, repeat=repeat, fold=fold, **common))
     return tasks, skipped
 

@@ -1,10 +1,11 @@
 """Run a plan's tasks as Ray tasks, on a local Ray instance or an existing Ray cluster.
 
-Each task is one Ray task calling :func:`svmlab.runner.task.run_task`, which writes the
-task's rows to the run directory before it returns - exactly as on loky and dask, so a
-finished task is on disk whatever happens to the driver or the cluster afterwards. At
-most ``IN_FLIGHT_PER_CPU`` tasks per cluster CPU are submitted at once, so the driver's
-memory does not grow with the number of tasks.
+Each batch of tasks (:mod:`svmlab.runner.batches`) is one Ray task calling
+:func:`svmlab.runner.task.run_batch`, which writes the tasks' rows to the run directory
+before it returns - exactly as on loky and dask, so a finished task is on disk whatever
+happens to the driver or the cluster afterwards. At most ``IN_FLIGHT_PER_CPU`` batches per
+cluster CPU are submitted at once, so the driver's memory does not grow with the number of
+tasks.
 
 A worker process that dies mid-task (killed, out of memory, a segfault in compiled code)
 takes only its own task with it: Ray runs that task once more (``max_retries=1``) and, if
@@ -19,12 +20,12 @@ import logging
 import os
 import signal
 import threading
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 
 from svmlab.errors import ConfigError, ResultsError
 from svmlab.runner.settings import BACKEND_PACKAGES, n_workers
-from svmlab.runner.task import TaskOutcome, TaskSpec, record_crash, run_task
+from svmlab.runner.task import TaskOutcome, TaskSpec, record_crash, run_batch
 
 #: Tasks submitted per CPU of the cluster before the driver waits for one to finish.
 IN_FLIGHT_PER_CPU = 2
@@ -133,37 +134,42 @@ def _describe(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {first}" if first else type(exc).__name__
 
 
-def ray_outcomes(pending: list[TaskSpec], runner: dict) -> Iterator[TaskOutcome]:
-    """Outcomes of ``pending`` run as Ray tasks, in the order they finish."""
-    if not pending:
+def ray_outcomes(batches: Iterable[list[TaskSpec]], runner: dict) -> Iterator[TaskOutcome]:
+    """Outcomes of the tasks of ``batches`` (:mod:`svmlab.runner.batches`), each batch one
+    Ray task, in the order they finish."""
+    queue = iter(batches)
+    first = next(queue, None)
+    if first is None:
         return
     with ray_session(runner) as ray:
         from ray.exceptions import GetTimeoutError, RayTaskError
 
-        remote = ray.remote(num_cpus=1, max_retries=WORKER_RETRIES)(run_task)
+        remote = ray.remote(num_cpus=1, max_retries=WORKER_RETRIES)(run_batch)
         cpus = max(int(ray.cluster_resources().get("CPU", 1)), 1)
         limit = IN_FLIGHT_PER_CPU * cpus
-        queue = iter(pending)
-        running: dict = {}
+        running: dict = {remote.remote(first): first}
         while True:
-            for spec in queue:
-                running[remote.remote(spec)] = spec
-                if len(running) >= limit:
+            while len(running) < limit:
+                batch = next(queue, None)
+                if batch is None:
                     break
+                running[remote.remote(batch)] = batch
             if not running:
                 return
             ready, _ = ray.wait(list(running), num_returns=1)
-            spec = running.pop(ready[0])
+            batch = running.pop(ready[0])
             try:
-                yield ray.get(ready[0])
-            except (RayTaskError, GetTimeoutError) as exc:  # run_task itself never raises
-                yield record_crash(spec, f"the task failed in Ray ({_describe(exc)})")
+                yield from ray.get(ready[0])
+            except (RayTaskError, GetTimeoutError) as exc:  # run_batch itself never raises
+                for spec in batch:
+                    yield record_crash(spec, f"the task failed in Ray ({_describe(exc)})")
             except (ray.exceptions.WorkerCrashedError, ray.exceptions.OutOfMemoryError) as exc:
-                yield record_crash(
-                    spec,
-                    f"worker process died while running this task, {WORKER_RETRIES + 1} times "
-                    f"({_describe(exc)})",
-                )
+                for spec in batch:
+                    yield record_crash(
+                        spec,
+                        f"worker process died while running this task, {WORKER_RETRIES + 1} "
+                        f"times ({_describe(exc)})",
+                    )
             except ray.exceptions.RayError as exc:
                 raise ResultsError(
                     f"the Ray cluster failed mid-run ({_describe(exc)}); the finished tasks are "

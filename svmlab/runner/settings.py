@@ -10,7 +10,12 @@ from urllib.parse import urlsplit
 from svmlab.errors import ConfigError
 
 BACKENDS = ("loky", "sequential", "dask", "ray")
-KEYS = ("name", "description", "backend", "n_jobs", "task_timeout", "progress", "address")
+KEYS = (
+    "name", "description", "backend", "n_jobs", "task_timeout", "progress", "address", "max_tasks"
+)  # fmt: skip
+#: Most tasks a plan may have unless ``runner.max_tasks`` says otherwise: a planned task
+#: costs about 0.5 KB of the main process's memory while the run goes on.
+MAX_TASKS = 2_000_000
 
 
 def check_runner(runner: dict) -> dict:
@@ -38,6 +43,9 @@ def check_runner(runner: dict) -> dict:
     progress = runner.get("progress", True)
     if not isinstance(progress, bool):
         raise ConfigError(f"runner.progress={progress!r} is not a boolean; give true or false")
+    max_tasks = runner.get("max_tasks", MAX_TASKS)
+    if not isinstance(max_tasks, int) or isinstance(max_tasks, bool) or max_tasks < 1:
+        raise ConfigError(f"runner.max_tasks must be a positive integer, got {max_tasks!r}")
     timeout = runner.get("task_timeout")
     if timeout is not None and (not isinstance(timeout, (int, float)) or timeout <= 0):
         raise ConfigError(

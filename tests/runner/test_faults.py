@@ -2,6 +2,7 @@
 
 import errno
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -13,7 +14,7 @@ import psutil
 import pytest
 
 from svmlab.errors import ResultsError
-from svmlab.runner import store
+from svmlab.runner import row_index, store
 from svmlab.runner.execute import execute
 from svmlab.runner.plan import build_plan
 from svmlab.runner.store import consolidate, prepare_run_dir
@@ -44,17 +45,18 @@ def _plan(make_cfg, run_dir):
 
 
 def _failing_writes(monkeypatch, fails):
-    """Make ``store.write_task_rows`` raise ENOSPC when ``fails(n_calls, key)`` says so."""
-    real = store.write_task_rows
+    """Make the task writes (``store.write_batch``: one or several tasks committed together)
+    raise ENOSPC when ``fails(n_tasks_so_far, keys)`` says so."""
+    real = store.write_batch
     calls = {"n": 0}
 
-    def write(run_dir, key, rows):
-        calls["n"] += 1
-        if fails(calls["n"], key):
+    def write(run_dir, tasks):
+        calls["n"] += len(tasks)
+        if fails(calls["n"], [key for key, _ in tasks]):
             raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
-        return real(run_dir, key, rows)
+        return real(run_dir, tasks)
 
-    monkeypatch.setattr(store, "write_task_rows", write)
+    monkeypatch.setattr(store, "write_batch", write)
 
 
 def test_a_failed_task_write_is_one_line_and_the_run_goes_on(
@@ -62,15 +64,17 @@ def test_a_failed_task_write_is_one_line_and_the_run_goes_on(
 ):
     cfg, plan = _plan(make_cfg, tmp_path)
     victim = plan.tasks[2].key
-    _failing_writes(monkeypatch, lambda n, key: key == victim)
+    _failing_writes(monkeypatch, lambda n, keys: victim in keys)
     summary = execute(plan.tasks, cfg["runner"])
-    assert summary.ok == 5 and [o.status for o in summary.failed] == ["unwritten"]
+    lost = [o.key for o in summary.failed]
+    assert victim in lost and {o.status for o in summary.failed} == {"unwritten"}
+    assert summary.ok + len(lost) == 6  # the tasks committed with the victim, and no other
     err = capsys.readouterr().err
     assert f"unwritten: {victim}: could not write" in err and "No space left on device" in err
     assert "Traceback" not in err
-    monkeypatch.undo()  # space freed: the resume runs only the unwritten task
+    monkeypatch.undo()  # space freed: the resume runs only the unwritten tasks
     again = execute(plan.tasks, cfg["runner"])
-    assert again.skipped == 5 and again.ok == 1
+    assert again.skipped == summary.ok and again.ok == len(lost)
     assert len(consolidate(tmp_path)) == 6
 
 
@@ -78,17 +82,18 @@ def test_writes_failing_in_a_row_stop_the_run_and_keep_finished_tasks(
     make_cfg, tmp_path, monkeypatch
 ):
     cfg, plan = _plan(make_cfg, tmp_path)
-    _failing_writes(monkeypatch, lambda n, key: n > 2)  # the disk is full after two tasks
+    _failing_writes(monkeypatch, lambda n, keys: n > 2)  # the disk is full after two tasks
     with pytest.raises(ResultsError) as info:
         execute(plan.tasks, cfg["runner"])
     message = str(info.value)
     assert "\n" not in message
     assert "could not be written" in message and "No space left on device" in message
-    assert "the 2 finished tasks are kept" in message and "resume" in message
-    assert len(list((tmp_path / "tasks").glob("*.parquet"))) == 2
+    kept = int(re.search(r"the (\d+) finished tasks are kept", message).group(1))
+    assert 1 <= kept <= 2 and "resume" in message
+    assert len(store.finished_keys(tmp_path)) == kept  # on disk: exactly those reported
     monkeypatch.undo()
     again = execute(plan.tasks, cfg["runner"])
-    assert again.skipped == 2 and again.ok == 4
+    assert again.skipped == kept and again.ok == 6 - kept
 
 
 @pytest.fixture
@@ -113,15 +118,15 @@ def test_a_full_disk_stops_with_one_line_and_a_resume_after_freeing_space_comple
 ):
     mnt, grow = small_disk
     args = ["run", "dataset=iris", "solver=knn", "tuning.mode=none", "runner=sequential"]
-    args += ["protocol=stratified10", "run_id=d"]
+    args += ["protocol=stratified10", "protocol.n_repeats=20", "run_id=d"]  # 200 tasks
     full = run_cli(*args, f"results_dir={mnt}", cwd=tmp_path)
     assert full.returncode == 2, full.stderr
     assert "Traceback" not in full.stderr
     last = full.stderr.strip().splitlines()[-1]
     assert last.startswith("svmlab: error: stopped: the last 3 tasks' results could not be written")
     assert "No space left on device" in last and "resume" in last
-    kept = {p.name for p in (mnt / "adhoc" / "d" / "tasks").glob("*.parquet")}
-    assert 1 <= len(kept) < 10
+    kept = store.finished_keys(mnt / "adhoc" / "d")  # tasks committed before the disk filled
+    assert 1 <= len(kept) < 200 and set(kept.values()) == {"ok"}
     grow()
     resumed = run_cli(*args, f"results_dir={mnt}", cwd=tmp_path, check=0)
     assert f"{len(kept)} already done" in resumed.stderr
@@ -218,10 +223,10 @@ def test_the_index_follows_a_running_run_so_a_killed_runs_resume_reads_few_files
     execute(plan.tasks, cfg["runner"])  # and then "killed": results.parquet never written
     assert not (tmp_path / "results.parquet").exists()
     reads = []
-    real = store._read_task_file
-    monkeypatch.setattr(store, "_read_task_file", lambda p: reads.append(p.name) or real(p))
+    real = row_index._read_task_file
+    monkeypatch.setattr(row_index, "_read_task_file", lambda p: reads.append(p.name) or real(p))
     assert len(store.finished_keys(tmp_path)) == 6
-    assert len(reads) <= 1  # at most the task that finished after the last index update (not 6)
+    assert len(reads) <= 1  # at most the file written after the last index update (not all)
 
 
 # --- a disk already full when the run starts ------------------------------------------------

@@ -351,3 +351,50 @@ def test_dask_address_without_a_scheduler_fails_at_planning(make_cfg, tmp_path):
         check_cluster_address("dask", f"tcp://127.0.0.1:{server.getsockname()[1]}", timeout=1)
     with pytest.raises(ConfigError, match="the port is not a number"):
         check_cluster_address("dask", "tcp://127.0.0.1:http")
+
+
+def test_a_plan_too_large_to_run_is_refused_before_any_task_is_made(make_cfg, tmp_path):
+    cfg = make_cfg(
+        protocol={"name": "h", "kind": "holdout", "test_size": 0.3, "n_repeats": 10**9},
+        tuning__mode="none",
+    )
+    with pytest.raises(ConfigError) as info:
+        build_plan(cfg, str(tmp_path), "r")
+    message = str(info.value)
+    assert "\n" not in message and "1,000,000,000 tasks" in message
+    assert "runner.max_tasks=2,000,000" in message
+    cfg["runner"]["max_tasks"] = 5
+    with pytest.raises(ConfigError, match="the plan has 6 tasks"):
+        build_plan({**cfg, "protocol": {**cfg["protocol"], "n_repeats": 6}}, str(tmp_path), "r")
+    cfg["runner"]["max_tasks"] = 6
+    assert (
+        len(
+            build_plan(
+                {**cfg, "protocol": {**cfg["protocol"], "n_repeats": 6}}, str(tmp_path), "r"
+            ).tasks
+        )
+        == 6
+    )
+
+
+def test_task_keys_are_those_of_the_full_serialisation(make_cfg, tmp_path):
+    """Keys made from one serialisation per (dataset, solver) equal the per-task digests that
+    earlier runs stored, so their run directories still resume."""
+    from svmlab.runner.keys import digest as _digest
+    from svmlab.runner.plan import _identity_solver
+
+    cfg = make_cfg(tuning__mode="none")
+    plan = build_plan(cfg, str(tmp_path), "r")
+    t = plan.tasks[3]
+    shared = {
+        "experiment": t.experiment,
+        "dataset": t.dataset,
+        "dataset_params": t.dataset_params,
+        "solver": _identity_solver(t.solver),
+        "protocol": t.protocol.as_dict(),
+        "preprocessing": t.preprocessing,
+        "tuning": t.tuning.__dict__,
+        "seed": t.seed,
+    }
+    digest = _digest({**shared, "repeat": t.repeat, "fold": t.fold})
+    assert t.key == f"{t.dataset}-{t.solver.name}-r{t.repeat}f{t.fold}-{digest}"

@@ -2,7 +2,7 @@ import pandas as pd
 import pytest
 
 from svmlab.errors import ResultsError
-from svmlab.runner import store
+from svmlab.runner import row_index, store
 
 
 def test_task_rows_are_written_atomically_and_read_back(tmp_path):
@@ -66,8 +66,8 @@ def test_resume_and_consolidation_read_only_new_task_files(tmp_path, monkeypatch
     for i in range(30):
         store.write_task_rows(tmp_path, f"k{i:02d}", [{"status": "ok", "fold": i}])
     reads = []
-    real = store._read_task_file
-    monkeypatch.setattr(store, "_read_task_file", lambda p: reads.append(p.name) or real(p))
+    real = row_index._read_task_file
+    monkeypatch.setattr(row_index, "_read_task_file", lambda p: reads.append(p.name) or real(p))
     assert len(store.finished_keys(tmp_path)) == 30 and len(reads) == 30  # first time
     reads.clear()
     assert len(store.finished_keys(tmp_path)) == 30 and reads == []  # index: no file read
