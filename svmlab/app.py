@@ -128,6 +128,24 @@ def _conclude(summary, df, run_dir: Path, run_id: str) -> int:
     return 0
 
 
+def _consolidate(run_dir: Path, plan, summary) -> None:
+    """Rebuild the run's ``results.parquet`` unless it is current (a resume that ran nothing);
+    a full disk at this very end is one line, and every task file is kept."""
+    from svmlab.results import select_outer_best
+    from svmlab.runner.store import consolidate, results_current
+
+    if not (summary.ok or summary.n_failed or not results_current(run_dir)):
+        return
+    try:
+        consolidate(run_dir, postprocess=select_outer_best, keys={t.key for t in plan.tasks})
+    except OSError as exc:
+        reason = os.strerror(exc.errno) if exc.errno else str(exc)
+        raise ResultsError(
+            f"could not write {run_dir / 'results.parquet'} ({reason}); every finished task "
+            "is kept in tasks/ - free space and run the same command again to consolidate"
+        ) from None
+
+
 def job(cfg) -> float | None:
     """Hydra task function: one run (one job of a sweep).
 
@@ -140,11 +158,11 @@ def job(cfg) -> float | None:
 
     from svmlab.report.render import render
     from svmlab.report.summary import build_report
-    from svmlab.results import load_results, select_outer_best
+    from svmlab.results import load_results
     from svmlab.runner.execute import execute
     from svmlab.runner.lock import release
     from svmlab.runner.plan import build_plan
-    from svmlab.runner.store import consolidate, prepare_run_dir, results_current
+    from svmlab.runner.store import prepare_run_dir
 
     hc = HydraConfig.get()
     run_dir = Path(hc.runtime.output_dir)
@@ -173,16 +191,7 @@ def job(cfg) -> float | None:
         resumed = prepare_run_dir(run_dir, plan.identity, OmegaConf.to_yaml(cfg, resolve=True))
         _announce(plan, run_dir, resumed)
         summary = execute(plan.tasks, container.get("runner") or {})
-        try:
-            if summary.ok or summary.n_failed or not results_current(run_dir):
-                keys = {t.key for t in plan.tasks}
-                consolidate(run_dir, postprocess=select_outer_best, keys=keys)
-        except OSError as exc:  # a full disk at the very end: every task file is kept
-            reason = os.strerror(exc.errno) if exc.errno else str(exc)
-            raise ResultsError(
-                f"could not write {run_dir / 'results.parquet'} ({reason}); every finished task "
-                "is kept in tasks/ - free space and run the same command again to consolidate"
-            ) from None
+        _consolidate(run_dir, plan, summary)
         df = load_results(run_dir)
         metric = container.get("summary_metric")
         how = (container.get("report") or {}).get("aggregate") or "mean"

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import logging
 import signal
+import sys
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -60,7 +61,7 @@ def _sigint_blocked_in_new_threads() -> Iterator[None]:
     now or later (a signal mask survives ``fork`` and ``exec``). A Ctrl-C meanwhile still
     reaches this process (another thread takes it, or it waits until the block ends)."""
     main = threading.current_thread() is threading.main_thread()
-    if not main or not hasattr(signal, "pthread_sigmask"):
+    if not main or sys.platform == "win32":  # no signal masks there
         yield
         return
     # multiprocessing's resource tracker, started with a process's first worker, unblocks

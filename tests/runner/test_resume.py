@@ -202,3 +202,19 @@ def test_cli_refuses_to_resume_into_a_directory_without_run_json(tmp_path):
     assert "Traceback" not in proc.stderr
     assert [p.name for p in (run / "tasks").iterdir()] == ["iris-knn-r0f0-0.parquet"]
     assert not (run / "run.json").exists() and not (run / "results.parquet").exists()
+
+
+def test_a_resume_with_nothing_to_do_leaves_results_parquet_as_it_is(tmp_path):
+    """A finished run's results are current: the resume reports, but does not consolidate
+    (rewrite) them again; after a task file changes it does."""
+    first = svmlab_run(tmp_path, "run_id=same", "tuning.mode=none")
+    assert first.returncode == 0, first.stderr
+    run = tmp_path / "adhoc" / "same"
+    results = run / "results.parquet"
+    written = results.stat().st_mtime_ns
+    again = svmlab_run(tmp_path, "run_id=same", "tuning.mode=none")
+    assert again.returncode == 0 and "0 ok now" in again.stderr, again.stderr
+    assert results.stat().st_mtime_ns == written and store.results_current(run)
+    task = next((run / "tasks").glob("*.parquet"))
+    task.write_bytes(task.read_bytes())  # rewritten: newer than results.parquet
+    assert not store.results_current(run)
