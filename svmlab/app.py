@@ -14,6 +14,7 @@ from svmlab.config import (
 )
 from svmlab.errors import ResultsError, SvmlabError
 from svmlab.run_checks import (
+    INFO_TOPICS,
     check_chosen_files,
     check_options,
     check_override_values,
@@ -397,7 +398,6 @@ def with_plugin_defaults(args: list[str]) -> list[str]:
 #: Hydra's command-line options that take a value (``--info`` takes one of INFO_TOPICS or none).
 _VALUED = {"-c", "--cfg", "-p", "--package", "-cp", "--config-path", "-cn", "--config-name"}
 _VALUED |= {"-cd", "--config-dir", "--experimental-rerun"}
-_INFO_TOPICS = {"all", "config", "defaults", "defaults-tree", "plugins", "searchpath"}
 
 
 def split_args(args: list[str]) -> tuple[list[str], list[str]]:
@@ -411,7 +411,7 @@ def split_args(args: list[str]) -> tuple[list[str], list[str]]:
     while i < len(args):
         word = args[i]
         takes = word in _VALUED or (word in ("-i", "--info") and i + 1 < len(args))
-        if takes and (word not in ("-i", "--info") or args[i + 1] in _INFO_TOPICS):
+        if takes and (word not in ("-i", "--info") or args[i + 1] in INFO_TOPICS):
             options += args[i : i + 2]
             i += 2
             continue
@@ -430,13 +430,16 @@ def add_overrides(args: list[str], extra: list[str]) -> list[str]:
 
     >>> add_overrides(["a=1", "-m"], ["b=2"]), add_overrides(["--cfg", "job", "a=1"], ["b=2"])
     (['-m', 'a=1', 'b=2'], ['--cfg', 'job', 'a=1', 'b=2'])
-    >>> add_overrides(["--info", "a=1"], [])
-    ['a=1', '--info']
+    >>> add_overrides(["--info", "a=1"], []), add_overrides(["a=1", "--info", "defaults"], [])
+    (['a=1', '--info'], ['--info', 'defaults', 'a=1'])
     """
     options, overrides = split_args(args)
-    bare = [o for o in options if o in ("-i", "--info")]
-    options = [o for o in options if o not in bare]
-    return [*options, *overrides, *extra, *bare]
+    topics = [*options[1:], None]
+    bare = [
+        k for k, o in enumerate(options) if o in ("-i", "--info") and topics[k] not in INFO_TOPICS
+    ]
+    rest = [o for k, o in enumerate(options) if k not in bare]
+    return [*rest, *overrides, *extra, *(options[k] for k in bare)]
 
 
 def _config_dirs(args: list[str]) -> list[Path]:

@@ -342,6 +342,8 @@ def _leaves(prefix: str, node):
 
 # -- the command line, before Hydra starts --------------------------------------------------
 
+#: The topics of Hydra's ``--info``.
+INFO_TOPICS = ("all", "config", "defaults", "defaults-tree", "plugins", "searchpath")
 #: Hydra 1.3's options of ``svmlab run``: flag -> the values it takes (None: any one value;
 #: () : no value).
 HYDRA_OPTIONS = {
@@ -350,8 +352,10 @@ HYDRA_OPTIONS = {
     **dict.fromkeys(("-c", "--cfg"), ("job", "hydra", "all")),
     **dict.fromkeys(("-p", "--package", "-cp", "--config-path", "-cn", "--config-name"), None),
     **dict.fromkeys(("-cd", "--config-dir", "--experimental-rerun"), None),
-    **dict.fromkeys(("-i", "--info"), ()),
+    **dict.fromkeys(("-i", "--info"), INFO_TOPICS),
 }
+#: Options whose value may be left out.
+OPTIONAL_VALUE = ("-i", "--info")
 
 
 def check_options(options: list[str]) -> None:
@@ -372,12 +376,19 @@ def check_options(options: list[str]) -> None:
                 "--cfg job|hydra|all, --info [TOPIC], --config-dir DIR, ... (svmlab run --help)"
             )
         takes = HYDRA_OPTIONS[flag]
-        if takes == () or attached:
+        following = options[i + 1] if i + 1 < len(options) and not attached else None
+        if flag in OPTIONAL_VALUE and (following or "-")[0] == "-":
+            following = None  # --info without a topic
+        if takes == () or attached or (flag in OPTIONAL_VALUE and following is None):
             value, i = (attached or None), i + 1
         else:
-            value, i = (options[i + 1] if i + 1 < len(options) else None), i + 2
-        if takes != () and (value is None or value.startswith("-")):
+            value, i = following, i + 2
+        if takes == () and value is not None:
+            raise SvmlabError(f"option {flag} takes no value, got {value!r}")
+        if takes != () and flag not in OPTIONAL_VALUE and (value is None or value[:1] == "-"):
             raise SvmlabError(f"option {flag} needs a value (svmlab run --help)")
+        if value is None:
+            continue
         if takes and value not in takes:
             raise SvmlabError(f"{flag} {value}: choose one of {', '.join(takes)}")
         if flag in ("-cd", "--config-dir") and not os.path.isdir(os.path.expanduser(value)):

@@ -348,3 +348,25 @@ def test_every_shipped_config_file_passes_the_value_rules():
             if not (isinstance(value, str) and "${" in value):
                 check_value(key, value)
     assert len(files) > 300
+
+
+@pytest.mark.parametrize(
+    "words",
+    [
+        "--cfg job dataset=iris --resolve",
+        "dataset=iris --cfg=job -p solver",
+        "-c job dataset=iris",
+        "--info defaults dataset=iris",
+        "dataset=iris --info",
+        "-i searchpath",
+        "--help",
+        "dataset=iris -h",
+    ],
+)
+def test_hydras_own_options_still_pass_the_checks(words, tmp_path, capsys, monkeypatch):
+    """The other side of the option checks: Hydra's options, in any place, run as before
+    (print and exit 0, nothing written)."""
+    monkeypatch.chdir(tmp_path)
+    assert exit_status(["run", f"results_dir={tmp_path}/res", *words.split()]) == 0
+    out, err = capsys.readouterr()
+    assert out and "svmlab: error" not in err and not any(tmp_path.iterdir())
