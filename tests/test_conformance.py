@@ -159,6 +159,20 @@ EXPECTED_FAILED_CHECKS.update(
 )
 
 
+#: Solvers whose scikit-learn check battery takes seconds (multi-objective searches, chunked
+#: retraining, cutting planes...): left out of ``make test-fast``, run by ``make test``.
+SLOW_BATTERIES = {
+    "mofs_linreg",
+    "mofs_svm",
+    "dsollawv",
+    "cclwmlm",
+    "cpsp",
+    "mklpo",
+    "mlm_rank_clf",
+    "ssd_lssvm",
+}
+
+
 def _sklearn_checks():
     params = []
     for name in (n for n, k in KINDS.items() if k in ("sklearn", "transductive")):
@@ -171,6 +185,8 @@ def _sklearn_checks():
             # a plain (estimator, check) pair, or a pytest.param carrying the xfail mark
             (estimator, check), marks = getattr(item, "values", item), getattr(item, "marks", ())
             check_name = getattr(check, "func", check).__name__
+            if name in SLOW_BATTERIES:
+                marks = (*marks, pytest.mark.slow)
             params.append(pytest.param(estimator, check, id=f"{name}-{check_name}", marks=marks))
     return params
 

@@ -81,6 +81,7 @@ def test_sections_give_medians_tests_blocks_claims_and_weights():
     assert weights.at["splice_ei", "tau_1"] == "0.70"
 
 
+@pytest.mark.slow
 def test_the_report_redraws_figures_1_2_per_dataset(tmp_path):
     paths = figures("svmperf_figures_1_2", _rows(), tmp_path, ("png",))
     assert sorted(p.name for p in paths) == [

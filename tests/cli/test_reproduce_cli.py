@@ -44,6 +44,7 @@ def test_every_registered_experiment_exists():
             assert study.full in names, (paper.name, study.full)
 
 
+@pytest.mark.slow
 def test_tiny_paper_runs_and_writes_one_report(tmp_path, monkeypatch, capsys):
     tiny = Paper(
         "tiny",
@@ -106,6 +107,7 @@ def test_deviations_collect_every_mean_abs_delta_row():
     assert dev.to_dict("index") == {"T1": {"experiment": "exp", "A": "0.10", "B": "0.30"}}
 
 
+@pytest.mark.slow
 def test_a_study_can_be_a_sweep(tmp_path, monkeypatch):
     sweep = Study("Sec. 1, over C", "quickstart", overrides=("-m", "solver.C=1,10", *FAST))
     monkeypatch.setitem(papers.PAPERS, "tiny", Paper("tiny", "T", (sweep,)))
@@ -119,6 +121,7 @@ def test_a_study_can_be_a_sweep(tmp_path, monkeypatch):
     assert "svc [solver.C=1]" in md and "svc [solver.C=10]" in md
 
 
+@pytest.mark.slow
 def test_only_runs_the_named_studies_and_the_report_names_the_rest(tmp_path, monkeypatch):
     two = Paper(
         "tiny",

@@ -15,7 +15,7 @@ from datahelpers import shared_data_dir
 from svmlab import paths
 from svmlab.data import load_dataset, registry
 
-pytestmark = pytest.mark.data
+pytestmark = [pytest.mark.data, pytest.mark.slow]  # reads every benchmark file in full
 
 FILE_DATASETS = [
     name

@@ -495,6 +495,7 @@ def test_sklearn_essentials(check, est):
 
 # EvoSVM-G and PSO as configured (evosvm.yaml, psosvm.yaml) get every check in
 # tests/test_conformance.py; here the variant no solver file names
+@pytest.mark.slow
 @pytest.mark.parametrize("est", [EvoSVMClassifier(mutation="switching")], ids=["S"])
 def test_check_estimator(est):
     results = check_estimator(est, on_fail=None)

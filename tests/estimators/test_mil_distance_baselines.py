@@ -244,6 +244,7 @@ def test_bad_input_at_prediction(cls):
 PAPER_MUSK1 = {"MIDD": 0.8804, "MIOptimalBall": 0.7717}
 
 
+@pytest.mark.slow
 @pytest.mark.data
 def test_musk1_ten_fold_accuracy(musk1, musk1_ten_fold):
     ds = musk1

@@ -262,6 +262,7 @@ MEASURED_MUSK1 = {
 PAPER_TOLERANCE = {"tlc": 0.08, "tlc_bagging": 0.05, "tlc_stacking": 0.05}
 
 
+@pytest.mark.slow
 @pytest.mark.data
 @pytest.mark.snapshot
 @pytest.mark.parametrize(

@@ -207,6 +207,7 @@ PAPER_MUSK1 = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.data
 @pytest.mark.parametrize("cls", ALL)
 def test_musk1_ten_fold_accuracy(cls, musk1_ten_fold):

@@ -183,6 +183,7 @@ def test_citation_knn_zero_range_nan_reproduces_wekas_failure(split):
     assert np.mean(ignore == y_te) > np.mean(weka == y_te)
 
 
+@pytest.mark.slow
 @pytest.mark.data
 def test_citation_knn_default_is_sensible_on_elephant():
     """Elephant has 120 features that are 0 everywhere: Weka's CitationKNN predicts one class

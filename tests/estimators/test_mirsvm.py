@@ -402,6 +402,7 @@ def test_musk1_ten_fold_accuracy_of_the_plain_defaults(musk1_ten_fold):
     assert accuracy >= PAPER_MUSK1_ACCURACY - 0.08
 
 
+@pytest.mark.slow
 @pytest.mark.data
 def test_musk1_authors_parameters_need_the_bias_from_all_support_vectors(musk1_ten_fold):
     # C = 0.1, sigma = 5 (the author's best_vars.txt for musk1): nearly every alpha is at C;

@@ -264,6 +264,7 @@ def test_bad_parameters_name_themselves():
 # in tests/test_conformance.py; here the variants no solver file builds.
 
 
+@pytest.mark.slow
 @parametrize_with_checks(
     [
         MLMRegressor(regularization="l_half", C=0.1, max_iter=10),

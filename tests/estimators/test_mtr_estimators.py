@@ -237,6 +237,7 @@ def _two_target_y(enforce):
     return patched
 
 
+@pytest.mark.slow
 @pytest.mark.filterwarnings("ignore::sklearn.exceptions.SkipTestWarning")
 def test_scikit_learn_estimator_checks(est, monkeypatch):
     monkeypatch.setattr(
@@ -326,6 +327,7 @@ def test_slump_svrcc_beats_the_mean_and_orders_by_correlation():
     assert np.mean(errs) < 0.9  # aRRMSE well below the mean predictor's 1
 
 
+@pytest.mark.slow
 def test_inner_grid_search_chooses_what_gridsearchcv_chooses():
     from sklearn.model_selection import GridSearchCV, KFold
     from sklearn.svm import SVR

@@ -107,6 +107,7 @@ def test_timeout_becomes_a_timeout_row(make_cfg, tmp_path):
     assert df["task_seconds"][0] < SLEEPS_LONGER  # killed at the limit, not ended by itself
 
 
+@pytest.mark.slow
 def test_parallel_loky_matches_sequential(make_cfg, tmp_path):
     cols = ["fold", "accuracy", "chosen_params"]
     _, _, seq = _run(make_cfg(), tmp_path / "seq")
@@ -138,6 +139,7 @@ def test_outer_best_keeps_the_best_mean_grid_point(make_cfg, tmp_path):
     assert len(load_results(tmp_path)) == 10
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("limit", [True, False])
 def test_blas_limit_sets_one_thread(limit):
     import os
@@ -159,6 +161,7 @@ def test_blas_limit_sets_one_thread(limit):
     assert (int(out) == 1) is limit
 
 
+@pytest.mark.slow
 def test_parallel_workers_use_one_blas_thread(make_cfg, tmp_path):
     probe = solver("probe", "svmlab.testing.BlasProbeClassifier")
     cfg = make_cfg(solver=probe, runner={"backend": "loky", "n_jobs": 2, "progress": False})
@@ -182,9 +185,8 @@ def test_a_dying_worker_becomes_an_error_row_and_the_rest_runs(make_cfg, tmp_pat
     assert (df[df["solver"] == "knn"]["status"] == "ok").all()
 
 
-@pytest.mark.parametrize(
-    "backend", ["sequential", "loky", pytest.param("dask", marks=pytest.mark.slow)]
-)
+@pytest.mark.slow
+@pytest.mark.parametrize("backend", ["sequential", "loky", "dask"])
 def test_timeouts_kill_a_task_stuck_in_compiled_code(make_cfg, tmp_path, backend):
     """A task blocked in one C call (signals blocked) still ends at the limit: its process is
     killed, the row says timeout, and the pool runs the next tasks."""

@@ -39,6 +39,7 @@ def _dead_pid() -> int:
     return proc.pid
 
 
+@pytest.mark.slow
 def test_a_run_in_use_is_refused_and_its_files_left_alone(tmp_path, other_process):
     """A second `svmlab run` with the same run_id: exit 2, one line, nothing of the first
     run's touched (its in-flight temporary file survives)."""

@@ -18,6 +18,8 @@ import pandas as pd
 import pytest
 
 TOY = Path(__file__).parent / "toy_family"
+#: every test reads the one `svmlab run` (a subprocess) of the toy family
+pytestmark = pytest.mark.slow
 
 
 @pytest.fixture(scope="module")

@@ -42,6 +42,7 @@ def test_cache_changes_the_cost_not_the_front():
     assert cached.n_evaluations < plain.n_evaluations and cached.cache_hit_rate > 0.5
 
 
+@pytest.mark.slow
 def test_parallel_workers_give_the_same_front():
     kw = dict(max_generations=4, random_state=3)
     one = search_masks(weighted_loss, 10, **kw)

@@ -92,6 +92,7 @@ def _bars(fig):
 # --------------------------------------------------------------------------- rendering
 
 
+@pytest.mark.slow
 def test_rank_bars_renders_and_saves_all_formats(tmp_path):
     fig = rank_bars(MTR_ACC, "SVRCC", MTR_CD, alpha=0.05, title="MTR aCC")
     paths = save_figure(fig, tmp_path / "nested" / "dir" / "bars_acc")

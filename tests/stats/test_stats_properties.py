@@ -2,6 +2,7 @@
 
 import numpy as np
 import pandas as pd
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
@@ -26,6 +27,7 @@ def test_rank_rows_sum_to_k_k1_over_2(values):
     assert np.isclose(ranks.to_numpy().sum(), N * k * (k + 1) / 2)
 
 
+@pytest.mark.slow
 @settings(max_examples=40, deadline=None)
 @given(tables, st.randoms())
 def test_results_do_not_depend_on_column_order(values, rnd):
