@@ -25,7 +25,7 @@ format: install  ## apply ruff's formatting and safe fixes
 	$(BIN)/ruff format svmlab tests scripts
 	$(BIN)/ruff check --fix svmlab tests scripts
 
-test-fast: install  ## everything but the slow end-to-end tests
+test-fast: install  ## everything but the tests marked slow (runs, subprocesses, clusters, Weka): under 3 min
 	$(BIN)/python -m pytest -q -n 2 -m "not slow"
 
 REPRODUCE_DIR ?= /tmp/svmlab-reproduce-quick
