@@ -51,43 +51,26 @@ def test_scaling_benchmark_prints_every_backend():
     assert all(float(rows[b][-1]) > 0 for b in backends), out  # RSS per worker
 
 
-def test_runner_overhead_benchmark_prints_ratios():
-    out = subprocess.run(
-        [
-            sys.executable,
-            str(REPO_ROOT / "scripts" / "bench" / "runner_overhead.py"),
-            "--tasks",
-            "20",
-            "--busy-tasks",
-            "2",
-            "--busy-iterations",
-            "100000",
-        ],
-        check=True,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    ).stdout
-    assert "overhead" in out and "speed-up" in out and "ratio runner/plain loop" in out
-
-
-def test_overhead_benchmark_prints_svmlab_against_the_plain_loop():
-    out = subprocess.run(
-        [
-            sys.executable,
-            str(REPO_ROOT / "scripts" / "bench" / "overhead.py"),
-            "--tasks",
-            "30",
-            "--workers",
-            "1",
-            "--runs",
-            "1",
-        ],
+def _bench_output(script: str, *args: str) -> str:
+    """What ``scripts/bench/<script>`` prints with ``args``."""
+    return subprocess.run(
+        [sys.executable, str(REPO_ROOT / "scripts" / "bench" / script), *args],
         check=True,
         capture_output=True,
         text=True,
         timeout=600,
     ).stdout
+
+
+def test_runner_overhead_benchmark_prints_ratios():
+    out = _bench_output(
+        "runner_overhead.py", "--tasks", "20", "--busy-tasks", "2", "--busy-iterations", "100000"
+    )
+    assert "overhead" in out and "speed-up" in out and "ratio runner/plain loop" in out
+
+
+def test_overhead_benchmark_prints_svmlab_against_the_plain_loop():
+    out = _bench_output("overhead.py", "--tasks", "30", "--workers", "1", "--runs", "1")
     lines = [line.split() for line in out.splitlines()]
     plain = next(r for r in lines if r[1:3] == ["plain", "loop"])
     ours = next(r for r in lines if r[1:2] == ["svmlab,"])
