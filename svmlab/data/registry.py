@@ -19,6 +19,7 @@ from __future__ import annotations
 import copy
 import functools
 import os
+import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
@@ -436,13 +437,11 @@ def clear_cache() -> None:
 
 def _plain(params):
     """Hydra/OmegaConf containers -> plain dicts and lists."""
-    try:
+    if "omegaconf" in sys.modules:  # else no container exists (a worker need not import it)
         from omegaconf import OmegaConf
 
         if OmegaConf.is_config(params):
             return OmegaConf.to_container(params, resolve=True)
-    except ImportError:  # pragma: no cover - omegaconf is a dependency
-        pass
     return dict(params)
 
 
