@@ -326,6 +326,39 @@ def test_distributed_logs_errors_only_while_a_cluster_is_used(caplog):
     assert logging.getLogger("distributed").level == before  # restored afterwards
 
 
+def test_a_run_stopped_by_an_exception_leaves_the_teardown_loggers_silent():
+    """Ctrl-C, SIGTERM or an error mid-run: svmlab says why in one line; what distributed,
+    tornado and asyncio log while the cluster is torn down with tasks in flight is not shown."""
+    import logging
+
+    from svmlab.runner.dask_cluster import TEARDOWN_LOGGERS, quiet_distributed_logs
+
+    names = [*TEARDOWN_LOGGERS, "tornado.application", "distributed.client"]
+    before = {n: logging.getLogger(n).level for n in names}
+    try:
+        with pytest.raises(KeyboardInterrupt), quiet_distributed_logs():
+            raise KeyboardInterrupt
+        assert not any(logging.getLogger(n).isEnabledFor(logging.CRITICAL) for n in names)
+    finally:
+        for name, level in before.items():
+            logging.getLogger(name).setLevel(level)
+
+
+def test_a_dask_worker_does_not_report_its_client_s_closed_loop_at_exit():
+    from types import SimpleNamespace
+
+    from svmlab.runner.dask_cluster import _unraisable_but_closed_loops
+
+    Client = pytest.importorskip("dask.distributed").Client
+    reported = []
+    hook = _unraisable_but_closed_loops(reported.append)
+    closed = SimpleNamespace(exc_value=RuntimeError("IOLoop is closed"), object=Client.__del__)
+    other = SimpleNamespace(exc_value=RuntimeError("something else"), object=Client.__del__)
+    hook(closed)
+    hook(other)
+    assert reported == [other]
+
+
 @pytest.mark.slow
 def test_a_dask_run_prints_svmlab_s_lines_only(tmp_path):
     pytest.importorskip("dask.distributed")
