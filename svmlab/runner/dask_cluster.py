@@ -85,12 +85,12 @@ def _unraisable_but_closed_loops(report):
     """``report`` (a ``sys.unraisablehook``) for everything but a ``distributed`` client's
     finaliser failing because its event loop is closed (an exiting worker process)."""
 
+    from dask.distributed import Client
+
     def hook(unraisable):
-        where = getattr(unraisable.object, "__qualname__", "")
-        closed_loop = isinstance(unraisable.exc_value, RuntimeError) and "IOLoop is closed" in str(
-            unraisable.exc_value
-        )
-        if not (closed_loop and where == "Client.__del__"):
+        error = unraisable.exc_value
+        closed_loop = isinstance(error, RuntimeError) and "IOLoop is closed" in str(error)
+        if not (closed_loop and unraisable.object is Client.__del__):
             report(unraisable)
 
     return hook
