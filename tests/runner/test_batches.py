@@ -121,6 +121,7 @@ def test_a_long_batch_is_committed_every_flush_interval(make_cfg, tmp_path, monk
     assert [o.file for o in outcomes] == [t.key for t in plan.tasks]  # one commit each
 
 
+@pytest.mark.slow
 def test_a_killed_run_loses_nothing_committed_and_the_resume_runs_only_the_rest(tmp_path):
     n = 3000
     cmd = [sys.executable, "-m", "svmlab", "run", "+experiment=scale_100k"]

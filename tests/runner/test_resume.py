@@ -204,6 +204,7 @@ def test_cli_refuses_to_resume_into_a_directory_without_run_json(tmp_path):
     assert not (run / "run.json").exists() and not (run / "results.parquet").exists()
 
 
+@pytest.mark.slow
 def test_a_resume_with_nothing_to_do_leaves_results_parquet_as_it_is(tmp_path):
     """A finished run's results are current: the resume reports, but does not consolidate
     (rewrite) them again; after a task file changes it does."""
