@@ -148,9 +148,10 @@ def ray_outcomes(batches: Iterable[list[TaskSpec]], runner: dict) -> Iterator[Ta
         cpus = max(int(ray.cluster_resources().get("CPU", 1)), 1)
         limit = IN_FLIGHT_PER_CPU * cpus
         running: dict = {remote.remote(first): first}
+        alone: list[list[TaskSpec]] = []  # the tasks of a batch that crashed, one by one
         while True:
             while len(running) < limit:
-                batch = next(queue, None)
+                batch = alone.pop() if alone else next(queue, None)
                 if batch is None:
                     break
                 running[remote.remote(batch)] = batch
@@ -160,18 +161,28 @@ def ray_outcomes(batches: Iterable[list[TaskSpec]], runner: dict) -> Iterator[Ta
             batch = running.pop(ready[0])
             try:
                 yield from ray.get(ready[0])
-            except (RayTaskError, GetTimeoutError) as exc:  # run_batch itself never raises
-                for spec in batch:
-                    yield record_crash(spec, f"the task failed in Ray ({_describe(exc)})")
-            except (ray.exceptions.WorkerCrashedError, ray.exceptions.OutOfMemoryError) as exc:
-                for spec in batch:
-                    yield record_crash(
-                        spec,
-                        f"worker process died while running this task, {WORKER_RETRIES + 1} "
-                        f"times ({_describe(exc)})",
-                    )
+            except (
+                RayTaskError,
+                GetTimeoutError,
+                ray.exceptions.WorkerCrashedError,
+                ray.exceptions.OutOfMemoryError,
+            ) as exc:
+                if len(batch) > 1:  # run each task alone: only the one that crashes fails
+                    alone.extend([spec] for spec in reversed(batch))
+                    continue
+                yield record_crash(batch[0], _crash_message(ray, exc))
             except ray.exceptions.RayError as exc:
                 raise ResultsError(
                     f"the Ray cluster failed mid-run ({_describe(exc)}); the finished tasks are "
                     "kept - run the same command again to resume"
                 ) from None
+
+
+def _crash_message(ray, exc: BaseException) -> str:
+    """The error of a task that failed in Ray on its own."""
+    if isinstance(exc, (ray.exceptions.WorkerCrashedError, ray.exceptions.OutOfMemoryError)):
+        return (
+            f"worker process died while running this task, {WORKER_RETRIES + 1} times "
+            f"({_describe(exc)})"
+        )
+    return f"the task failed in Ray ({_describe(exc)})"  # run_batch itself never raises

@@ -111,6 +111,8 @@ def task_keys(stem: str, table: pa.Table) -> tuple[pa.Array | None, str]:
             return None, "its rows carry no task key"
         return pa.array([stem] * n, pa.string()), ""
     keys = table["key"].combine_chunks()
+    if pa.types.is_large_string(keys.type):  # e.g. a file written with pandas
+        keys = keys.cast(pa.string())
     if keys.null_count or not pa.types.is_string(keys.type):
         return None, "some of its rows carry no task key"
     if stem.startswith(BATCH_PREFIX):

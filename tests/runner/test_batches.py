@@ -188,3 +188,10 @@ def test_a_task_rerun_after_failing_is_taken_from_its_newest_file(make_cfg, tmp_
     assert status[first.key] == "ok"  # ... the ok version wins
     df = store.read_task_rows(tmp_path)
     assert len(df) == 3 and (df["status"] == "ok").all()
+
+
+def test_a_task_file_written_with_pandas_is_trusted(tmp_path):
+    """pandas writes string columns as large_string: the key inside still counts."""
+    (tmp_path / "tasks").mkdir()
+    pd.DataFrame([{"key": "k1", "status": "ok"}]).to_parquet(task_file(tmp_path, "k1"))
+    assert store.finished_keys(tmp_path) == {"k1": "ok"}
