@@ -36,25 +36,8 @@ def list_names(what: str) -> int:
         from svmlab.data.registry import list_datasets
 
         rows = list_datasets()
-        print(
-            table(
-                rows,
-                [
-                    c
-                    for c in (
-                        "name",
-                        "task",
-                        "rows",
-                        "bags",
-                        "features",
-                        "targets",
-                        "classes",
-                        "status",
-                    )
-                    if any(c in r for r in rows)
-                ],
-            )
-        )
+        names = ("name", "task", "rows", "bags", "features", "targets", "classes", "status")
+        print(table(rows, [c for c in names if any(c in r for r in rows)]))
     elif what == "metrics":
         from svmlab.evaluation.metrics import METRICS
 
@@ -95,28 +78,9 @@ def data(args) -> int:
         for r in rows:
             why = r.get("unavailable_reason") or ""
             r["note"] = why if len(why) <= 70 else why[:67] + "..."
-        print(
-            table(
-                rows,
-                [
-                    c
-                    for c in (
-                        "name",
-                        "task",
-                        "format",
-                        "rows",
-                        "bags",
-                        "features",
-                        "targets",
-                        "classes",
-                        "status",
-                        "location",
-                        "note",
-                    )
-                    if any(r.get(c) for r in rows)
-                ],
-            )
-        )
+        names = ("name", "task", "format", "rows", "bags", "features", "targets", "classes")
+        names += ("status", "location", "note")
+        print(table(rows, [c for c in names if any(r.get(c) for r in rows)]))
         return 0
     if args.data_command == "info":
         info = registry.dataset_info(args.name)

@@ -40,6 +40,7 @@ from svmlab.runner.files import (
     TASKS_DIR,
     atomic_write,
     batch_stem,
+    task_file,
 )
 
 #: Columns the index adds to a task file's rows: the task's key, the file's name (without
@@ -156,6 +157,13 @@ class Rows:
         self.changed: set[str] = set()
         self.files: dict[str, str] = {}
         self.parts: set[str] = set()
+        self._versions: pa.Table | None = None
+
+    def versions(self) -> pa.Table:
+        """One row per (task, file) of :attr:`groups` (:func:`_versions`), computed once."""
+        if self._versions is None:
+            self._versions = _versions(self)
+        return self._versions
 
 
 def _read_index_file(path: Path, columns) -> pa.Table:
@@ -256,7 +264,7 @@ def read_tagged(run_dir: Path, stems, rows: Rows) -> dict[str, list[pa.Table]]:
     fresh: dict[str, list[pa.Table]] = {}
     for stem in stems:
         try:
-            table, sig = _read_task_file(run_dir / TASKS_DIR / f"{stem}{SUFFIX}")
+            table, sig = _read_task_file(task_file(run_dir, stem))
         except FileNotFoundError:  # removed meanwhile
             continue
         except Exception as exc:  # noqa: BLE001 - a damaged file is redone, not fatal
@@ -279,6 +287,7 @@ def _add_fresh(run_dir: Path, stems, rows: Rows) -> Rows:
     for sid, tables in read_tagged(run_dir, stems, rows).items():
         old = [rows.groups[sid]] if sid in rows.groups else []
         rows.groups[sid] = pa.concat_tables(old + tables).combine_chunks()
+        rows._versions = None
         rows.changed.add(sid)
     return rows
 
@@ -365,7 +374,7 @@ def _versions(rows: Rows) -> pa.Table:
 
 def task_files(rows: Rows) -> set[tuple[str, str]]:
     """``{(task key, file stem)}`` of every trusted row."""
-    v = _versions(rows)
+    v = rows.versions()
     return set(zip(v[_TASK].to_pylist(), v[_FILE].to_pylist(), strict=True))
 
 
@@ -373,7 +382,7 @@ def chosen_versions(rows: Rows) -> tuple[pa.Table, bool]:
     """``(versions, several)``: one row per task - the file its rows are taken from (one
     whose rows are all ok if any, else the most recently written), with columns
     ``ok_all`` and ``status_first`` - and whether some task had rows in several files."""
-    v = _versions(rows)
+    v = rows.versions()
     if v.num_rows == pc.count_distinct(v[_TASK]).as_py():
         return v, False
     written = pc.cast(pc.list_element(pc.split_pattern(v[_SIG], ":"), 1), pa.int64())

@@ -115,14 +115,24 @@ def _keys_in_order(members: list[tuple[str, list[dict]]]) -> list[str]:
     return list(out)
 
 
+def _unreadable(rows: row_index.Rows, keys=None) -> list[str]:
+    """The unreadable task files that concern the run: all, or with the plan's ``keys`` those
+    named after one of its tasks and the batch files (whose tasks cannot be known)."""
+    return sorted(
+        stem
+        for stem in rows.unreadable
+        if keys is None or stem in keys or stem.startswith(BATCH_PREFIX)
+    )
+
+
 def _report(run_dir: Path, rows: row_index.Rows, consequence: str, keys=None) -> None:
-    """Name the task files that cannot be read (of the plan's tasks or batches only, when
-    ``keys`` are given) and those that are not trusted."""
-    for stem, reason in sorted(rows.unreadable.items()):
-        if keys is None or stem in keys or stem.startswith(BATCH_PREFIX):
-            row_index.note(
-                f"task file {task_file(run_dir, stem)} cannot be read ({reason}); {consequence}"
-            )
+    """Name the task files that cannot be read (:func:`_unreadable`) and those that are not
+    trusted."""
+    for stem in _unreadable(rows, keys):
+        row_index.note(
+            f"task file {task_file(run_dir, stem)} cannot be read ({rows.unreadable[stem]}); "
+            f"{consequence}"
+        )
     for stem, reason in sorted(rows.untrusted.items()):
         row_index.note(
             f"task file {task_file(run_dir, stem)} is not trusted ({reason}); {consequence}"
@@ -130,15 +140,10 @@ def _report(run_dir: Path, rows: row_index.Rows, consequence: str, keys=None) ->
 
 
 def _set_aside(run_dir: Path, rows: row_index.Rows, keys=None) -> None:
-    """Rename the untrusted task files, and the unreadable ones of the plan's tasks (all of
-    them without ``keys``), to ``<name>.set-aside``: kept for inspection, no longer read,
-    so their tasks run again once and the note is not repeated."""
-    stems = set(rows.untrusted) | {
-        stem
-        for stem in rows.unreadable
-        if keys is None or stem in keys or stem.startswith(BATCH_PREFIX)
-    }
-    for stem in stems:
+    """Rename the untrusted task files and the unreadable ones (:func:`_unreadable`) to
+    ``<name>.set-aside``: kept for inspection, no longer read, so their tasks run again once
+    and the note is not repeated."""
+    for stem in set(rows.untrusted) | set(_unreadable(rows, keys)):
         path = task_file(run_dir, stem)
         try:
             os.replace(path, path.with_name(path.name + SET_ASIDE))
