@@ -13,7 +13,9 @@ replace the parents, except that the best parent replaces the worst child when n
 good.
 
 Fitness values are cached by mask (crossover and elitism recreate many masks); the selector reports
-how many evaluations the cache saved.
+how many evaluations the cache saved. A learner whose fit decomposes over the features (MIWrapper
+with Weka's naive Bayes) scores a mask from per-feature tables built once per inner fold instead
+of refitting, with exactly the refit's values (``fitness_tables``).
 """
 
 from __future__ import annotations
@@ -112,6 +114,18 @@ class _MaskProblem(Problem):
         out["F"] = -self.cache(X)[:, None]
 
 
+class _TableFitness:
+    """``mask -> sensitivity x specificity`` from a learner's mask predictor (no refitting)."""
+
+    def __init__(self, predict, positive):
+        self.predict, self.positive = predict, positive
+
+    def __call__(self, mask):
+        if not mask.any():
+            return 0.0
+        return sensitivity_x_specificity(self.positive, self.predict(mask))
+
+
 class GenerationalElitism(Survival):
     """The children replace the parents; if no child is as good as the best parent, that parent
     replaces the worst child (JCLEC's simple generational elitist algorithm)."""
@@ -160,6 +174,12 @@ class GeneticFeatureSelector(BagColumnSelectorMixin, BaseEstimator):
         Seeds the initial population, the operators, the inner folds and the learner.
     n_jobs : int or None, default=None
         Evaluate a generation's new masks in parallel. Leave None inside a parallel run.
+    fitness_tables : bool, default=True
+        Score masks without refitting when the learner offers it (a
+        ``feature_mask_predictor(X, starts, y, folds)`` method, e.g. MIWrapper with Weka's
+        naive Bayes: per-feature tables built once per inner fold). The fitness values, and
+        so the search, are exactly those of refitting; False refits the learner for every
+        mask.
 
     Attributes
     ----------
@@ -185,6 +205,7 @@ class GeneticFeatureSelector(BagColumnSelectorMixin, BaseEstimator):
         "fitness_cv": [Interval(Integral, 2, None, closed="left")],
         "random_state": ["random_state"],
         "n_jobs": [Integral, None],
+        "fitness_tables": ["boolean"],
     }
 
     def __init__(
@@ -200,6 +221,7 @@ class GeneticFeatureSelector(BagColumnSelectorMixin, BaseEstimator):
         fitness_cv: int = 3,
         random_state=None,
         n_jobs=None,
+        fitness_tables: bool = True,
     ):
         self.estimator = estimator
         self.population_size = population_size
@@ -211,6 +233,7 @@ class GeneticFeatureSelector(BagColumnSelectorMixin, BaseEstimator):
         self.fitness_cv = fitness_cv
         self.random_state = random_state
         self.n_jobs = n_jobs
+        self.fitness_tables = fitness_tables
 
     @_fit_context(prefer_skip_nested_validation=False)
     def fit(self, bags, y):
@@ -277,6 +300,11 @@ class GeneticFeatureSelector(BagColumnSelectorMixin, BaseEstimator):
         if "random_state" in learner.get_params(deep=False):
             learner.set_params(random_state=seed)
         positive_label = np.unique(y)[1]
+        make_predictor = getattr(learner, "feature_mask_predictor", None)
+        if self.fitness_tables and make_predictor is not None:
+            predict = make_predictor(X, starts, y, folds)
+            if predict is not None:
+                return _TableFitness(predict, positive)
 
         def fitness(mask):
             if not mask.any():

@@ -87,7 +87,11 @@ fitness_evaluation, fitness_cv
             ("filter_fraction" if k == "fraction" else k): v
             for k, v in MultiInstanceFeatureSelector._parameter_constraints.items()
         },
-        **GeneticFeatureSelector._parameter_constraints,
+        **{
+            k: v
+            for k, v in GeneticFeatureSelector._parameter_constraints.items()
+            if k != "fitness_tables"  # always on here: the same values, faster
+        },
         "selection": [StrOptions(set(SELECTIONS))],
     }
 

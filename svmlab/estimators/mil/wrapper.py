@@ -51,8 +51,9 @@ from svmlab.estimators.mil._bags import (
     seed_estimator,
 )
 from svmlab.estimators.weka.naive_bayes import PrecisionNaiveBayes
+from svmlab.estimators.weka.naive_bayes_columns import NaiveBayesColumns
 
-__all__ = ["MIWrapperClassifier", "instance_weights", "two_class_proba"]
+__all__ = ["MIWrapperClassifier", "bag_distribution", "instance_weights", "two_class_proba"]
 
 #: Weka MIWrapper's ``-A`` code of every ``weighting``.
 WEKA_WEIGHT_METHOD = {"bag_scaled": 3, "bag": 2, "none": 1, "original": 0}
@@ -112,6 +113,25 @@ def _bag_sums(V, starts, sizes):
         np.repeat(np.arange(len(sizes)), sizes), np.arange(V.shape[0]) - np.repeat(starts, sizes)
     ] = V
     return np.cumsum(pad, axis=1)[:, -1]  # cumsum is sequential; the trailing zeros add nothing
+
+
+def bag_distribution(P, starts, sizes, method: str = "arithmetic", clip: float = 0.001):
+    """Bag class distributions from the instances' two-class probabilities ``P`` (stacked bag
+    after bag), combined by ``method`` as in :meth:`MIWrapperClassifier.predict_proba`."""
+    n_i = np.repeat(sizes, sizes)[:, None].astype(float)
+    if method == "arithmetic":
+        dist = _bag_sums(P / n_i, starts, sizes)
+    elif method == "geometric":
+        logs = np.log(np.clip(P, clip, 1.0 - clip)) / n_i
+        dist = np.exp(_bag_sums(logs, starts, sizes))
+    else:
+        top = np.maximum.reduceat(np.maximum(P[:, 1], 0.0), starts)
+        dist = np.column_stack([1.0 - top, top])
+    total = dist.sum(axis=1, keepdims=True)
+    flat = np.abs(total[:, 0]) < 1e-6
+    dist = dist / np.where(flat[:, None], 1.0, total)
+    dist[flat] = 0.5
+    return dist
 
 
 class MIWrapperClassifier(ClassifierMixin, BaseEstimator):
@@ -221,20 +241,30 @@ class MIWrapperClassifier(ClassifierMixin, BaseEstimator):
         check_is_fitted(self)
         X, starts, sizes = check_bags(bags, self.n_features_in_)
         P = two_class_proba(self.estimator_, X)
-        n_i = np.repeat(sizes, sizes)[:, None].astype(float)
-        if self.method == "arithmetic":
-            dist = _bag_sums(P / n_i, starts, sizes)
-        elif self.method == "geometric":
-            logs = np.log(np.clip(P, self.clip, 1.0 - self.clip)) / n_i
-            dist = np.exp(_bag_sums(logs, starts, sizes))
-        else:
-            top = np.maximum.reduceat(np.maximum(P[:, 1], 0.0), starts)
-            dist = np.column_stack([1.0 - top, top])
-        total = dist.sum(axis=1, keepdims=True)
-        flat = np.abs(total[:, 0]) < 1e-6
-        dist = dist / np.where(flat[:, None], 1.0, total)
-        dist[flat] = 0.5
-        return dist
+        return bag_distribution(P, starts, sizes, self.method, self.clip)
+
+    def feature_mask_predictor(self, X, starts, y, folds):
+        """Predictions of this (unfitted) classifier refitted on any feature subset, without
+        refitting: a callable ``mask -> ndarray of bool (n_bags,)``, true where the bag's
+        prediction is ``classes_[1]`` of ``y``, each bag predicted by the model of the fold
+        that tests it; None when the base learner is not Weka's naive Bayes (its fit does not
+        decompose over the features) or a fold lacks a class. Used by the genetic search of
+        HyDR-MI (:class:`svmlab.selection.GeneticFeatureSelector`).
+
+        Parameters
+        ----------
+        X : ndarray of shape (n_instances, n_features)
+            All instances, bag after bag.
+        starts : ndarray of shape (n_bags,)
+            Row of ``X`` where each bag begins.
+        y : ndarray of shape (n_bags,)
+            Two classes.
+        folds : list of (train, test) arrays of bag indices
+        """
+        est = self.estimator if self.estimator is not None else PrecisionNaiveBayes()
+        if type(est) is not PrecisionNaiveBayes:
+            return None
+        return _naive_bayes_mask_predictor(self, est, X, starts, y, folds)
 
     def decision_function(self, bags):
         """Probability of ``classes_[1]`` per bag minus 0.5 (positive means ``classes_[1]``)."""
@@ -243,3 +273,44 @@ class MIWrapperClassifier(ClassifierMixin, BaseEstimator):
     def predict(self, bags):
         """Bag labels: the most probable class, ``classes_[0]`` on a tie (as Weka)."""
         return self.classes_[np.argmax(self.predict_proba(bags), axis=1)]
+
+
+def _naive_bayes_mask_predictor(wrapper, nb, X, starts, y, folds):
+    """:meth:`MIWrapperClassifier.feature_mask_predictor` for the naive Bayes base learner:
+    per fold, the instance weights and labels of its training bags and one
+    :class:`NaiveBayesColumns` table."""
+    X = np.asarray(X, dtype=np.float64)
+    sizes = np.diff(np.append(starts, X.shape[0]))
+    classes, y_idx = np.unique(y, return_inverse=True)
+    if len(classes) != 2:
+        return None
+    rows = np.split(np.arange(X.shape[0]), starts[1:])
+    tables = []
+    for train, test in folds:
+        if len(np.unique(y_idx[train])) != 2:
+            return None
+        w = instance_weights(sizes[train], wrapper.weighting)
+        train_rows = np.concatenate([rows[i] for i in train])
+        test_rows = np.concatenate([rows[i] for i in test])
+        table = NaiveBayesColumns(
+            X[train_rows],
+            np.repeat(y_idx[train], sizes[train]),
+            w,
+            X[test_rows],
+            default_precision=nb.default_precision,
+            prior_smoothing=nb.prior_smoothing,
+        )
+        test_sizes = sizes[test]
+        test_starts = np.concatenate([[0], np.cumsum(test_sizes)[:-1]])
+        tables.append((test, table, test_starts, test_sizes))
+    method, clip = wrapper.method, wrapper.clip
+
+    def predict(mask):
+        positive = np.empty(len(sizes), dtype=bool)
+        for test, table, test_starts, test_sizes in tables:
+            P = table.predict_proba(mask)  # classes 0, 1 as two_class_proba orders them
+            dist = bag_distribution(P, test_starts, test_sizes, method, clip)
+            positive[test] = np.argmax(dist, axis=1) == 1
+        return positive
+
+    return predict

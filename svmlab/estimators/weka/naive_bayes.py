@@ -45,7 +45,14 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from svmlab._sklearn_compat import Interval, _check_sample_weight, _fit_context
 
-__all__ = ["PrecisionNaiveBayes", "attribute_precision"]
+__all__ = [
+    "PrecisionNaiveBayes",
+    "attribute_precision",
+    "class_normals",
+    "class_weight_rows",
+    "interval_likelihood",
+    "round_to_precision",
+]
 
 #: Weka's per-attribute likelihood floor and its underflow rescaling factor.
 _FLOOR = 1e-75
@@ -78,6 +85,38 @@ def attribute_precision(X, default: float = 0.01):
     ok = distinct > 0
     precision[ok] = total[ok] / distinct[ok]
     return precision
+
+
+def round_to_precision(X, precision):
+    """Every value rounded to the nearest multiple of its column's precision (ties to even)."""
+    return np.rint(X / precision) * precision
+
+
+def class_weight_rows(y_idx, w, n_classes: int):
+    """``(n_classes, n_samples)`` matrix holding each row's weight in its class's line."""
+    onehot = np.zeros((n_classes, len(y_idx)))
+    onehot[y_idx, np.arange(len(y_idx))] = w
+    return onehot
+
+
+def class_normals(onehot, R, precision):
+    """Per-class weighted mean and floored standard deviation of the rounded values ``R``
+    (Weka's NormalEstimator): ``(theta, sigma)``, each of shape (n_classes, n_features)."""
+    W = onehot.sum(axis=1)
+    s1, s2 = onehot @ R, onehot @ (R * R)
+    safe = np.where(W > 0, W, 1.0)[:, None]
+    mean = np.where(W[:, None] > 0, s1 / safe, 0.0)
+    std = np.sqrt(np.abs(s2 - mean * s1) / safe)
+    floor = np.broadcast_to(precision / 6.0, std.shape)
+    return mean, np.where(std > _NO_SPREAD, np.maximum(floor, std), floor)
+
+
+def interval_likelihood(r, theta, sigma, half):
+    """Normal probability mass of the precision interval ``r +- half`` (floored at Weka's
+    ``1e-75``); the arguments broadcast together."""
+    lower = ndtr((r - theta - half) / sigma)
+    upper = ndtr((r - theta + half) / sigma)
+    return np.maximum(_FLOOR, upper - lower)
 
 
 class PrecisionNaiveBayes(ClassifierMixin, BaseEstimator):
@@ -120,7 +159,7 @@ class PrecisionNaiveBayes(ClassifierMixin, BaseEstimator):
         self.prior_smoothing = prior_smoothing
 
     def _round(self, X):
-        return np.rint(X / self.precision_) * self.precision_
+        return round_to_precision(X, self.precision_)
 
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y, sample_weight=None):
@@ -145,16 +184,9 @@ class PrecisionNaiveBayes(ClassifierMixin, BaseEstimator):
         self.precision_ = attribute_precision(X[keep], self.default_precision)
         R = self._round(X[keep])
         w, y_idx = w[keep], y_idx[keep]
-        onehot = np.zeros((len(self.classes_), R.shape[0]))
-        onehot[y_idx, np.arange(R.shape[0])] = w
+        onehot = class_weight_rows(y_idx, w, len(self.classes_))
         W = onehot.sum(axis=1)
-        s1, s2 = onehot @ R, onehot @ (R * R)
-        safe = np.where(W > 0, W, 1.0)[:, None]
-        mean = np.where(W[:, None] > 0, s1 / safe, 0.0)
-        std = np.sqrt(np.abs(s2 - mean * s1) / safe)
-        floor = np.broadcast_to(self.precision_ / 6.0, std.shape)
-        self.theta_ = mean
-        self.sigma_ = np.where(std > _NO_SPREAD, np.maximum(floor, std), floor)
+        self.theta_, self.sigma_ = class_normals(onehot, R, self.precision_)
         k = len(self.classes_)
         self.class_prior_ = (W + self.prior_smoothing) / (W.sum() + k * self.prior_smoothing)
         return self
@@ -167,10 +199,9 @@ class PrecisionNaiveBayes(ClassifierMixin, BaseEstimator):
         half = self.precision_ / 2.0
         probs = np.tile(self.class_prior_, (X.shape[0], 1))
         for j in range(X.shape[1]):
-            r = R[:, j, None]
-            lower = ndtr((r - self.theta_[:, j] - half[j]) / self.sigma_[:, j])
-            upper = ndtr((r - self.theta_[:, j] + half[j]) / self.sigma_[:, j])
-            probs *= np.maximum(_FLOOR, upper - lower)
+            probs *= interval_likelihood(
+                R[:, j, None], self.theta_[:, j], self.sigma_[:, j], half[j]
+            )
             top = probs.max(axis=1)
             low = (top > 0) & (top < _FLOOR)
             if low.any():
