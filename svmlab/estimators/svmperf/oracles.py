@@ -46,7 +46,16 @@ import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 from scipy.stats import rankdata
 
-MEASURES = ("accuracy", "f1", "prbep", "mcc", "auc")
+from svmlab.estimators.svmperf.oracles_at_k import (
+    ARGMAX,
+    AT_K_MEASURES,
+    delta_at_k,
+    feasible,
+    k_of,
+    measure_at_k,
+)
+
+MEASURES = ("accuracy", "f1", "prbep", "mcc", "auc", *AT_K_MEASURES)
 SCALINGS = ("svmperf", "paper")
 
 #: elements of one (a, b) block of the O(n+ n-) enumerations (MCC and the F1 reference);
@@ -141,6 +150,8 @@ def _readonly(a):
 
 def _delta_ab(measure, a, b, n_pos, n_neg, L):
     """Vectorised ``Delta(a, b)`` (float arrays ``a``, ``b``); MCC without the exact +-1 check."""
+    if measure in AT_K_MEASURES:
+        return delta_at_k(measure, a, b, n_pos, L)
     a = np.asarray(a, dtype=np.float64)
     b = np.asarray(b, dtype=np.float64)
     n = n_pos + n_neg
@@ -406,7 +417,7 @@ def _auc(y, f, scaling):
 # public API
 
 
-def most_violated(measure, y, f, *, scaling="svmperf") -> Constraint:
+def most_violated(measure, y, f, *, scaling="svmperf", k_fraction=None) -> Constraint:
     """Most violated constraint (exact loss-augmented argmax) of the 1-slack structural SVM.
 
     Joachims (2005), ICML, Alg. 2 (contingency measures) and Alg. 3 (ROC area); Eq. (19) of
@@ -414,7 +425,7 @@ def most_violated(measure, y, f, *, scaling="svmperf") -> Constraint:
 
     Parameters
     ----------
-    measure : {"accuracy", "f1", "prbep", "mcc", "auc"}
+    measure : {"accuracy", "f1", "prbep", "mcc", "auc", "prec_at_k", "rec_at_k"}
         The performance measure M of ``Delta = L (1 - M)``. Costs: accuracy O(n), F1
         O(n log n) (concavity in the false positives + bisection), PRBEP O(n) after a sort
         (argmax over labellings with exactly n+ predicted positives), MCC O(n+ n-) (exact
@@ -426,6 +437,10 @@ def most_violated(measure, y, f, *, scaling="svmperf") -> Constraint:
     scaling : {"svmperf", "paper"}, default="svmperf"
         ``"svmperf"``: ``Delta`` in percent, labels scaled by ``s = 50/n`` (ROC area:
         ``50/(n+ n-)``); ``"paper"``: ``Delta`` in [0, 1] (MCC: [0, 2]), unit labels.
+    k_fraction : float or None, default=None
+        Prec@k / Rec@k only: ``k = max(1, int(k_fraction n+))``; None is SVM^perf's default
+        (1/2 for Prec@k, 2 for Rec@k; :mod:`~svmlab.estimators.svmperf.oracles_at_k`, O(n)
+        after the sort).
 
     Returns
     -------
@@ -450,19 +465,24 @@ def most_violated(measure, y, f, *, scaling="svmperf") -> Constraint:
         return _auc(y, f, scaling)
     L, s = _units(scaling, y.size)
     srt = _Sorted(y, f)
+    if measure in AT_K_MEASURES:
+        a, b = ARGMAX[measure](srt, s, L, k_of(measure, srt.n_pos, k_fraction))
+        return _contingency_constraint(measure, y, srt, a, b, s, L)
     search = {"f1": _f1_argmax, "prbep": _prbep_argmax, "mcc": _mcc_argmax}[measure]
     a, b = search(srt, s, L)
     return _contingency_constraint(measure, y, srt, a, b, s, L)
 
 
-def loss(measure, y, ybar, *, scaling="svmperf") -> float:
+def loss(measure, y, ybar, *, scaling="svmperf", k_fraction=None) -> float:
     """``Delta(y, ybar) = L (1 - M(y, ybar))`` of one labelling (L = 100 for ``"svmperf"``,
     1 for ``"paper"``).
 
     Contingency measures take ``ybar`` in {+1, -1}^n; accuracy ``(a + d)/n``, F1
     ``2a/(2a + b + c)`` (0 when a = 0), MCC ``(ad - bc)/sqrt((a+b)(a+c)(b+d)(c+d))`` (0 when
     a factor is 0), PRBEP ``a/n+`` and only for labellings with exactly n+ predicted positives
-    (Joachims 2005, Sec. 4.1). ROC area takes the pairwise labelling as an (n+, n-) array of
+    (Joachims 2005, Sec. 4.1), Prec@k ``a/(a+b)`` for labellings with at least k and Rec@k ``a/n+``
+    for labellings with at most k predicted positives (``k_fraction`` as in
+    :func:`most_violated`). ROC area takes the pairwise labelling as an (n+, n-) array of
     +-1 (positives and negatives each in index order) and returns ``u #{Ybar_ij = -1}``.
 
     Examples
@@ -487,16 +507,22 @@ def loss(measure, y, ybar, *, scaling="svmperf") -> float:
     a, b = _counts(y, ybar)
     if measure == "prbep" and a + b != n_pos:
         raise ValueError(f"ybar for prbep must predict exactly n+ = {n_pos} positives, got {a + b}")
+    if measure in AT_K_MEASURES and not feasible(measure, a + b, k_of(measure, n_pos, k_fraction)):
+        side = "at least" if measure == "prec_at_k" else "at most"
+        k = k_of(measure, n_pos, k_fraction)
+        raise ValueError(f"ybar for {measure} must predict {side} k = {k} positives, got {a + b}")
     L, _ = _units(scaling, y.size)
     return _delta_scalar(measure, a, b, n_pos, n_neg, L)
 
 
-def measure_value(measure, y, f) -> float:
+def measure_value(measure, y, f, *, k_fraction=None) -> float:
     """The measure in [0, 1] (MCC: [-1, 1]) of scores ``f`` on labels ``y``.
 
     Accuracy, F1 and MCC predict ``+1`` iff ``f > 0`` (threshold 0, no bias; Wang et al., Eq. 3).
     ROC area is the Mann-Whitney statistic with ties counted 1/2. PRBEP is the precision of
-    the n+ top-scored examples, ties at the cut broken pessimistically (negatives first).
+    the n+ top-scored examples, ties at the cut broken pessimistically (negatives first);
+    Prec@k and Rec@k are the precision and recall of the k top-scored examples, the same way,
+    with ``k = max(1, int(k_fraction n+))`` from the ``n+`` of ``y``.
 
     Examples
     --------
@@ -514,6 +540,8 @@ def measure_value(measure, y, f) -> float:
     if measure == "auc":
         ranks = rankdata(f)  # average ranks: a tie counts 1/2
         return float((ranks[is_pos].sum() - n_pos * (n_pos + 1) / 2) / (n_pos * n_neg))
+    if measure in AT_K_MEASURES:
+        return measure_at_k(measure, is_pos, f, k_of(measure, n_pos, k_fraction))
     if measure == "prbep":
         order = np.lexsort((is_pos, -f))  # score descending, negatives first among ties
         return float(np.count_nonzero(is_pos[order[:n_pos]]) / n_pos)

@@ -403,7 +403,10 @@ def test_measure_value_matches_sklearn_and_the_losses():
 @pytest.mark.parametrize(
     ("kwargs", "message"),
     [
-        ({"measure": "roc"}, "measure must be one of accuracy, f1, prbep, mcc, auc; got 'roc'"),
+        (
+            {"measure": "roc"},
+            "measure must be one of accuracy, f1, prbep, mcc, auc, prec_at_k, rec_at_k; got 'roc'",
+        ),
         ({"scaling": "percent"}, "scaling must be one of svmperf, paper"),
         ({"y": [1, 0, -1]}, "y must contain only the labels +1 and -1"),
         ({"y": ["a", "b", "a"]}, "y must contain only the labels +1 and -1"),
