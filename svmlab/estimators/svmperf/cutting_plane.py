@@ -87,6 +87,7 @@ def cutting_plane(
     qp_solver: str = "clarabel",
     qp_eps: float = 1e-9,
     inactive_after: int | None = 50,
+    oracle_options: dict | None = None,
 ) -> CuttingPlaneResult:
     """Train the 1-slack structural SVM (and its kernel weights) on one training set.
 
@@ -112,6 +113,9 @@ def cutting_plane(
         Drop a working-set constraint whose ``alpha`` stayed 0 for this many consecutive
         iterations (as SVM^struct's implementations do); the oracle may find it again. Keeps
         the QP at the size of its support (``None``: keep every constraint).
+    oracle_options : dict or None
+        Extra keywords of the oracle (:func:`~svmlab.estimators.svmperf.oracles.most_violated`),
+        e.g. ``{"k_fraction": 0.5}`` for Prec@k.
 
     Returns
     -------
@@ -163,7 +167,7 @@ def cutting_plane(
 
     for t in range(1, max_iter + 1):
         f = scores(alpha)
-        con = most_violated(measure, y, f, scaling=scaling)
+        con = most_violated(measure, y, f, scaling=scaling, **(oracle_options or {}))
         H_star = float(con.delta - f @ con.g)
         k = G.k
         xi = max(0.0, float(np.max(np.asarray(deltas) - G.array.T @ f))) if k else 0.0
@@ -230,7 +234,7 @@ def cutting_plane(
     H = _weighted_H(Q, mu, G.k)
     f = scores(alpha)
     if G.k:
-        con = most_violated(measure, y, f, scaling=scaling)
+        con = most_violated(measure, y, f, scaling=scaling, **(oracle_options or {}))
         H_star = float(con.delta - f @ con.g)
     primal = 0.5 * float(alpha @ H @ alpha) + C * max(0.0, H_star)
     dual = dual_value(H, np.asarray(deltas), alpha) if G.k else 0.0
