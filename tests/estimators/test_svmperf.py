@@ -23,6 +23,7 @@ from svmlab.estimators.svmperf.cutting_plane import cutting_plane
 from svmlab.estimators.svmperf.kernel_bank import KernelBank
 from svmlab.estimators.svmperf.kernel_weights import uniform_weights, update_weights
 from svmlab.estimators.svmperf.oracles import MEASURES, loss, most_violated
+from svmlab.estimators.svmperf.oracles_at_k import AT_K_MEASURES, feasible, k_of
 from svmlab.estimators.svmperf.working_set_qp import kkt_residual, solve_working_set_qp
 
 cp = pytest.importorskip("cvxpy")
@@ -57,7 +58,14 @@ def _all_constraints(measure, y):
         ybar = np.array(bits)
         if measure == "prbep" and np.sum(ybar == 1) != len(P):
             continue
-        out.append((50.0 / n * (y - ybar), loss(measure, y, ybar)))
+        if measure in AT_K_MEASURES and not feasible(
+            measure, np.sum(ybar == 1), k_of(measure, len(P))
+        ):
+            continue
+        delta = loss(measure, y, ybar)
+        if measure in AT_K_MEASURES and delta == 0:  # only y and positive-loss labellings
+            continue
+        out.append((50.0 / n * (y - ybar), delta))
     return out
 
 

@@ -10,23 +10,26 @@ measures whose loss-augmented argmax runs on the sorted scores. With ``a`` true 
 
 (``L = 100`` under the svmperf scaling). The restriction to at least (at most) k predicted
 positives is the one the released SVM^perf V3.00 searches; on a labelling with exactly k
-predicted positives both are the textbook measures. ``k = max(1, int(fraction * n+))`` with
-SVM^perf's default fractions 1/2 (Prec@k) and 2 (Rec@k); docs/decisions/svmperf.md,
-"Prec@k and Rec@k".
+predicted positives both are the textbook measures. Unlike the other measures, both have
+zero-loss labellings besides ``y`` (Prec@k: no false positive; Rec@k: every positive found);
+as SVM^perf, the oracles search only labellings of positive loss, and return ``y`` itself
+when none scores above it, so the constraints are ``y`` and the positive-loss labellings.
+``k = max(1, int(fraction * n+))`` with SVM^perf's default fractions 1/2 (Prec@k) and 2
+(Rec@k); docs/decisions/svmperf.md, "Prec@k and Rec@k".
 
 Both argmaxes are exact and cost O(n) after the sort of :class:`~svmlab.estimators.svmperf.
 oracles._Sorted` (given here as ``srt``, with ``V(a, b) = Delta(a, b) + s [2 SP(a) - SP(n+)
 + 2 SQ(b) - SQ(n-)]``):
 
-* Rec@k: ``Delta`` does not depend on ``b``, so for each ``a`` the best ``b`` takes every
-  negative with a non-negative score, capped at ``k - a``;
-* Prec@k: for fixed ``a`` the loss increments ``L a / ((a + b)(a + b + 1))`` decrease in ``b``
-  and the score increments ``2 s q_(b+1)`` do not increase, so ``V(a, .)`` is concave: the
-  largest maximiser on ``b >= max(0, k - a)`` is found by a bisection vectorised over all
-  ``a`` (as F1's oracle does).
+* Rec@k (``a < n+``): ``Delta`` does not depend on ``b``, so for each ``a`` the best ``b``
+  takes every negative with a non-negative score, capped at ``k - a``;
+* Prec@k (``b >= 1``): for fixed ``a`` the loss increments ``L a / ((a + b)(a + b + 1))``
+  decrease in ``b`` and the score increments ``2 s q_(b+1)`` do not increase, so ``V(a, .)``
+  is concave: the largest maximiser on ``b >= max(1, k - a)`` is found by a bisection
+  vectorised over all ``a`` (as F1's oracle does).
 
 Ties follow the module rule of :mod:`~svmlab.estimators.svmperf.oracles`: the largest ``b``
-for each ``a``, then the smallest ``a``.
+for each ``a``, then the smallest ``a``; ``y`` wins a tie with the best of them.
 """
 
 from __future__ import annotations
@@ -81,23 +84,33 @@ def feasible(measure, n_predicted, k) -> bool:
     return n_predicted >= k if measure == "prec_at_k" else n_predicted <= k
 
 
+def _or_true_labelling(srt, s, a, b, v):
+    """The best positive-loss ``(a, b)``, unless the true labelling ``(n+, 0)`` scores at least
+    as high (then no constraint is violated and the oracle returns ``y`` itself)."""
+    i = int(v.argmax())
+    if v[i] > srt.score_part(srt.n_pos, 0, s):
+        return int(a[i]), int(b[i])
+    return srt.n_pos, 0
+
+
 def rec_at_k_argmax(srt, s, L, k):
-    """Exact ``(a, b)`` of Rec@k over ``a + b <= k``: ``b(a) = min(#{q >= 0}, k - a)``."""
+    """Exact ``(a, b)`` of Rec@k over ``a + b <= k``, ``a < n+`` (positive loss):
+    ``b(a) = min(#{q >= 0}, k - a)``."""
     n_pos, n_neg = srt.n_pos, srt.n_neg
-    a = np.arange(min(n_pos, k) + 1)
+    a = np.arange(min(n_pos - 1, k) + 1)
     n_nonneg = int(np.count_nonzero(srt.q >= 0.0))
     b = np.minimum(min(n_nonneg, n_neg), k - a)
     v = delta_at_k("rec_at_k", a, b, n_pos, L) + srt.score_part(a, b, s)
-    i = int(v.argmax())
-    return int(a[i]), int(b[i])
+    return _or_true_labelling(srt, s, a, b, v)
 
 
 def prec_at_k_argmax(srt, s, L, k):
-    """Exact ``(a, b)`` of Prec@k over ``a + b >= k`` (concave in ``b`` for fixed ``a``)."""
+    """Exact ``(a, b)`` of Prec@k over ``a + b >= k``, ``b >= 1`` (positive loss); concave in
+    ``b`` for fixed ``a``."""
     n_pos, n_neg = srt.n_pos, srt.n_neg
     a = np.arange(max(0, k - n_neg), n_pos + 1)  # rows with a + n- >= k
     af = a.astype(np.float64)
-    lo = np.maximum(0, k - a).astype(np.int64)
+    lo = np.maximum(1, k - a).astype(np.int64)
     hi = np.full(a.size, n_neg, dtype=np.int64)
     active = lo < hi
     while active.any():
@@ -111,8 +124,7 @@ def prec_at_k_argmax(srt, s, L, k):
         active[idx] = lo[idx] < hi[idx]
     b = lo
     v = delta_at_k("prec_at_k", a, b, n_pos, L) + srt.score_part(a, b, s)
-    i = int(v.argmax())
-    return int(a[i]), int(b[i])
+    return _or_true_labelling(srt, s, a, b, v)
 
 
 ARGMAX = {"prec_at_k": prec_at_k_argmax, "rec_at_k": rec_at_k_argmax}

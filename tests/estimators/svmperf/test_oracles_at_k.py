@@ -31,9 +31,13 @@ def at_k_loss(measure, y, Y, L):
     return L * (1 - m)
 
 
-def searched(measure, Y, k):
+def searched(measure, y, Y, k):
+    """y and the labellings of positive loss with at least (Prec@k) / at most (Rec@k) k
+    predicted positives."""
     n_pred = (Y > 0).sum(1)
-    return Y[n_pred >= k] if measure == "prec_at_k" else Y[n_pred <= k]
+    ok = n_pred >= k if measure == "prec_at_k" else n_pred <= k
+    ok &= at_k_loss(measure, y, Y, 1.0) > 0
+    return np.vstack([y[None], Y[ok]])
 
 
 def all_labellings(n):
@@ -72,7 +76,7 @@ def test_at_k_oracles_equal_enumeration_of_every_labelling(measure, scaling):
         L, s = units(scaling, n)
         for fraction in FRACTIONS[measure]:
             k = k_of(measure, n_pos, fraction)
-            Y = searched(measure, all_labellings(n), k)
+            Y = searched(measure, y, all_labellings(n), k)
             for ff in (f, f / (2 * n)):
                 c = most_violated(measure, y, ff, scaling=scaling, k_fraction=fraction)
                 V = at_k_loss(measure, y, Y, L) + s * (Y @ ff)
@@ -102,7 +106,7 @@ def grid_max(measure, y, f, k, L, s):
         delta = L * (1 - a / p.size)
         ok = m <= k
     V = delta + s * (2 * SP[a] - SP[-1] + 2 * SQ[b] - SQ[-1])
-    return V[ok].max()
+    return max(V[ok & (delta > 0)].max(), V[-1, 0])  # V[-1, 0]: y itself
 
 
 @pytest.mark.parametrize("measure", AT_K)
