@@ -54,7 +54,6 @@ from dataclasses import dataclass, field
 from numbers import Integral, Real
 
 import numpy as np
-from numba import njit
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils import check_random_state
@@ -69,7 +68,12 @@ from svmlab.estimators.mil._bags import (
     check_bag_labels,
     check_bags,
 )
-from svmlab.kernels import gamma_from_sigma, rbf, rbf_expansion
+from svmlab.estimators.mil._mirsvm_qp import (
+    RepresentativeKernel,
+    reselect,
+    solve_representative_qp,
+)
+from svmlab.kernels import gamma_from_sigma, rbf_expansion
 from svmlab.qp import DualSolution, solve_svm_dual
 
 __all__ = ["MIRSVMClassifier", "MAX_CACHED_KERNEL"]
@@ -87,77 +91,6 @@ def _lowest_iterate(objectives: list[float], lowest: int) -> int:
     if lowest == 0 or objectives[-1] < objectives[lowest - 1] - 1e-4 * abs(objectives[lowest - 1]):
         return len(objectives)
     return lowest
-
-
-@njit(cache=True, nogil=True)
-def _weighted_rows(rows, which, coef, b):  # pragma: no cover (compiled)
-    """``b + sum_j coef[j] * rows[which[j]]`` without copying the rows."""
-    out = np.full(rows.shape[1], b)
-    for j in range(which.shape[0]):
-        row = rows[which[j]]
-        c = coef[j]
-        for i in range(out.shape[0]):
-            out[i] += c * row[i]
-    return out
-
-
-class _RepresentativeKernel:
-    """Kernel values MIRSVM needs at every iteration: ``K`` between the n representatives and
-    the outputs ``f(x)`` of every training instance.
-
-    With ``cached``, the kernel row ``K(x_s, .)`` over all N training instances is kept for
-    every instance ``s`` that has been a representative, in up to ``MAX_CACHED_KERNEL / N``
-    slots (at least n; the least recently used row is dropped when they are full): a
-    representative seen before costs nothing, a new one one row of N values, ``K`` is a
-    gather and the outputs a weighted sum of the support vectors' rows. Otherwise ``K`` is
-    refreshed row by row and the outputs are recomputed in blocks.
-    """
-
-    def __init__(self, X, S, gamma: float, sq):
-        self.X, self.gamma, self.sq = X, gamma, sq
-        N, n = X.shape[0], len(S)
-        cap = min(N, MAX_CACHED_KERNEL // N)
-        self.cached = cap >= n
-        if self.cached:
-            self.rows = np.empty((cap, N))
-            self.slot_of = np.full(N, -1, dtype=np.intp)  # instance -> slot
-            self.owner = np.full(cap, -1, dtype=np.intp)  # slot -> instance
-            self.last_used = np.full(cap, -1, dtype=np.int64)
-            self.clock = 0
-            self.set(S, np.arange(n))
-        else:
-            self.K = rbf(X[S], X[S], gamma, X_sq=sq[S], Y_sq=sq[S])
-
-    def set(self, S, changed) -> None:
-        """The representatives are now ``S``; those of the bags ``changed`` are new."""
-        X, gamma, sq = self.X, self.gamma, self.sq
-        if not self.cached:
-            rows = rbf(X[S[changed]], X[S], gamma, X_sq=sq[S[changed]], Y_sq=sq[S])
-            self.K[changed, :] = rows
-            self.K[:, changed] = rows.T
-            return
-        self.clock += 1
-        slots = self.slot_of[S]
-        self.last_used[slots[slots >= 0]] = self.clock
-        new = S[slots < 0]
-        if len(new):  # the least recently used slots (never used ones first) take them
-            free = np.argpartition(self.last_used, len(new) - 1)[: len(new)]
-            dropped = self.owner[free]
-            self.slot_of[dropped[dropped >= 0]] = -1
-            self.owner[free], self.slot_of[new] = new, free
-            self.last_used[free] = self.clock
-            self.rows[free] = rbf(X[new], X, gamma, X_sq=sq[new], Y_sq=sq)
-            slots = self.slot_of[S]
-        self.slots = slots
-        K = self.rows[np.ix_(slots, S)]
-        self.K = 0.5 * (K + K.T)  # symmetric to the last bit
-
-    def outputs(self, S, sv, coef, b: float):
-        """``f(x)`` of every training instance, for the representatives ``S`` with the support
-        vectors ``sv`` (a mask over bags) and their ``alpha * Y``."""
-        if self.cached:
-            return _weighted_rows(self.rows, self.slots[sv], coef, float(b))
-        return rbf_expansion(self.X, self.X[S[sv]], coef, b, self.gamma)
 
 
 @dataclass
@@ -418,20 +351,19 @@ class MIRSVMClassifier(MaxInstanceMixin, ClassifierMixin, BaseEstimator):
         S = starts + np.minimum((rng.random_sample(n) * sizes).astype(np.intp), sizes - 1)
 
         t0 = time.perf_counter()
-        kernel = _RepresentativeKernel(X, S, gamma, sq)
+        kernel = RepresentativeKernel(
+            X, S, gamma, sq, max_cached=MAX_CACHED_KERNEL, gather=self.qp_solver != "smo"
+        )
         trace = _Trace(kernel_seconds=time.perf_counter() - t0)
         seen = {S.tobytes(): 0}  # representative set -> 0-based iteration fitted on it
         iterates: list[_Iterate] = []
         previous, S_before, lowest = None, None, 0
         for t in range(T):
-            it, out = self._iterate(kernel, Y, box, previous, S, starts, trace)
+            it, S_new = self._iterate(kernel, Y, box, previous, S, starts, sizes, trace)
             previous = it.solution
             iterates.append(it)
             lowest = _lowest_iterate(trace.mi_objective, lowest)
             t0 = time.perf_counter()
-            if self.selection == "max_margin":  # Alg. 4.1 line 14 taken literally
-                out = out * np.repeat(Y, sizes)
-            S_new = bag_argmax(out, starts, sizes)
             changed = np.flatnonzero(S_new != S)
             trace.unchanged.append(int(n - len(changed)))
             trace.unchanged_two_step.append(
@@ -509,10 +441,14 @@ class MIRSVMClassifier(MaxInstanceMixin, ClassifierMixin, BaseEstimator):
             return s + (T - 1 - s) % p
         return computed - 1
 
-    def _iterate(self, kernel: _RepresentativeKernel, Y, box, previous, S, starts, trace):
+    def _iterate(self, kernel: RepresentativeKernel, Y, box, previous, S, starts, sizes, trace):
         """One pass of Alg. 4.1 over the representatives ``S``: the QP and its bias, the outputs
-        of every training instance (Eqs. 4.9 / 4.12) and the iterate's multi-instance
-        objective ``1/2 ||w||^2 + C sum_I hinge(Y_I max f)``. Returns ``(iterate, outputs)``."""
+        of every training instance (Eqs. 4.9 / 4.12), the iterate's multi-instance objective
+        ``1/2 ||w||^2 + C sum_I hinge(Y_I max f)`` and the re-selected representatives.
+        Returns ``(iterate, new representatives)``. SMO on cached rows runs compiled
+        (:mod:`._mirsvm_qp`); the other solvers and the uncached kernel run here."""
+        if self.qp_solver == "smo" and kernel.cached:
+            return self._iterate_compiled(kernel, Y, box, previous, S, starts, sizes, trace)
         K = kernel.K
         sol = self._solve_qp(K, Y, box, previous if self.warm_start else None)
         trace.add_qp(sol)
@@ -525,8 +461,38 @@ class MIRSVMClassifier(MaxInstanceMixin, ClassifierMixin, BaseEstimator):
         hinge = np.maximum(0.0, 1.0 - Y * bag_max(out, starts))
         objective = float(0.5 * v @ K[np.ix_(sv, sv)] @ v + box * hinge.sum())
         trace.mi_objective.append(objective)
+        if self.selection == "max_margin":  # Alg. 4.1 line 14 taken literally
+            out = out * np.repeat(Y, sizes)
+        S_new = bag_argmax(out, starts, sizes)
         trace.kernel_seconds += time.perf_counter() - t0
-        return _Iterate(S.copy(), sol, sv, b, objective), out
+        return _Iterate(S.copy(), sol, sv, b, objective), S_new
+
+    def _iterate_compiled(self, kernel, Y, box, previous, S, starts, sizes, trace):
+        """:meth:`_iterate` as two numba calls on the cached kernel rows: the QP (SMO from the
+        previous ``alpha``) and the bias, outputs and re-selection."""
+        t0 = time.perf_counter()
+        n = len(S)
+        warm = previous is not None and self.warm_start
+        alpha = previous.alpha.copy() if warm else np.zeros(n)
+        if not hasattr(kernel, "K_work"):
+            kernel.K_work, kernel.G_work = np.empty((n, n)), np.empty(n)
+        K = kernel.K_work
+        n_smo, gap, dual = solve_representative_qp(
+            kernel.rows, kernel.slots, S, Y, box, alpha, self.tol, max(10**7, 100 * n), K,
+            kernel.G_work,
+        )  # fmt: skip
+        t1 = time.perf_counter()
+        # the intercept field holds MIRSVM's own bias (Eq. 4.13), not LIBSVM's
+        sol = DualSolution(alpha, np.nan, dual, gap, n_smo, gap <= self.tol, "smo", t1 - t0)
+        trace.add_qp(sol)
+        sv, b, _, S_new, objective = reselect(
+            kernel.rows, kernel.slots, K, Y, alpha, box, starts, sizes,
+            self.bias_sv == "free", self.bias_form == "gram", self.selection == "max_margin",
+        )  # fmt: skip
+        sol.intercept = b
+        trace.mi_objective.append(objective)
+        trace.kernel_seconds += time.perf_counter() - t1
+        return _Iterate(S.copy(), sol, sv, b, objective), S_new
 
     def _store_model(self, X, starts, Y, gamma, S, it: _Iterate) -> None:
         """The fitted attributes from the kept iterate, its support vectors taken at ``S``."""

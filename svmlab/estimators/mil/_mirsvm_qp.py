@@ -1,0 +1,343 @@
+"""MIRSVM's iteration, compiled: the kernel rows kept between iterations, and one call each for
+the QP over the representatives and for the re-selection.
+
+Melki (2018), Alg. 4.1: every iteration solves the dual of Eq. 4.10 over the n bag
+representatives, computes the bias of Eq. 4.13 and the outputs of every training instance,
+and re-selects each bag's representative by Eq. 4.9. Both steps here are numba functions on
+buffers allocated once per fit:
+
+* :func:`solve_representative_qp`: gathers the representatives' kernel from the cached rows,
+  makes the previous ``alpha`` feasible (the warm start) and runs SMO with the second-order
+  working-set selection of :func:`svmlab.qp.solve_svm_dual` (Fan, Chen & Lin 2005): the same
+  pair choices and steps, read along rows of the symmetric kernel, with the scan for the next
+  pair's first index done in the gradient update's pass.
+* :func:`reselect`: bias, outputs, multi-instance objective and the new representatives.
+
+The Python-level version (any QP solver, no row cache) stays in :mod:`.mirsvm`; both give
+the same iterates up to rounding.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from svmlab.kernels import rbf
+
+_TAU = 1e-12
+
+
+class RepresentativeKernel:
+    """Kernel values MIRSVM needs at every iteration: ``K`` between the n representatives and
+    the outputs ``f(x)`` of every training instance.
+
+    With ``cached``, the kernel row ``K(x_s, .)`` over all N training instances is kept for
+    every instance ``s`` that has been a representative, in up to ``max_cached / N`` slots
+    (at least n; the least recently used row is dropped when they are full): a representative
+    seen before costs nothing, a new one one row of N values. ``slots[I]`` is the slot of bag
+    ``I``'s representative. With ``gather`` (the Python-level loop) ``K`` is gathered from the
+    rows at every :meth:`set`; the compiled loop gathers it itself. Without ``cached``, ``K``
+    is refreshed row by row and the outputs are recomputed in blocks.
+    """
+
+    def __init__(self, X, S, gamma: float, sq, *, max_cached: int, gather: bool = True):
+        self.X, self.gamma, self.sq, self.gather = X, gamma, sq, gather
+        N, n = X.shape[0], len(S)
+        cap = min(N, max_cached // N)
+        self.cached = cap >= n
+        if self.cached:
+            self.rows = np.empty((cap, N))
+            self.slot_of = np.full(N, -1, dtype=np.intp)  # instance -> slot
+            self.owner = np.full(cap, -1, dtype=np.intp)  # slot -> instance
+            self.last_used = np.full(cap, -1, dtype=np.int64)
+            self.clock = 0
+            self.set(S, np.arange(n))
+        else:
+            self.gather = True
+            self.K = rbf(X[S], X[S], gamma, X_sq=sq[S], Y_sq=sq[S])
+
+    def set(self, S, changed) -> None:
+        """The representatives are now ``S``; those of the bags ``changed`` are new."""
+        X, gamma, sq = self.X, self.gamma, self.sq
+        if not self.cached:
+            rows = rbf(X[S[changed]], X[S], gamma, X_sq=sq[S[changed]], Y_sq=sq[S])
+            self.K[changed, :] = rows
+            self.K[:, changed] = rows.T
+            return
+        self.clock += 1
+        slots = self.slot_of[S]
+        self.last_used[slots[slots >= 0]] = self.clock
+        new = S[slots < 0]
+        if len(new):  # the least recently used slots (never used ones first) take them
+            free = np.argpartition(self.last_used, len(new) - 1)[: len(new)]
+            dropped = self.owner[free]
+            self.slot_of[dropped[dropped >= 0]] = -1
+            self.owner[free], self.slot_of[new] = new, free
+            self.last_used[free] = self.clock
+            self.rows[free] = rbf(X[new], X, gamma, X_sq=sq[new], Y_sq=sq)
+            slots = self.slot_of[S]
+        self.slots = slots
+        if self.gather:
+            K = self.rows[np.ix_(slots, S)]
+            self.K = 0.5 * (K + K.T)  # symmetric to the last bit
+
+    def outputs(self, S, sv, coef, b: float):
+        """``f(x)`` of every training instance, for the representatives ``S`` with the support
+        vectors ``sv`` (a mask over bags) and their ``alpha * Y``."""
+        if self.cached:
+            return weighted_rows(self.rows, self.slots[sv], coef, float(b))
+        from svmlab.kernels import rbf_expansion
+
+        return rbf_expansion(self.X, self.X[S[sv]], coef, b, self.gamma)
+
+
+@njit(cache=True, nogil=True)
+def weighted_rows(rows, which, coef, b):  # pragma: no cover (compiled)
+    """``b + sum_j coef[j] * rows[which[j]]`` without copying the rows."""
+    out = np.full(rows.shape[1], b)
+    for j in range(which.shape[0]):
+        row = rows[which[j]]
+        c = coef[j]
+        for i in range(out.shape[0]):
+            out[i] += c * row[i]
+    return out
+
+
+# ------------------------------------------------------------------------------------------
+# the QP over the representatives
+# ------------------------------------------------------------------------------------------
+
+
+@njit(cache=True, nogil=True)
+def _gather_kernel(rows, slots, S, K):  # pragma: no cover (compiled)
+    """``K[a, c] = (rows[slots[a], S[c]] + rows[slots[c], S[a]]) / 2``: exactly symmetric."""
+    n = S.shape[0]
+    for a in range(n):
+        ra = rows[slots[a]]
+        K[a, a] = 0.5 * (ra[S[a]] + ra[S[a]])
+        for c in range(a + 1, n):
+            v = 0.5 * (ra[S[c]] + rows[slots[c], S[a]])
+            K[a, c] = v
+            K[c, a] = v
+
+
+@njit(cache=True, nogil=True)
+def _make_feasible(a, y, C):  # pragma: no cover (compiled)
+    """In place: ``a`` clipped into ``[0, C]`` with ``y^T a = 0`` restored, as the warm start
+    of :func:`svmlab.qp.solve_svm_dual` does (an equal shift of the free variables, else the
+    heavier class scaled down); a no-op on a previous solution."""
+    n = a.shape[0]
+    r, total = 0.0, 0.0
+    for t in range(n):
+        a[t] = min(max(a[t], 0.0), C)
+        r += y[t] * a[t]
+        total += a[t]
+    if abs(r) <= 1e-13 * max(1.0, total):
+        return
+    n_free = 0
+    for t in range(n):
+        if 0.0 < a[t] < C:
+            n_free += 1
+    if n_free:
+        shift = r / n_free
+        ok = True
+        for t in range(n):
+            if 0.0 < a[t] < C and not 0.0 <= a[t] - y[t] * shift <= C:
+                ok = False
+        if ok:
+            for t in range(n):
+                if 0.0 < a[t] < C:
+                    a[t] -= y[t] * shift
+            return
+    pos, neg = 0.0, 0.0
+    for t in range(n):
+        if y[t] > 0:
+            pos += a[t]
+        else:
+            neg += a[t]
+    target = min(pos, neg)
+    for t in range(n):
+        if y[t] > 0 and pos > target:
+            a[t] *= target / pos
+        elif y[t] < 0 and neg > target:
+            a[t] *= target / neg
+
+
+@njit(cache=True, nogil=True)
+def _gradient(K, y, alpha, G):  # pragma: no cover (compiled)
+    """``G = y * (K (alpha * y)) - 1``."""
+    n = y.shape[0]
+    for a in range(n):
+        s = 0.0
+        for c in range(n):
+            s += K[a, c] * (alpha[c] * y[c])
+        G[a] = y[a] * s - 1.0
+
+
+@njit(cache=True, nogil=True)
+def _up_low(y, a, C, t):  # pragma: no cover (compiled)
+    """Whether ``alpha_t`` may grow along ``y`` (in I_up) and shrink (in I_low)."""
+    up = (y[t] > 0 and a[t] < C) or (y[t] < 0 and a[t] > 0)
+    low = (y[t] > 0 and a[t] > 0) or (y[t] < 0 and a[t] < C)
+    return up, low
+
+
+@njit(cache=True, nogil=True)
+def _smo(K, y, C, alpha, G, tol, max_iter):  # pragma: no cover (compiled)
+    """SMO with second-order working-set selection on a symmetric ``K`` and one box ``C``;
+    ``alpha`` and ``G`` are updated in place. Returns ``(pair updates, final gap)``.
+
+    The pairs and steps of :func:`svmlab.qp.solve_svm_dual`'s SMO: ``i`` maximises
+    ``v = -y G`` over I_up, ``j`` minimises ``-(v_i - v_j)^2 / a_ij`` over the violating
+    I_low, ``alpha_i += y_i t``, ``alpha_j -= y_j t``. The kernel is read along rows, and the
+    next ``i`` is found in the pass that updates the gradient.
+    """
+    n = K.shape[0]
+    vmax, i = -np.inf, -1
+    for t in range(n):
+        if (y[t] > 0 and alpha[t] < C) or (y[t] < 0 and alpha[t] > 0):
+            v = -y[t] * G[t]
+            if v > vmax:
+                vmax, i = v, t
+    it, gap = 0, 0.0
+    while True:
+        vmin, j, best = np.inf, -1, np.inf
+        for t in range(n):
+            if not ((y[t] > 0 and alpha[t] > 0) or (y[t] < 0 and alpha[t] < C)):
+                continue
+            v = -y[t] * G[t]
+            if v < vmin:
+                vmin = v
+            if i >= 0 and v < vmax:
+                b = vmax - v
+                a = K[i, i] + K[t, t] - 2.0 * K[i, t]
+                if a <= 0.0:
+                    a = _TAU
+                score = -b * b / a
+                if score < best:
+                    best, j = score, t
+        gap = vmax - vmin if (i >= 0 and vmin < np.inf) else 0.0
+        if gap <= tol or j < 0 or it >= max_iter:
+            break
+        it += 1
+        a = K[i, i] + K[j, j] - 2.0 * K[i, j]
+        if a <= 0.0:
+            a = _TAU
+        step = (vmax - (-y[j] * G[j])) / a
+        lim_i = C - alpha[i] if y[i] > 0 else alpha[i]
+        lim_j = alpha[j] if y[j] > 0 else C - alpha[j]
+        step = min(step, lim_i, lim_j)
+        alpha[i] += y[i] * step
+        alpha[j] -= y[j] * step
+        if step == lim_i:  # land exactly on the bound the step reached
+            alpha[i] = C if y[i] > 0 else 0.0
+        if step == lim_j:
+            alpha[j] = 0.0 if y[j] > 0 else C
+        Ki, Kj = K[i], K[j]
+        vmax, i_next = -np.inf, -1
+        for k in range(n):
+            G[k] += y[k] * step * (Ki[k] - Kj[k])
+            if (y[k] > 0 and alpha[k] < C) or (y[k] < 0 and alpha[k] > 0):
+                v = -y[k] * G[k]
+                if v > vmax:
+                    vmax, i_next = v, k
+        i = i_next
+    return it, gap
+
+
+@njit(cache=True, nogil=True)
+def solve_representative_qp(  # pragma: no cover (compiled)
+    rows, slots, S, y, C, alpha, tol, max_iter, K, G
+):
+    """The dual of Eq. 4.10 over the representatives ``S`` (rows of the cache at ``slots``),
+    from the warm start ``alpha`` (in place; zeros for a cold start). ``K`` (n x n) and
+    ``G`` (n) are work buffers, left holding the kernel and the exact final gradient.
+
+    Returns ``(pair updates, maximal violating pair gap, dual objective 1/2 a'Qa - sum a)``.
+    """
+    _gather_kernel(rows, slots, S, K)
+    _make_feasible(alpha, y, C)
+    _gradient(K, y, alpha, G)
+    it, _ = _smo(K, y, C, alpha, G, tol, max_iter)
+    _gradient(K, y, alpha, G)  # exactly, without the running update's rounding
+    vmax, vmin, objective = -np.inf, np.inf, 0.0
+    for t in range(y.shape[0]):
+        up, low = _up_low(y, alpha, C, t)
+        v = -y[t] * G[t]
+        if up:
+            vmax = max(vmax, v)
+        if low:
+            vmin = min(vmin, v)
+        objective += 0.5 * alpha[t] * (G[t] - 1.0)
+    gap = max(0.0, vmax - vmin) if (vmax > -np.inf and vmin < np.inf) else 0.0
+    return it, gap, objective
+
+
+# ------------------------------------------------------------------------------------------
+# bias, outputs and re-selection
+# ------------------------------------------------------------------------------------------
+
+
+@njit(cache=True, nogil=True)
+def _bias(K, y, alpha, sv, C, free_only, gram):  # pragma: no cover (compiled)
+    """Eq. 4.13 over the support vectors (``free_only``: the free ones when there are any);
+    ``gram``: Alg. 4.1 line 12, ``Y_sv - G_sv (alpha_sv * Y_sv)`` over the bias set."""
+    n = y.shape[0]
+    use = sv.copy()
+    if free_only:
+        free = sv & (alpha < C - 1e-8 * C)
+        if free.any():
+            use = free
+    count, total = 0, 0.0
+    for a in range(n):
+        if not use[a]:
+            continue
+        f = 0.0
+        for c in range(n):
+            if gram and use[c]:
+                f += K[a, c] * alpha[c]
+            elif not gram and sv[c]:
+                f += K[a, c] * (alpha[c] * y[c])
+        total += y[a] - (y[a] * f if gram else f)
+        count += 1
+    return total / count if count else 0.0
+
+
+@njit(cache=True, nogil=True)
+def reselect(  # pragma: no cover (compiled)
+    rows, slots, K, y, alpha, C, starts, sizes, free_only, gram, by_margin
+):
+    """After the QP: the bias ``b``, every training instance's output ``f(x)`` (Eq. 4.12) and
+    each bag's new representative, the argmax of ``f`` (Eq. 4.9; ``by_margin``: of
+    ``Y_I f``, Alg. 4.1 line 14), first on ties.
+
+    Returns ``(sv, b, outputs, new representatives, multi-instance objective)``, the objective
+    ``1/2 ||w||^2 + C sum_I max(0, 1 - Y_I max_{i in I} f(x_i))``.
+    """
+    n = y.shape[0]
+    sv = alpha > 1e-8 * C
+    b = _bias(K, y, alpha, sv, C, free_only, gram)
+    which = np.flatnonzero(sv)
+    coef = np.empty(which.shape[0])
+    for k in range(which.shape[0]):
+        coef[k] = alpha[which[k]] * y[which[k]]
+    out = weighted_rows(rows, slots[which], coef, b)
+    S_new = np.empty(n, dtype=np.intp)
+    norm2, hinge = 0.0, 0.0
+    for p in range(which.shape[0]):
+        s = 0.0
+        for q in range(which.shape[0]):
+            s += K[which[p], which[q]] * coef[q]
+        norm2 += coef[p] * s
+    for bag in range(n):
+        start = starts[bag]
+        top, arg = out[start], start
+        sign = y[bag] if by_margin else 1.0
+        best = sign * out[start]
+        for i in range(start + 1, start + sizes[bag]):
+            top = max(top, out[i])
+            if sign * out[i] > best:
+                best, arg = sign * out[i], i
+        S_new[bag] = arg
+        hinge += max(0.0, 1.0 - y[bag] * top)
+    return sv, b, out, S_new, 0.5 * norm2 + C * hinge
