@@ -73,6 +73,12 @@ class Contract:
         A parameter whose values ``fit_path(X, y, values)`` fits in one run, returning one
         fitted estimator per value, each the model a separate fit with that value gives
         (OLLAWV's stopping margin). The tuner then fits the path once per inner fold.
+    path_simpler : {"min", "max"} or None, default=None
+        Which end of the path parameter's values gives the simpler model: ``"min"`` when
+        smaller values do (OLLAWV's margin: a smaller one stops the run earlier, with fewer
+        support vectors), ``"max"`` when larger ones do. The tuner's one-standard-error rule
+        (``tuning.rule=one_se``) moves towards that end; None declares no direction, and
+        that rule then refuses the estimator.
     tuning_ignores : callable, default=no parameter
         ``tuning_ignores(params) -> names``: the parameters that do not change the fitted
         model at the estimator's parameters ``params`` (its constructor's defaults updated
@@ -92,6 +98,7 @@ class Contract:
     input: str = "vector"
     transductive: bool = False
     path_parameter: str | None = None
+    path_simpler: str | None = None
     tuning_ignores: Callable[[Mapping[str, Any]], Iterable[str]] = _no_ignored
     row_values: Mapping[str, RowValue] = field(default_factory=dict)
     tune_seconds: str | None = None
@@ -100,6 +107,12 @@ class Contract:
     def __post_init__(self):
         if self.input not in INPUTS:
             raise ValueError(f"Contract.input must be one of {INPUTS}, got {self.input!r}")
+        if self.path_simpler not in (None, "min", "max"):
+            raise ValueError(
+                f"Contract.path_simpler must be 'min', 'max' or None, got {self.path_simpler!r}"
+            )
+        if self.path_simpler is not None and self.path_parameter is None:
+            raise ValueError("Contract.path_simpler needs a path_parameter to point along")
         if not callable(self.tuning_ignores):
             raise TypeError("Contract.tuning_ignores must be a function of the parameters")
         bad = [c for c, v in self.row_values.items() if not isinstance(v, RowValue)]

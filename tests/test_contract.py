@@ -43,6 +43,8 @@ def test_a_declaration_that_is_not_a_contract_is_named():
         ({"input": "matrix"}, "Contract.input must be one of"),
         ({"tuning_ignores": ("C",)}, "tuning_ignores must be a function"),
         ({"row_values": {"x": "objective"}}, "row_values\\['x'\\] must be a RowValue"),
+        ({"path_parameter": "m", "path_simpler": "low"}, "path_simpler must be 'min', 'max'"),
+        ({"path_simpler": "min"}, "path_simpler needs a path_parameter"),
     ],
 )
 def test_a_malformed_contract_is_refused_where_it_is_declared(kwargs, message):

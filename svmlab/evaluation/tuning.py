@@ -12,6 +12,17 @@
     biased, but it is how several of the reproduced papers selected parameters.
 ``none``
     The grid is ignored; the solver's configured parameters are used.
+
+``tuning.rule`` chooses which scored point ``nested`` keeps (:func:`select_point`):
+
+``best``
+    The point with the best mean inner score (the first one on ties).
+``one_se``
+    The one-standard-error rule (Hastie, Tibshirani and Friedman, *The Elements of Statistical
+    Learning*, 2nd ed., Sec. 7.10): the simplest point whose mean inner score is within one
+    standard error (:func:`fold_standard_error`) of the best one's. "Simplest" follows the
+    solver's path parameter towards the end its estimator's contract declares simpler
+    (``Contract.path_simpler``); an estimator that declares none is refused.
 """
 
 from __future__ import annotations
@@ -30,6 +41,8 @@ from svmlab.seeding import derive_seed
 from svmlab.solvers import SolverSpec
 
 MODES = ("nested", "outer_best", "none")
+#: The ways ``nested`` picks a point from the scored grid (see the module docstring).
+RULES = ("best", "one_se")
 
 
 @dataclass(frozen=True)
@@ -49,27 +62,37 @@ class Tuning:
         With ``nested``, also run the inner CV of a solver without a grid (its one
         configuration), so that every row records an inner-CV score; ``svmlab run`` sets it
         for ``hydra/sweeper=optuna``, which optimises that score.
+    rule : {"best", "one_se"}
+        Which scored point ``nested`` keeps (see the module docstring).
     """
 
     mode: str = "nested"
     inner_folds: int = 3
     scoring: str | None = None
     inner_always: bool = False
+    rule: str = "best"
 
     @classmethod
     def from_config(cls, config: dict | None) -> Tuning:
         """Validate a ``tuning`` mapping (:class:`ConfigError` naming the key and valid values)."""
         config = dict(config or {})
-        unknown = sorted(set(config) - {"mode", "inner_folds", "scoring", "inner_always"})
+        keys = ("inner_always", "inner_folds", "mode", "rule", "scoring")
+        unknown = sorted(set(config) - set(keys))
         if unknown:
-            raise ConfigError(
-                f"tuning has no key {unknown[0]!r}; valid keys: inner_always, inner_folds, mode, "
-                "scoring"
-            )
+            raise ConfigError(f"tuning has no key {unknown[0]!r}; valid keys: {', '.join(keys)}")
         tuning = cls(**config)
         if tuning.mode not in MODES:
             raise ConfigError(
                 f"tuning.mode={tuning.mode!r} is not valid; choose one of {', '.join(MODES)}"
+            )
+        if tuning.rule not in RULES:
+            raise ConfigError(
+                f"tuning.rule={tuning.rule!r} is not valid; choose one of {', '.join(RULES)}"
+            )
+        if tuning.rule == "one_se" and tuning.mode == "outer_best":
+            raise ConfigError(
+                "tuning.rule=one_se picks within the inner search of tuning.mode=nested; "
+                "outer_best keeps the best mean outer score"
             )
         k = tuning.inner_folds
         if not isinstance(k, int) or isinstance(k, bool) or k < 2:
@@ -106,6 +129,18 @@ class Tuning:
                     f"solver {solver.name!r}: scoring={own!r} does not apply to dataset "
                     f"{dataset!r} ({task}); valid: {', '.join(valid)}"
                 )
+            self.check_rule(solver)
+
+    def check_rule(self, solver: SolverSpec) -> None:
+        """``one_se`` needs a direction of simplicity: a tuned solver whose estimator declares
+        none (``Contract.path_simpler``) is refused in one line."""
+        if self.rule != "one_se" or not solver.grid or solver.contract.path_simpler:
+            return
+        raise ConfigError(
+            f"tuning.rule=one_se: solver {solver.name!r} declares no simpler end of a path "
+            "parameter (its estimator's Contract.path_simpler) to move towards; use "
+            "tuning.rule=best"
+        )
 
     def mode_for(self, solver: SolverSpec, protocol: Protocol) -> str:
         """The mode a (solver, protocol) pair actually runs: ``none`` without a grid or on a
@@ -118,6 +153,23 @@ class Tuning:
         if not solver.grid and not (self.inner_always and self.mode == "nested"):
             return "none"
         return self.mode
+
+    def rule_for(self, solver: SolverSpec, mode: str) -> str:
+        """The rule a solver's tuning actually follows under the effective ``mode``
+        (:meth:`mode_for`): ``one_se`` only for ``nested`` along a path of more than one
+        value (:func:`grid_path`), since without one every point is equally simple and the
+        rule keeps the best point; ``best`` otherwise. Rows record it (``tuning_rule``)."""
+        if mode != "nested" or grid_path(solver) is None:
+            return "best"
+        return self.rule
+
+    def identity(self, rule: str | None = None) -> dict:
+        """The settings that name a run's results, or with the ``rule`` a task follows
+        (:meth:`rule_for`) a task's: every field, the rule only when it is not ``best``, so
+        that the keys of runs stored before the rule existed stay the same."""
+        fields = {k: v for k, v in self.__dict__.items() if k != "rule"}
+        rule = self.rule if rule is None else rule
+        return fields if rule == "best" else fields | {"rule": rule}
 
 
 def model_key(solver: SolverSpec, point: dict) -> str:
@@ -153,6 +205,64 @@ def point_seed(random_state: int | None, key: str) -> int | None:
     return None if random_state is None else derive_seed(random_state, key)
 
 
+def fold_standard_error(scores) -> float:
+    """Standard error of a grid point's mean inner score: the sample standard deviation
+    (``ddof=1``) of its finite per-fold scores over the square root of their number (ESL
+    Sec. 7.10); 0.0 with fewer than two finite scores (the rule then keeps the points tied
+    with the best)."""
+    finite = np.asarray(scores, dtype=float)
+    finite = finite[np.isfinite(finite)]
+    return float(finite.std(ddof=1) / np.sqrt(finite.size)) if finite.size > 1 else 0.0
+
+
+def proportion_standard_error(p: float, n: int) -> float:
+    """Standard error ``sqrt(p (1 - p) / n)`` of a proportion ``p`` (an accuracy, as a
+    fraction) measured on ``n`` samples: the one-standard-error rule's error when a single
+    held-out part scores the points (scripts/bench/ollawv_vs_libsvm.py)."""
+    return float(np.sqrt(p * (1.0 - p) / n))
+
+
+def select_point(
+    scores, *, rule="best", higher_is_better=True, errors=None, path_values=None, simpler="min"
+) -> int:
+    """The index of the grid point a rule keeps.
+
+    Parameters
+    ----------
+    scores : sequence of float
+        Each point's mean validation score; NaN for a point that could not be scored.
+    rule : {"best", "one_se"}
+        ``best``: the best score, the first point on ties. ``one_se``: among the points
+        whose score is within ``errors[b]`` of the best point ``b``'s, the one whose path
+        value lies furthest towards ``simpler``; ties to the better score, then the first.
+    higher_is_better : bool
+        The metric's direction.
+    errors : sequence of float, optional
+        Each point's standard error (``one_se`` only).
+    path_values : sequence of float, optional
+        Each point's value of the path parameter (``one_se`` only).
+    simpler : {"min", "max"}
+        Which end of the path values is simpler (``Contract.path_simpler``).
+
+    Returns
+    -------
+    int
+        The index; 0 when no score is finite.
+    """
+    sign = 1.0 if higher_is_better else -1.0
+    signed = [sign * float(v) for v in scores]
+    finite = [i for i, v in enumerate(signed) if np.isfinite(v)]
+    if not finite:
+        return 0
+    best = max(finite, key=lambda i: (signed[i], -i))
+    if rule == "best":
+        return best
+    reach = signed[best] - float(errors[best])
+    toward = -1.0 if simpler == "min" else 1.0
+    within = [i for i in finite if signed[i] >= reach]
+    return max(within, key=lambda i: (toward * float(path_values[i]), signed[i], -i))
+
+
 def inner_search(
     solver: SolverSpec,
     train: Dataset,
@@ -170,15 +280,16 @@ def inner_search(
 
     Returns
     -------
-    best : dict
-        The grid point with the best mean inner score (the first one on ties).
+    chosen : dict
+        The grid point the solver's rule keeps (:meth:`Tuning.rule_for`,
+        :func:`select_point`): with ``best`` the best mean inner score, the first on ties.
     table : list of dict
-        ``{"params": point, "score": mean inner score}`` for every point.
+        ``{"params": point, "score": mean inner score}`` for every point, with ``"se"``, its
+        :func:`fold_standard_error`, when the rule is ``one_se``.
     """
     if not isinstance(tuning, Tuning):
         tuning = Tuning.from_config(tuning)
     metric = tuning.metric(train.task, solver)
-    sign = 1.0 if direction(metric) == "max" else -1.0
     n_splits = max(min(tuning.inner_folds, train.n_samples), 2)
     inner = AutoKFold("inner", n_splits=n_splits).for_task(train.task)
     splits = inner.split(
@@ -186,6 +297,7 @@ def inner_search(
     )
     parts = [(train.subset(s.train), train.subset(s.test)) for s in splits]
     path = grid_path(solver)
+    rule = tuning.rule_for(solver, "nested")
     table, done = [], {}
     for point in solver.grid_points():
         key = model_key(solver, point)
@@ -207,8 +319,16 @@ def inner_search(
             for j, value in enumerate(values):
                 scores = [fold[j].metrics[metric] for fold in evaluations]
                 member = model_key(solver, rest | {path: value}) if path else key
-                done[member] = float(np.nanmean(scores)) if np.any(np.isfinite(scores)) else np.nan
-        table.append({"params": point, "score": done[key]})
-    finite = [(i, sign * row["score"]) for i, row in enumerate(table) if np.isfinite(row["score"])]
-    best = max(finite, key=lambda t: (t[1], -t[0]))[0] if finite else 0
-    return table[best]["params"], table
+                mean = float(np.nanmean(scores)) if np.any(np.isfinite(scores)) else np.nan
+                done[member] = (mean, fold_standard_error(scores))
+        mean, error = done[key]
+        table.append({"params": point, "score": mean} | ({"se": error} if rule == "one_se" else {}))
+    chosen = select_point(
+        [row["score"] for row in table],
+        rule=rule,
+        higher_is_better=direction(metric) == "max",
+        errors=[done[model_key(solver, row["params"])][1] for row in table],
+        path_values=[row["params"].get(path) for row in table],
+        simpler=solver.contract.path_simpler,
+    )
+    return table[chosen]["params"], table

@@ -383,7 +383,7 @@ def identity(settings: RunSettings, solvers, datasets) -> dict:
         "preprocessing": _digest(settings.preprocessing),
         # inner_always only when set: the runs stored before it existed keep their identity
         "tuning": _digest(
-            {k: v for k, v in settings.tuning.__dict__.items() if k != "inner_always" or v}
+            {k: v for k, v in settings.tuning.identity().items() if k != "inner_always" or v}
         ),
         "seed": _digest(settings.seed),
     }
@@ -477,7 +477,9 @@ def expand(
                 "solver": _identity_solver(spec),
                 "protocol": settings.protocol.as_dict(),
                 "preprocessing": prep,
-                "tuning": settings.tuning.__dict__,
+                "tuning": settings.tuning.identity(
+                    settings.tuning.rule_for(spec, settings.tuning.mode_for(spec, protocol))
+                ),
                 "seed": settings.seed,
             }
             common = dict(

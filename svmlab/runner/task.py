@@ -116,6 +116,7 @@ def evaluate_task(spec: TaskSpec) -> list[dict]:
         "n_train": len(split.train),
         "n_test": len(split.test),
         "tuning_metric": spec.tuning.metric(ds.task, solver),
+        "tuning_rule": spec.tuning.rule_for(solver, spec.tuning_mode),
     }
 
     if isinstance(spec.protocol, Prequential):
@@ -180,8 +181,8 @@ def _evaluate_run(spec: TaskSpec, solver, ds, train, test, base: dict, rs: int) 
 RUNNER_COLUMNS = frozenset(
     "key experiment run_id dataset task_type solver variant solver_params protocol tuning_mode "
     "repeat fold seed status error traceback task_seconds started_at n_train n_test run "
-    "tuning_metric grid_scores grid_point chosen_params fit_info warnings confusion classes "
-    "n_chunks chunk_accuracy update selected method job run_dir".split()
+    "tuning_metric tuning_rule grid_scores grid_point chosen_params fit_info warnings confusion "
+    "classes n_chunks chunk_accuracy update selected method job run_dir".split()
 )
 
 

@@ -196,7 +196,11 @@ class OLLAWVClassifier(ClassifierMixin, BaseEstimator):
     array([0, 0, 0])
     """
 
-    svmlab_contract = Contract(path_parameter="margin", tuning_ignores=_c_ignored)
+    # A smaller margin stops the same worst-violator run earlier (a prefix of the larger
+    # margin's run: fewer support vectors), so the simpler end of the margin path is its min.
+    svmlab_contract = Contract(
+        path_parameter="margin", path_simpler="min", tuning_ignores=_c_ignored
+    )
 
     _parameter_constraints: dict = {
         "C": [Interval(Real, 0, None, closed="neither")],
