@@ -5,7 +5,8 @@ with one kernel (linear by default); :class:`MKLPOClassifier` is Wang et al.'s M
 1-slack cutting plane with a learned combination of several kernels. Both train one model
 per measure (``loss``), predict ``classes_[1]`` where the score is positive (Wang et al.,
 Eq. 3: no bias, ``f(x) <= 0`` is negative), and expose the scores as ``decision_function``
-for the ranking measures (AUC, PRBEP).
+for the ranking measures (AUC, PRBEP, Prec@k, Rec@k). :class:`SVMPerfClassifier` may add
+SVM^perf's regularised bias feature (``bias``, its ``--b``).
 """
 
 from __future__ import annotations
@@ -14,14 +15,17 @@ import time
 from numbers import Integral, Real
 
 import numpy as np
+import scipy.sparse as sp
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
+from svmlab.estimators.svmperf.blocks import FeatureBlock, GramBlock
 from svmlab.estimators.svmperf.cutting_plane import cutting_plane
 from svmlab.estimators.svmperf.kernel_bank import KERNEL_APPROX, KernelBank, linear_block
 from svmlab.estimators.svmperf.kernel_weights import UPDATES, normalise
 from svmlab.estimators.svmperf.oracles import MEASURES
+from svmlab.estimators.svmperf.oracles_at_k import AT_K_MEASURES, check_k_fraction
 
 SCALINGS = ("svmperf", "paper")
 QP_SOLVERS = ("clarabel", "osqp")
@@ -48,6 +52,23 @@ def _check_number(name, value, *, positive=True, integer=False, low=None, high=N
         raise ValueError(f"{name} must lie in [{low}, {high}]; got {value!r}")
 
 
+def _append_constant(X, B):
+    """``[X, B]``: SVM^perf's bias feature as the last column (sparse stays sparse)."""
+    column = np.full((X.shape[0], 1), B)
+    if sp.issparse(X):
+        return sp.hstack([X, sp.csr_matrix(column)], format="csr")
+    return np.hstack([X, column])
+
+
+def _with_bias(block, B):
+    """A kernel block with the bias feature: ``K + B^2`` or the features ``[Phi, B]``."""
+    if not B:
+        return block
+    if isinstance(block, GramBlock):
+        return GramBlock(block.K + B * B)
+    return FeatureBlock(_append_constant(block.Phi, B))
+
+
 class _CuttingPlaneClassifier(ClassifierMixin, BaseEstimator):
     """Shared fit/predict of the 1-slack structural SVM classifiers (not public)."""
 
@@ -60,6 +81,16 @@ class _CuttingPlaneClassifier(ClassifierMixin, BaseEstimator):
         _check_number("C", self.C)
         _check_number("epsilon", self.epsilon)
         _check_number("max_iter", self.max_iter, integer=True)
+        self._oracle_options()
+
+    def _oracle_options(self):
+        """``k_fraction`` for Prec@k / Rec@k (checked against the loss); nothing otherwise.
+
+        Classifiers without the parameter (CAPO, FSPO) use SVM^perf's default k.
+        """
+        if self.loss not in AT_K_MEASURES:
+            return {}
+        return {"k_fraction": check_k_fraction(self.loss, getattr(self, "k_fraction", None))}
 
     def _signed_labels(self, y):
         check_classification_targets(y)
@@ -84,6 +115,7 @@ class _CuttingPlaneClassifier(ClassifierMixin, BaseEstimator):
             max_iter=int(self.max_iter),
             scaling=self.scaling,
             qp_solver=self.qp_solver,
+            oracle_options=self._oracle_options(),
             **mkl,
         )
         self.n_iter_ = res.n_iter
@@ -154,12 +186,19 @@ class SVMPerfClassifier(_CuttingPlaneClassifier):
 
     Parameters
     ----------
-    loss : {"accuracy", "f1", "prbep", "mcc", "auc"}, default="f1"
+    loss : {"accuracy", "f1", "prbep", "mcc", "auc", "prec_at_k", "rec_at_k"}, default="f1"
         The measure whose loss ``100 (1 - measure)`` is minimised.
     C : float, default=1.0
         Regularisation trade-off on SVM^perf's ``-c`` scale (``scaling="svmperf"``).
     epsilon : float, default=0.1
         Cutting-plane tolerance in percent-loss units (SVM^perf's ``-e``).
+    bias : float, default=0.0
+        SVM^perf's ``--b``: a constant feature of this value appended to every row, whose
+        weight is regularised like the others (linear kernel: ``[x, bias]``; other kernels:
+        ``K + bias^2``). 0 means no bias (Wang et al., Eq. 3); SVM^perf's own default is 1.
+    k_fraction : float or None, default=None
+        Prec@k / Rec@k only: ``k = max(1, int(k_fraction n+))`` training positives (SVM^perf's
+        ``--p``; None is its default, 1/2 for Prec@k and 2 for Rec@k).
     kernel : str, default="linear"
         ``"linear"`` (inputs as features; sparse input stays sparse) or a kernel of
         :mod:`svmlab.kernels`, normalised to unit diagonal.
@@ -192,7 +231,9 @@ class SVMPerfClassifier(_CuttingPlaneClassifier):
     classes_ : ndarray of shape (2,)
         ``classes_[1]`` is the positive class of the measure.
     coef_ : ndarray of shape (n_features,)
-        The weight vector (linear kernel only).
+        The weight vector (linear kernel only), without the bias feature's weight.
+    intercept_ : float
+        ``bias * w_bias``, the constant added to every score (0.0 when ``bias=0``).
     dual_coef_ : ndarray of shape (n_constraints,)
         ``alpha`` of the working-set constraints.
     beta_ : ndarray of shape (n_samples,)
@@ -215,6 +256,8 @@ class SVMPerfClassifier(_CuttingPlaneClassifier):
         loss="f1",
         C=1.0,
         epsilon=0.1,
+        bias=0.0,
+        k_fraction=None,
         kernel="linear",
         gamma=None,
         gamma_factor=1.0,
@@ -229,6 +272,8 @@ class SVMPerfClassifier(_CuttingPlaneClassifier):
         self.loss = loss
         self.C = C
         self.epsilon = epsilon
+        self.bias = bias
+        self.k_fraction = k_fraction
         self.kernel = kernel
         self.gamma = gamma
         self.gamma_factor = gamma_factor
@@ -260,29 +305,48 @@ class SVMPerfClassifier(_CuttingPlaneClassifier):
         """
         self._check_common()
         _check_choice("kernel_approx", self.kernel_approx, KERNEL_APPROX)
+        _check_number("bias", self.bias, positive=False)
+        if self.bias < 0:
+            raise ValueError(f"bias must be >= 0 (0: no bias feature); got {self.bias!r}")
         if self.kernel_approx == "nystrom":
             _check_number("n_components", self.n_components, integer=True)
         X, y = validate_data(self, X, y, accept_sparse="csr", dtype=np.float64)
         y_pm = self._signed_labels(y)
+        B = float(self.bias)
         if self.kernel == "linear":
             self.bank_ = None
-            blocks = [linear_block(X)]
+            blocks = [linear_block(_append_constant(X, B) if B else X)]
         else:
             self.bank_ = KernelBank(
                 [self._kernel_spec()], self.kernel_approx, self.n_components, self.random_state
             ).fit(X)
-            blocks = self.bank_.blocks()
+            blocks = [_with_bias(block, B) for block in self.bank_.blocks()]
         self._run(blocks, y_pm, mkl_update="fixed", mkl_p=1.0)
+        self.intercept_ = self._split_bias(B)
         if self.bank_ is None:
             self.coef_ = self.coefs_[0]
         self.fit_info_["kernel"] = "linear" if self.bank_ is None else self.bank_.describe()[0]
         return self
 
+    def _split_bias(self, B):
+        """Take the bias feature's weight ``w_bias`` out of ``coefs_``; return ``B w_bias``.
+
+        Explicit features (linear, Nystroem) carry it as their last weight; an exact Gram
+        block ``K + B^2`` has ``w_bias = B sum(beta)``.
+        """
+        if not B:
+            return 0.0
+        coef = self.coefs_[0]
+        if self.bank_ is not None and self.bank_.approx == "exact":
+            return B * B * float(coef.sum())
+        self.coefs_ = [coef[:-1]]
+        return B * float(coef[-1])
+
     def _scores(self, X):
-        """``f(x) = w' phi(x)``."""
+        """``f(x) = w' phi(x) + bias w_bias``."""
         if self.bank_ is None:
-            return np.asarray(X @ self.coef_).ravel()
-        return self.bank_.decision(X, [1.0], self.coefs_)
+            return np.asarray(X @ self.coef_).ravel() + self.intercept_
+        return self.bank_.decision(X, [1.0], self.coefs_) + self.intercept_
 
 
 class MKLPOClassifier(_CuttingPlaneClassifier):
@@ -295,9 +359,12 @@ class MKLPOClassifier(_CuttingPlaneClassifier):
 
     Parameters
     ----------
-    loss : {"accuracy", "f1", "prbep", "mcc", "auc"}, default="f1"
+    loss : {"accuracy", "f1", "prbep", "mcc", "auc", "prec_at_k", "rec_at_k"}, default="f1"
     C : float, default=1.0
     epsilon : float, default=0.1
+    k_fraction : float or None, default=None
+        As in :class:`SVMPerfClassifier` (Prec@k / Rec@k only). MKLPO has no ``bias``
+        (Wang et al., Eq. 3; docs/decisions/svmperf.md, "The bias").
     kernels : str or list of dict, default="dense"
         The candidate kernels (:mod:`~svmlab.estimators.svmperf.kernel_bank`): ``"dense"``
         (7 Gaussian + 3 polynomial), ``"text"``, ``"rbf"`` or a list of kernel dicts.
@@ -348,6 +415,7 @@ class MKLPOClassifier(_CuttingPlaneClassifier):
         loss="f1",
         C=1.0,
         epsilon=0.1,
+        k_fraction=None,
         kernels="dense",
         mkl_update="closed_form",
         mkl_p=0.5,
@@ -366,6 +434,7 @@ class MKLPOClassifier(_CuttingPlaneClassifier):
         self.loss = loss
         self.C = C
         self.epsilon = epsilon
+        self.k_fraction = k_fraction
         self.kernels = kernels
         self.mkl_update = mkl_update
         self.mkl_p = mkl_p
