@@ -26,7 +26,10 @@ no test file), loss, C and bias value it prints
 * iterations, and CPU seconds of the optimisation: SVM^perf's own "Runtime in cpu-seconds"
   (reading the file excluded) and svmlab's ``fit`` in ``time.process_time`` with one thread;
 * the ratio SVM^perf CPU / svmlab CPU (> 1: svmlab is faster), with the geometric mean per
-  loss and the goal of issue 35 beside it.
+  loss and the goal of issue 35 beside it;
+* ``gap/Ce``: (svmlab's objective - SVM^perf's) / (C epsilon). Both stop at an
+  epsilon-optimal point, at most ``C epsilon`` above the optimum, so it lies in [-1, 1]
+  when both solve the same problem.
 
 Losses and SVM^perf's codes: accuracy ``-l 2`` (against ``-w 3``, the 1-slack dual, and
 ``-w 9``, its custom algorithm), ROC area ``-l 10``, F1 ``-l 1``, PRBEP ``-l 3``, Prec@k
@@ -107,7 +110,7 @@ def find_peer(path: Path, workdir: Path) -> Path | None:
     return src if built.returncode == 0 and learn.is_file() else None
 
 
-def run_peer(peer: Path, train: Path, workdir: Path, loss, C, epsilon, bias, algorithm):
+def run_peer(peer, train, workdir, n_features, loss, C, epsilon, bias, algorithm):
     """Train SVM^perf once; its weight vector (with the bias weight last), CPU, iterations."""
     model = workdir / "model.txt"
     cmd = [str(peer / "svm_perf_learn"), "-c", repr(C), "-e", repr(epsilon)]
@@ -116,7 +119,7 @@ def run_peer(peer: Path, train: Path, workdir: Path, loss, C, epsilon, bias, alg
     out = subprocess.run(cmd, capture_output=True, text=True, check=True).stdout
     cpu = re.search(r"Runtime in cpu-seconds: ([\d.]+)", out)
     iters = re.search(r"Number of iterations: (\d+)", out)
-    w, threshold = read_linear_model(model)
+    w, threshold = read_linear_model(model, n_features)
     w_bias = -threshold / bias if bias else 0.0
     return {
         "w": w,
@@ -126,10 +129,10 @@ def run_peer(peer: Path, train: Path, workdir: Path, loss, C, epsilon, bias, alg
     }
 
 
-def read_linear_model(path: Path):
-    """``(w, b)`` of an SVM-light linear model file (score ``w'x - b``)."""
+def read_linear_model(path: Path, n_features: int):
+    """``(w, b)`` of an SVM-light linear model file (score ``w'x - b``); ``w`` has
+    ``n_features`` entries (the file's features beyond them, the bias feature, are dropped)."""
     lines = path.read_text().splitlines()
-    n_features = int(lines[7].split("#")[0])
     threshold = float(lines[10].split("#")[0])
     w = np.zeros(n_features)
     for line in lines[11:]:
@@ -236,6 +239,7 @@ def compare(name, peer, workdir, args):
     print(HEADER, flush=True)
     rows = []
     for loss in args.losses:
+        fit_svmlab(X[:300], y[:300], loss, 1.0, args.epsilon, 1.0)  # warm-up (compiled code)
         for C in args.C:
             for bias in args.bias:
                 w_lab, cpu_lab, it_lab, fallbacks = fit_svmlab(X, y, loss, C, args.epsilon, bias)
@@ -243,13 +247,17 @@ def compare(name, peer, workdir, args):
                 meas_lab = test_measure(X_test, y_test, w_lab, loss, bias)
                 for algorithm in PEER_ALGORITHMS.get(loss, (3,)):
                     res = run_peer(
-                        peer, train_file, workdir, loss, C, args.epsilon, bias, algorithm
+                        peer,
+                        train_file,
+                        workdir,
+                        X.shape[1],
+                        loss,
+                        C,
+                        args.epsilon,
+                        bias,
+                        algorithm,
                     )
-                    w_peer = (
-                        np.append(res["w"][: X.shape[1]], res["w_bias"])
-                        if bias
-                        else res["w"][: X.shape[1]]
-                    )
+                    w_peer = np.append(res["w"], res["w_bias"]) if bias else res["w"]
                     row = {
                         "dataset": name,
                         "loss": loss,
@@ -267,6 +275,9 @@ def compare(name, peer, workdir, args):
                         "ratio": max(res["cpu"], 0.005) / max(cpu_lab, 0.005),
                         "qp_fallbacks": fallbacks,
                     }
+                    row["gap_in_C_epsilon"] = (obj_lab - row["objective_svmperf"]) / (
+                        C * args.epsilon
+                    )
                     rows.append(row)
                     print_row(row)
     return rows
@@ -275,7 +286,7 @@ def compare(name, peer, workdir, args):
 HEADER = (
     f"{'set':8} {'loss':9} {'C':>5} {'B':>2} {'peer':5} {'obj svmlab':>11} {'obj svmperf':>11} "
     f"{'meas lab':>8} {'meas perf':>9} {'it lab':>6} {'it perf':>7} {'cpu lab':>8} "
-    f"{'cpu perf':>8} {'ratio':>6}"
+    f"{'cpu perf':>8} {'ratio':>6} {'gap/Ce':>6}"
 )
 
 
@@ -285,7 +296,7 @@ def print_row(r):
         f"{r['objective_svmlab']:>11.4f} {r['objective_svmperf']:>11.4f} "
         f"{r['measure_svmlab']:>8.4f} {r['measure_svmperf']:>9.4f} "
         f"{r['iterations_svmlab']:>6d} {r['iterations_svmperf']:>7d} {r['cpu_svmlab']:>8.2f} "
-        f"{r['cpu_svmperf']:>8.2f} {r['ratio']:>6.2f}",
+        f"{r['cpu_svmperf']:>8.2f} {r['ratio']:>6.2f} {r['gap_in_C_epsilon']:>6.2f}",
         flush=True,
     )
 
