@@ -114,7 +114,9 @@ class NaiveBayesColumns:
         """Class probabilities of the test rows (columns ordered as ``classes_``) from the
         columns where ``mask`` is true (at least one)."""
         cols = np.flatnonzero(mask)
-        theta, sigma = class_normals(self.onehot, self.R[:, cols], self.precision[cols])
+        # C order, as the refit's own rounded copy: BLAS sums another layout differently
+        selected = np.ascontiguousarray(self.R[:, cols])
+        theta, sigma = class_normals(self.onehot, selected, self.precision[cols])
         factors = self.factors[:, :, cols]
         differ = np.flatnonzero(
             np.any((theta != self.theta[:, cols]) | (sigma != self.sigma[:, cols]), axis=0)
