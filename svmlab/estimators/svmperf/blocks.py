@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import numpy as np
 import scipy.sparse as sp
+from numba import njit
 
 
 class _Growing:
@@ -55,12 +56,13 @@ class GramBlock:
         self.K = np.asarray(K, dtype=np.float64)
         self._V = _Growing(self.K.shape[0])
 
-    def add(self, g, G) -> np.ndarray:
-        """Append ``v = K g``; return ``G' v`` (``G`` already holds ``g`` as its last column)."""
+    def add(self, g) -> np.ndarray:
+        """Append ``v = K g``; return the new column of ``G' K G``: ``(K G)' g``, ``g``
+        included."""
         nz = np.flatnonzero(g)
         v = self.K[:, nz] @ g[nz]
         self._V.append(v)
-        return G.T @ v
+        return self._V.array.T @ g
 
     def scores(self, alpha) -> np.ndarray:
         """``K G alpha`` on the training rows."""
@@ -75,23 +77,107 @@ class GramBlock:
         self._V.keep(mask)
 
 
+#: Dense features with at most this fraction of non-zeros are multiplied as CSR.
+SPARSE_BELOW = 0.5
+#: ``Phi' g`` is updated from the previous constraint's when at most this fraction of ``g``
+#: changed, else computed again in full.
+UPDATE_BELOW = 0.5
+
+
+@njit(cache=True, nogil=True)
+def _dense_to_csr(Phi):
+    """``(data, indices, indptr)`` of the non-zeros of the dense ``Phi``, row by row."""
+    n, r = Phi.shape
+    indptr = np.zeros(n + 1, dtype=np.int64)
+    for i in range(n):
+        c = 0
+        for j in range(r):
+            if Phi[i, j] != 0.0:
+                c += 1
+        indptr[i + 1] = indptr[i] + c
+    data = np.empty(indptr[n])
+    indices = np.empty(indptr[n], dtype=np.int32)
+    p = 0
+    for i in range(n):
+        for j in range(r):
+            if Phi[i, j] != 0.0:
+                data[p] = Phi[i, j]
+                indices[p] = j
+                p += 1
+    return data, indices, indptr
+
+
+@njit(cache=True, nogil=True)
+def _csr_rows_dot(indptr, indices, data, rows, coef, out):
+    """``out += sum_r coef[r] * Phi[rows[r]]`` for CSR ``Phi``."""
+    for r in range(rows.size):
+        i = rows[r]
+        c = coef[r]
+        for p in range(indptr[i], indptr[i + 1]):
+            out[indices[p]] += c * data[p]
+
+
+@njit(cache=True, nogil=True)
+def _dense_rows_dot(Phi, rows, coef, out):
+    """``out += sum_r coef[r] * Phi[rows[r]]`` for dense ``Phi``."""
+    for r in range(rows.size):
+        i = rows[r]
+        c = coef[r]
+        for j in range(Phi.shape[1]):
+            out[j] += c * Phi[i, j]
+
+
 class FeatureBlock:
-    """Explicit features ``Phi`` (``n x r``, dense or sparse) with ``Z = Phi' G``."""
+    """Explicit features ``Phi`` (``n x r``, dense or sparse) with ``Z = Phi' G``.
+
+    Products run on a CSR copy when ``Phi`` is sparse or mostly zeros (``SPARSE_BELOW``).
+    ``z = Phi' g`` of a new constraint is the previous one's ``z`` plus the rows where ``g``
+    changed (successive most violated labellings differ in few examples), as SVM^perf's
+    error-rate algorithm builds its constraints.
+    """
 
     def __init__(self, Phi):
         self.Phi = Phi if sp.issparse(Phi) else np.asarray(Phi, dtype=np.float64)
-        self._Z = _Growing(self.Phi.shape[1])
+        n, r = self.Phi.shape
+        if sp.issparse(self.Phi):
+            self._csr = sp.csr_matrix(self.Phi, dtype=np.float64)
+            self._csr.sum_duplicates()
+        elif np.count_nonzero(self.Phi) < SPARSE_BELOW * n * r:
+            self._csr = sp.csr_matrix(_dense_to_csr(self.Phi), shape=(n, r))
+        else:
+            self._csr = None
+            self.Phi = np.ascontiguousarray(self.Phi)
+        self._Z = _Growing(r)
+        self._last_g = np.zeros(n)
+        self._last_z = np.zeros(r)
 
-    def add(self, g, G) -> np.ndarray:
-        """Append ``z = Phi' g``; return ``Z' z``."""
-        nz = np.flatnonzero(g)
-        z = np.asarray(self.Phi[nz].T @ g[nz]).ravel()
+    def _rows_dot(self, rows, coef, out):
+        if self._csr is not None:
+            c = self._csr
+            _csr_rows_dot(c.indptr, c.indices, c.data, rows, coef, out)
+        else:
+            _dense_rows_dot(self.Phi, rows, coef, out)
+
+    def add(self, g) -> np.ndarray:
+        """Append ``z = Phi' g``; return the new column of ``Z' Z``, ``g`` included."""
+        changed = np.flatnonzero(g != self._last_g)
+        if changed.size <= UPDATE_BELOW * g.size:
+            z = self._last_z.copy()
+            self._rows_dot(changed, g[changed] - self._last_g[changed], z)
+        else:
+            z = np.zeros(self.Phi.shape[1])
+            nz = np.flatnonzero(g)
+            self._rows_dot(nz, g[nz], z)
+        self._last_g, self._last_z = g, z
         self._Z.append(z)
         return self._Z.array.T @ z
 
     def scores(self, alpha) -> np.ndarray:
         """``Phi Z alpha`` on the training rows."""
-        return np.asarray(self.Phi @ (self._Z.array @ alpha)).ravel()
+        w = self._Z.array @ alpha
+        if self._csr is not None:
+            return self._csr @ w
+        return self.Phi @ w
 
     def coefficients(self, G, alpha) -> np.ndarray:
         """``w = Z alpha``: the weight vector in the block's feature space."""

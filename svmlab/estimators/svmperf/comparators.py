@@ -70,7 +70,7 @@ class CAPOClassifier(_LinearPerfMixin, _CuttingPlaneClassifier):
     include_inputs : bool, default=False
     max_iter : int, default=500
     scaling : {"svmperf", "paper"}, default="svmperf"
-    qp_solver : {"clarabel", "osqp"}, default="clarabel"
+    qp_solver : {"active_set", "clarabel", "osqp"}, default="active_set"
     random_state : int or None, default=None
 
     References
@@ -89,7 +89,7 @@ class CAPOClassifier(_LinearPerfMixin, _CuttingPlaneClassifier):
         include_inputs=False,
         max_iter=500,
         scaling="svmperf",
-        qp_solver="clarabel",
+        qp_solver="active_set",
         random_state=None,
     ):
         self.loss = loss
@@ -163,7 +163,7 @@ class FSPOClassifier(_LinearPerfMixin, _CuttingPlaneClassifier):
     tol : float, default=1e-3
     max_iter : int, default=500
     scaling : {"svmperf", "paper"}, default="svmperf"
-    qp_solver : {"clarabel", "osqp"}, default="clarabel"
+    qp_solver : {"active_set", "clarabel", "osqp"}, default="active_set"
 
     Attributes
     ----------
@@ -188,7 +188,7 @@ class FSPOClassifier(_LinearPerfMixin, _CuttingPlaneClassifier):
         tol=1e-3,
         max_iter=500,
         scaling="svmperf",
-        qp_solver="clarabel",
+        qp_solver="active_set",
     ):
         self.loss = loss
         self.C = C

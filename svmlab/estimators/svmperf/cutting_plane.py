@@ -24,7 +24,6 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from svmlab.estimators.svmperf.blocks import _Growing
 from svmlab.estimators.svmperf.kernel_weights import uniform_weights, update_weights
 from svmlab.estimators.svmperf.oracles import most_violated
 from svmlab.estimators.svmperf.working_set_qp import dual_value, solve_working_set_qp
@@ -62,10 +61,59 @@ class CuttingPlaneResult:
     dual: float
     trace: list = field(default_factory=list)
     qp_fallbacks: int = 0
+    qp_iterations: int = 0
 
 
-def _weighted_H(Q, mu, k):
-    return sum(m * q[:k, :k] for m, q in zip(mu, Q))
+class _WorkingSet:
+    """The constraints of ``W``: vectors ``g_l`` (kept as a list, so dropping one copies
+    nothing of size ``n``), losses, keys, idle counters and the Gram matrices
+    ``Q_m = G' K_m G``."""
+
+    def __init__(self, n_kernels):
+        self.cols: list = []
+        self.delta = np.zeros(0)
+        self.keys: list = []
+        self.key_set: set = set()
+        self.idle = np.zeros(0, dtype=np.int64)
+        self.Q = [np.zeros((0, 0)) for _ in range(n_kernels)]
+
+    @property
+    def k(self) -> int:
+        return len(self.cols)
+
+    def add(self, con, q_cols) -> None:
+        """Append constraint ``con``; ``q_cols[m]`` is the new column of ``Q_m``."""
+        k = self.k
+        self.cols.append(con.g)
+        self.delta = np.append(self.delta, float(con.delta))
+        self.keys.append(con.key)
+        self.key_set.add(con.key)
+        self.idle = np.append(self.idle, 0)
+        for i, col in enumerate(q_cols):
+            grown = np.empty((k + 1, k + 1))
+            grown[:k, :k] = self.Q[i]
+            grown[:, k] = grown[k, :] = col
+            self.Q[i] = grown
+
+    def keep(self, mask) -> None:
+        """Keep the constraints where ``mask`` is true."""
+        idx = np.flatnonzero(mask)
+        self.cols = [self.cols[i] for i in idx]
+        self.keys = [self.keys[i] for i in idx]
+        self.key_set = set(self.keys)
+        self.delta = self.delta[idx]
+        self.idle = self.idle[idx]
+        self.Q = [q[np.ix_(idx, idx)] for q in self.Q]
+
+    def H(self, mu) -> np.ndarray:
+        """``sum_m mu_m Q_m``."""
+        if len(self.Q) == 1:
+            return mu[0] * self.Q[0]
+        return sum(m * q for m, q in zip(mu, self.Q))
+
+    def G(self, n) -> np.ndarray:
+        """The constraint vectors as an ``(n, k)`` array."""
+        return np.column_stack(self.cols) if self.cols else np.zeros((n, 0))
 
 
 def cutting_plane(
@@ -135,14 +183,10 @@ def cutting_plane(
     eps = float(epsilon) / (100.0 if scaling == "paper" else 1.0)
     mu = uniform_weights(M, mkl_p) if mu_init is None else np.asarray(mu_init, dtype=float)
     learn_weights = M > 1 and mkl_update != "fixed"
-    G = _Growing(n)
-    deltas: list[float] = []
-    keys: list = []
-    idle: list[int] = []
-    Q = [np.zeros((0, 0)) for _ in range(M)]
+    W = _WorkingSet(M)
     alpha = np.zeros(0)
     trace = []
-    fallbacks = 0
+    qp_stats = {"fallbacks": 0, "iterations": 0}
     tau_done = not learn_weights
     stop_reason = "max_iter"
     H_star = 0.0
@@ -155,67 +199,50 @@ def cutting_plane(
         return sum((m * b.scores(alpha) for m, b in zip(mu, blocks) if m > 0), np.zeros(n))
 
     def solve(alpha_prev):
-        nonlocal fallbacks
-        k = G.k
-        H = _weighted_H(Q, mu, k)
-        warm = np.concatenate([alpha_prev, np.zeros(k - alpha_prev.size)])
-        res = solve_working_set_qp(
-            H, np.asarray(deltas), C, alpha0=warm, eps=qp_eps, solver=qp_solver
-        )
-        fallbacks += res.solver != qp_solver
+        warm = np.concatenate([alpha_prev, np.zeros(W.k - alpha_prev.size)])
+        res = solve_working_set_qp(W.H(mu), W.delta, C, alpha0=warm, eps=qp_eps, solver=qp_solver)
+        qp_stats["fallbacks"] += res.solver != qp_solver
+        qp_stats["iterations"] += res.iterations
         return res
 
     for t in range(1, max_iter + 1):
         f = scores(alpha)
         con = most_violated(measure, y, f, scaling=scaling, **(oracle_options or {}))
         H_star = float(con.delta - f @ con.g)
-        k = G.k
-        xi = max(0.0, float(np.max(np.asarray(deltas) - G.array.T @ f))) if k else 0.0
-        cp_done = H_star <= xi + eps or con.key in keys or con.delta == 0
+        # the working set's slack: G' f = H alpha (f = sum_m mu_m K_m G alpha)
+        xi = max(0.0, float(np.max(W.delta - W.H(mu) @ alpha))) if W.k else 0.0
+        cp_done = H_star <= xi + eps or con.key in W.key_set or con.delta == 0
         if cp_done and tau_done:
             stop_reason = "converged"
             break
         if not cp_done:
-            keys.append(con.key)
-            idle.append(0)
-            G.append(con.g)
-            deltas.append(float(con.delta))
-            for i, b in enumerate(blocks):
-                col = b.add(G.array[:, -1], G.array)
-                grown = np.zeros((k + 1, k + 1))
-                grown[:k, :k] = Q[i]
-                grown[:, k] = grown[k, :] = col
-                Q[i] = grown
+            W.add(con, [b.add(con.g) for b in blocks])
         res = None
         for _ in range(max(1, inner_alternations)):
             res = solve(alpha)
             alpha = res.alpha
             mu_old = mu
-            a = np.array([alpha @ q @ alpha for q in Q])
+            a = np.array([alpha @ q @ alpha for q in W.Q])
             if learn_weights:
                 mu = update_weights(mu, a, update=mkl_update, p=mkl_p, smoothing=smoothing)
         moved = float(np.max(np.abs(np.sqrt(mu) - np.sqrt(mu_old))))
         tau_done = not learn_weights or moved <= tol_tau
         if inactive_after:
-            idle = [0 if a_l > 1e-10 * C else i + 1 for a_l, i in zip(alpha, idle)]
-            keep = np.array(idle) < inactive_after
+            W.idle = np.where(alpha > 1e-10 * C, 0, W.idle + 1)
+            keep = W.idle < inactive_after
             if not keep.all():
-                G.keep(keep)
+                W.keep(keep)
                 for b in blocks:
                     b.keep(keep)
-                Q = [q[np.ix_(keep, keep)] for q in Q]
-                deltas = [d for d, k_ in zip(deltas, keep) if k_]
-                keys = [c for c, k_ in zip(keys, keep) if k_]
-                idle = [i for i, k_ in zip(idle, keep) if k_]
                 alpha = alpha[keep]
-        H = _weighted_H(Q, mu, G.k)
+        H = W.H(mu)
         w2 = float(alpha @ H @ alpha)
         primal = 0.5 * w2 + C * max(0.0, H_star)
-        dual = dual_value(H, np.asarray(deltas), alpha)
+        dual = float(W.delta @ alpha) - 0.5 * w2
         trace.append(
             {
                 "iteration": t,
-                "n_constraints": G.k,
+                "n_constraints": W.k,
                 "violation": H_star,
                 "xi": xi,
                 "primal": primal,
@@ -229,24 +256,25 @@ def cutting_plane(
         )
     else:
         t = max_iter
-    if final_alpha_resolve and G.k and learn_weights:
+    if final_alpha_resolve and W.k and learn_weights:
         alpha = solve(alpha).alpha
-    H = _weighted_H(Q, mu, G.k)
+    H = W.H(mu)
     f = scores(alpha)
-    if G.k:
+    if W.k:
         con = most_violated(measure, y, f, scaling=scaling, **(oracle_options or {}))
         H_star = float(con.delta - f @ con.g)
     primal = 0.5 * float(alpha @ H @ alpha) + C * max(0.0, H_star)
-    dual = dual_value(H, np.asarray(deltas), alpha) if G.k else 0.0
+    dual = dual_value(H, W.delta, alpha) if W.k else 0.0
     return CuttingPlaneResult(
         alpha=alpha,
         mu=mu,
-        G=G.array.copy(),
-        delta=np.asarray(deltas),
+        G=W.G(n),
+        delta=W.delta.copy(),
         n_iter=t,
         stop_reason=stop_reason,
         primal=primal,
         dual=dual,
         trace=trace,
-        qp_fallbacks=fallbacks,
+        qp_fallbacks=qp_stats["fallbacks"],
+        qp_iterations=qp_stats["iterations"],
     )

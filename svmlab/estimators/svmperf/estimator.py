@@ -26,9 +26,9 @@ from svmlab.estimators.svmperf.kernel_bank import KERNEL_APPROX, KernelBank, lin
 from svmlab.estimators.svmperf.kernel_weights import UPDATES, normalise
 from svmlab.estimators.svmperf.oracles import MEASURES
 from svmlab.estimators.svmperf.oracles_at_k import AT_K_MEASURES, check_k_fraction
+from svmlab.estimators.svmperf.working_set_qp import QP_SOLVERS
 
 SCALINGS = ("svmperf", "paper")
-QP_SOLVERS = ("clarabel", "osqp")
 
 
 def _check_choice(name, value, choices):
@@ -133,6 +133,7 @@ class _CuttingPlaneClassifier(ClassifierMixin, BaseEstimator):
             "final_primal": res.primal,
             "final_gap": res.primal - res.dual,
             "qp_fallbacks": res.qp_fallbacks,
+            "qp_iterations": res.qp_iterations,
             "train_seconds": time.perf_counter() - t0,
             "tau": self.tau_.round(6).tolist(),
         }
@@ -221,8 +222,10 @@ class SVMPerfClassifier(_CuttingPlaneClassifier):
         Loss and feature-map scale: percent losses and labels ``+-50/n`` (SVM^perf), or
         fractions and unit labels (Wang et al. as printed; the same solutions at
         ``C_paper = 25 C / n^2``, for AUC ``2500 C / (n+ n-)^2``).
-    qp_solver : {"clarabel", "osqp"}, default="clarabel"
-        Solver of the working-set dual (the other one is the fallback).
+    qp_solver : {"active_set", "clarabel", "osqp"}, default="active_set"
+        Solver of the working-set dual: svmlab's own active-set method for it, or a general
+        QP solver; an answer that fails the KKT check is solved again by the next one
+        (``fit_info_["qp_fallbacks"]`` counts these).
     random_state : int or None, default=None
         Seeds the ``gamma`` subsample and the Nystroem landmarks.
 
@@ -266,7 +269,7 @@ class SVMPerfClassifier(_CuttingPlaneClassifier):
         n_components=500,
         max_iter=500,
         scaling="svmperf",
-        qp_solver="clarabel",
+        qp_solver="active_set",
         random_state=None,
     ):
         self.loss = loss
@@ -388,7 +391,7 @@ class MKLPOClassifier(_CuttingPlaneClassifier):
     n_components : int, default=500
     max_iter : int, default=500
     scaling : {"svmperf", "paper"}, default="svmperf"
-    qp_solver : {"clarabel", "osqp"}, default="clarabel"
+    qp_solver : {"active_set", "clarabel", "osqp"}, default="active_set"
     random_state : int or None, default=None
 
     Attributes
@@ -428,7 +431,7 @@ class MKLPOClassifier(_CuttingPlaneClassifier):
         n_components=500,
         max_iter=500,
         scaling="svmperf",
-        qp_solver="clarabel",
+        qp_solver="active_set",
         random_state=None,
     ):
         self.loss = loss

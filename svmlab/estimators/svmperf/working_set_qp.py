@@ -5,12 +5,13 @@ Over the constraints found so far (the working set, ``k`` of them)::
     max_alpha  delta' alpha - 1/2 alpha' H alpha    s.t.  alpha >= 0,  sum(alpha) <= C
 
 with ``H = sum_m mu_m Q_m`` positive semi-definite. ``k`` grows by one per cutting-plane
-iteration and stays at a few hundred at most, so the problem is small and dense. OSQP solves
-it with Clarabel's interior-point method by default, or with OSQP warm-started from the
-previous solution padded with a zero and polished on its active set; the answer is checked
-against the KKT conditions and, when they fail, solved again by the other solver. Every
-caller recomputes the objective from the returned ``alpha``, never from the solver's reported
-value.
+iteration and stays at a few hundred at most, so the problem is small and dense. By default
+svmlab's own solver for it (:mod:`~svmlab.estimators.svmperf.simplex_qp`, warm-started from
+the previous solution padded with a zero) answers; Clarabel's interior-point method and OSQP
+(warm-started, then polished on its active set) are the alternatives. Every answer is checked
+against the KKT conditions and, when they fail, solved again by the next solver; the caller
+counts these fallbacks. Every caller recomputes the objective from the returned ``alpha``,
+never from the solver's reported value.
 """
 
 from __future__ import annotations
@@ -19,6 +20,8 @@ from dataclasses import dataclass
 
 import numpy as np
 import scipy.sparse as sp
+
+from svmlab.estimators.svmperf.simplex_qp import solve_simplex_qp
 
 #: Absolute tolerance of the KKT check on the returned point (scaled by max(1, C, |delta|)).
 KKT_TOL = 1e-6
@@ -35,9 +38,10 @@ class QPResult:
     dual : float
         ``delta' alpha - 1/2 alpha' H alpha`` at ``alpha``.
     solver : str
-        ``"osqp"`` or ``"clarabel"`` (the fallback).
+        The solver whose answer this is (``"active_set"``, ``"clarabel"`` or ``"osqp"``).
     iterations : int
-        Iterations of the solver that produced ``alpha``.
+        Iterations of the solver that produced ``alpha`` (for ``"active_set"``: face
+        changes plus pair steps).
     kkt_residual : float
         Largest violation of the optimality conditions at ``alpha``.
     """
@@ -168,8 +172,23 @@ def _clarabel(H, delta, C):
     return np.asarray(sol.x, dtype=np.float64), int(sol.iterations)
 
 
+#: The solvers of :func:`solve_working_set_qp`; the first is the default.
+QP_SOLVERS = ("active_set", "clarabel", "osqp")
+
+#: Pair-gap tolerance of the active-set solver (scaled like :data:`KKT_TOL`).
+ACTIVE_SET_TOL = 1e-10
+
+
+def _fallback_order(solver):
+    if solver not in QP_SOLVERS:
+        raise ValueError(f"qp_solver must be one of {', '.join(QP_SOLVERS)}; got {solver!r}")
+    if solver == "active_set":
+        return ["active_set", "clarabel", "osqp"]
+    return [solver, "clarabel" if solver == "osqp" else "osqp"]
+
+
 def solve_working_set_qp(
-    H, delta, C, *, alpha0=None, eps=1e-9, max_iter=20000, solver="clarabel"
+    H, delta, C, *, alpha0=None, eps=1e-9, max_iter=20000, solver="active_set"
 ) -> QPResult:
     """Solve Eq. 17 over the current working set.
 
@@ -187,46 +206,49 @@ def solve_working_set_qp(
         OSQP's absolute and relative tolerance.
     max_iter : int
         OSQP's iteration limit.
-    solver : {"clarabel", "osqp"}
-        The solver tried first; the other one is the fallback when its answer fails the KKT
-        check. Clarabel (interior point) is the default: on the working sets of SVM^perf it
-        was 5-10x faster than warm-started OSQP, whose ADMM iterates often missed the KKT
-        tolerance at large C (docs/decisions/svmperf.md, "The working-set QP").
+    solver : {"active_set", "clarabel", "osqp"}
+        The solver tried first. ``"active_set"`` (default) is svmlab's own method for this
+        problem (:mod:`~svmlab.estimators.svmperf.simplex_qp`: a primal active-set method
+        finished by pair steps, warm-started, to a pair gap of ``1e-10`` scaled); Clarabel
+        (interior point) and OSQP are the general-purpose alternatives. Whenever an answer
+        fails the KKT check the next one is tried (``active_set`` -> Clarabel -> OSQP; Clarabel
+        and OSQP fall back on each other), and :attr:`QPResult.solver` names the one that
+        answered (docs/decisions/svmperf.md, "The working-set QP").
 
     Returns
     -------
     QPResult
     """
+    order = _fallback_order(solver)
     H = np.asarray(H, dtype=np.float64)
     delta = np.asarray(delta, dtype=np.float64)
     k = len(delta)
     if k == 0:
         return QPResult(np.zeros(0), 0.0, solver, 0, 0.0)
     H = 0.5 * (H + H.T)
-    ridge = 1e-12 * max(float(np.trace(H)) / k, 1e-300)
-    H_reg = H + ridge * np.eye(k)
     scale = max(1.0, C, float(np.abs(delta).max()))
+    H_reg = None
     tried = []
-    if solver not in ("osqp", "clarabel"):
-        raise ValueError(f"qp_solver must be one of osqp, clarabel; got {solver!r}")
-    order = [solver, "clarabel" if solver == "osqp" else "osqp"]
     best = None
     for name in order:
-        if name == "osqp":
-            x0 = None if alpha0 is None else _clip(np.asarray(alpha0, dtype=np.float64), C)
-            alpha, iters = _osqp(H_reg, delta, C, x0, eps, max_iter)
+        if name == "active_set":
+            alpha, iters, _ = solve_simplex_qp(H, delta, C, alpha0, tol=ACTIVE_SET_TOL * scale)
         else:
-            alpha, iters = _clarabel(H_reg, delta, C)
+            if H_reg is None:
+                ridge = 1e-12 * max(float(np.trace(H)) / k, 1e-300)
+                H_reg = H + ridge * np.eye(k)
+            alpha, iters = _general_solve(name, H_reg, delta, C, alpha0, eps, max_iter)
         if alpha is None:
             tried.append(name)
             continue
         alpha = _clip(alpha, C)
         res = kkt_residual(H, delta, C, alpha)
-        polished = _polish(H_reg, delta, C, alpha) if res > 1e-12 * scale else None
-        if polished is not None:
-            pres = kkt_residual(H, delta, C, polished)
-            if pres <= res:
-                alpha, res = polished, pres
+        if name != "active_set":
+            polished = _polish(H_reg, delta, C, alpha) if res > 1e-12 * scale else None
+            if polished is not None:
+                pres = kkt_residual(H, delta, C, polished)
+                if pres <= res:
+                    alpha, res = polished, pres
         candidate = QPResult(alpha, dual_value(H, delta, alpha), name, iters, res)
         if best is None or candidate.dual > best.dual + 1e-12 * scale:
             best = candidate
@@ -235,3 +257,11 @@ def solve_working_set_qp(
     if best is None:
         raise RuntimeError(f"working-set QP: no solver returned a solution ({', '.join(tried)})")
     return best
+
+
+def _general_solve(name, H_reg, delta, C, alpha0, eps, max_iter):
+    """Clarabel or OSQP (warm-started from ``alpha0``) on the regularised problem."""
+    if name == "osqp":
+        x0 = None if alpha0 is None else _clip(np.asarray(alpha0, dtype=np.float64), C)
+        return _osqp(H_reg, delta, C, x0, eps, max_iter)
+    return _clarabel(H_reg, delta, C)
