@@ -110,13 +110,17 @@ def weighted_rows(rows, which, coef, b):  # pragma: no cover (compiled)
 
 @njit(cache=True, nogil=True)
 def _gather_kernel(rows, slots, S, K):  # pragma: no cover (compiled)
-    """``K[a, c] = (rows[slots[a], S[c]] + rows[slots[c], S[a]]) / 2``: exactly symmetric."""
+    """``K[a, c] = (rows[slots[a], S[c]] + rows[slots[c], S[a]]) / 2``: exactly symmetric.
+    Gathered along the cached rows first (in cache order), then symmetrised in place."""
     n = S.shape[0]
     for a in range(n):
         ra = rows[slots[a]]
-        K[a, a] = 0.5 * (ra[S[a]] + ra[S[a]])
+        for c in range(n):
+            K[a, c] = ra[S[c]]
+    for a in range(n):
+        K[a, a] = 0.5 * (K[a, a] + K[a, a])
         for c in range(a + 1, n):
-            v = 0.5 * (ra[S[c]] + rows[slots[c], S[a]])
+            v = 0.5 * (K[a, c] + K[c, a])
             K[a, c] = v
             K[c, a] = v
 
@@ -164,17 +168,6 @@ def _make_feasible(a, y, C):  # pragma: no cover (compiled)
 
 
 @njit(cache=True, nogil=True)
-def _gradient(K, y, alpha, G):  # pragma: no cover (compiled)
-    """``G = y * (K (alpha * y)) - 1``."""
-    n = y.shape[0]
-    for a in range(n):
-        s = 0.0
-        for c in range(n):
-            s += K[a, c] * (alpha[c] * y[c])
-        G[a] = y[a] * s - 1.0
-
-
-@njit(cache=True, nogil=True)
 def _up_low(y, a, C, t):  # pragma: no cover (compiled)
     """Whether ``alpha_t`` may grow along ``y`` (in I_up) and shrink (in I_low)."""
     up = (y[t] > 0 and a[t] < C) or (y[t] < 0 and a[t] > 0)
@@ -193,24 +186,29 @@ def _smo(K, y, C, alpha, G, tol, max_iter):  # pragma: no cover (compiled)
     next ``i`` is found in the pass that updates the gradient.
     """
     n = K.shape[0]
+    diag = np.empty(n)
+    up = np.empty(n, dtype=np.bool_)
+    low = np.empty(n, dtype=np.bool_)
     vmax, i = -np.inf, -1
     for t in range(n):
-        if (y[t] > 0 and alpha[t] < C) or (y[t] < 0 and alpha[t] > 0):
-            v = -y[t] * G[t]
-            if v > vmax:
-                vmax, i = v, t
+        diag[t] = K[t, t]
+        up[t], low[t] = _up_low(y, alpha, C, t)
+        if up[t] and -y[t] * G[t] > vmax:
+            vmax, i = -y[t] * G[t], t
     it, gap = 0, 0.0
     while True:
         vmin, j, best = np.inf, -1, np.inf
+        Ki = K[max(i, 0)]
+        Kii = diag[max(i, 0)]
         for t in range(n):
-            if not ((y[t] > 0 and alpha[t] > 0) or (y[t] < 0 and alpha[t] < C)):
+            if not low[t]:
                 continue
             v = -y[t] * G[t]
             if v < vmin:
                 vmin = v
             if i >= 0 and v < vmax:
                 b = vmax - v
-                a = K[i, i] + K[t, t] - 2.0 * K[i, t]
+                a = Kii + diag[t] - 2.0 * Ki[t]
                 if a <= 0.0:
                     a = _TAU
                 score = -b * b / a
@@ -220,7 +218,7 @@ def _smo(K, y, C, alpha, G, tol, max_iter):  # pragma: no cover (compiled)
         if gap <= tol or j < 0 or it >= max_iter:
             break
         it += 1
-        a = K[i, i] + K[j, j] - 2.0 * K[i, j]
+        a = Kii + diag[j] - 2.0 * Ki[j]
         if a <= 0.0:
             a = _TAU
         step = (vmax - (-y[j] * G[j])) / a
@@ -233,44 +231,53 @@ def _smo(K, y, C, alpha, G, tol, max_iter):  # pragma: no cover (compiled)
             alpha[i] = C if y[i] > 0 else 0.0
         if step == lim_j:
             alpha[j] = 0.0 if y[j] > 0 else C
-        Ki, Kj = K[i], K[j]
+        up[i], low[i] = _up_low(y, alpha, C, i)
+        up[j], low[j] = _up_low(y, alpha, C, j)
+        Kj = K[j]
         vmax, i_next = -np.inf, -1
         for k in range(n):
             G[k] += y[k] * step * (Ki[k] - Kj[k])
-            if (y[k] > 0 and alpha[k] < C) or (y[k] < 0 and alpha[k] > 0):
-                v = -y[k] * G[k]
-                if v > vmax:
-                    vmax, i_next = v, k
+            if up[k] and -y[k] * G[k] > vmax:
+                vmax, i_next = -y[k] * G[k], k
         i = i_next
     return it, gap
 
 
 @njit(cache=True, nogil=True)
-def solve_representative_qp(  # pragma: no cover (compiled)
-    rows, slots, S, y, C, alpha, tol, max_iter, K, G
-):
+def _prepare(rows, slots, S, y, C, alpha, K):  # pragma: no cover (compiled)
+    """The representatives' kernel into ``K`` and the warm start ``alpha`` made feasible."""
+    _gather_kernel(rows, slots, S, K)
+    _make_feasible(alpha, y, C)
+
+
+@njit(cache=True, nogil=True)
+def _gap(y, alpha, C, G):  # pragma: no cover (compiled)
+    """Maximal violating pair gap (0 when no pair violates)."""
+    vmax, vmin = -np.inf, np.inf
+    for t in range(y.shape[0]):
+        up, low = _up_low(y, alpha, C, t)
+        if up:
+            vmax = max(vmax, -y[t] * G[t])
+        if low:
+            vmin = min(vmin, -y[t] * G[t])
+    return max(0.0, vmax - vmin) if (vmax > -np.inf and vmin < np.inf) else 0.0
+
+
+def solve_representative_qp(rows, slots, S, y, C: float, alpha, tol: float, max_iter: int, K):
     """The dual of Eq. 4.10 over the representatives ``S`` (rows of the cache at ``slots``),
-    from the warm start ``alpha`` (in place; zeros for a cold start). ``K`` (n x n) and
-    ``G`` (n) are work buffers, left holding the kernel and the exact final gradient.
+    from the warm start ``alpha`` (in place; zeros for a cold start). ``K`` (n x n) is a work
+    buffer, left holding the representatives' kernel.
+
+    The gradient ``G = y * (K (alpha * y)) - 1`` is the same matrix product as in
+    :func:`svmlab.qp.solve_svm_dual`, so that SMO starts from the same numbers.
 
     Returns ``(pair updates, maximal violating pair gap, dual objective 1/2 a'Qa - sum a)``.
     """
-    _gather_kernel(rows, slots, S, K)
-    _make_feasible(alpha, y, C)
-    _gradient(K, y, alpha, G)
-    it, _ = _smo(K, y, C, alpha, G, tol, max_iter)
-    _gradient(K, y, alpha, G)  # exactly, without the running update's rounding
-    vmax, vmin, objective = -np.inf, np.inf, 0.0
-    for t in range(y.shape[0]):
-        up, low = _up_low(y, alpha, C, t)
-        v = -y[t] * G[t]
-        if up:
-            vmax = max(vmax, v)
-        if low:
-            vmin = min(vmin, v)
-        objective += 0.5 * alpha[t] * (G[t] - 1.0)
-    gap = max(0.0, vmax - vmin) if (vmax > -np.inf and vmin < np.inf) else 0.0
-    return it, gap, objective
+    _prepare(rows, slots, S, y, C, alpha, K)
+    G = y * (K @ (alpha * y)) - 1.0
+    n_iter, _ = _smo(K, y, C, alpha, G, tol, max_iter)
+    G = y * (K @ (alpha * y)) - 1.0  # exactly, without the running update's rounding
+    return n_iter, _gap(y, alpha, C, G), float(0.5 * alpha @ (G - 1.0))
 
 
 # ------------------------------------------------------------------------------------------

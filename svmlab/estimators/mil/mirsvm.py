@@ -475,12 +475,11 @@ class MIRSVMClassifier(MaxInstanceMixin, ClassifierMixin, BaseEstimator):
         warm = previous is not None and self.warm_start
         alpha = previous.alpha.copy() if warm else np.zeros(n)
         if not hasattr(kernel, "K_work"):
-            kernel.K_work, kernel.G_work = np.empty((n, n)), np.empty(n)
+            kernel.K_work = np.empty((n, n))
         K = kernel.K_work
         n_smo, gap, dual = solve_representative_qp(
-            kernel.rows, kernel.slots, S, Y, box, alpha, self.tol, max(10**7, 100 * n), K,
-            kernel.G_work,
-        )  # fmt: skip
+            kernel.rows, kernel.slots, S, Y, box, alpha, self.tol, max(10**7, 100 * n), K
+        )
         t1 = time.perf_counter()
         # the intercept field holds MIRSVM's own bias (Eq. 4.13), not LIBSVM's
         sol = DualSolution(alpha, np.nan, dual, gap, n_smo, gap <= self.tol, "smo", t1 - t0)
