@@ -13,11 +13,12 @@ A solver config (``conf/solver/NAME.yaml``) looks like::
       gamma: [0.01, 0.1, 1]
 
 Every key that is not reserved (``name``, ``description``, ``_target_``, ``tasks``,
-``grid``, ``substitutes``, ``runs``, ``scoring``) is a constructor parameter. ``runs: 5`` fits a
-stochastic solver five times on every fold, each run with its own seed (one row per run; reports
-average them), as studies that repeat a randomised method on fixed folds do. ``scoring: f1_pos``
-tunes this solver's grid by that metric instead of ``tuning.scoring`` (one model per measure,
-each selected by its own measure, as in the SVM^perf studies). A parameter whose value is a
+``grid``, ``substitutes``, ``runs``, ``scoring``, ``rule``) is a constructor parameter.
+``runs: 5`` fits a stochastic solver five times on every fold, each run with its own seed (one
+row per run; reports average them), as studies that repeat a randomised method on fixed folds
+do. ``scoring: f1_pos`` tunes this solver's grid by that metric instead of ``tuning.scoring``
+(one model per measure, each selected by its own measure, as in the SVM^perf studies);
+``rule: one_se`` likewise replaces ``tuning.rule`` for this solver. A parameter whose value is a
 mapping with its own ``_target_`` is built recursively (e.g. the base estimator of a
 multi-output wrapper); grid keys then use scikit-learn's ``estimator__C`` syntax. An experiment's
 configuration is merged into the solver file's, grid included; ``grid: {margin: null}`` removes an
@@ -38,7 +39,17 @@ from svmlab.contract import Contract, contract_of
 from svmlab.data.dataset import TASKS
 from svmlab.errors import ConfigError
 
-RESERVED = ("name", "description", "_target_", "tasks", "grid", "substitutes", "runs", "scoring")
+RESERVED = (
+    "name",
+    "description",
+    "_target_",
+    "tasks",
+    "grid",
+    "substitutes",
+    "runs",
+    "scoring",
+    "rule",
+)
 
 
 @dataclass(frozen=True)
@@ -59,6 +70,10 @@ class SolverSpec:
     #: The metric this solver's grid search optimises (``scoring``), overriding
     #: ``tuning.scoring``: e.g. one SVM^perf model per measure, each tuned by its own measure.
     scoring: str | None = None
+    #: The rule this solver's grid search keeps a point by (``rule``), overriding
+    #: ``tuning.rule`` (checked by :class:`svmlab.evaluation.tuning.Tuning`). Rows record the
+    #: rule a task followed (``tuning_rule``) rather than this setting.
+    rule: str | None = None
 
     @classmethod
     def from_config(cls, cfg: dict) -> SolverSpec:
@@ -88,6 +103,9 @@ class SolverSpec:
         scoring = cfg.get("scoring")
         if scoring is not None and not isinstance(scoring, str):
             raise ConfigError(f"solver {name!r}: scoring must be a metric name, got {scoring!r}")
+        rule = cfg.get("rule")
+        if rule is not None and not isinstance(rule, str):
+            raise ConfigError(f"solver {name!r}: rule must be a rule's name, got {rule!r}")
         params = {k: v for k, v in cfg.items() if k not in RESERVED}
         declared = {
             k: cfg[k] for k in ("grid", "tasks", "substitutes", "runs", "scoring") if k in cfg
@@ -102,6 +120,7 @@ class SolverSpec:
             declared,
             runs,
             scoring,
+            rule,
         )
 
     def __getstate__(self) -> dict:

@@ -23,9 +23,10 @@ Per dataset, single-threaded (one BLAS thread, threadpoolctl), in one run:
   remaining quarter and reports the selected models' accuracy on the untouched 30 %;
 * OLLAWV's model is selected by each rule of ``--rule`` (both by default): ``best`` as above,
   ``one_se`` the tuner's one-standard-error rule (``svmlab.evaluation.tuning.select_point``):
-  the smallest margin (the simpler end its contract declares) whose selection accuracy is
-  within one standard error of the best point's, that error being the proportion's
-  ``sqrt(p (1 - p) / n)`` on the ``n`` selecting samples. SVC keeps ``best``.
+  at the best point's gamma, the smallest margin (the simpler end its contract declares)
+  whose selection accuracy is within one standard error of the best point's, that error
+  being the proportion's ``sqrt(p (1 - p) / n)`` on the ``n`` selecting samples. SVC keeps
+  ``best``.
 
 Times are CPU seconds of the process (one BLAS thread), since the machine may be shared.
 Printed per dataset and overall: the grid-time ratio (SVC / OLLAWV: how many times faster
@@ -179,6 +180,7 @@ def select_one_se(rows, n_select):
         errors=[proportion_standard_error(p, n_select) for p in accuracies],
         path_values=[r["margin"] for r in rows],
         simpler=contract_of(OLLAWVClassifier).path_simpler,
+        groups=[r["gamma"] for r in rows],
     )
     return rows[chosen]
 

@@ -22,7 +22,8 @@
     Learning*, 2nd ed., Sec. 7.10): the simplest point whose mean inner score is within one
     standard error (:func:`fold_standard_error`) of the best one's. "Simplest" follows the
     solver's path parameter towards the end its estimator's contract declares simpler
-    (``Contract.path_simpler``); an estimator that declares none is refused.
+    (``Contract.path_simpler``), along the best point's own path (its other parameters
+    fixed: the path orders only those points); an estimator that declares none is refused.
 """
 
 from __future__ import annotations
@@ -109,11 +110,13 @@ class Tuning:
 
     def check_task(self, task: str, dataset: str, solvers=()) -> None:
         """The scoring metrics (the run's and each solver's own) must exist for the dataset's
-        task (when anything is tuned)."""
+        task, and each solver's rule must suit it (:meth:`check_rule`), when anything is
+        tuned."""
         valid = metrics_for_task(task)
         for solver in solvers:
             if solver.scoring is not None:
                 direction(solver.scoring)  # an unknown metric name is an error even without tuning
+            self.check_rule(solver)
         if self.mode == "none":
             return
         metric = self.metric(task)
@@ -129,17 +132,29 @@ class Tuning:
                     f"solver {solver.name!r}: scoring={own!r} does not apply to dataset "
                     f"{dataset!r} ({task}); valid: {', '.join(valid)}"
                 )
-            self.check_rule(solver)
+
+    def rule_of(self, solver: SolverSpec) -> str:
+        """The rule configured for ``solver``: its own ``rule`` if it has one, else
+        ``tuning.rule``."""
+        return solver.rule or self.rule
 
     def check_rule(self, solver: SolverSpec) -> None:
-        """``one_se`` needs a direction of simplicity: a tuned solver whose estimator declares
-        none (``Contract.path_simpler``) is refused in one line."""
-        if self.rule != "one_se" or not solver.grid or solver.contract.path_simpler:
+        """A solver's own ``rule`` must be a rule, and ``one_se`` needs a direction of
+        simplicity: a solver with a grid whose estimator declares none
+        (``Contract.path_simpler``) is refused in one line, unless nothing is tuned."""
+        if solver.rule is not None and solver.rule not in RULES:
+            raise ConfigError(
+                f"solver {solver.name!r}: rule={solver.rule!r} is not valid; choose one of "
+                f"{', '.join(RULES)}"
+            )
+        if self.rule_of(solver) != "one_se" or self.mode == "none" or not solver.grid:
             return
+        if solver.contract.path_simpler:
+            return
+        where = "its rule=one_se" if solver.rule else "tuning.rule=one_se"
         raise ConfigError(
-            f"tuning.rule=one_se: solver {solver.name!r} declares no simpler end of a path "
-            "parameter (its estimator's Contract.path_simpler) to move towards; use "
-            "tuning.rule=best"
+            f"{where}: solver {solver.name!r} declares no simpler end of a path parameter (its "
+            "estimator's Contract.path_simpler) to move towards; use rule best"
         )
 
     def mode_for(self, solver: SolverSpec, protocol: Protocol) -> str:
@@ -161,7 +176,7 @@ class Tuning:
         rule keeps the best point; ``best`` otherwise. Rows record it (``tuning_rule``)."""
         if mode != "nested" or grid_path(solver) is None:
             return "best"
-        return self.rule
+        return self.rule_of(solver)
 
     def identity(self, rule: str | None = None) -> dict:
         """The settings that name a run's results, or with the ``rule`` a task follows
@@ -223,7 +238,14 @@ def proportion_standard_error(p: float, n: int) -> float:
 
 
 def select_point(
-    scores, *, rule="best", higher_is_better=True, errors=None, path_values=None, simpler="min"
+    scores,
+    *,
+    rule="best",
+    higher_is_better=True,
+    errors=None,
+    path_values=None,
+    simpler="min",
+    groups=None,
 ) -> int:
     """The index of the grid point a rule keeps.
 
@@ -232,9 +254,10 @@ def select_point(
     scores : sequence of float
         Each point's mean validation score; NaN for a point that could not be scored.
     rule : {"best", "one_se"}
-        ``best``: the best score, the first point on ties. ``one_se``: among the points
-        whose score is within ``errors[b]`` of the best point ``b``'s, the one whose path
-        value lies furthest towards ``simpler``; ties to the better score, then the first.
+        ``best``: the best score, the first point on ties. ``one_se``: among the points of
+        the best point ``b``'s group whose score is within ``errors[b]`` of ``b``'s, the one
+        whose path value lies furthest towards ``simpler``; ties to the better score, then
+        the first.
     higher_is_better : bool
         The metric's direction.
     errors : sequence of float, optional
@@ -243,6 +266,10 @@ def select_point(
         Each point's value of the path parameter (``one_se`` only).
     simpler : {"min", "max"}
         Which end of the path values is simpler (``Contract.path_simpler``).
+    groups : sequence, optional
+        Each point's values of the other parameters (``one_se`` only): the path orders
+        only points that share them, so the rule moves along the best point's own path;
+        None: every point is on one path.
 
     Returns
     -------
@@ -259,7 +286,8 @@ def select_point(
         return best
     reach = signed[best] - float(errors[best])
     toward = -1.0 if simpler == "min" else 1.0
-    within = [i for i in finite if signed[i] >= reach]
+    path = [i for i in finite if groups is None or groups[i] == groups[best]]
+    within = [i for i in path if signed[i] >= reach]
     return max(within, key=lambda i: (toward * float(path_values[i]), signed[i], -i))
 
 
@@ -330,5 +358,6 @@ def inner_search(
         errors=[done[model_key(solver, row["params"])][1] for row in table],
         path_values=[row["params"].get(path) for row in table],
         simpler=solver.contract.path_simpler,
+        groups=[seed_key(solver, row["params"]) for row in table],  # the point less its path
     )
     return table[chosen]["params"], table

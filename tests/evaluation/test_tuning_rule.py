@@ -21,6 +21,7 @@ def _ollawv(grid):
 MARGINS = [0.03, 0.01, 0.003, 0.001, 0.03, 0.01, 0.003, 0.001]
 SCORES = [0.90, 0.91, 0.89, 0.80, 0.88, 0.905, 0.885, 0.70]
 ERRORS = [0.01, 0.02, 0.01, 0.01, 0.01, 0.01, 0.01, 0.01]
+GAMMAS = [1.0, 1.0, 1.0, 1.0, 2.0, 2.0, 2.0, 2.0]
 
 
 def test_best_keeps_the_best_score_and_the_first_on_ties():
@@ -45,6 +46,15 @@ def test_one_se_keeps_the_simplest_point_within_one_error_of_the_best():
         tuning.select_point(SCORES, rule="one_se", errors=tight, path_values=MARGINS, simpler="min")
         == 1
     )
+
+
+def test_one_se_moves_along_the_best_points_own_path():
+    # gamma 2's smallest margin (index 7) is within reach too, but it lies on another path:
+    # the margin orders the models of one gamma only
+    scores = [*SCORES[:7], 0.90]
+    one_se = dict(rule="one_se", errors=ERRORS, path_values=MARGINS, simpler="min")
+    assert tuning.select_point(scores, **one_se) == 7  # one path: anything within reach
+    assert tuning.select_point(scores, **one_se, groups=GAMMAS) == 2
 
 
 def test_one_se_moves_towards_the_declared_end():
@@ -110,6 +120,27 @@ def test_one_se_refuses_a_tuned_estimator_that_declares_no_simpler_end():
     tuning.Tuning.from_config({}).check_task("binary", "toy", [svc])  # best: anyone
 
 
+def test_a_solver_rule_overrides_the_run_rule():
+    best = tuning.Tuning.from_config({})
+    own = SolverSpec.from_config(
+        {"name": "o", "_target_": OLLAWV, "rule": "one_se", "grid": {"margin": [0.1, 0.01]}}
+    )
+    assert own.rule == "one_se" and "rule" not in own.params
+    assert best.rule_for(own, "nested") == "one_se"
+    forced = SolverSpec.from_config(
+        {"name": "o", "_target_": OLLAWV, "rule": "best", "grid": {"margin": [0.1, 0.01]}}
+    )
+    assert tuning.Tuning.from_config({"rule": "one_se"}).rule_for(forced, "nested") == "best"
+    misspelt = SolverSpec.from_config({"name": "o", "_target_": OLLAWV, "rule": "1se"})
+    with pytest.raises(ConfigError, match="solver 'o': rule='1se' is not valid"):
+        best.check_task("binary", "toy", [misspelt])
+    svc = SolverSpec.from_config(
+        {"name": "svc", "_target_": "sklearn.svm.SVC", "rule": "one_se", "grid": {"C": [1, 10]}}
+    )
+    with pytest.raises(ConfigError, match="its rule=one_se: solver 'svc' declares no simpler"):
+        best.check_task("binary", "toy", [svc])
+
+
 def test_the_rule_actually_followed():
     one_se = tuning.Tuning.from_config({"rule": "one_se"})
     path = _ollawv({"margin": [0.1, 0.01], "gamma": [1.0]})
@@ -141,7 +172,7 @@ def _noisy():
     return Dataset(name="toy", task="binary", X=X, y=y)
 
 
-def test_inner_search_with_one_se_keeps_the_smallest_margin_within_reach():
+def test_inner_search_with_one_se_keeps_the_smallest_margin_within_reach_at_its_gamma():
     spec = _ollawv({"margin": [0.3, 0.1, 0.03, 0.01, 0.003, 0.001], "gamma": [0.3, 1.0]})
     run = dict(preprocessing=None, classes=np.array([0, 1]), seed=0, random_state=0)
     best, table = tuning.inner_search(spec, _noisy(), tuning={"inner_folds": 3}, **run)
@@ -153,7 +184,9 @@ def test_inner_search_with_one_se_keeps_the_smallest_margin_within_reach():
     top = max(table_se, key=lambda r: r["score"])
     assert best == top["params"]
     within = [r for r in table_se if r["score"] >= top["score"] - top["se"]]
-    assert chosen["margin"] == min(r["params"]["margin"] for r in within)
+    own_path = [r for r in within if r["params"]["gamma"] == best["gamma"]]
+    assert chosen["gamma"] == best["gamma"]
+    assert chosen["margin"] == min(r["params"]["margin"] for r in own_path)
     assert chosen["margin"] < best["margin"]  # this table's best is not its simplest
 
 
