@@ -1,6 +1,8 @@
 """MIRSVM (svmlab.estimators.mil.MIRSVMClassifier): invariants, readings, bad input, musk1."""
 
+import json
 import warnings
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -412,3 +414,81 @@ def test_musk1_authors_parameters_need_the_bias_from_all_support_vectors(musk1_t
     )
     every = musk1_ten_fold(lambda f: MIRSVMClassifier(C=0.1, sigma=5, random_state=f))
     assert free < 0.6 < 0.75 <= every
+
+
+# ------------------------------------------------------------------------------------------
+# issue 35: the compiled iteration gives the models of the implementation before it
+# ------------------------------------------------------------------------------------------
+
+REFERENCE = json.loads((Path(__file__).parent / "data" / "mirsvm_reference.json").read_text())
+REFERENCE_SETS = {
+    "synthetic_60_3_4": lambda: synthetic(60, 3, 4),
+    "synthetic_80_5_7": lambda: synthetic(80, 5, 7),
+    "toy": toy,
+}
+
+
+@pytest.mark.parametrize(
+    "case",
+    REFERENCE["synthetic"],
+    ids=[f"{c['set']}-{i % 11}" for i, c in enumerate(REFERENCE["synthetic"])],
+)
+def test_models_equal_those_recorded_before_the_compiled_loop(case):
+    # recorded with the Python-level loop of commit 1cd533c (tests/estimators/data): every
+    # parameter reading, settled, cycled, patience and max_iter fits
+    bags, y = REFERENCE_SETS[case["set"]]()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        model = MIRSVMClassifier(**case["params"]).fit(bags, y)
+    info = model.fit_info_
+    assert (info["stop"], model.n_iter_, info["kept_iteration"]) == (
+        case["stop"],
+        case["n_iter"],
+        case["kept"],
+    )
+    np.testing.assert_array_equal(model.representatives_, case["representatives"])
+    np.testing.assert_array_equal(model.support_, case["support"])
+    np.testing.assert_allclose(model.decision_function(bags), case["decision"], atol=2e-6)
+
+
+@pytest.mark.data
+def test_musk1_models_equal_those_recorded_before_the_compiled_loop(musk1):
+    from svmlab.evaluation.preprocessing import Preprocessor
+    from svmlab.evaluation.protocols import make_splits
+
+    protocol = {"kind": "bag_stratified_kfold", "n_splits": 10}
+    splits = {s.fold: s for s in make_splits(protocol, musk1.task, musk1.y, 0, "musk1")}
+    for rec in REFERENCE["musk1"]:  # C = 10, gamma 4/166 and 1/664; C = 100, gamma 1/664
+        split = splits[rec["fold"]]
+        train, test = musk1.subset(split.train), musk1.subset(split.test)
+        pre = Preprocessor("zscore").fit(train)
+        train, test = pre.transform(train), pre.transform(test)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", ConvergenceWarning)
+            model = MIRSVMClassifier(C=rec["C"], gamma=rec["gamma"], random_state=rec["fold"])
+            model.fit(train.bags, train.y)
+        assert model.fit_info_["stop"] == rec["stop"]
+        np.testing.assert_array_equal(model.representatives_, rec["representatives"])
+        np.testing.assert_array_equal(model.predict(test.bags), rec["predictions"])
+
+
+@pytest.mark.parametrize("warm", [False, True])
+def test_compiled_smo_takes_the_steps_of_svmlab_qp(warm):
+    from svmlab.estimators.mil._mirsvm_qp import RepresentativeKernel, solve_representative_qp
+    from svmlab.qp import solve_svm_dual
+
+    rng = np.random.default_rng(3)
+    X = rng.standard_normal((70, 4))
+    y = np.where(rng.random(60) < 0.4, 1.0, -1.0)
+    S = np.sort(rng.choice(70, 60, replace=False))
+    kernel = RepresentativeKernel(X, S, 0.3, (X**2).sum(1), max_cached=70 * 70)
+    start = solve_svm_dual(kernel.K, y, 5.0, tol=1e-2, method="smo").alpha if warm else None
+    expected = solve_svm_dual(kernel.K, y, 5.0, warm_start=start, tol=1e-6, method="smo")
+    alpha, K = (start.copy() if warm else np.zeros(60)), np.empty((60, 60))
+    n_iter, gap, objective = solve_representative_qp(
+        kernel.rows, kernel.slots, S, y, 5.0, alpha, 1e-6, 10**6, K
+    )
+    np.testing.assert_array_equal(K, kernel.K)
+    np.testing.assert_array_equal(alpha, expected.alpha)  # the same pairs and steps, bit for bit
+    assert n_iter == expected.n_iter and gap == pytest.approx(expected.gap, abs=1e-12)
+    assert objective == pytest.approx(expected.objective, rel=1e-12)
