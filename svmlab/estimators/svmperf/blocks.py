@@ -147,6 +147,7 @@ class FeatureBlock:
         else:
             self._csr = None
             self.Phi = np.ascontiguousarray(self.Phi)
+        self._csr_T = None
         self._Z = _Growing(r)
         self._last_g = np.zeros(n)
         self._last_z = np.zeros(r)
@@ -164,10 +165,12 @@ class FeatureBlock:
         if changed.size <= UPDATE_BELOW * g.size:
             z = self._last_z.copy()
             self._rows_dot(changed, g[changed] - self._last_g[changed], z)
+        elif self._csr is not None:
+            if self._csr_T is None:  # Phi' as CSR: the full product gathers, never scatters
+                self._csr_T = self._csr.T.tocsr()
+            z = self._csr_T @ g
         else:
-            z = np.zeros(self.Phi.shape[1])
-            nz = np.flatnonzero(g)
-            self._rows_dot(nz, g[nz], z)
+            z = self.Phi.T @ g
         self._last_g, self._last_z = g, z
         self._Z.append(z)
         return self._Z.array.T @ z

@@ -132,7 +132,7 @@ def cutting_plane(
     inner_alternations: int = 1,
     smoothing: float = 0.0,
     final_alpha_resolve: bool = True,
-    qp_solver: str = "clarabel",
+    qp_solver: str = "active_set",
     qp_eps: float = 1e-9,
     inactive_after: int | None = 50,
     oracle_options: dict | None = None,

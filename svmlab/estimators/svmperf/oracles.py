@@ -46,6 +46,7 @@ import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 from scipy.stats import rankdata
 
+from svmlab.estimators.svmperf.oracle_loops import accuracy_labelling, roc_area_constraint
 from svmlab.estimators.svmperf.oracles_at_k import (
     ARGMAX,
     AT_K_MEASURES,
@@ -113,7 +114,7 @@ def _check_y(y):
     y = np.asarray(y)
     if y.ndim != 1:
         raise ValueError(f"y must be a 1-D array of +1/-1 labels, got shape {y.shape}")
-    if y.dtype.kind not in "iuf" or not np.isin(y, (-1, 1)).all():
+    if y.dtype.kind not in "iuf" or not ((y == 1) | (y == -1)).all():
         bad = np.unique(y[~np.isin(y, (-1, 1))])[:5] if y.dtype.kind in "iuf" else y.dtype
         raise ValueError(f"y must contain only the labels +1 and -1, got {bad}")
     y = y.astype(np.int8)
@@ -369,15 +370,16 @@ def _make(y, ybar, delta, s):
 def _accuracy(y, f, scaling):
     """Error rate: ``V`` separates over examples; flip ``ybar_i = -y_i`` iff ``L/n - 2 s y_i
     f_i > 0``, i.e. iff ``y_i f_i < 1`` under the svmperf scaling (``< 1/(2n)`` under the
-    paper scaling). O(n), no sort."""
+    paper scaling). O(n), no sort; one compiled pass
+    (:func:`~svmlab.estimators.svmperf.oracle_loops.accuracy_labelling`)."""
     n = y.size
     L, s = _units(scaling, n)
     margin = 1.0 if scaling == "svmperf" else 0.5 / n
-    flip = y * f < margin
-    ybar = np.where(flip, -y, y).astype(np.int8)
-    a, b = _counts(y, ybar)
+    ybar, g, a, b = accuracy_labelling(y, f, margin, s)
     n_pos = int(np.count_nonzero(y > 0))
-    return _make(y, ybar, _delta_scalar("accuracy", a, b, n_pos, n - n_pos, L), s)
+    delta = _delta_scalar("accuracy", a, b, n_pos, n - n_pos, L)
+    key = np.packbits(ybar > 0).tobytes()
+    return Constraint(_readonly(g), float(delta), key, _readonly(ybar))
 
 
 # ----------------------------------------------------------------------------------------
@@ -399,18 +401,19 @@ def _auc(y, f, scaling):
         s_auc, u, half = 1.0, 1.0 / (n_pos * n_neg), 0.25 / (n_pos * n_neg)
     p = f[pos] - half
     q = f[neg] + half
-    p_order, q_order = np.argsort(p), np.argsort(q)
-    p_sorted, q_sorted = p[p_order], q[q_order]
-    A = np.empty(n_pos, dtype=np.int64)  # sorted queries: searchsorted walks memory in order
-    A[p_order] = n_neg - np.searchsorted(q_sorted, p_sorted, side="left")
-    B = np.empty(n_neg, dtype=np.int64)
-    B[q_order] = np.searchsorted(p_sorted, q_sorted, side="right")
-    g = np.empty(y.size)
-    g[pos] = 2.0 * s_auc * A
-    g[neg] = -2.0 * s_auc * B
-    counts = np.concatenate((A, B)).astype("<i8")
+    # the orders by NumPy's sort, the counts by one merge (oracle_loops)
+    g, A, B = roc_area_constraint(p, q, np.argsort(p), np.argsort(q), pos, neg, 2.0 * s_auc)
+    counts = np.concatenate((A, B)).astype(_count_dtype(max(n_pos, n_neg)))
     key = hashlib.blake2b(counts.tobytes(), digest_size=32).digest()
     return Constraint(_readonly(g), float(u * int(A.sum())), key, None)
+
+
+def _count_dtype(largest):
+    """The smallest little-endian unsigned integer type that holds ``largest``."""
+    for dtype in ("<u2", "<u4"):
+        if largest <= np.iinfo(dtype).max:
+            return dtype
+    return "<u8"
 
 
 # ----------------------------------------------------------------------------------------
