@@ -62,7 +62,8 @@ import scipy.sparse as sp  # noqa: E402
 from sklearn.datasets import dump_svmlight_file  # noqa: E402
 from threadpoolctl import threadpool_limits  # noqa: E402
 
-from svmlab.data.registry import load_dataset  # noqa: E402
+from svmlab.data.registry import load_dataset, resolve  # noqa: E402
+from svmlab.errors import UnknownNameError  # noqa: E402
 from svmlab.estimators.svmperf import SVMPerfClassifier, oracles  # noqa: E402
 
 #: SVM^perf V3.00's loss codes (its ``-l``) and the algorithms compared (its ``-w``).
@@ -151,26 +152,35 @@ def read_linear_model(path: Path, n_features: int):
 # data
 
 
+def is_registered(name: str) -> bool:
+    try:
+        resolve(name)
+    except UnknownNameError:
+        return False
+    return True
+
+
 def load_pair(name: str, max_rows: int | None):
     """``(X_train, y_train, X_test, y_test, test_name)``, features rounded to float32."""
-    train_name = f"{name}_trn"
-    try:
-        train = load_dataset(train_name)
-    except Exception:  # noqa: BLE001 - a set registered without the _trn suffix
-        train_name, train = name, load_dataset(name)
-    try:
+    train_name = f"{name}_trn" if is_registered(f"{name}_trn") else name
+    train = load_dataset(train_name)
+    if is_registered(f"{name}_tst"):
         test, test_name = load_dataset(f"{name}_tst"), f"{name}_tst"
-    except Exception:  # noqa: BLE001 - no test file: measure on the training file
+    else:  # no test file: measure on the training file
         test, test_name = train, f"{train_name} (no test file)"
     positive = np.unique(train.y)[-1]
 
-    def prepare(ds, rows):
-        X = ds.X[:rows] if rows else ds.X
+    def prepare(ds, max_rows):
+        n = ds.X.shape[0]
+        rows = np.arange(n)
+        if max_rows and max_rows < n:  # a seeded random subset: some files are sorted by class
+            rows = np.sort(np.random.default_rng(0).choice(n, max_rows, replace=False))
+        X = ds.X[rows]
         X = sp.csr_matrix(X, dtype=np.float32) if sp.issparse(X) else np.asarray(X, np.float32)
         X = X.astype(np.float64)
         density = (X.nnz if sp.issparse(X) else np.count_nonzero(X)) / max(1, np.prod(X.shape))
         X = sp.csr_matrix(X) if density < 0.25 else (X.toarray() if sp.issparse(X) else X)
-        y = np.where(np.asarray(ds.y[:rows] if rows else ds.y) == positive, 1, -1)
+        y = np.where(np.asarray(ds.y)[rows] == positive, 1, -1)
         return X, y
 
     X, y = prepare(train, max_rows)
@@ -239,7 +249,8 @@ def compare(name, peer, workdir, args):
     print(HEADER, flush=True)
     rows = []
     for loss in args.losses:
-        fit_svmlab(X[:300], y[:300], loss, 1.0, args.epsilon, 1.0)  # warm-up (compiled code)
+        few = np.r_[np.flatnonzero(y > 0)[:150], np.flatnonzero(y < 0)[:150]]
+        fit_svmlab(X[few], y[few], loss, 1.0, args.epsilon, 1.0)  # warm-up (compiled code)
         for C in args.C:
             for bias in args.bias:
                 w_lab, cpu_lab, it_lab, fallbacks = fit_svmlab(X, y, loss, C, args.epsilon, bias)
@@ -327,7 +338,7 @@ def main(argv=None):
     ap.add_argument("--C", type=float, nargs="+", default=[1.0, 10.0, 100.0])
     ap.add_argument("--epsilon", type=float, default=0.1)
     ap.add_argument("--bias", type=float, nargs="+", default=[0.0, 1.0])
-    ap.add_argument("--max-rows", type=int, default=None, help="first N rows only (quick)")
+    ap.add_argument("--max-rows", type=int, default=None, help="N random rows only (quick)")
     ap.add_argument("--json", type=Path, default=None, help="write the rows here")
     args = ap.parse_args(argv)
     with tempfile.TemporaryDirectory(prefix="svmperf_vs_") as tmp:
