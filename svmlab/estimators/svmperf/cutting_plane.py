@@ -113,7 +113,8 @@ class _WorkingSet:
 
     def G(self, n) -> np.ndarray:
         """The constraint vectors as an ``(n, k)`` array."""
-        return np.column_stack(self.cols) if self.cols else np.zeros((n, 0))
+        # rows are contiguous copies; the transpose is a view (column_stack writes strided)
+        return np.vstack(self.cols).T if self.cols else np.zeros((n, 0))
 
 
 def cutting_plane(
@@ -196,6 +197,8 @@ def cutting_plane(
     def scores(alpha):
         if alpha.size == 0:
             return np.zeros(n)
+        if M == 1 and mu[0] == 1.0:
+            return blocks[0].scores(alpha)
         return sum((m * b.scores(alpha) for m, b in zip(mu, blocks) if m > 0), np.zeros(n))
 
     def solve(alpha_prev):
