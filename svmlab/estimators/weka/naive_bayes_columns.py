@@ -37,19 +37,24 @@ __all__ = ["NaiveBayesColumns"]
 
 
 @numba.njit(cache=True)
-def _product_with_rescale(prior, factors):  # pragma: no cover - compiled
-    """Class probabilities of every row: the prior times the factors of the columns in order,
-    rescaled by 1e75 whenever the largest running product of a row drops below 1e-75 (Weka's
-    underflow guard, as ``PrecisionNaiveBayes.predict_proba``), then normalised per row."""
-    n, k, d = factors.shape
+def _product_with_rescale(prior, table, cols, fresh, fresh_of):  # pragma: no cover - compiled
+    """Class probabilities of every row from the columns ``cols``: the prior times each column's
+    factors in column order (``table[:, j]``, or ``fresh[fresh_of[m]]`` for the m-th selected
+    column when ``fresh_of[m] >= 0``), rescaled by 1e75 whenever the largest running product of
+    a row drops below 1e-75 (Weka's underflow guard, as ``PrecisionNaiveBayes.predict_proba``),
+    then normalised per row."""
+    n, k = table.shape[0], table.shape[2]
     probs = np.empty((n, k))
     for i in range(n):
         for c in range(k):
             probs[i, c] = prior[c]
-        for j in range(d):
+        for m in range(cols.shape[0]):
             top = -np.inf
             for c in range(k):
-                probs[i, c] *= factors[i, c, j]
+                if fresh_of[m] >= 0:
+                    probs[i, c] *= fresh[fresh_of[m], i, c]
+                else:
+                    probs[i, c] *= table[i, cols[m], c]
                 top = max(top, probs[i, c])
             if top > 0 and top < _FLOOR:
                 for c in range(k):
@@ -101,11 +106,11 @@ class NaiveBayesColumns:
         self.R_test = round_to_precision(np.asarray(X_test, dtype=np.float64), self.precision)
         self.half = self.precision / 2.0
         self.theta, self.sigma = class_normals(self.onehot, self.R, self.precision)
-        # factors[i, c, j]: likelihood of test row i's column j under class c
+        # factors[i, j, c]: likelihood of test row i's column j under class c
         self.factors = np.ascontiguousarray(
             interval_likelihood(
                 self.R_test[:, None, :], self.theta[None], self.sigma[None], self.half
-            )
+            ).transpose(0, 2, 1)
         )
         self._fresh: dict[tuple, np.ndarray] = {}
         self.n_fresh_columns_ = 0
@@ -115,15 +120,17 @@ class NaiveBayesColumns:
         columns where ``mask`` is true (at least one)."""
         cols = np.flatnonzero(mask)
         # C order, as the refit's own rounded copy: BLAS sums another layout differently
-        selected = np.ascontiguousarray(self.R[:, cols])
+        selected = np.take(self.R, cols, axis=1)
         theta, sigma = class_normals(self.onehot, selected, self.precision[cols])
-        factors = self.factors[:, :, cols]
         differ = np.flatnonzero(
             np.any((theta != self.theta[:, cols]) | (sigma != self.sigma[:, cols]), axis=0)
         )
-        for m in differ:
-            factors[:, :, m] = self._fresh_factors(cols[m], theta[:, m], sigma[:, m])
-        return _product_with_rescale(self.prior, factors)
+        fresh_of = np.full(len(cols), -1, dtype=np.intp)
+        fresh = np.empty((len(differ), self.R_test.shape[0], len(self.prior)))
+        for f, m in enumerate(differ):
+            fresh[f] = self._fresh_factors(cols[m], theta[:, m], sigma[:, m])
+            fresh_of[m] = f
+        return _product_with_rescale(self.prior, self.factors, cols, fresh, fresh_of)
 
     def _fresh_factors(self, j, theta, sigma):
         key = (int(j), theta.tobytes(), sigma.tobytes())
