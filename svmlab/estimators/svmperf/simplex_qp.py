@@ -199,7 +199,7 @@ def active_set(H, delta, C, alpha, tol, max_changes):
     scale = 0.0
     for t in range(k):
         scale = max(scale, H[t, t])
-    ridge = 1e-13 * max(scale, 1e-300)
+    ridge = 1e-13 * scale if scale > 0.0 else 1.0
     is_free = alpha > 0.0
     slack = max(C - alpha.sum(), 0.0)
     slack_free = slack > 0.0
@@ -207,6 +207,8 @@ def active_set(H, delta, C, alpha, tol, max_changes):
     while changes < max_changes:
         free = np.flatnonzero(is_free)
         target = _face_minimiser(H, delta, C, free, slack_free, ridge)
+        if not np.all(np.isfinite(target)):
+            break  # the pair steps finish from the current (feasible) point
         # ratio test along p = target - alpha (slack moves by -sum p)
         step = 1.0
         block = -2
