@@ -51,6 +51,7 @@ class RepresentativeKernel:
             self.owner = np.full(cap, -1, dtype=np.intp)  # slot -> instance
             self.last_used = np.full(cap, -1, dtype=np.int64)
             self.clock = 0
+            self.K_work = np.empty((n, n))  # the compiled loop's kernel among representatives
             self.set(S, np.arange(n))
         else:
             self.gather = True
@@ -80,6 +81,19 @@ class RepresentativeKernel:
         if self.gather:
             K = self.rows[np.ix_(slots, S)]
             self.K = 0.5 * (K + K.T)  # symmetric to the last bit
+
+    def solve_qp(self, S, y, C: float, alpha, tol: float, max_iter: int):
+        """:func:`solve_representative_qp` on these rows (``self.K_work`` holds the kernel)."""
+        return solve_representative_qp(
+            self.rows, self.slots, S, y, C, alpha, tol, max_iter, self.K_work
+        )
+
+    def reselect(self, y, alpha, C: float, starts, sizes, *, free_only, gram, by_margin):
+        """:func:`reselect` after :meth:`solve_qp`."""
+        return reselect(
+            self.rows, self.slots, self.K_work, y, alpha, C, starts, sizes, free_only, gram,
+            by_margin,
+        )  # fmt: skip
 
     def outputs(self, S, sv, coef, b: float):
         """``f(x)`` of every training instance, for the representatives ``S`` with the support

@@ -38,7 +38,10 @@ Cost: the kernel rows ``K(x_s, .)`` over all training instances of the instances
 been representatives are kept (up to :data:`MAX_CACHED_KERNEL` entries; never the full
 instance kernel), so a representative that returns costs nothing, the representatives' own
 kernel is a gather and the instance outputs a weighted sum of rows. Each QP is warm-started
-from the previous ``alpha``.
+from the previous ``alpha``. With SMO an iteration runs as two numba calls
+(:mod:`._mirsvm_qp`) that take the same steps as the Python-level one. Where the loop neither
+settles nor cycles, the negative bags' representatives keep swapping (docs/decisions/mil.md,
+"MIRSVM against MI-SVM: cost, and why the loop wanders").
 
 References
 ----------
@@ -68,11 +71,7 @@ from svmlab.estimators.mil._bags import (
     check_bag_labels,
     check_bags,
 )
-from svmlab.estimators.mil._mirsvm_qp import (
-    RepresentativeKernel,
-    reselect,
-    solve_representative_qp,
-)
+from svmlab.estimators.mil._mirsvm_qp import RepresentativeKernel
 from svmlab.kernels import gamma_from_sigma, rbf_expansion
 from svmlab.qp import DualSolution, solve_svm_dual
 
@@ -474,19 +473,14 @@ class MIRSVMClassifier(MaxInstanceMixin, ClassifierMixin, BaseEstimator):
         n = len(S)
         warm = previous is not None and self.warm_start
         alpha = previous.alpha.copy() if warm else np.zeros(n)
-        if not hasattr(kernel, "K_work"):
-            kernel.K_work = np.empty((n, n))
-        K = kernel.K_work
-        n_smo, gap, dual = solve_representative_qp(
-            kernel.rows, kernel.slots, S, Y, box, alpha, self.tol, max(10**7, 100 * n), K
-        )
+        n_smo, gap, dual = kernel.solve_qp(S, Y, box, alpha, self.tol, max(10**7, 100 * n))
         t1 = time.perf_counter()
         # the intercept field holds MIRSVM's own bias (Eq. 4.13), not LIBSVM's
         sol = DualSolution(alpha, np.nan, dual, gap, n_smo, gap <= self.tol, "smo", t1 - t0)
         trace.add_qp(sol)
-        sv, b, _, S_new, objective = reselect(
-            kernel.rows, kernel.slots, K, Y, alpha, box, starts, sizes,
-            self.bias_sv == "free", self.bias_form == "gram", self.selection == "max_margin",
+        sv, b, _, S_new, objective = kernel.reselect(
+            Y, alpha, box, starts, sizes, free_only=self.bias_sv == "free",
+            gram=self.bias_form == "gram", by_margin=self.selection == "max_margin",
         )  # fmt: skip
         sol.intercept = b
         trace.mi_objective.append(objective)
