@@ -159,18 +159,25 @@ class FeatureBlock:
         else:
             _dense_rows_dot(self.Phi, rows, coef, out)
 
-    def add(self, g) -> np.ndarray:
-        """Append ``z = Phi' g``; return the new column of ``Z' Z``, ``g`` included."""
+    def product(self, g) -> np.ndarray:
+        """``Phi' g``: from the last added constraint's over the rows where ``g`` changed,
+        or in full when most rows changed."""
         changed = np.flatnonzero(g != self._last_g)
         if changed.size <= UPDATE_BELOW * g.size:
             z = self._last_z.copy()
             self._rows_dot(changed, g[changed] - self._last_g[changed], z)
-        elif self._csr is not None:
+            return z
+        if self._csr is not None:
             if self._csr_T is None:  # Phi' as CSR: the full product gathers, never scatters
                 self._csr_T = self._csr.T.tocsr()
-            z = self._csr_T @ g
-        else:
-            z = self.Phi.T @ g
+            return self._csr_T @ g
+        return self.Phi.T @ g
+
+    def add(self, g, z=None) -> np.ndarray:
+        """Append ``z = Phi' g`` (:meth:`product` unless the caller has it); return the new
+        column of ``Z' Z``, ``g`` included."""
+        if z is None:
+            z = self.product(g)
         self._last_g, self._last_z = g, z
         self._Z.append(z)
         return self._Z.array.T @ z

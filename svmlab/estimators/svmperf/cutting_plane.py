@@ -20,101 +20,15 @@ structural hinge), the working-set dual and their gap.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
 
 import numpy as np
 
+from svmlab.estimators.svmperf.blocks import FeatureBlock
 from svmlab.estimators.svmperf.kernel_weights import uniform_weights, update_weights
 from svmlab.estimators.svmperf.oracles import most_violated
+from svmlab.estimators.svmperf.shrinking import error_rate_shrinking
+from svmlab.estimators.svmperf.working_set import CuttingPlaneResult, WorkingSet
 from svmlab.estimators.svmperf.working_set_qp import dual_value, solve_working_set_qp
-
-
-@dataclass
-class CuttingPlaneResult:
-    """What :func:`cutting_plane` returns.
-
-    Attributes
-    ----------
-    alpha : ndarray of shape (k,)
-        Dual variables of the working-set constraints.
-    mu : ndarray of shape (M,)
-        Effective kernel weights ``tau**2``.
-    G : ndarray of shape (n, k)
-        The working-set constraint vectors (scaled label differences).
-    delta : ndarray of shape (k,)
-        Their losses.
-    n_iter : int
-    stop_reason : {"converged", "max_iter"}
-    primal, dual : float
-        Final true primal (with the exact hinge) and working-set dual.
-    trace : list of dict
-        One entry per iteration (see the module docstring).
-    """
-
-    alpha: np.ndarray
-    mu: np.ndarray
-    G: np.ndarray
-    delta: np.ndarray
-    n_iter: int
-    stop_reason: str
-    primal: float
-    dual: float
-    trace: list = field(default_factory=list)
-    qp_fallbacks: int = 0
-    qp_iterations: int = 0
-
-
-class _WorkingSet:
-    """The constraints of ``W``: vectors ``g_l`` (kept as a list, so dropping one copies
-    nothing of size ``n``), losses, keys, idle counters and the Gram matrices
-    ``Q_m = G' K_m G``."""
-
-    def __init__(self, n_kernels):
-        self.cols: list = []
-        self.delta = np.zeros(0)
-        self.keys: list = []
-        self.key_set: set = set()
-        self.idle = np.zeros(0, dtype=np.int64)
-        self.Q = [np.zeros((0, 0)) for _ in range(n_kernels)]
-
-    @property
-    def k(self) -> int:
-        return len(self.cols)
-
-    def add(self, con, q_cols) -> None:
-        """Append constraint ``con``; ``q_cols[m]`` is the new column of ``Q_m``."""
-        k = self.k
-        self.cols.append(con.g)
-        self.delta = np.append(self.delta, float(con.delta))
-        self.keys.append(con.key)
-        self.key_set.add(con.key)
-        self.idle = np.append(self.idle, 0)
-        for i, col in enumerate(q_cols):
-            grown = np.empty((k + 1, k + 1))
-            grown[:k, :k] = self.Q[i]
-            grown[:, k] = grown[k, :] = col
-            self.Q[i] = grown
-
-    def keep(self, mask) -> None:
-        """Keep the constraints where ``mask`` is true."""
-        idx = np.flatnonzero(mask)
-        self.cols = [self.cols[i] for i in idx]
-        self.keys = [self.keys[i] for i in idx]
-        self.key_set = set(self.keys)
-        self.delta = self.delta[idx]
-        self.idle = self.idle[idx]
-        self.Q = [q[np.ix_(idx, idx)] for q in self.Q]
-
-    def H(self, mu) -> np.ndarray:
-        """``sum_m mu_m Q_m``."""
-        if len(self.Q) == 1:
-            return mu[0] * self.Q[0]
-        return sum(m * q for m, q in zip(mu, self.Q))
-
-    def G(self, n) -> np.ndarray:
-        """The constraint vectors as an ``(n, k)`` array."""
-        # rows are contiguous copies; the transpose is a view (column_stack writes strided)
-        return np.vstack(self.cols).T if self.cols else np.zeros((n, 0))
 
 
 def cutting_plane(
@@ -137,6 +51,7 @@ def cutting_plane(
     qp_eps: float = 1e-9,
     inactive_after: int | None = 50,
     oracle_options: dict | None = None,
+    shrinking: bool = False,
 ) -> CuttingPlaneResult:
     """Train the 1-slack structural SVM (and its kernel weights) on one training set.
 
@@ -165,6 +80,10 @@ def cutting_plane(
     oracle_options : dict or None
         Extra keywords of the oracle (:func:`~svmlab.estimators.svmperf.oracles.most_violated`),
         e.g. ``{"k_fraction": 0.5}`` for Prec@k.
+    shrinking : bool
+        For the error rate with one linear kernel: re-examine only the examples whose label
+        may still change in most iterations
+        (:func:`~svmlab.estimators.svmperf.shrinking.error_rate_shrinking`).
 
     Returns
     -------
@@ -178,13 +97,27 @@ def cutting_plane(
     kernel weights) changes at every step, so it stays in one piece, to be read beside the
     algorithm.
     """
+    if shrinking:
+        if measure != "accuracy" or len(blocks) != 1 or not isinstance(blocks[0], FeatureBlock):
+            raise ValueError("shrinking needs the accuracy loss and the linear kernel")
+        return error_rate_shrinking(
+            blocks[0],
+            y,
+            C=C,
+            epsilon=epsilon,
+            max_iter=max_iter,
+            scaling=scaling,
+            qp_solver=qp_solver,
+            qp_eps=qp_eps,
+            inactive_after=inactive_after,
+        )
     y = np.asarray(y)
     n = len(y)
     M = len(blocks)
     eps = float(epsilon) / (100.0 if scaling == "paper" else 1.0)
     mu = uniform_weights(M, mkl_p) if mu_init is None else np.asarray(mu_init, dtype=float)
     learn_weights = M > 1 and mkl_update != "fixed"
-    W = _WorkingSet(M)
+    W = WorkingSet(M)
     alpha = np.zeros(0)
     trace = []
     qp_stats = {"fallbacks": 0, "iterations": 0}

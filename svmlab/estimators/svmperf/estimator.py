@@ -226,6 +226,11 @@ class SVMPerfClassifier(_CuttingPlaneClassifier):
         Solver of the working-set dual: svmlab's own active-set method for it, or a general
         QP solver; an answer that fails the KKT check is solved again by the next one
         (``fit_info_["qp_fallbacks"]`` counts these).
+    shrinking : bool, default=False
+        ``loss="accuracy"`` with the linear kernel only: most iterations re-examine only the
+        examples whose label may still change, and the fit stops on a full, exact round
+        (:mod:`~svmlab.estimators.svmperf.shrinking`; the idea of SVM^perf's ``-w 9``). The
+        model is ``epsilon``-optimal like the default's, on another path.
     random_state : int or None, default=None
         Seeds the ``gamma`` subsample and the Nystroem landmarks.
 
@@ -270,6 +275,7 @@ class SVMPerfClassifier(_CuttingPlaneClassifier):
         max_iter=500,
         scaling="svmperf",
         qp_solver="active_set",
+        shrinking=False,
         random_state=None,
     ):
         self.loss = loss
@@ -286,6 +292,7 @@ class SVMPerfClassifier(_CuttingPlaneClassifier):
         self.max_iter = max_iter
         self.scaling = scaling
         self.qp_solver = qp_solver
+        self.shrinking = shrinking
         self.random_state = random_state
 
     def _kernel_spec(self):
@@ -313,6 +320,12 @@ class SVMPerfClassifier(_CuttingPlaneClassifier):
             raise ValueError(f"bias must be >= 0 (0: no bias feature); got {self.bias!r}")
         if self.kernel_approx == "nystrom":
             _check_number("n_components", self.n_components, integer=True)
+        _check_bool("shrinking", self.shrinking)
+        if self.shrinking and (self.loss != "accuracy" or self.kernel != "linear"):
+            raise ValueError(
+                "shrinking=True needs loss='accuracy' and kernel='linear'; got "
+                f"loss={self.loss!r}, kernel={self.kernel!r}"
+            )
         X, y = validate_data(self, X, y, accept_sparse="csr", dtype=np.float64)
         y_pm = self._signed_labels(y)
         B = float(self.bias)
@@ -324,7 +337,7 @@ class SVMPerfClassifier(_CuttingPlaneClassifier):
                 [self._kernel_spec()], self.kernel_approx, self.n_components, self.random_state
             ).fit(X)
             blocks = [_with_bias(block, B) for block in self.bank_.blocks()]
-        self._run(blocks, y_pm, mkl_update="fixed", mkl_p=1.0)
+        self._run(blocks, y_pm, mkl_update="fixed", mkl_p=1.0, shrinking=bool(self.shrinking))
         self.intercept_ = self._split_bias(B)
         if self.bank_ is None:
             self.coef_ = self.coefs_[0]

@@ -186,6 +186,29 @@ def _face_minimiser(H, delta, C, free, slack_free, ridge):
 
 
 @njit(cache=True, nogil=True)
+def _entering(H, delta, alpha, is_free, free, slack_free, tol):
+    """On a face's minimiser: the variable violating optimality most (``-1`` the slack,
+    ``-2`` none by more than ``tol``). The multiplier of ``sum = C`` is the gradient common
+    to the free variables (0 when the slack is free)."""
+    k = alpha.size
+    grad = H @ alpha - delta
+    nu = 0.0
+    if not slack_free and free.size:
+        for t in free:
+            nu += grad[t]
+        nu /= free.size
+    worst = -tol
+    enter = -2
+    for t in range(k):
+        if not is_free[t] and grad[t] - nu < worst:
+            worst = grad[t] - nu
+            enter = t
+    if not slack_free and -nu < worst:
+        enter = -1
+    return enter
+
+
+@njit(cache=True, nogil=True)
 def active_set(H, delta, C, alpha, tol, max_changes):
     """Primal active-set method from the feasible ``alpha`` (changed in place).
 
@@ -243,23 +266,7 @@ def active_set(H, delta, C, alpha, tol, max_changes):
         changes += 1
         if block != -2:
             continue
-        # on the face's minimiser: add the most violating variable, if any
-        grad = H @ alpha - delta
-        nu = 0.0
-        if not slack_free:
-            cnt = 0
-            for t in free:
-                nu += grad[t]
-                cnt += 1
-            nu = nu / cnt if cnt else 0.0
-        worst = -tol
-        enter = -2
-        for t in range(k):
-            if not is_free[t] and grad[t] - nu < worst:
-                worst = grad[t] - nu
-                enter = t
-        if not slack_free and -nu < worst:
-            enter = -1
+        enter = _entering(H, delta, alpha, is_free, free, slack_free, tol)
         if enter == -2:
             break
         if enter >= 0:

@@ -1,0 +1,103 @@
+"""The state of the 1-slack cutting plane: its working set and what a fit returns.
+
+Shared by :func:`~svmlab.estimators.svmperf.cutting_plane.cutting_plane` and
+:func:`~svmlab.estimators.svmperf.shrinking.error_rate_shrinking`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+
+@dataclass
+class CuttingPlaneResult:
+    """What :func:`cutting_plane` returns.
+
+    Attributes
+    ----------
+    alpha : ndarray of shape (k,)
+        Dual variables of the working-set constraints.
+    mu : ndarray of shape (M,)
+        Effective kernel weights ``tau**2``.
+    G : ndarray of shape (n, k)
+        The working-set constraint vectors (scaled label differences).
+    delta : ndarray of shape (k,)
+        Their losses.
+    n_iter : int
+    stop_reason : {"converged", "max_iter"}
+    primal, dual : float
+        Final true primal (with the exact hinge) and working-set dual.
+    trace : list of dict
+        One entry per iteration (see the module docstring).
+    qp_fallbacks : int
+        Working-set QPs whose first solver's answer failed the KKT check.
+    qp_iterations : int
+        Iterations of the working-set QP solvers, summed over the fit.
+    """
+
+    alpha: np.ndarray
+    mu: np.ndarray
+    G: np.ndarray
+    delta: np.ndarray
+    n_iter: int
+    stop_reason: str
+    primal: float
+    dual: float
+    trace: list = field(default_factory=list)
+    qp_fallbacks: int = 0
+    qp_iterations: int = 0
+
+
+class WorkingSet:
+    """The constraints of ``W``: vectors ``g_l`` (kept as a list, so dropping one copies
+    nothing of size ``n``), losses, keys, idle counters and the Gram matrices
+    ``Q_m = G' K_m G``."""
+
+    def __init__(self, n_kernels):
+        self.cols: list = []
+        self.delta = np.zeros(0)
+        self.keys: list = []
+        self.key_set: set = set()
+        self.idle = np.zeros(0, dtype=np.int64)
+        self.Q = [np.zeros((0, 0)) for _ in range(n_kernels)]
+
+    @property
+    def k(self) -> int:
+        return len(self.cols)
+
+    def add(self, con, q_cols) -> None:
+        """Append constraint ``con``; ``q_cols[m]`` is the new column of ``Q_m``."""
+        k = self.k
+        self.cols.append(con.g)
+        self.delta = np.append(self.delta, float(con.delta))
+        self.keys.append(con.key)
+        self.key_set.add(con.key)
+        self.idle = np.append(self.idle, 0)
+        for i, col in enumerate(q_cols):
+            grown = np.empty((k + 1, k + 1))
+            grown[:k, :k] = self.Q[i]
+            grown[:, k] = grown[k, :] = col
+            self.Q[i] = grown
+
+    def keep(self, mask) -> None:
+        """Keep the constraints where ``mask`` is true."""
+        idx = np.flatnonzero(mask)
+        self.cols = [self.cols[i] for i in idx]
+        self.keys = [self.keys[i] for i in idx]
+        self.key_set = set(self.keys)
+        self.delta = self.delta[idx]
+        self.idle = self.idle[idx]
+        self.Q = [q[np.ix_(idx, idx)] for q in self.Q]
+
+    def H(self, mu) -> np.ndarray:
+        """``sum_m mu_m Q_m``."""
+        if len(self.Q) == 1:
+            return mu[0] * self.Q[0]
+        return sum(m * q for m, q in zip(mu, self.Q))
+
+    def G(self, n) -> np.ndarray:
+        """The constraint vectors as an ``(n, k)`` array."""
+        # rows are contiguous copies; the transpose is a view (column_stack writes strided)
+        return np.vstack(self.cols).T if self.cols else np.zeros((n, 0))
