@@ -369,6 +369,7 @@ def test_ollawv_vs_libsvm_benchmark_prints_ratios_and_the_cost_limit():
     ).stdout
     assert "m in [0.03, 0.01, 0.003, 0.001]" in out  # the solver's default grid
     assert "GEMV limit" in out and "% of the limit reached" in out
+    assert "selected (best)" in out and "selected (one_se)" in out  # both rules by default
     summary = out.split("## summary")[1].splitlines()
     row = next(line.split() for line in summary if line.startswith("twonorm"))
     assert row[3].endswith("x") and float(row[3][:-1]) > 0 and row[-1].endswith("%")

@@ -151,10 +151,10 @@ class Tuning:
             return
         if solver.contract.path_simpler:
             return
-        where = "its rule=one_se" if solver.rule else "tuning.rule=one_se"
+        where = "its rule" if solver.rule else "tuning.rule"
         raise ConfigError(
-            f"{where}: solver {solver.name!r} declares no simpler end of a path parameter (its "
-            "estimator's Contract.path_simpler) to move towards; use rule best"
+            f"{where}=one_se: solver {solver.name!r} declares no simpler end of a path parameter "
+            f"(its estimator's Contract.path_simpler) to move towards; use {where}=best"
         )
 
     def mode_for(self, solver: SolverSpec, protocol: Protocol) -> str:
