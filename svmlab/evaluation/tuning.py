@@ -284,6 +284,8 @@ def select_point(
     best = max(finite, key=lambda i: (signed[i], -i))
     if rule == "best":
         return best
+    if simpler not in ("min", "max"):
+        raise ValueError(f"one_se needs simpler='min' or 'max', got {simpler!r}")
     reach = signed[best] - float(errors[best])
     toward = -1.0 if simpler == "min" else 1.0
     path = [i for i in finite if groups is None or groups[i] == groups[best]]
@@ -317,6 +319,7 @@ def inner_search(
     """
     if not isinstance(tuning, Tuning):
         tuning = Tuning.from_config(tuning)
+    tuning.check_rule(solver)
     metric = tuning.metric(train.task, solver)
     n_splits = max(min(tuning.inner_folds, train.n_samples), 2)
     inner = AutoKFold("inner", n_splits=n_splits).for_task(train.task)

@@ -196,3 +196,21 @@ def test_the_ollawv_classifier_declares_its_smaller_margins_simpler():
     contract = OLLAWVClassifier.svmlab_contract
     assert isinstance(contract, Contract)
     assert contract.path_parameter == "margin" and contract.path_simpler == "min"
+
+
+def test_one_se_without_a_direction_is_refused_where_it_would_be_guessed():
+    with pytest.raises(ValueError, match="simpler='min' or 'max'"):
+        tuning.select_point(SCORES, rule="one_se", errors=ERRORS, path_values=MARGINS, simpler=None)
+    svc = SolverSpec.from_config(
+        {"name": "svc", "_target_": "sklearn.svm.SVC", "grid": {"C": [1.0, 10.0]}}
+    )
+    with pytest.raises(ConfigError, match="declares no simpler end"):
+        tuning.inner_search(
+            svc,
+            _noisy(),
+            tuning={"rule": "one_se"},
+            preprocessing=None,
+            classes=np.array([0, 1]),
+            seed=0,
+            random_state=0,
+        )
