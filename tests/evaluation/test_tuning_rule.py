@@ -214,3 +214,17 @@ def test_one_se_without_a_direction_is_refused_where_it_would_be_guessed():
             seed=0,
             random_state=0,
         )
+
+
+def test_the_ollawv_regressor_declares_its_wider_tubes_simpler():
+    import numpy as np
+
+    from svmlab.estimators.ollawv import OLLAWVRegressor
+
+    contract = OLLAWVRegressor.svmlab_contract
+    assert contract.path_parameter == "epsilon" and contract.path_simpler == "max"
+    X = np.linspace(0, 1, 300)[:, None]
+    y = np.sin(6 * X[:, 0]) + np.random.default_rng(0).normal(0, 0.1, 300)
+    models = OLLAWVRegressor(gamma=10.0, random_state=0).fit_path(X, y, [0.1, 0.3, 0.5])
+    n_sv = [len(m.support_) for m in models]
+    assert n_sv[0] > n_sv[1] > n_sv[2]  # the declared direction is the sparser one

@@ -159,7 +159,7 @@ class OLLAWVRegressor(RegressorMixin, BaseEstimator):
     True
     """
 
-    svmlab_contract = Contract(path_parameter="epsilon")
+    svmlab_contract = Contract(path_parameter="epsilon", path_simpler="max")
 
     _parameter_constraints: dict = {
         "C": [Interval(Real, 0, None, closed="neither")],
