@@ -18,7 +18,12 @@ Printed per set: each method's CPU seconds summed over the grid, the ratio MI-SV
 (>= 1: MIRSVM is at least as fast), the same ratio at each method's best point, the best
 pooled accuracy of each (and where it is), and how MIRSVM's fits ended: settled (a fixed
 point), cycled (a repeated representative set, the rest read off the cycle), stopped by
-``patience``, or at ``max_iter`` (neither). ``--mirsvm KEY=VALUE ...`` sets MIRSVM parameters.
+``patience`` or ``stop="stall"``, or at ``max_iter`` (neither). Then what bounds a stopping
+rule that keeps every settled or cycled model: the iteration at which the cycled fits found
+their cycle (99th percentile / max, and ``#bags``), the longest run of iterations without a
+lower multi-instance objective before a cycle was found (the smallest ``patience`` that cuts
+none of them), and MI-SVM's seconds over those of MIRSVM's settled and cycled fits alone (the
+ratio if every other fit cost nothing). ``--mirsvm KEY=VALUE ...`` sets MIRSVM parameters.
 
 ``--protocol point``: one C and sigma for all methods, also mi-SVM
 (``InstanceMISVMClassifier``, RBF) and Weka 3.6's ``weka.classifiers.mi.MISVM`` (lazy: it
@@ -38,7 +43,7 @@ from sklearn.exceptions import ConvergenceWarning
 from threadpoolctl import threadpool_limits
 
 from svmlab.data.registry import load_dataset
-from svmlab.estimators.mil.mirsvm import MIRSVMClassifier
+from svmlab.estimators.mil.mirsvm import MIRSVMClassifier, _lowest_iterate
 from svmlab.estimators.mil.misvm import BagMISVMClassifier, InstanceMISVMClassifier
 from svmlab.estimators.mil.weka import WekaMIClassifier, weka_available
 from svmlab.evaluation.preprocessing import Preprocessor
@@ -47,7 +52,7 @@ from svmlab.evaluation.protocols import make_splits
 METHODS = ("MIRSVM", "MI-SVM", "mi-SVM", "Weka MISVM")
 GRID_C = (1.0, 10.0, 100.0)
 GRID_GAMMA = {"1/166": 1 / 166, "4/166": 4 / 166, "1/664": 1 / 664}
-ENDINGS = (("converged", "settled"), ("cycle", "cycled"), ("patience", "patience"))
+ENDINGS = (("converged",), ("cycle",), ("patience", "stall"))  # settled / cycled / stopped early
 
 
 def _with_params(cls, **params):
@@ -84,11 +89,11 @@ def folds_of(ds, folds: int, seed: int = 0) -> list:
     return out
 
 
-def cross_validate(ds, make, parts):
+def cross_validate(ds, make, parts, fits: list | None = None):
     """``(cpu seconds, accuracy, complete, endings)``: fit + predict CPU seconds summed over
-    the folds, the pooled accuracy and MIRSVM's ``fit_info_["stop"]`` counts. When a fold
-    fails (e.g. Weka's timeout) the rest are skipped: the seconds are a lower bound and the
-    accuracy is None."""
+    the folds, the pooled accuracy and MIRSVM's ``fit_info_["stop"]`` counts (with ``fits``,
+    each fold's ``(seconds, fit_info_)`` is appended to it). When a fold fails (e.g. Weka's
+    timeout) the rest are skipped: the seconds are a lower bound and the accuracy is None."""
     seconds, correct, endings = 0.0, 0, Counter()
     for fold, train, test in parts:
         model = make(fold)
@@ -105,6 +110,8 @@ def cross_validate(ds, make, parts):
             )
             return seconds, None, False, endings
         seconds += time.process_time() - t0
+        if fits is not None:
+            fits.append((time.process_time() - t0, model.fit_info_))
         correct += int(np.sum(pred == test.y))
         endings[getattr(model, "fit_info_", {}).get("stop", "")] += 1
     return seconds, correct / ds.n_bags, True, endings
@@ -130,6 +137,30 @@ def _parse_params(items) -> dict:
     return out
 
 
+def longest_stall(objectives) -> int:
+    """Most consecutive iterations without a lower multi-instance objective (MIRSVM's 1e-4
+    relative rule), over all but the last iteration."""
+    lowest, longest = 0, 0
+    for k in range(1, len(objectives)):
+        lowest = _lowest_iterate(objectives[:k], lowest)
+        longest = max(longest, k - lowest)
+    return longest
+
+
+def stopping_bounds(fits, mi_seconds: float) -> str:
+    """``cycle at p99 / max (#bags) | longest stall | MI / settled+cycled``, see the docstring."""
+    kept = [(sec, info) for sec, info in fits if info["stop"] in ("converged", "cycle")]
+    found = [info["iterations"] for _, info in kept if info["stop"] == "cycle"]
+    if not found:
+        return "| no cycle |"
+    stall = max(longest_stall(info["mi_objective_per_iter"]) for _, info in kept)
+    bound = mi_seconds / sum(sec for sec, _ in kept)
+    return (
+        f"| {np.percentile(found, 99):>5.0f} / {max(found):>3d} ({fits[0][1]['n_bags']:>3d}) "
+        f"{stall:>5d} | {bound:>5.2f}x"
+    )
+
+
 def run_grid(names, folds: int, n_bags: int, mirsvm_params: dict) -> None:
     """The issue-35 protocol: both methods at every grid point, one table row per set."""
     print(
@@ -140,12 +171,13 @@ def run_grid(names, folds: int, n_bags: int, mirsvm_params: dict) -> None:
     print(
         f"{'dataset':<10} {'bags':>4} {'inst':>5} | {'MIRSVM s':>8} {'MI-SVM s':>8} "
         f"{'MI/MIR':>6} {'at best':>7} | {'acc MIRSVM':>18} {'acc MI-SVM':>18} | "
-        "MIRSVM fits: settled / cycled / patience / max_iter"
+        "MIRSVM fits: settled / cycled / patience / max_iter | cycle at p99 / max (#bags) "
+        "stall | MI/kept"
     )
     for name in names:
         ds = _load(name, n_bags)
         parts = folds_of(ds, folds)
-        res = {}
+        res, fits = {}, []
         for C in GRID_C:
             for label, g in GRID_GAMMA.items():
                 res["MIRSVM", C, label] = cross_validate(
@@ -154,6 +186,7 @@ def run_grid(names, folds: int, n_bags: int, mirsvm_params: dict) -> None:
                         C=C, gamma=g, random_state=f, **mirsvm_params
                     ),
                     parts,
+                    fits,
                 )
                 res["MI-SVM", C, label] = cross_validate(
                     ds, lambda f, C=C, g=g: BagMISVMClassifier(C=C, gamma=g), parts
@@ -165,14 +198,15 @@ def run_grid(names, folds: int, n_bags: int, mirsvm_params: dict) -> None:
         }
         at_best = res[best["MI-SVM"]][0] / res[best["MIRSVM"]][0]
         endings = sum((v[3] for k, v in res.items() if k[0] == "MIRSVM"), Counter())
-        counts = [endings[s] for s, _ in ENDINGS]
+        counts = [sum(endings[s] for s in stops) for stops in ENDINGS]
         counts.append(sum(endings.values()) - sum(counts))
         accs = {m: f"{res[best[m]][1]:.3f} ({best[m][1]:g}, {best[m][2]})" for m in best}
         print(
             f"{name:<10} {ds.n_bags:>4} {ds.n_instances:>5} | {total['MIRSVM']:>8.2f} "
             f"{total['MI-SVM']:>8.2f} {total['MI-SVM'] / total['MIRSVM']:>5.2f}x "
             f"{at_best:>6.2f}x | {accs['MIRSVM']:>18} {accs['MI-SVM']:>18} | "
-            + " / ".join(str(c) for c in counts),
+            + " / ".join(str(c) for c in counts)
+            + f" {stopping_bounds(fits, total['MI-SVM'])}",
             flush=True,
         )
 

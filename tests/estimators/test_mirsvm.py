@@ -171,6 +171,62 @@ def test_patience_stops_after_iterations_without_improvement():
     assert cut.fit_info_["mi_objective"] == pytest.approx(obj[: cut.n_iter_].min(), rel=1e-4)
 
 
+def _stall_fires_before(objectives, end: int) -> bool:
+    """Whether ``stop="stall"`` ends a run with these objectives before iteration ``end``:
+    some iteration ``k < end`` has ``k >= 2 b + 10``, ``b`` its lowest objective so far (a
+    lower one must improve by more than 1e-4 relative)."""
+    b = 0
+    for k in range(1, end):
+        if b == 0 or objectives[k - 1] < objectives[b - 1] - 1e-4 * abs(objectives[b - 1]):
+            b = k
+        if k >= 2 * b + 10:
+            return True
+    return False
+
+
+def test_stop_stall_ends_a_wandering_fit_with_its_lowest_iterate():
+    bags, y = synthetic(n_bags=60, d=3, seed=4)
+    kw = dict(C=100, sigma=1.0, random_state=1)
+    with pytest.warns(ConvergenceWarning, match="neither settled nor cycled"):
+        author = MIRSVMClassifier(**kw).fit(bags, y)
+    assert author.fit_info_["stop"] == "max_iter" and author.n_iter_ == len(bags)
+    stalled = MIRSVMClassifier(stop="stall", **kw).fit(bags, y)
+    info = stalled.fit_info_
+    b = info["kept_iteration"]
+    assert info["stop"] == "stall" and stalled.n_iter_ == 2 * b + 10 < len(bags)
+    obj = author.fit_info_["mi_objective_per_iter"]
+    np.testing.assert_allclose(info["mi_objective_per_iter"], obj[: stalled.n_iter_], rtol=1e-12)
+    assert info["mi_objective"] == pytest.approx(min(obj[: stalled.n_iter_]), rel=1e-4)
+    assert _mi_objective(stalled, bags, y) == pytest.approx(info["mi_objective"], rel=1e-8)
+    # the model is iterate b of the author's run
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        at_b = MIRSVMClassifier(max_iter=b, **kw).fit(bags, y)
+    np.testing.assert_array_equal(stalled.representatives_, at_b.representatives_)
+    np.testing.assert_array_equal(stalled.support_, at_b.support_)
+    np.testing.assert_allclose(stalled.decision_function(bags), at_b.decision_function(bags))
+
+
+@pytest.mark.parametrize("sigma", [0.5, 1.0, 2.0])
+@pytest.mark.parametrize("C", [10, 100])
+def test_stop_stall_keeps_every_fit_that_settles_or_cycles_before_it_fires(C, sigma):
+    bags, y = synthetic(n_bags=60, d=3, seed=4)
+    for seed in range(3):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", ConvergenceWarning)
+            author = MIRSVMClassifier(C=C, sigma=sigma, random_state=seed).fit(bags, y)
+        stalled = MIRSVMClassifier(C=C, sigma=sigma, random_state=seed, stop="stall").fit(bags, y)
+        info = author.fit_info_
+        if _stall_fires_before(info["mi_objective_per_iter"], author.n_iter_):
+            assert stalled.fit_info_["stop"] == "stall"  # cut: a cycle found too late
+            continue
+        assert stalled.fit_info_["stop"] == info["stop"]
+        assert stalled.fit_info_["kept_iteration"] == info["kept_iteration"]
+        np.testing.assert_array_equal(stalled.representatives_, author.representatives_)
+        np.testing.assert_array_equal(stalled.dual_coef_, author.dual_coef_)
+        assert stalled.intercept_ == author.intercept_
+
+
 def test_determinism_and_random_state():
     bags, y = synthetic(seed=3)
     a = MIRSVMClassifier(C=10, sigma=2, random_state=7).fit(bags, y)

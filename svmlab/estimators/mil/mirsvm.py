@@ -24,7 +24,10 @@ follow that code (docs/decisions/mil.md, "MIRSVM: the author's code as the defau
   computed (``detect_cycles=False`` runs every iteration). ``keep="best"`` (lowest
   multi-instance objective) and ``patience`` are svmlab's cycle-aware refinements;
   ``keep="author"`` pairs the last ``alpha`` with the representatives re-selected from it,
-  as ``DualTrain.m`` returns them.
+  as ``DualTrain.m`` returns them. ``stop="stall"`` ends a fit that has neither settled nor
+  cycled once its lowest objective is old (iteration ``k >= 2 b + 10`` for the lowest at
+  ``b``) and returns that lowest iterate: faster, but it also cuts some fits that would
+  have cycled later (docs/decisions/mil.md, "A stopping rule for the wandering fits").
 * "Support vectors used for the bias": all support vectors ``0 < alpha <= C`` (the code,
   the journal); ``bias_sv="free"`` uses ``0 < alpha < C`` (the chapter's Alg. 4.1).
 * "Box constraint": box ``[0, C]``; ``c_per_bag=True`` gives ``[0, C/n]`` (journal
@@ -212,6 +215,15 @@ class MIRSVMClassifier(MaxInstanceMixin, ClassifierMixin, BaseEstimator):
     patience : int or None, default=None
         Stop after this many consecutive iterations without a lower multi-instance
         objective (``stop="patience"``); ``keep`` then chooses among the iterates computed.
+    stop : {"author", "stall"}, default="author"
+        Stopping rule besides a fixed point, a cycle, ``patience`` and ``max_iter``.
+        ``"author"``: none, the loop runs up to ``max_iter`` as the author's code does.
+        ``"stall"``: a fit that has neither settled nor cycled ends at the first iteration
+        ``k >= 2 b + 10``, ``b`` the iteration of the lowest multi-instance objective so far
+        (no lower one in the second half of the run; ``fit_info_["stop"] == "stall"``), and
+        returns iterate ``b``. A fixed point or a cycle found first ends the fit as with
+        ``"author"`` (same model); a cycle that would have been found later is cut
+        (docs/decisions/mil.md, "A stopping rule for the wandering fits").
     c_per_bag : bool, default=False
         Use the box ``[0, C / n]`` of the journal's Eqs. 5-6 instead of ``[0, C]``
         (docs/decisions/mil.md, "Box constraint").
@@ -245,7 +257,7 @@ class MIRSVMClassifier(MaxInstanceMixin, ClassifierMixin, BaseEstimator):
         plots; the number of bags on a 2-cycle too.
     fit_info_ : dict
         ``iterations``, ``max_iter`` (the number of iterations stood for), ``converged``,
-        ``stop`` ("converged", "cycle", "patience" or ``"max_iter"``), ``cycle_start``
+        ``stop`` ("converged", "cycle", "patience", "stall" or ``"max_iter"``), ``cycle_start``
         (1-based first iteration of the repeating cycle; 0 without one), ``cycle_length``,
         ``kept_iteration`` (1-based computed iterate returned), ``objective`` (its dual
         objective, maximised form), ``mi_objective`` (its multi-instance objective, see
@@ -280,6 +292,7 @@ class MIRSVMClassifier(MaxInstanceMixin, ClassifierMixin, BaseEstimator):
         "keep": [StrOptions({"last", "best", "author"})],
         "detect_cycles": ["boolean"],
         "patience": [Interval(Integral, 1, None, closed="left"), None],
+        "stop": [StrOptions({"author", "stall"})],
         "c_per_bag": ["boolean"],
         "random_state": ["random_state"],
     }
@@ -299,6 +312,7 @@ class MIRSVMClassifier(MaxInstanceMixin, ClassifierMixin, BaseEstimator):
         keep: str = "last",
         detect_cycles: bool = True,
         patience: int | None = None,
+        stop: str = "author",
         c_per_bag: bool = False,
         random_state=None,
     ):
@@ -315,6 +329,7 @@ class MIRSVMClassifier(MaxInstanceMixin, ClassifierMixin, BaseEstimator):
         self.keep = keep
         self.detect_cycles = detect_cycles
         self.patience = patience
+        self.stop = stop
         self.c_per_bag = c_per_bag
         self.random_state = random_state
 
@@ -415,7 +430,8 @@ class MIRSVMClassifier(MaxInstanceMixin, ClassifierMixin, BaseEstimator):
         """Whether the alternation ends after the 0-based iteration ``t`` (``trace.stop`` says
         why): the representatives did not change, ``patience`` iterations without a lower
         objective, an earlier representative set (first fitted at iteration ``repeat``) is
-        back, or ``max_iter``."""
+        back, the objective stalled (``stop="stall"``: no lower one since iteration
+        ``lowest``, ``k >= 2 lowest + 10`` iterations run), or ``max_iter``."""
         if len(changed) == 0:
             trace.stop, trace.cycle_start, trace.cycle_length = "converged", t + 1, 1
             return True
@@ -425,6 +441,9 @@ class MIRSVMClassifier(MaxInstanceMixin, ClassifierMixin, BaseEstimator):
         if repeat is not None and self.detect_cycles:
             trace.stop, trace.cycle_start, trace.cycle_length = "cycle", repeat + 1, t + 1 - repeat
             return True
+        if self.stop == "stall" and t + 1 >= 2 * lowest + 10:
+            trace.stop = "stall"
+            return True
         if t + 1 == T:
             trace.stop = "max_iter" if repeat is None else "cycle"
             return True
@@ -432,8 +451,9 @@ class MIRSVMClassifier(MaxInstanceMixin, ClassifierMixin, BaseEstimator):
 
     def _kept(self, trace: _Trace, lowest: int, T: int, computed: int) -> int:
         """0-based computed iterate returned: the one iteration ``T`` stands for (beyond a
-        cycle ``s .. t``, iterate ``s + (T - s) mod p``), or the lowest objective."""
-        if self.keep == "best" and trace.stop != "converged":
+        cycle ``s .. t``, iterate ``s + (T - s) mod p``), or the lowest objective (also of a
+        stalled fit)."""
+        if trace.stop == "stall" or (self.keep == "best" and trace.stop != "converged"):
             return lowest - 1
         if trace.stop in ("converged", "cycle") and T > computed:
             s, p = trace.cycle_start - 1, trace.cycle_length
