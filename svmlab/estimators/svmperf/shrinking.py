@@ -28,10 +28,9 @@ from __future__ import annotations
 import time
 
 import numpy as np
-import scipy.sparse as sp
 from numba import njit
 
-from svmlab.estimators.svmperf.blocks import FeatureBlock, _dense_to_csr
+from svmlab.estimators.svmperf.blocks import FeatureBlock
 from svmlab.estimators.svmperf.oracles import most_violated
 from svmlab.estimators.svmperf.working_set import CuttingPlaneResult, WorkingSet
 from svmlab.estimators.svmperf.working_set_qp import dual_value, solve_working_set_qp
@@ -46,47 +45,78 @@ STALE_FRACTION = 0.25
 
 
 @njit(cache=True, nogil=True)
-def _relabel_rows(indptr, indices, data, rows, w, y, margin, s, state, ybar, settled, z):
-    """Score ``rows``, update their labels, settled flags and movement averages, and ``z``.
+def _checked_label(i, f, y, margin, state, settled):
+    """Record the check of example ``i`` at score ``f``; return its label there.
 
-    ``state[0]`` holds ``y_i f_i - margin`` at the last check (NaN before the first),
-    ``state[1]`` the average movement (inf before the second check). Returns the change of
-    the number of errors (``ybar_i != y_i``).
+    ``state[0, i]`` holds ``y_i f_i - margin`` at the last check (NaN before the first),
+    ``state[1, i]`` the running average of its movement between checks (inf before the
+    second check); the example is settled when its distance exceeds ``KAPPA`` times that.
     """
-    dist_last = state[0]
-    movement = state[1]
+    yi = y[i]
+    prod = yi * f
+    dist = prod - margin
+    last = state[0, i]
+    if not np.isnan(last):
+        moved = abs(dist - last)
+        avg = state[1, i]
+        state[1, i] = moved if np.isinf(avg) else 0.5 * avg + 0.5 * moved
+    state[0, i] = dist
+    settled[i] = abs(dist) > KAPPA * state[1, i]
+    return -yi if prod < margin else yi
+
+
+@njit(cache=True, nogil=True)
+def _relabel_csr(indptr, indices, data, full, w, y, margin, s, state, ybar, settled, z):
+    """Check every example (``full``) or the unsettled ones of CSR features; update their
+    labels and ``z = Phi' s (y - ybar)``; return the change of the number of errors."""
     d_errors = 0
-    for r in range(rows.size):
-        i = rows[r]
+    for i in range(y.size):
+        if not full and settled[i]:
+            continue
         f = 0.0
         for p in range(indptr[i], indptr[i + 1]):
             f += data[p] * w[indices[p]]
-        yi = y[i]
-        prod = yi * f
-        dist = prod - margin
-        if not np.isnan(dist_last[i]):
-            moved = abs(dist - dist_last[i])
-            movement[i] = moved if np.isinf(movement[i]) else 0.5 * movement[i] + 0.5 * moved
-        dist_last[i] = dist
-        settled[i] = abs(dist) > KAPPA * movement[i]
-        new = -yi if prod < margin else yi
+        new = _checked_label(i, f, y, margin, state, settled)
         old = ybar[i]
         if new != old:
             c = s * (old - new)  # g = s (y - ybar) changes by s (old - new) at row i
             for p in range(indptr[i], indptr[i + 1]):
                 z[indices[p]] += c * data[p]
-            d_errors += (1 if new != yi else 0) - (1 if old != yi else 0)
+            d_errors += (1 if new != y[i] else 0) - (1 if old != y[i] else 0)
             ybar[i] = new
     return d_errors
 
 
-def _rows_of(block):
-    """The block's features as CSR (float64, sorted indices)."""
+@njit(cache=True, nogil=True)
+def _relabel_dense(Phi, full, w, y, margin, s, state, ybar, settled, z):
+    """:func:`_relabel_csr` for dense features."""
+    d_errors = 0
+    r = Phi.shape[1]
+    for i in range(y.size):
+        if not full and settled[i]:
+            continue
+        f = 0.0
+        for j in range(r):
+            f += Phi[i, j] * w[j]
+        new = _checked_label(i, f, y, margin, state, settled)
+        old = ybar[i]
+        if new != old:
+            c = s * (old - new)
+            for j in range(r):
+                z[j] += c * Phi[i, j]
+            d_errors += (1 if new != y[i] else 0) - (1 if old != y[i] else 0)
+            ybar[i] = new
+    return d_errors
+
+
+def _relabel(block, full, w, y, margin, s, state, ybar, settled, z):
+    """One round's relabelling on the block's CSR or dense features."""
     if block._csr is not None:
-        return block._csr.indptr, block._csr.indices, block._csr.data
-    Phi = np.ascontiguousarray(block.Phi, dtype=np.float64)
-    csr = sp.csr_matrix(_dense_to_csr(Phi), shape=Phi.shape)  # scipy's index types
-    return csr.indptr, csr.indices, csr.data
+        c = block._csr
+        return _relabel_csr(
+            c.indptr, c.indices, c.data, full, w, y, margin, s, state, ybar, settled, z
+        )
+    return _relabel_dense(block.Phi, full, w, y, margin, s, state, ybar, settled, z)
 
 
 def _trace_entry(t, W, alpha, H_star, xi, C, full, res, t0):
@@ -152,11 +182,9 @@ def error_rate_shrinking(
     L, s = (100.0, 50.0 / n) if scaling == "svmperf" else (1.0, 1.0)  # oracles' units
     margin = 1.0 if scaling == "svmperf" else 0.5 / n
     eps = float(epsilon) / (100.0 if scaling == "paper" else 1.0)
-    indptr, indices, data = _rows_of(block)
     state = np.empty((2, n))
     state[0], state[1] = np.nan, np.inf
     ybar, settled = y.copy(), np.zeros(n, dtype=bool)
-    every_row = np.arange(n)
     z = np.zeros(block.Phi.shape[1])
     w = np.zeros_like(z)
     errors = 0
@@ -168,10 +196,7 @@ def error_rate_shrinking(
     t = 0
     for t in range(1, max_iter + 1):
         full = need_full or t <= FIRST_FULL_ROUNDS
-        rows = every_row if full else np.flatnonzero(~settled)
-        errors += _relabel_rows(
-            indptr, indices, data, rows, w, y, margin, s, state, ybar, settled, z
-        )
+        errors += _relabel(block, full, w, y, margin, s, state, ybar, settled, z)
         delta = L * errors / n
         H_star = float(delta - w @ z)
         xi = max(0.0, float(np.max(W.delta - W.Q[0] @ alpha))) if W.k else 0.0

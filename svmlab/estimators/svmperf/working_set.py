@@ -21,8 +21,9 @@ class CuttingPlaneResult:
         Dual variables of the working-set constraints.
     mu : ndarray of shape (M,)
         Effective kernel weights ``tau**2``.
-    G : ndarray of shape (n, k)
-        The working-set constraint vectors (scaled label differences).
+    G : ConstraintVectors of shape (n, k)
+        The working-set constraint vectors (scaled label differences): ``G.shape``,
+        ``G @ alpha``; ``np.asarray(G)`` stores them as an array.
     delta : ndarray of shape (k,)
         Their losses.
     n_iter : int
@@ -97,7 +98,33 @@ class WorkingSet:
             return mu[0] * self.Q[0]
         return sum(m * q for m, q in zip(mu, self.Q))
 
-    def G(self, n) -> np.ndarray:
-        """The constraint vectors as an ``(n, k)`` array."""
+    def G(self, n) -> ConstraintVectors:
+        """The constraint vectors as an ``(n, k)`` matrix."""
+        return ConstraintVectors(self.cols, n)
+
+
+class ConstraintVectors:
+    """The working set's vectors ``g_l`` as the columns of an ``(n, k)`` matrix that is
+    stored whole only on request (``np.asarray``): what a fit needs of it is its shape and
+    ``G @ alpha``, a sum over the constraints with ``alpha_l != 0``."""
+
+    ndim = 2
+
+    def __init__(self, cols, n):
+        self._cols = list(cols)
+        self.shape = (n, len(self._cols))
+
+    def __matmul__(self, v) -> np.ndarray:
+        v = np.asarray(v, dtype=np.float64)
+        if v.shape != (self.shape[1],):
+            raise ValueError(f"G @ v needs v of shape ({self.shape[1]},); got {v.shape}")
+        out = np.zeros(self.shape[0])
+        for a, g in zip(v, self._cols):
+            if a != 0.0:
+                out += a * g
+        return out
+
+    def __array__(self, dtype=None, copy=None) -> np.ndarray:
         # rows are contiguous copies; the transpose is a view (column_stack writes strided)
-        return np.vstack(self.cols).T if self.cols else np.zeros((n, 0))
+        G = np.vstack(self._cols).T if self._cols else np.zeros(self.shape)
+        return G if dtype is None else G.astype(dtype)
