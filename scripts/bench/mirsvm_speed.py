@@ -21,9 +21,10 @@ point), cycled (a repeated representative set, the rest read off the cycle), sto
 ``patience`` or ``stop="stall"``, or at ``max_iter`` (neither). Then what bounds a stopping
 rule that keeps every settled or cycled model: the iteration at which the cycled fits found
 their cycle (99th percentile / max, and ``#bags``), the longest run of iterations without a
-lower multi-instance objective before a cycle was found (the smallest ``patience`` that cuts
-none of them), and MI-SVM's seconds over those of MIRSVM's settled and cycled fits alone (the
-ratio if every other fit cost nothing). ``--mirsvm KEY=VALUE ...`` sets MIRSVM parameters.
+lower multi-instance objective before a cycle was found (a ``patience`` window longer than
+it cuts none of them), and MI-SVM's seconds over those of MIRSVM's settled and cycled fits
+alone (the ratio if every other fit cost nothing). ``--mirsvm KEY=VALUE ...`` sets MIRSVM
+parameters.
 
 ``--protocol point``: one C and sigma for all methods, also mi-SVM
 (``InstanceMISVMClassifier``, RBF) and Weka 3.6's ``weka.classifiers.mi.MISVM`` (lazy: it
