@@ -1,5 +1,5 @@
-"""A solver made for the working-set dual of the 1-slack structural SVM: pair steps over the
-capped simplex, compiled with numba.
+"""A solver made for the working-set dual of the 1-slack structural SVM over the capped
+simplex: a primal active-set method finished by pair steps, compiled with numba.
 
 The dual over ``k`` working-set constraints (Wang et al., Eq. 17; Joachims, Finley & Yu 2009,
 the 1-slack dual) is, written as a minimisation::
@@ -14,15 +14,18 @@ variable that can shrink has a larger gradient than any variable at all: with
     max_{l : alpha_l > 0 (or s > 0)} grad_l  -  min(0, min_l grad_l)
 
 is 0 (Keerthi et al. 2001 call it the maximal violating pair; SVM-light's ``hideo`` solves the
-same small dense problems with its own method). Each step moves mass between the pair with
-the largest gap, the second variable chosen by the second-order gain ``b^2 / curvature`` (Fan,
-Chen & Lin 2005), and updates the gradient in ``O(k)``. The gap bounds every term of the KKT
-residual that :func:`~svmlab.estimators.svmperf.working_set_qp.kkt_residual` checks. The
-previous working set's ``alpha`` padded with zeros stays feasible, so a warm start needs only
-the steps the new constraint causes. After the pair steps an exact solve on the support
-(:func:`support_solve`) is tried and kept when it is feasible and its gap is smaller; on a
-rank-deficient ``H`` (linear kernels with fewer features than constraints) this removes the
-slow tail of pair steps.
+same small dense problems with its own method). The gap bounds every term of the KKT residual
+that :func:`~svmlab.estimators.svmperf.working_set_qp.kkt_residual` checks.
+
+:func:`active_set` moves to the minimiser of the objective on the current face (the free
+variables; Nocedal & Wright, Alg. 16.3), or as far towards it as the sign bounds allow, and
+adds the most violating variable once on a face's minimiser; the face solves carry a ridge of
+``1e-13`` of ``max diag(H)``, so a rank-deficient ``H`` (the linear kernel with fewer features
+than constraints) stays solvable. :func:`pair_steps` then finishes with ``H`` itself: each step
+moves mass between the variable with the largest shrinkable gradient and the partner of the
+largest second-order gain ``b^2 / curvature`` (Fan, Chen & Lin 2005), updating the gradient in
+``O(k)``, until the pair gap is below the tolerance. The previous working set's ``alpha``
+padded with zeros stays feasible, so a warm start usually costs one or two face changes.
 """
 
 from __future__ import annotations
@@ -276,38 +279,6 @@ def active_set(H, delta, C, alpha, tol, max_changes):
     return changes
 
 
-def support_solve(H, delta, C, alpha):
-    """Exact minimiser on the support of ``alpha``, or ``None`` when it leaves the feasible set.
-
-    With ``S = {alpha_l > 0}``: if the slack ``C - sum(alpha)`` is positive, ``H_SS a = delta_S``
-    (the bound is inactive); else the KKT system with the multiplier ``nu`` of
-    ``sum(alpha) = C``, ``H_SS a + nu 1 = delta_S``, ``1' a = C``. Solved by least squares, so a
-    singular ``H_SS`` gives its minimum-norm solution.
-    """
-    S = np.flatnonzero(alpha > 0.0)
-    if S.size == 0:
-        return None
-    H_S = H[np.ix_(S, S)]
-    slack = C - alpha.sum()
-    if slack > 1e-12 * max(1.0, C):
-        A, b = H_S, delta[S]
-    else:
-        m = S.size
-        A = np.zeros((m + 1, m + 1))
-        A[:m, :m] = H_S
-        A[:m, m] = A[m, :m] = 1.0
-        b = np.concatenate([delta[S], [C]])
-    sol = np.linalg.lstsq(A, b, rcond=None)[0][: S.size]
-    if not np.all(np.isfinite(sol)) or sol.min() < 0.0 or sol.sum() > C * (1.0 + 1e-15):
-        return None
-    out = np.zeros_like(alpha)
-    out[S] = sol
-    total = out.sum()
-    if total > C:
-        out *= C / total
-    return out
-
-
 def pair_gap(H, delta, C, alpha) -> float:
     """The pair gap of ``alpha`` (0 at the optimum; see the module docstring)."""
     if alpha.size == 0:
@@ -317,7 +288,8 @@ def pair_gap(H, delta, C, alpha) -> float:
 
 
 def solve_simplex_qp(H, delta, C, alpha0=None, tol=1e-10, max_steps=MAX_PAIR_STEPS):
-    """Solve ``min 1/2 a'Ha - delta'a`` over ``a >= 0, sum(a) <= C`` to pair gap ``tol``.
+    """Solve ``min 1/2 a'Ha - delta'a`` over ``a >= 0, sum(a) <= C`` to pair gap ``tol``:
+    :func:`active_set`, then :func:`pair_steps` from its point.
 
     Parameters
     ----------
@@ -336,7 +308,7 @@ def solve_simplex_qp(H, delta, C, alpha0=None, tol=1e-10, max_steps=MAX_PAIR_STE
     -------
     alpha : ndarray of shape (k,)
     steps : int
-        Pair steps taken.
+        Face changes plus pair steps.
     gap : float
         Pair gap at ``alpha``.
     """
