@@ -196,19 +196,24 @@ def _smo(K, y, C, alpha, G, tol, max_iter):  # pragma: no cover (compiled)
 
     The pairs and steps of :func:`svmlab.qp.solve_svm_dual`'s SMO: ``i`` maximises
     ``v = -y G`` over I_up, ``j`` minimises ``-(v_i - v_j)^2 / a_ij`` over the violating
-    I_low, ``alpha_i += y_i t``, ``alpha_j -= y_j t``. The kernel is read along rows, and the
-    next ``i`` is found in the pass that updates the gradient.
+    I_low, ``alpha_i += y_i t``, ``alpha_j -= y_j t``. The kernel is read along rows. It keeps
+    ``v = -y G`` rather than ``G``: with ``y`` in {-1, 1} both hold the same numbers up to sign
+    (negation and the products with ``y`` are exact, rounding is symmetric), so the pairs and
+    steps are those of the gradient form, with one product less per entry; the gradient update
+    runs as its own (vectorised) loop before the scan for the next ``i``.
     """
     n = K.shape[0]
     diag = np.empty(n)
     up = np.empty(n, dtype=np.bool_)
     low = np.empty(n, dtype=np.bool_)
+    v = np.empty(n)  # -y * G: exactly, as y is +-1
     vmax, i = -np.inf, -1
     for t in range(n):
         diag[t] = K[t, t]
+        v[t] = -y[t] * G[t]
         up[t], low[t] = _up_low(y, alpha, C, t)
-        if up[t] and -y[t] * G[t] > vmax:
-            vmax, i = -y[t] * G[t], t
+        if up[t] and v[t] > vmax:
+            vmax, i = v[t], t
     it, gap = 0, 0.0
     while True:
         vmin, j, best = np.inf, -1, np.inf
@@ -217,11 +222,11 @@ def _smo(K, y, C, alpha, G, tol, max_iter):  # pragma: no cover (compiled)
         for t in range(n):
             if not low[t]:
                 continue
-            v = -y[t] * G[t]
-            if v < vmin:
-                vmin = v
-            if i >= 0 and v < vmax:
-                b = vmax - v
+            vt = v[t]
+            if vt < vmin:
+                vmin = vt
+            if i >= 0 and vt < vmax:
+                b = vmax - vt
                 a = Kii + diag[t] - 2.0 * Ki[t]
                 if a <= 0.0:
                     a = _TAU
@@ -235,7 +240,7 @@ def _smo(K, y, C, alpha, G, tol, max_iter):  # pragma: no cover (compiled)
         a = Kii + diag[j] - 2.0 * Ki[j]
         if a <= 0.0:
             a = _TAU
-        step = (vmax - (-y[j] * G[j])) / a
+        step = (vmax - v[j]) / a
         lim_i = C - alpha[i] if y[i] > 0 else alpha[i]
         lim_j = alpha[j] if y[j] > 0 else C - alpha[j]
         step = min(step, lim_i, lim_j)
@@ -248,12 +253,15 @@ def _smo(K, y, C, alpha, G, tol, max_iter):  # pragma: no cover (compiled)
         up[i], low[i] = _up_low(y, alpha, C, i)
         up[j], low[j] = _up_low(y, alpha, C, j)
         Kj = K[j]
+        for k in range(n):  # G_k += y_k step (K_ik - K_jk), as -y_k (G_k + d) = v_k - y_k d
+            v[k] -= step * (Ki[k] - Kj[k])
         vmax, i_next = -np.inf, -1
         for k in range(n):
-            G[k] += y[k] * step * (Ki[k] - Kj[k])
-            if up[k] and -y[k] * G[k] > vmax:
-                vmax, i_next = -y[k] * G[k], k
+            if up[k] and v[k] > vmax:
+                vmax, i_next = v[k], k
         i = i_next
+    for t in range(n):
+        G[t] = -y[t] * v[t]
     return it, gap
 
 
