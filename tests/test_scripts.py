@@ -345,6 +345,13 @@ def test_svmperf_benchmarks_print_their_ratios(capsys):
     assert "argsort (peer)" in out and "slope" in out
 
 
+def test_svmperf_vs_svmperf_skips_in_one_line_without_the_peer(tmp_path, capsys):
+    module = runpy.run_path(str(REPO_ROOT / "scripts" / "bench" / "svmperf_vs_svmperf.py"))
+    assert module["main"]([str(tmp_path)]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert len(out) == 1 and out[0].endswith("benchmark skipped"), out
+
+
 @pytest.mark.data
 def test_mo_feature_selection_benchmark_prints_rates_and_identical_fronts(capsys):
     module = runpy.run_path(str(REPO_ROOT / "scripts" / "bench" / "mo_feature_selection_speed.py"))
