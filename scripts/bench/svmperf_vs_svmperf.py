@@ -32,7 +32,9 @@ no test file), loss, C and bias value it prints
   when both solve the same problem.
 
 Losses and SVM^perf's codes: accuracy ``-l 2`` (against ``-w 3``, the 1-slack dual, and
-``-w 9``, its custom algorithm), ROC area ``-l 10``, F1 ``-l 1``, PRBEP ``-l 3``, Prec@k
+``-w 9``, its custom algorithm; svmlab's error rate is fitted twice, by the default cutting
+plane and with ``shrinking=True``, each compared with both), ROC area ``-l 10``, F1 ``-l 1``,
+PRBEP ``-l 3``, Prec@k
 ``-l 4``, Rec@k ``-l 5`` (``-w 3``; k from SVM^perf's default ``--p 0``: half the training
 positives for Prec@k, twice them for Rec@k). ``--bias 0`` is ``--b 0`` against svmlab without
 a bias; ``--bias 1`` is SVM^perf's default ``--b 1`` against ``bias=1.0``.
@@ -46,6 +48,7 @@ for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "NUMB
     os.environ.setdefault(_var, "1")
 
 import argparse  # noqa: E402
+import itertools  # noqa: E402
 import json  # noqa: E402
 import math  # noqa: E402
 import re  # noqa: E402
@@ -69,6 +72,9 @@ from svmlab.estimators.svmperf import SVMPerfClassifier, oracles  # noqa: E402
 #: SVM^perf V3.00's loss codes (its ``-l``) and the algorithms compared (its ``-w``).
 LOSS_CODES = {"accuracy": 2, "auc": 10, "f1": 1, "prbep": 3, "prec_at_k": 4, "rec_at_k": 5}
 PEER_ALGORITHMS = {"accuracy": (3, 9)}
+#: svmlab's fits per loss: the default cutting plane, and for the error rate also the
+#: ``shrinking=True`` option (the counterpart of ``-w 9``).
+SVMLAB_VARIANTS = {"accuracy": ("default", "shrinking")}
 #: issue 35's goals: (peer algorithm, ratio, "every set" or "geometric mean")
 GOALS = {
     ("accuracy", 3): (1.0, "every set"),
@@ -217,9 +223,11 @@ def test_measure(X, y, w, loss, bias):
     return oracles.measure_value(loss, y, f, **k_options(loss))
 
 
-def fit_svmlab(X, y, loss, C, epsilon, bias):
+def fit_svmlab(X, y, loss, C, epsilon, bias, variant="default"):
     """svmlab's weight vector (bias weight last), process CPU of ``fit``, iterations."""
     params = {"loss": loss, "C": C, "epsilon": epsilon, **k_options(loss)}
+    if variant == "shrinking":
+        params["shrinking"] = True
     if "bias" in SVMPerfClassifier().get_params():
         params["bias"] = float(bias)
         X_fit = X
@@ -252,8 +260,12 @@ def compare(name, peer, workdir, args):
         few = np.r_[np.flatnonzero(y > 0)[:150], np.flatnonzero(y < 0)[:150]]
         fit_svmlab(X[few], y[few], loss, 1.0, args.epsilon, 1.0)  # warm-up (compiled code)
         for C in args.C:
-            for bias in args.bias:
-                w_lab, cpu_lab, it_lab, fallbacks = fit_svmlab(X, y, loss, C, args.epsilon, bias)
+            for bias, variant in itertools.product(
+                args.bias, SVMLAB_VARIANTS.get(loss, ("default",))
+            ):
+                w_lab, cpu_lab, it_lab, fallbacks = fit_svmlab(
+                    X, y, loss, C, args.epsilon, bias, variant
+                )
                 obj_lab = objective(X, y, w_lab, loss, C, bias)
                 meas_lab = test_measure(X_test, y_test, w_lab, loss, bias)
                 for algorithm in PEER_ALGORITHMS.get(loss, (3,)):
@@ -275,6 +287,7 @@ def compare(name, peer, workdir, args):
                         "C": C,
                         "bias": bias,
                         "peer": f"-w {algorithm}",
+                        "svmlab": variant,
                         "objective_svmlab": obj_lab,
                         "objective_svmperf": objective(X, y, w_peer, loss, C, bias),
                         "measure_svmlab": meas_lab,
@@ -297,7 +310,7 @@ def compare(name, peer, workdir, args):
 HEADER = (
     f"{'set':8} {'loss':9} {'C':>5} {'B':>2} {'peer':5} {'obj svmlab':>11} {'obj svmperf':>11} "
     f"{'meas lab':>8} {'meas perf':>9} {'it lab':>6} {'it perf':>7} {'cpu lab':>8} "
-    f"{'cpu perf':>8} {'ratio':>6} {'gap/Ce':>6}"
+    f"{'cpu perf':>8} {'ratio':>6} {'gap/Ce':>6}  svmlab"
 )
 
 
@@ -307,7 +320,8 @@ def print_row(r):
         f"{r['objective_svmlab']:>11.4f} {r['objective_svmperf']:>11.4f} "
         f"{r['measure_svmlab']:>8.4f} {r['measure_svmperf']:>9.4f} "
         f"{r['iterations_svmlab']:>6d} {r['iterations_svmperf']:>7d} {r['cpu_svmlab']:>8.2f} "
-        f"{r['cpu_svmperf']:>8.2f} {r['ratio']:>6.2f} {r['gap_in_C_epsilon']:>6.2f}",
+        f"{r['cpu_svmperf']:>8.2f} {r['ratio']:>6.2f} {r['gap_in_C_epsilon']:>6.2f}  "
+        f"{r.get('svmlab', 'default')}",
         flush=True,
     )
 
@@ -315,10 +329,15 @@ def print_row(r):
 def print_summary(rows):
     """Geometric mean and minimum of the ratio per (loss, peer algorithm, bias), with goals."""
     print("\nratio = SVM^perf CPU / svmlab CPU (> 1: svmlab faster)")
-    print(f"{'loss':9} {'peer':5} {'B':>2} {'runs':>4} {'geomean':>8} {'min':>6}  goal")
-    keys = sorted({(r["loss"], r["peer"], r["bias"]) for r in rows}, key=str)
-    for loss, peer, bias in keys:
-        sel = [r["ratio"] for r in rows if (r["loss"], r["peer"], r["bias"]) == (loss, peer, bias)]
+    print(
+        f"{'loss':9} {'peer':5} {'B':>2} {'svmlab':9} {'runs':>4} {'geomean':>8} {'min':>6}  goal"
+    )
+
+    def key(r):
+        return r["loss"], r["peer"], r["bias"], r.get("svmlab", "default")
+
+    for loss, peer, bias, variant in sorted({key(r) for r in rows}, key=str):
+        sel = [r["ratio"] for r in rows if key(r) == (loss, peer, bias, variant)]
         geo = math.exp(float(np.mean(np.log(sel))))
         goal = GOALS.get((loss, int(peer.split()[-1])))
         if goal is None:
@@ -327,7 +346,10 @@ def print_summary(rows):
             target, how = goal
             value = min(sel) if how == "every set" else geo
             text = f">= {target:g} on {how}: {'met' if value >= target else 'NOT met'}"
-        print(f"{loss:9} {peer:5} {bias:>2g} {len(sel):>4d} {geo:>8.2f} {min(sel):>6.2f}  {text}")
+        print(
+            f"{loss:9} {peer:5} {bias:>2g} {variant:9} {len(sel):>4d} {geo:>8.2f} "
+            f"{min(sel):>6.2f}  {text}"
+        )
 
 
 def main(argv=None):
