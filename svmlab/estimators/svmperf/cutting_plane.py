@@ -27,7 +27,7 @@ from svmlab.estimators.svmperf.blocks import FeatureBlock
 from svmlab.estimators.svmperf.kernel_weights import uniform_weights, update_weights
 from svmlab.estimators.svmperf.oracles import most_violated
 from svmlab.estimators.svmperf.shrinking import error_rate_shrinking
-from svmlab.estimators.svmperf.working_set import CuttingPlaneResult, WorkingSet
+from svmlab.estimators.svmperf.working_set import CuttingPlaneResult, WorkingSet, trace_entry
 from svmlab.estimators.svmperf.working_set_qp import dual_value, solve_working_set_qp
 
 
@@ -172,23 +172,8 @@ def cutting_plane(
                     b.keep(keep)
                 alpha = alpha[keep]
         H = W.H(mu)
-        w2 = float(alpha @ H @ alpha)
-        primal = 0.5 * w2 + C * max(0.0, H_star)
-        dual = float(W.delta @ alpha) - 0.5 * w2
         trace.append(
-            {
-                "iteration": t,
-                "n_constraints": W.k,
-                "violation": H_star,
-                "xi": xi,
-                "primal": primal,
-                "dual": dual,
-                "gap": primal - dual,
-                "tau": np.sqrt(mu).round(6).tolist(),
-                "qp_solver": res.solver,
-                "qp_iterations": res.iterations,
-                "seconds": time.perf_counter() - t0,
-            }
+            trace_entry(t, W, alpha, H, H_star, xi, C, np.sqrt(mu).round(6).tolist(), res, t0)
         )
     else:
         t = max_iter

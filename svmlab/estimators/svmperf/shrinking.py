@@ -32,7 +32,7 @@ from numba import njit
 
 from svmlab.estimators.svmperf.blocks import FeatureBlock
 from svmlab.estimators.svmperf.oracles import most_violated
-from svmlab.estimators.svmperf.working_set import CuttingPlaneResult, WorkingSet
+from svmlab.estimators.svmperf.working_set import CuttingPlaneResult, WorkingSet, trace_entry
 from svmlab.estimators.svmperf.working_set_qp import dual_value, solve_working_set_qp
 
 #: Settled: distance to the margin above ``KAPPA`` times its average movement between checks.
@@ -120,23 +120,7 @@ def _relabel(block, full, w, y, margin, s, state, ybar, settled, z):
 
 
 def _trace_entry(t, W, alpha, H_star, xi, C, full, res, t0):
-    w2 = float(alpha @ W.Q[0] @ alpha)
-    primal = 0.5 * w2 + C * max(0.0, H_star)
-    dual = float(W.delta @ alpha) - 0.5 * w2
-    return {
-        "iteration": t,
-        "n_constraints": W.k,
-        "violation": H_star,
-        "xi": xi,
-        "primal": primal,
-        "dual": dual,
-        "gap": primal - dual,
-        "tau": [1.0],
-        "full_round": full,
-        "qp_solver": None if res is None else res.solver,
-        "qp_iterations": 0 if res is None else res.iterations,
-        "seconds": time.perf_counter() - t0,
-    }
+    return trace_entry(t, W, alpha, W.Q[0], H_star, xi, C, [1.0], res, t0, full_round=full)
 
 
 def error_rate_shrinking(

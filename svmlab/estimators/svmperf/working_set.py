@@ -6,6 +6,7 @@ Shared by :func:`~svmlab.estimators.svmperf.cutting_plane.cutting_plane` and
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -128,3 +129,26 @@ class ConstraintVectors:
         # rows are contiguous copies; the transpose is a view (column_stack writes strided)
         G = np.vstack(self._cols).T if self._cols else np.zeros(self.shape)
         return G if dtype is None else G.astype(dtype)
+
+
+def trace_entry(t, W, alpha, H, H_star, xi, C, tau, res, t0, **extra) -> dict:
+    """One iteration's record for ``trace_``: violation, slack, primal, dual and gap at
+    ``alpha`` over the working set ``W`` with Gram matrix ``H``, the kernel weights ``tau``,
+    the QP ``res`` that produced ``alpha`` (None when no QP ran) and any ``extra`` fields."""
+    w2 = float(alpha @ H @ alpha)
+    primal = 0.5 * w2 + C * max(0.0, H_star)
+    dual = float(W.delta @ alpha) - 0.5 * w2
+    return {
+        "iteration": t,
+        "n_constraints": W.k,
+        "violation": H_star,
+        "xi": xi,
+        "primal": primal,
+        "dual": dual,
+        "gap": primal - dual,
+        "tau": tau,
+        **extra,
+        "qp_solver": None if res is None else res.solver,
+        "qp_iterations": 0 if res is None else res.iterations,
+        "seconds": time.perf_counter() - t0,
+    }
