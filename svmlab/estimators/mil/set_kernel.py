@@ -60,6 +60,10 @@ __all__ = [
 
 _BLOCK_BYTES = 64 * 2**20
 
+#: The instance feature Weka 3.6.14's MI kernels leave out: ``Kernel.dotProd`` skips the
+#: attribute at the class index of the bag data set (bag id, bag, class), i.e. column 2.
+_WEKA_SKIPPED_FEATURE = 2
+
 
 def weighted_bag_kernel(X, starts, w, Y, starts_Y, w_Y, gamma: float) -> np.ndarray:
     """``K[I, J] = sum_{a in I} sum_{b in J} w_a w'_b exp(-gamma ||x_a - y_b||^2)``.
@@ -334,6 +338,13 @@ class SetKernelSVC(BagKernelSVCBase):
         Stop when the maximal violating pair gap is at most ``tol`` (LIBSVM's ``eps``). Weka's
         SMO stops at a gap of ``2 L`` for its tolerance ``-L L`` (default 1e-3), so the
         default equals Weka's.
+    kernel_features : {"weka", "all"}, default="weka"
+        Which features the instance kernel sees. ``"weka"``: every feature but the third
+        (column index 2), as Weka 3.6.14's ``MIPolyKernel`` and ``MIRBFKernel`` compute it:
+        their dot products skip the attribute whose index is the class index of the *bag*
+        data set (bag id, bag, class: index 2), which inside a bag is the third feature.
+        ``"all"``: every feature (the set kernel of Gärtner et al.). Sets with at most two
+        features are the same either way.
 
     Attributes
     ----------
@@ -355,6 +366,10 @@ class SetKernelSVC(BagKernelSVCBase):
 
     Notes
     -----
+    ``kernel_features="weka"`` is measured, not inferred: with the class signal in the
+    third feature alone Weka's MISMO predicts at chance, in any other feature perfectly
+    (tests/estimators/test_mismo_weka_parity.py).
+
     Weka's SMO visits the bags in a shuffled order and is a different SMO implementation;
     both stop at the same KKT tolerance, so the two solutions agree to that tolerance, not
     bit for bit.
@@ -366,6 +381,7 @@ class SetKernelSVC(BagKernelSVCBase):
         "normalize": ["boolean"],
         "scaling": [StrOptions({"minmax", "none"})],
         "bag_weight": [StrOptions({"mean_size", "none"})],
+        "kernel_features": [StrOptions({"weka", "all"})],
     }
     _name = "SetKernelSVC"
 
@@ -379,12 +395,14 @@ class SetKernelSVC(BagKernelSVCBase):
         scaling: str = "minmax",
         bag_weight: str = "mean_size",
         tol: float = 2e-3,
+        kernel_features: str = "weka",
     ):
         super().__init__(C=C, sigma=sigma, gamma=gamma, tol=tol)
         self.kernel = kernel
         self.normalize = normalize
         self.scaling = scaling
         self.bag_weight = bag_weight
+        self.kernel_features = kernel_features
 
     def _fit_info_extra(self):
         return {"bag_C": float(self._bag_C)}
@@ -394,7 +412,12 @@ class SetKernelSVC(BagKernelSVCBase):
         return self._transform(X)
 
     def _transform(self, X):
-        return apply_scaling(X, self._offset, self._factor)
+        X = apply_scaling(X, self._offset, self._factor)
+        if self.kernel_features == "weka" and X.shape[1] > _WEKA_SKIPPED_FEATURE:
+            # Weka's dot products skip this column: zero it (on a copy) for the same kernel
+            X = np.array(X, dtype=float, copy=True)
+            X[:, _WEKA_SKIPPED_FEATURE] = 0.0
+        return X
 
     def _instance_weights(self, X, starts, sizes):
         return np.ones(X.shape[0])
