@@ -45,6 +45,16 @@ class PublishedTable:
         document measured some methods differently (a class convention).
     anova : bool, default=False
         Add the run's one-way ANOVA over the methods' per-fold values, per dataset.
+    number : str, default=""
+        The document's number of the table or figure ("Table 3.3", "Figs. 3.2/3.3"), shown in
+        the heading and returned by :func:`svmlab.reproduce.engine.table_summaries`.
+    std_file : str, default=""
+        CSV of the published standard deviations over the folds (same shape as ``file``),
+        where the document prints them.
+    read_off : str, default=""
+        Where the document prints no numbers: what the values of ``file`` were read off
+        ("Fig. 5.2 and the text of Sec. 5.3.1"). The heading then says that they were read
+        off, not printed.
     """
 
     title: str
@@ -56,6 +66,28 @@ class PublishedTable:
     note: str = ""
     method_columns: dict = field(default_factory=dict)
     anova: bool = False
+    number: str = ""
+    std_file: str = ""
+    read_off: str = ""
+
+
+@dataclass(frozen=True)
+class Protocol:
+    """The document's protocol of a study, as the report's headings state it.
+
+    Parameters
+    ----------
+    text : str
+        The protocol in the document's words ("RBF, C = 1, 20-fold CV").
+    folds : int, optional
+        Folds of its cross-validation (None: not a cross-validation, or not stated).
+    repeats : int, optional
+        Repetitions (realisations, runs) of the whole protocol (None: not stated).
+    """
+
+    text: str
+    folds: int | None = None
+    repeats: int | None = None
 
 
 @dataclass(frozen=True)
@@ -93,6 +125,15 @@ class Reproduction:
     deviations : tuple of str
         Known deviations from the published values, each explained with measured numbers in
         ``svmlab/reproduce/deviations/<topic>.md`` (shown by ``svmlab reproduce``).
+    protocol : Protocol, optional
+        The document's protocol; the headings set the run's own beside it.
+    row_notes : dict
+        The document's dataset name -> a note about its rows, shown under a table only when
+        the table has that dataset's row.
+    summaries : callable, optional
+        ``rows -> list of dict``: the per-table summaries
+        (:func:`svmlab.reproduce.engine.table_summaries`) of the tables ``extra_sections``
+        builds.
     """
 
     name: str
@@ -106,11 +147,23 @@ class Reproduction:
     extra_sections: Callable[[pd.DataFrame], list] | None = None
     figures: Callable[..., list] | None = None
     deviations: tuple[str, ...] = ()
+    protocol: Protocol | None = None
+    row_notes: dict = field(default_factory=dict)
+    summaries: Callable[[pd.DataFrame], list] | None = None
 
     def published(self, table: PublishedTable) -> pd.DataFrame:
         """The published values of ``table``: the document's datasets x its methods."""
-        with resources.files("svmlab.reproduce").joinpath("published", table.file).open() as fh:
-            return pd.read_csv(fh, index_col=0)
+        return read_published(table.file)
+
+    def published_std(self, table: PublishedTable) -> pd.DataFrame | None:
+        """The published standard deviations of ``table`` (None where none are printed)."""
+        return read_published(table.std_file) if table.std_file else None
+
+
+def read_published(file: str) -> pd.DataFrame:
+    """A CSV of ``svmlab/reproduce/published/``, indexed by its first column."""
+    with resources.files("svmlab.reproduce").joinpath("published", file).open() as fh:
+        return pd.read_csv(fh, index_col=0)
 
 
 @dataclass(frozen=True)

@@ -22,6 +22,7 @@ import numpy as np
 import pandas as pd
 
 from svmlab.reproduce.document import PublishedTable, Reproduction
+from svmlab.reproduce.protocol import RunProtocol, protocol_heading, run_protocol
 from svmlab.reproduce.published_tests import (
     DIFFERS,
     VERDICTS_ROW,
@@ -35,6 +36,8 @@ from svmlab.stats.sections import Section
 MEAN_DELTA = "mean abs. Δ"
 #: The row holding Spearman's correlation of a method's values with the published ones.
 RANK_CORR = "rank corr. ρ"
+#: The row counting, per method, the datasets compared of those the paper printed ("5 of 9").
+DATASETS_ROW = "datasets compared"
 
 
 #: The columns :func:`support_vector_columns` derives, with their directions.
@@ -87,13 +90,27 @@ def run_table(repro: Reproduction, table: PublishedTable, df: pd.DataFrame) -> p
     """The run's per-dataset values in the paper's terms: rows = the paper's datasets the run
     evaluated, columns = the paper's methods, each read from its own column
     (``table.method_columns``: the paper's class convention) and scaled to the paper's unit."""
+    return _run_grid(repro, table, df, "value")
+
+
+def run_spread(repro: Reproduction, table: PublishedTable, df: pd.DataFrame) -> pd.DataFrame:
+    """The spread of :func:`run_table`'s cells over the folds, in the paper's unit: the
+    standard deviation of the fold values (of their sum: x sqrt(n), for ``how="sum"``)."""
+    return _run_grid(repro, table, df, "std")
+
+
+def _run_grid(repro: Reproduction, table: PublishedTable, df: pd.DataFrame, field: str):
+    """:func:`run_table` (``field="value"``) or :func:`run_spread` (``field="std"``)."""
     solver_of = dict(zip(df["method"], df["solver"]))
 
     def measured(column):
         agg = aggregate(df, column, "pooled" if table.how == "pooled" else "mean")
         if table.how == "sum":
             agg["value"] = agg["value"] * agg["n"]
-        wide = agg.pivot(index="dataset", columns="method", values="value") * table.scale
+            agg["std"] = agg["std"] * np.sqrt(agg["n"])
+        wide = agg.pivot(index="dataset", columns="method", values=field) * table.scale
+        if field == "std":
+            wide = wide.abs()
         # report labels carry sweep variants and "(outer-best)"; the paper's columns map to solver
         # names
         return wide.T.groupby(wide.columns.map(solver_of), sort=False).first().T
@@ -126,17 +143,20 @@ def side_by_side(
     Returns a DataFrame indexed by the paper's dataset names (only those the run
     evaluated) with, per method, the columns ``<method> paper``, ``<method> ours`` and
     ``<method> Δ`` (for more than four methods one column per method holding
-    "ours (paper)"), and last rows ``mean abs. Δ`` and, with three or more datasets,
-    ``rank corr. ρ``: Spearman's correlation of a method's values with the published ones
-    over the datasets (does the run order the datasets as the paper did?). Tables with a
-    published per-dataset ANOVA (EvoSVM's Table 3.4) show it beside the run's. ``ours`` is
-    :func:`run_table` when the caller has it already.
+    "ours (paper)"), and last rows ``mean abs. Δ``, ``rank corr. ρ`` (with three or more
+    datasets: Spearman's correlation of a method's values with the published ones over the
+    datasets -- does the run order the datasets as the paper did?) and ``datasets compared``
+    ("5 of 9": the datasets with both values, of those the paper printed). A published cell
+    that is empty (not printed, or not readable off a figure) shows "—" and is not compared.
+    Tables with a published per-dataset ANOVA (EvoSVM's Table 3.4) show it beside the
+    run's. ``ours`` is :func:`run_table` when the caller has it already.
     """
     published = repro.published(table)
     ours = run_table(repro, table, df) if ours is None else ours
     anova_paper = (published_tests(table.file) or {}).get("anova") or {}
     compact = len(repro.methods) > 4  # many methods: one cell "ours (paper)" per method
-    rows, pairs, anova_verdicts = {}, {}, []
+    rows, anova_verdicts = {}, []
+    pairs = _pairs(published, ours)
     for paper_ds, row in published.iterrows():
         if paper_ds not in ours.index:
             continue
@@ -144,8 +164,6 @@ def side_by_side(
         for paper_m in ours.columns:
             mine, theirs = ours.at[paper_ds, paper_m], row[paper_m]
             cells |= _value_cells(paper_m, mine, theirs, table.digits, compact)
-            if not np.isnan(mine):
-                pairs.setdefault(paper_m, []).append((mine, theirs))
         if table.anova:
             ds = repro.datasets.get(paper_ds, paper_ds)
             text, p = _anova(df, ds, table.column, list(repro.methods.values()))
@@ -157,28 +175,53 @@ def side_by_side(
                 anova_verdicts.append(a["significant"] != (p <= 0.05))
         rows[paper_ds] = cells
     if rows:
-        rows |= _summary_rows(pairs, table.digits, compact, anova_verdicts)
+        printed = {m: int(published[m].notna().sum()) for m in ours.columns}
+        rows |= _summary_rows(pairs, table.digits, compact, anova_verdicts, printed)
     out = pd.DataFrame.from_dict(rows, orient="index")
     out.index.name = "dataset"
     return out
 
 
+def _pairs(published: pd.DataFrame, ours: pd.DataFrame) -> dict[str, list[tuple]]:
+    """``{method: [(ours, paper), ...]}`` over the datasets where both values are numbers."""
+    pairs = {}
+    for paper_ds in published.index:
+        if paper_ds not in ours.index:
+            continue
+        for paper_m in ours.columns:
+            mine, theirs = ours.at[paper_ds, paper_m], published.at[paper_ds, paper_m]
+            if np.isfinite(mine) and np.isfinite(theirs):
+                pairs.setdefault(paper_m, []).append((float(mine), float(theirs)))
+    return pairs
+
+
 def _value_cells(method: str, mine: float, theirs: float, digits: int, compact: bool) -> dict:
     """The cells of one method on one dataset: "ours (paper)", or paper, ours and Δ apart."""
     shown = "—" if np.isnan(mine) else f"{mine:.{digits}f}"
+    printed = "—" if np.isnan(theirs) else f"{theirs:.{digits}f}"
     if compact:
-        return {method: f"{shown} ({theirs:.{digits}f})"}
+        return {method: f"{shown} ({printed})"}
     return {
-        f"{method} paper": f"{theirs:.{digits}f}",
+        f"{method} paper": printed,
         f"{method} ours": shown,
-        f"{method} Δ": "" if np.isnan(mine) else f"{mine - theirs:+.{digits}f}",
+        f"{method} Δ": "" if np.isnan(mine) or np.isnan(theirs) else f"{mine - theirs:+.{digits}f}",
     }
 
 
-def _summary_rows(pairs: dict, digits: int, compact: bool, anova_verdicts: list) -> dict:
-    """The last rows of a side-by-side table: :data:`MEAN_DELTA`, :data:`RANK_CORR` (three or
-    more datasets) and the ANOVA verdicts that differ from the paper's."""
+def _rho(pairs: list[tuple]) -> float:
+    """Spearman's ρ of (ours, paper) pairs: NaN with fewer than three, or a constant side."""
     from scipy.stats import spearmanr
+
+    if len(pairs) < 3 or not _varies(pairs):
+        return np.nan
+    return float(spearmanr(*zip(*pairs)).statistic)
+
+
+def _summary_rows(
+    pairs: dict, digits: int, compact: bool, anova_verdicts: list, printed: dict
+) -> dict:
+    """The last rows of a side-by-side table: :data:`MEAN_DELTA`, :data:`RANK_CORR` (three or
+    more datasets), :data:`DATASETS_ROW` and the ANOVA verdicts that differ from the paper's."""
 
     def column(m):
         return m if compact else f"{m} Δ"
@@ -188,13 +231,10 @@ def _summary_rows(pairs: dict, digits: int, compact: bool, anova_verdicts: list)
             column(m): f"{np.mean([abs(a - b) for a, b in p]):.{digits}f}" for m, p in pairs.items()
         }
     }
-    rho = {
-        m: spearmanr(*zip(*p)).statistic if _varies(p) else np.nan
-        for m, p in pairs.items()
-        if len(p) >= 3
-    }
+    rho = {m: _rho(p) for m, p in pairs.items() if len(p) >= 3}
     if rho:
         rows[RANK_CORR] = {column(m): "" if np.isnan(r) else f"{r:+.2f}" for m, r in rho.items()}
+    rows[DATASETS_ROW] = {column(m): f"{len(pairs.get(m, []))} of {n}" for m, n in printed.items()}
     if anova_verdicts:
         count = f"{sum(anova_verdicts)} of {len(anova_verdicts)}"
         rows[VERDICTS_ROW] = {"ANOVA F (p), this run": count}
@@ -227,8 +267,38 @@ def _anova(df: pd.DataFrame, dataset: str, column: str, solvers: list) -> tuple[
     return f"{res.statistic:.2f} ({res.pvalue:.2f})", float(res.pvalue)
 
 
+def table_label(table: PublishedTable, long: bool = False) -> str:
+    """The table's name in summaries: its number (where the document gives one) and title,
+    and "(read off)" where its values were read off a figure; ``long``: for headings, what
+    they were read off."""
+    label = f"{table.number}: {table.title}" if table.number else table.title
+    if table.read_off:
+        label += (
+            f" (read off {table.read_off}; the document prints no numbers)"
+            if long
+            else " (read off the document's figures)"
+        )
+    return label
+
+
+def _row_notes(repro: Reproduction, datasets) -> list[str]:
+    """The notes of ``repro.row_notes`` about the datasets the table shows."""
+    return [note for ds, note in repro.row_notes.items() if ds in set(datasets)]
+
+
+def _run_note(run: RunProtocol | None) -> str:
+    """What a quick profile cut, in its experiment's words ("" for a full run)."""
+    if run is None or not run.quick:
+        return ""
+    return f"this run is the quick profile {run.experiment}: {run.description}".rstrip(": ")
+
+
 def comparison_sections(repro: Reproduction, rows: pd.DataFrame) -> list[Section]:
     """Report sections comparing a run with the published tables of ``repro``.
+
+    Each heading names the table (number and title) and sets the document's protocol beside
+    the run's ("paper: 20-fold CV; this run: 5-fold CV (quick profile)"); a note about a
+    dataset's rows (``repro.row_notes``) is shown only under tables with that row.
 
     Parameters
     ----------
@@ -244,18 +314,22 @@ def comparison_sections(repro: Reproduction, rows: pd.DataFrame) -> list[Section
         under it, the tests beside the run's; then the document's own sections.
     """
     out = []
+    run = run_protocol(rows)
+    protocol = protocol_heading(repro.protocol, run)
+    suffix = f" — {protocol}" if protocol else ""
     for table in repro.tables:
         if table.column not in rows.columns:
             continue
-        note = "; ".join(n for n in (table.note, repro.note) if n)
+        label = table_label(table)
         ours = run_table(repro, table, rows)
+        notes = [table.note, repro.note, *_row_notes(repro, ours.index), _run_note(run)]
         out.append(
             Section(
-                f"{repro.source}: {table.title}, paper vs this run",
+                f"{repro.source}, {table_label(table, long=True)}, paper vs this run{suffix}",
                 side_by_side(repro, table, rows, ours).fillna(""),
                 None,
-                note,
-                key=("paper", table.title),
+                "; ".join(n for n in notes if n),
+                key=("paper", label),
             )
         )
         pub = published_tests(table.file)
@@ -264,16 +338,174 @@ def comparison_sections(repro: Reproduction, rows: pd.DataFrame) -> list[Section
             differs = tests[DIFFERS].drop(index=VERDICTS_ROW, errors="ignore")
             out.append(
                 Section(
-                    f"{repro.source}: {table.title}, tests, paper vs this run",
+                    f"{repro.source}, {label}, tests, paper vs this run{suffix}",
                     tests,
                     {m: [DIFFERS] for m, v in differs.items() if v},  # bold: verdicts differ
                     tests_note,
-                    key=("tests", table.title),
+                    key=("tests", label),
                 )
             )
     if repro.extra_sections is not None:
         out.extend(repro.extra_sections(rows))
     return out
+
+
+def table_summaries(repro: Reproduction, rows: pd.DataFrame) -> list[dict]:
+    """Per published table of ``repro``, how close one run comes to it, as plain values.
+
+    What an index of the reproductions needs to classify each table (reproduced within its
+    own spread, or deviates): the tables of ``repro.tables`` whose column the rows carry, then
+    those ``repro.summaries`` describes (tables the document's own sections build).
+
+    Parameters
+    ----------
+    repro : Reproduction
+    rows : DataFrame
+        One run's result rows with the columns ``repro`` derives (:func:`derive_columns`).
+
+    Returns
+    -------
+    list of dict
+        One per table, with the keys
+
+        * ``target``, ``source``, ``number`` (e.g. "Table 3.3"; "" if none), ``title``,
+          ``table`` (:func:`table_label`), ``file``, ``metric`` (the compared column),
+          ``read_off`` (where values were read off a figure; "" when printed);
+        * ``n_published`` (datasets the paper printed a value for) and ``n_compared``
+          (of them, those with a value of the run), ``datasets`` (the compared ones);
+        * ``mean_abs_delta`` ({method: mean absolute difference}) and
+          ``mean_abs_delta_overall`` (over every compared cell), in the table's unit;
+        * ``rho`` ({method: Spearman's ρ over the datasets}, NaN below three) and
+          ``rho_median``;
+        * ``verdicts_differ`` and ``verdicts_compared``: the published tests' verdicts that the
+          run does not reproduce, of those compared (None when the table has no tests), and
+          ``verdicts_where`` (which);
+        * ``spread_run``: the mean standard deviation over the folds of the compared cells
+          (table's unit), ``spread_published``: the same of the published ones where the
+          document prints them (else None), and ``within_spread``: whether
+          ``mean_abs_delta_overall`` is at most that spread (the published one where printed);
+        * ``protocol_paper``, ``protocol_run`` and ``quick``: what each used.
+    """
+    run = run_protocol(rows)
+    common = {
+        "target": repro.name,
+        "source": repro.source,
+        "protocol_paper": repro.protocol.text if repro.protocol else "",
+        "protocol_run": run.text if run else "",
+        "quick": bool(run and run.quick),
+    }
+    out = []
+    for table in repro.tables:
+        if table.column in rows.columns:
+            out.append(common | _grid_summary(repro, table, rows))
+    if repro.summaries is not None:
+        out.extend(common | _with_defaults(s) for s in repro.summaries(rows))
+    return out
+
+
+def _grid_summary(repro: Reproduction, table: PublishedTable, rows: pd.DataFrame) -> dict:
+    """:func:`table_summaries`'s entry of one dataset x method table."""
+    published = repro.published(table)
+    ours = run_table(repro, table, rows)
+    pairs = _pairs(published, ours)
+    cells = [(ds, m) for ds in ours.index for m in ours.columns if ds in published.index]
+    cells = [
+        (ds, m)
+        for ds, m in cells
+        if np.isfinite(ours.at[ds, m]) and np.isfinite(published.at[ds, m])
+    ]
+    spread = run_spread(repro, table, rows)
+    pstd = repro.published_std(table)
+    verdicts = _verdicts(repro, table, rows, ours)
+    entry = {
+        "number": table.number,
+        "title": table.title,
+        "table": table_label(table),
+        "file": table.file,
+        "metric": table.column,
+        "read_off": table.read_off,
+        "n_published": int(published.notna().any(axis=1).sum()),
+        "datasets": sorted({ds for ds, _ in cells}, key=list(published.index).index),
+        "mean_abs_delta": {m: float(np.mean([abs(a - b) for a, b in p])) for m, p in pairs.items()},
+        "rho": {m: _rho(p) for m, p in pairs.items()},
+        "spread_run": _mean_cells(spread, cells),
+        "spread_published": None if pstd is None else _mean_cells(pstd, cells),
+        **verdicts,
+    }
+    return _with_defaults(entry)
+
+
+def _with_defaults(entry: dict) -> dict:
+    """A summary entry with the keys every entry has and the values derived from the others
+    (``n_compared``, the overall mean abs. Δ, the median ρ, ``within_spread``)."""
+    out = {
+        "number": "",
+        "title": "",
+        "file": "",
+        "metric": "",
+        "read_off": "",
+        "n_published": 0,
+        "datasets": [],
+        "mean_abs_delta": {},
+        "rho": {},
+        "verdicts_differ": None,
+        "verdicts_compared": None,
+        "verdicts_where": "",
+        "spread_run": np.nan,
+        "spread_published": None,
+    } | entry
+    out.setdefault("table", out["number"] or out["title"])
+    out.setdefault("n_compared", len(out["datasets"]))
+    if "mean_abs_delta_overall" not in out:
+        deltas = [v for v in out["mean_abs_delta"].values() if np.isfinite(v)]
+        out["mean_abs_delta_overall"] = float(np.mean(deltas)) if deltas else np.nan
+    rhos = [v for v in out["rho"].values() if np.isfinite(v)]
+    out.setdefault("rho_median", float(np.median(rhos)) if rhos else np.nan)
+    spread = out["spread_published"] if out["spread_published"] is not None else out["spread_run"]
+    delta = out["mean_abs_delta_overall"]
+    out.setdefault(
+        "within_spread",
+        bool(np.isfinite(delta) and spread is not None and np.isfinite(spread) and delta <= spread),
+    )
+    return out
+
+
+def _mean_cells(frame: pd.DataFrame, cells: list[tuple]) -> float:
+    """The mean of ``frame``'s finite values at the (dataset, method) ``cells``."""
+    values = [
+        frame.at[ds, m]
+        for ds, m in cells
+        if ds in frame.index and m in frame.columns and np.isfinite(frame.at[ds, m])
+    ]
+    return float(np.mean(values)) if values else np.nan
+
+
+def _verdicts(repro, table, rows, ours) -> dict:
+    """The published tests' verdicts the run does not reproduce: the rank tests printed under
+    the table (:func:`side_by_side_tests`) and the per-dataset ANOVA where there is one."""
+    differ, compared, where = 0, 0, []
+    pub = published_tests(table.file)
+    if pub and pub.get("average_ranks"):
+        tests, _ = side_by_side_tests(ours, pub)
+        if VERDICTS_ROW in tests.index:
+            d, _, c = str(tests.at[VERDICTS_ROW, DIFFERS]).partition(" of ")
+            differ, compared = differ + int(d), compared + int(c)
+            which = tests[DIFFERS].drop(index=VERDICTS_ROW)
+            where += [f"{m}: {v}" for m, v in which.items() if str(v).strip()]
+    if table.anova:
+        sbs = side_by_side(repro, table, rows, ours)
+        if VERDICTS_ROW in sbs.index:
+            d, _, c = str(sbs.at[VERDICTS_ROW, "ANOVA F (p), this run"]).partition(" of ")
+            differ, compared = differ + int(d), compared + int(c)
+            if int(d):
+                where.append(f"per-dataset ANOVA: {d} of {c}")
+    if not compared:
+        return {"verdicts_differ": None, "verdicts_compared": None, "verdicts_where": ""}
+    return {
+        "verdicts_differ": differ,
+        "verdicts_compared": compared,
+        "verdicts_where": "; ".join(where),
+    }
 
 
 def figures(repro: Reproduction, rows: pd.DataFrame, out_dir, formats=("png",)) -> list:

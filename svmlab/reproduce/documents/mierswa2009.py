@@ -30,7 +30,8 @@ import json
 import numpy as np
 import pandas as pd
 
-from svmlab.reproduce.document import Paper, PublishedTable, Reproduction, Study
+from svmlab.reproduce.document import Paper, Protocol, PublishedTable, Reproduction, Study
+from svmlab.reproduce.documents.mierswa2009_fronts import MOEVOSVM_FRONTS, TSVM_FIGURES
 from svmlab.selection.mo_wrapper import error_of_score
 from svmlab.stats.sections import Section
 
@@ -270,75 +271,91 @@ _QP = ("mySVM", "LibSVM")
 _VARIANTS = ("EvoSVM-G", "EvoSVM-S", "EvoSVM-H", "PsoSVM", *_QP)
 
 
-def _evosvm(name, source, file, columns, note="", extra=(), deviations=("evosvm_mysvm",)):
+def _evosvm(name, source, number, stem, columns, protocol, note="", extra=(), **kw):
+    """An EvoSVM target: the error table ``<stem>.csv`` (and its printed standard deviations,
+    ``<stem>_std.csv``) with the run's per-dataset ANOVA beside the thesis's."""
     return Reproduction(
         name=name,
         source=source,
         tables=(
             PublishedTable(
                 "error (%, mean of the fold error rates)",
-                file,
+                f"{stem}.csv",
                 "error_rate",
                 scale=100.0,
                 anova=True,
+                number=number,
+                std_file=f"{stem}_std.csv",
             ),
             *extra,
         ),
         datasets=_evosvm_datasets(),
         methods={m: _EVOSVM_METHODS[m] for m in columns},  # the published table's columns
-        deviations=deviations,
+        deviations=kw.pop("deviations", ("evosvm_mysvm",)),
         note="; ".join(
             filter(None, ("mySVM is emulated by LIBSVM (see the known deviations below)", note))
         ),
+        protocol=protocol,
+        row_notes={"Lawsuit": "the Lawsuit rows are suspect (docs/decisions/evo.md)"},
+        **kw,
     )
 
 
 _TABLE_3_2 = PublishedTable(
-    "dual objective W per training fold (Table 3.2)",
+    "dual objective W per training fold",
     "evosvm_t32_objective.csv",
     "dual_objective",
     digits=3,
     note="EvoSVM drops the equality constraint; the thesis's QP rows are not "
     "dual values (negative: RapidMiner's signed-alpha formula), ours are "
     "(docs/decisions/evo.md)",
+    number="Table 3.2",
+    std_file="evosvm_t32_objective_std.csv",
 )
+#: Table 3.4's protocol (Sec. 3.1.3.3: "a 10-fold cross validation").
+_TEN_FOLD = Protocol("RBF, 10-fold CV", folds=10)
+
+
+def _table_3_4(c: str, stem: str) -> Reproduction:
+    return _evosvm(
+        f"evosvm_table_3_4_C{c}",
+        f"Mierswa 2009, Table 3.4, C = {c} (EvoSVM variants, PsoSVM, QP SVMs)",
+        f"Table 3.4 (C = {c})",
+        stem,
+        _VARIANTS,
+        _TEN_FOLD,
+    )
+
 
 REPRODUCTIONS = (
     _evosvm(
         "evosvm_table_3_3",
-        "Mierswa 2009, Tables 3.2 and 3.3 (EvoSVM vs QP SVMs; RBF, C = 1, 20-fold CV)",
-        "evosvm_t33_error.csv",
+        "Mierswa 2009, Tables 3.2 and 3.3 (EvoSVM vs QP SVMs)",
+        "Table 3.3",
+        "evosvm_t33_error",
         ("EvoSVM", *_QP),
-        "the Lawsuit rows are suspect (docs/decisions/evo.md)",
+        Protocol("RBF, C = 1, 20-fold CV", folds=20),
         deviations=("evosvm_spiral", "evosvm_mysvm", "evosvm_objective"),
         extra=(_TABLE_3_2,),
     ),
-    _evosvm(
-        "evosvm_table_3_4_C1",
-        "Mierswa 2009, Table 3.4, C = 1 (EvoSVM variants, PsoSVM, QP SVMs; 10-fold CV)",
-        "evosvm_t34_c1_error.csv",
-        _VARIANTS,
-    ),
-    _evosvm(
-        "evosvm_table_3_4_C0.1",
-        "Mierswa 2009, Table 3.4, C = 0.1",
-        "evosvm_t34_c01_error.csv",
-        _VARIANTS,
-    ),
-    _evosvm(
-        "evosvm_table_3_4_C0.01",
-        "Mierswa 2009, Table 3.4, C = 0.01",
-        "evosvm_t34_c001_error.csv",
-        _VARIANTS,
-    ),
+    _table_3_4("1", "evosvm_t34_c1_error"),
+    _table_3_4("0.1", "evosvm_t34_c01_error"),
+    _table_3_4("0.01", "evosvm_t34_c001_error"),
     _evosvm(
         "evosvm_table_4_2",
-        "Mierswa 2009, Table 4.2 (Epanechnikov kernel, C = 1; 10-fold CV, not 20)",
-        "evosvm_t42_error.csv",
+        "Mierswa 2009, Table 4.2 (non-PSD kernel: EvoSVM vs QP SVMs vs RVM)",
+        "Table 4.2",
+        "evosvm_t42_error",
         ("EvoSVM", *_QP, "RVM"),
+        Protocol(
+            "Epanechnikov kernel, C = 1; 10-fold CV (the caption says 20; docs/decisions/evo.md)",
+            folds=10,
+        ),
         "modern LIBSVM handles indefinite kernels better than the thesis's",
         deviations=("evosvm_spiral", "evosvm_mysvm"),
     ),
+    MOEVOSVM_FRONTS,
+    TSVM_FIGURES,
     Reproduction(
         name="mo_feature_selection_fronts",
         source="Mierswa (2009), Sec. 6.2 and Fig. 6.1 (multi-objective wrapper feature "
