@@ -15,7 +15,8 @@ the run (:func:`sections`). The package is in three parts:
   beside the run's.
 
 :mod:`~svmlab.reproduce.registry` looks the targets up by name, :mod:`~svmlab.reproduce.papers`
-the documents.
+the documents; :func:`~svmlab.reproduce.registry.run_summaries` sums up a run per published
+table (mean abs. Δ, ρ, test verdicts that differ, spread) for an index of the reproductions.
 """
 
 from __future__ import annotations
@@ -34,7 +35,9 @@ from svmlab.reproduce.registry import (
     figures,
     get_reproduction,
     known_deviations,
+    run_summaries,
     sections,
+    table_summaries,
 )
 
 __all__ = [
@@ -49,8 +52,10 @@ __all__ = [
     "figures",
     "get_reproduction",
     "known_deviations",
+    "run_summaries",
     "run_table",
     "sections",
     "side_by_side",
     "support_vector_columns",
+    "table_summaries",
 ]

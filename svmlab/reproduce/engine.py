@@ -95,7 +95,8 @@ def run_table(repro: Reproduction, table: PublishedTable, df: pd.DataFrame) -> p
 
 def run_spread(repro: Reproduction, table: PublishedTable, df: pd.DataFrame) -> pd.DataFrame:
     """The spread of :func:`run_table`'s cells over the folds, in the paper's unit: the
-    standard deviation of the fold values (of their sum: x sqrt(n), for ``how="sum"``)."""
+    standard deviation of the fold values (of their sum: x sqrt(n), for ``how="sum"``);
+    NaN for a cell of one fold."""
     return _run_grid(repro, table, df, "std")
 
 
@@ -108,6 +109,7 @@ def _run_grid(repro: Reproduction, table: PublishedTable, df: pd.DataFrame, fiel
         if table.how == "sum":
             agg["value"] = agg["value"] * agg["n"]
             agg["std"] = agg["std"] * np.sqrt(agg["n"])
+        agg.loc[agg["n"] < 2, "std"] = np.nan  # one fold: no spread
         wide = agg.pivot(index="dataset", columns="method", values=field) * table.scale
         if field == "std":
             wide = wide.abs()
@@ -459,7 +461,8 @@ def _with_defaults(entry: dict) -> dict:
         "spread_published": None,
         "note": "",
     } | entry
-    out.setdefault("table", out["number"] or out["title"])
+    named = ": ".join(p for p in (out["number"], out["title"]) if p)
+    out.setdefault("table", named)
     out.setdefault("n_compared", len(out["datasets"]))
     if "mean_abs_delta_overall" not in out:
         deltas = [v for v in out["mean_abs_delta"].values() if np.isfinite(v)]

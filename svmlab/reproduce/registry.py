@@ -18,6 +18,10 @@ from svmlab.reproduce.documents import DOCUMENTS
 REPRODUCTIONS: dict[str, Reproduction] = {
     r.name: r for document in DOCUMENTS for r in document.reproductions
 }
+#: The document (``svmlab reproduce`` name) of every target.
+DOCUMENT_OF: dict[str, str] = {
+    r.name: document.name for document in DOCUMENTS for r in document.reproductions
+}
 
 
 def get_reproduction(name: str) -> Reproduction:
@@ -61,3 +65,40 @@ def known_deviations(name: str) -> list[tuple[str, str]]:
     """The explained deviations of target ``name``: ``(topic, Markdown text)`` each, from
     ``svmlab/reproduce/deviations/<topic>.md``."""
     return engine.known_deviations(get_reproduction(name))
+
+
+def table_summaries(name: str, df: pd.DataFrame) -> list[dict]:
+    """Per published table of target ``name``, how close one run's rows ``df`` come to it
+    (:func:`svmlab.reproduce.engine.table_summaries`), each with its ``document``.
+
+    ``df`` holds the run's rows as stored; the target's columns are derived here.
+    """
+    repro = get_reproduction(name)
+    rows = engine.derive_columns(repro, df)
+    return [{"document": DOCUMENT_OF[name], **s} for s in engine.table_summaries(repro, rows)]
+
+
+def run_summaries(df: pd.DataFrame) -> list[dict]:
+    """:func:`table_summaries` of every run (every job of a sweep) in ``df`` that names a
+    reproduction target in its stored configuration, each entry with the run's ``run_dir``,
+    ``experiment`` and ``job`` (the sweep's overrides, "" for a single run).
+
+    An index of the reproductions calls it on each study's results
+    (``load_results(run_dir)``); runs without a target add nothing.
+    """
+    from svmlab.results import run_configs
+
+    out = []
+    for run_dir, config in run_configs(df).items():
+        target = config.get("reproduce")
+        rows = df[df["run_dir"] == run_dir]
+        if not target or rows.empty:
+            continue
+        job = rows["job"].dropna().astype(str) if "job" in rows else pd.Series(dtype=str)
+        where = {
+            "run_dir": str(run_dir),
+            "experiment": str(config.get("name") or ""),
+            "job": job.iloc[0] if len(job) else "",
+        }
+        out += [where | s for s in table_summaries(target, rows)]
+    return out
