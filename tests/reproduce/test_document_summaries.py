@@ -131,3 +131,30 @@ def test_svmperf_figures_say_they_have_no_published_numbers():
     (fig1,) = table_summaries(repro, rows)
     assert fig1["number"] == "Fig. 1" and fig1["n_published"] == 0
     assert "no published numbers" in fig1["note"] and not fig1["within_spread"]
+
+
+def test_hydrmi_tables_2_to_6_are_summed_up_per_table():
+    t25 = _published("hydrmi_t2_t5_relieff_accuracy.csv")
+    cells = t25[(t25["percent"] == 10) & t25["dataset"].isin(["Elephant", "Fox"])]
+    registry = {"Elephant": "elephant", "Fox": "fox"}
+    rows = [
+        {
+            "dataset": registry[c["dataset"]],
+            "method": f"relieff_{CLASSIFIERS[c['algorithm']]}",
+            "solver": f"relieff_{CLASSIFIERS[c['algorithm']]}",
+            "task_type": "binary",
+            "status": "ok",
+            "selected": True,
+            "n_test": 100,
+            "accuracy": c["accuracy"],
+            "fit_info": "{}",
+            "chosen_params": json.dumps({"distance": c["distance"], "filter_fraction": 0.1}),
+        }
+        for _, c in cells.iterrows()
+    ]
+    repro = get_reproduction("hydrmi_tables_2_to_6")
+    out = {s["number"]: s for s in table_summaries(repro, pd.DataFrame(rows))}
+    assert set(out) == {"Table 2", "Table 3", "Table 4", "Table 5", "Table 6"}
+    assert out["Table 2"]["mean_abs_delta"] == {"10%": pytest.approx(0.0)}
+    assert out["Table 2"]["n_compared"] == 2 and out["Table 2"]["n_published"] == 5
+    assert out["Table 6"]["verdicts_compared"] == 1 and out["Table 6"]["datasets"] == ["10%"]

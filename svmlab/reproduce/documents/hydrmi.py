@@ -283,18 +283,23 @@ def _search_section(ok: pd.DataFrame) -> Section | None:
 
 def _relieff_measured(ok: pd.DataFrame) -> pd.DataFrame:
     """(distance, percent, dataset, algorithm) -> pooled accuracy of the filter-only rows."""
+    rel = _relieff_rows(ok)
+    rows = [
+        {"distance": d, "percent": p, "dataset": ds, "algorithm": a, "accuracy": _pooled(g)}
+        for (d, p, ds, a), g in rel.groupby(["distance", "percent", "paper_dataset", "algorithm"])
+    ]
+    return pd.DataFrame(rows)
+
+
+def _relieff_rows(ok: pd.DataFrame) -> pd.DataFrame:
+    """The filter-only rows with their ``distance`` and ``percent`` (of the features kept)."""
     rel = ok[ok["condition"] == "ReliefF-MI"].copy()
     params = rel["chosen_params"].map(lambda s: json.loads(s) if isinstance(s, str) and s else {})
     rel["distance"] = params.map(lambda p: p.get("distance"))
     rel["percent"] = params.map(lambda p: p.get("filter_fraction")).map(
         lambda f: int(round(100 * f)) if f is not None else None
     )
-    rel = rel[rel["distance"].notna() & rel["percent"].notna()]
-    rows = [
-        {"distance": d, "percent": p, "dataset": ds, "algorithm": a, "accuracy": _pooled(g)}
-        for (d, p, ds, a), g in rel.groupby(["distance", "percent", "paper_dataset", "algorithm"])
-    ]
-    return pd.DataFrame(rows)
+    return rel[rel["distance"].notna() & rel["percent"].notna()]
 
 
 def distance_friedman(table: pd.DataFrame) -> dict:
@@ -494,6 +499,7 @@ def relieff_summaries(df: pd.DataFrame) -> list[dict]:
     paper = _published("hydrmi_t2_t5_relieff_accuracy.csv")
     keys = ["distance", "percent", "dataset", "algorithm"]
     both = measured.merge(paper, on=keys, how="inner", suffixes=("", "_paper"))
+    spread = _fold_spread(_relieff_rows(ok), ["distance", "percent", "paper_dataset", "algorithm"])
     out = []
     for distance, number in _DISTANCE_TABLES.items():
         block = both[both["distance"] == distance]
@@ -511,7 +517,7 @@ def relieff_summaries(df: pd.DataFrame) -> list[dict]:
                 "hydrmi_t2_t5_relieff_accuracy.csv",
                 sorted(block["dataset"].unique()),
                 pairs,
-                [np.nan],  # the run keeps no per-fold rows of the filter per distance here
+                [spread.get(tuple(k), np.nan) for k in block[keys].to_numpy()],
                 int(published["dataset"].nunique()),
             )
         )
@@ -521,14 +527,15 @@ def relieff_summaries(df: pd.DataFrame) -> list[dict]:
 
 def _friedman_verdicts(both: pd.DataFrame) -> dict | None:
     """Table 6's summary: chi2 against the printed one, and the verdicts at 5 % that differ."""
-    printed = _published("hydrmi_t6_friedman.csv")
-    pairs, differ, where = [], 0, []
+    printed = _published("hydrmi_t6_friedman.csv").set_index("percent")
+    pairs, labels, differ, where = [], [], 0, []
     for p, g in both.groupby("percent"):
         ours = distance_friedman(g)
         if not ours or p not in printed.index:
             continue
         theirs = printed.loc[p]
         pairs.append((ours["chi2"], theirs["chi2"]))
+        labels.append(f"{p}%")
         if (ours["chi2"] > theirs["critical"]) != (theirs["conclusion"] == "reject"):
             differ += 1
             where.append(f"{p}%")
@@ -540,8 +547,7 @@ def _friedman_verdicts(both: pd.DataFrame) -> dict | None:
         "file": "hydrmi_t6_friedman.csv",
         "metric": "chi2",
         "n_published": len(printed),
-        "datasets": [f"{p}%" for p in sorted(both["percent"].unique())][: len(pairs)],
-        "n_compared": len(pairs),
+        "datasets": labels,
         "mean_abs_delta": {"chi2": float(np.mean([abs(a - b) for a, b in pairs]))},
         "rho": {"chi2": rank_correlation(pairs)},
         "verdicts_differ": differ,
