@@ -157,6 +157,7 @@ def job(cfg) -> float | None:
     from hydra.core.hydra_config import HydraConfig
     from omegaconf import OmegaConf
 
+    from svmlab.data.prefetch import ensure_run_files
     from svmlab.report.render import render
     from svmlab.report.summary import build_report
     from svmlab.results import load_results
@@ -173,6 +174,8 @@ def job(cfg) -> float | None:
     settings = parse_overrides([o for o in hc.overrides.task if not o.startswith("~")])
     try:
         container = _composed(cfg, hc)
+        # every data file before planning: fetched with data.allow_download, else one line
+        ensure_run_files(container, hc.runtime.choices.get("experiment"), say=_say)
         run_id = run_id_of(container, run_dir)
         # an unknown target fails before any work
         target = None

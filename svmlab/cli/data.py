@@ -89,38 +89,217 @@ def data(args) -> int:
             print(f"{k.ljust(width)}  {v}")
         return 0
     if args.data_command == "verify":
-        results = registry.verify(args.names or None)
-        bad = 0
-        for name, status, message in results:
-            print(f"{status:<12} {name:<28} {message}")
-            bad += status not in (
-                "ok",
-                "unavailable",
-                "unsupported",
-                "builtin",
-                "synthetic",
-                "missing",
-            )
-        print(f"svmlab: {len(results)} checked, {bad} problem(s)", file=sys.stderr)
-        return 1 if bad else 0
-    return _fetch(args.names)
+        return _verify(args.names or None)
+    return _fetch(args)
 
 
-def _fetch(names: list[str]) -> int:
-    """Fetch every named dataset; one line per failure, and exit status 2 if any failed."""
-    from svmlab.data.registry import fetch
+def _verify(names: list[str] | None) -> int:
+    """``svmlab data verify``: a line per dataset, then the counts; exit status 1 on problems.
 
-    failed = []
+    A registered file that is not here is a problem when it can be fetched (``missing``);
+    one without a download source (``no source``, to be copied in by hand) and the datasets
+    documented as not obtainable (``unavailable``) are counted apart and are not problems.
+    """
+    from svmlab.data import registry
+    from svmlab.data.prefetch import has_download_source
+
+    results = []
+    for name, status, message in registry.verify(names):
+        if status == "missing" and not has_download_source(registry.registry_entry(name)):
+            status = "no source"
+        results.append((name, status, message))
+        print(f"{status:<12} {name:<28} {message}")
+    print(f"svmlab: {verify_summary(results)}", file=sys.stderr)
+    return 1 if any(status in PROBLEMS for _, status, _ in results) else 0
+
+
+#: Statuses of ``svmlab data verify`` that are problems (exit status 1).
+PROBLEMS = ("missing", "checksum", "error", "mismatch")
+
+
+def verify_summary(results: list[tuple[str, str, str]]) -> str:
+    """``237 checked: 230 ok, 2 missing (svmlab data fetch a b), 5 not obtainable; 2
+    problem(s)`` -- every status that occurs, counted, and the command that fetches the
+    missing files."""
+    counts: dict[str, int] = {}
+    for _, status, _ in results:
+        counts[status] = counts.get(status, 0) + 1
+    missing = [name for name, status, _ in results if status == "missing"]
+    words = {
+        "no source": "without a download source (copy them in by hand)",
+        "unavailable": "not obtainable",
+        "checksum": "checksum mismatch",
+    }
+    parts = []
+    for status in ("ok", "missing", "checksum", "mismatch", "error", "unsupported", "no source"):
+        if counts.get(status):
+            parts.append(f"{counts[status]} {words.get(status, status)}")
+            if status == "missing":
+                command = " ".join(missing) if len(missing) <= 5 else "--all"
+                parts[-1] += f" (svmlab data fetch {command})"
+    text = f"{len(results)} checked: {', '.join(parts) or 'nothing'}"
+    if counts.get("unavailable"):
+        text += f", {counts['unavailable']} not obtainable"
+    problems = sum(counts.get(s, 0) for s in PROBLEMS)
+    return f"{text}; {problems} problem(s)"
+
+
+def _fetch(args) -> int:
+    """``svmlab data fetch``: the files of named datasets, of experiments, of a document's
+    studies or of the whole registry; exit status 2 when a needed file is still missing."""
+    check_fetch_args(args)
+    if args.names:
+        return _fetch_names(args.names)
+    if args.experiment is not None:
+        names = [n.strip() for n in args.experiment.split(",") if n.strip()]
+        if not names:
+            raise SvmlabError("--experiment is empty; name one or more (svmlab list experiments)")
+        studies = [(n, ()) for n in names]
+    elif args.document is not None:
+        studies = document_studies(args.document, quick=args.quick)
+    else:  # --all
+        from svmlab.data import registry
+
+        return fetch_datasets([r["name"] for r in registry.list_datasets()], {})
+    return fetch_for_studies(studies)
+
+
+def check_fetch_args(args) -> None:
+    """Exactly one of NAME..., --experiment, --document, --all; --quick only with --document."""
+    chosen = [
+        flag
+        for flag, given in (
+            ("NAME...", bool(args.names)),
+            ("--experiment", args.experiment is not None),
+            ("--document", args.document is not None),
+            ("--all", args.all),
+        )
+        if given
+    ]
+    if len(chosen) != 1:
+        which = " and ".join(chosen) if chosen else "nothing"
+        raise SvmlabError(
+            f"svmlab data fetch takes one of NAME..., --experiment NAME[,NAME], --document "
+            f"PAPER or --all (got {which})"
+        )
+    if args.quick and args.document is None:
+        raise SvmlabError("--quick chooses the quick profiles of --document PAPER; give one")
+
+
+def document_studies(paper_name: str, *, quick: bool = False) -> list[tuple[str, tuple]]:
+    """``(experiment, overrides)`` of every study of a document (:func:`study_experiments`)."""
+    from svmlab.reproduce.papers import get_paper
+
+    return study_experiments(get_paper(paper_name).studies, quick=quick)
+
+
+def study_experiments(studies, *, quick: bool = False) -> list[tuple[str, tuple]]:
+    """``(experiment, overrides)`` of each study (its quick profile with ``quick``; a study
+    without one is left out). A sweep's overrides (``-m``) are dropped: they vary
+    parameters, not data."""
+    out = []
+    for study in studies:
+        name = study.experiment(quick)
+        if name is not None:
+            sweep = any(o.startswith("-") for o in study.overrides)
+            out.append((name, () if sweep else tuple(study.overrides)))
+    return out
+
+
+def study_datasets(experiment: str, overrides=()) -> tuple[list[str], list[str]]:
+    """``(datasets, unavailable)`` of an experiment, from the configuration the runner
+    composes (``+experiment=NAME`` and the study's overrides)."""
+    from svmlab.config import compose
+    from svmlab.data.prefetch import config_datasets
+    from svmlab.errors import UnknownNameError
+    from svmlab.paths import conf_dir
+
+    options = {p.stem for p in (conf_dir() / "experiment").glob("*.yaml")}
+    if experiment not in options:
+        raise UnknownNameError("experiment", experiment, options)
+    cfg, _ = compose([f"+experiment={experiment}", *overrides])
+    return config_datasets(cfg)
+
+
+def fetch_for_studies(studies, *, say=None) -> int:
+    """Fetch every file the studies need, all at once; the outcome on standard error.
+
+    Parameters
+    ----------
+    studies : list of (experiment, overrides)
+    say : callable, optional
+        Receives each line (default: ``svmlab: ...`` on standard error).
+
+    Returns
+    -------
+    int
+        0, or 2 when a needed file is still missing (datasets documented as not obtainable
+        are named once and do not count).
+    """
+    from svmlab.data import registry
+
+    say = say or _say
+    names: dict[str, None] = {}
+    unobtainable: dict[str, str] = {}
+    unread = []
+    for experiment, overrides in studies:
+        try:
+            runs, unavailable = study_datasets(experiment, overrides)
+        except SvmlabError as exc:  # the other studies' files are still fetched
+            unread.append(experiment)
+            say(f"error: the datasets of experiment {experiment!r} are unknown: {exc}")
+            continue
+        names.update(dict.fromkeys(runs))
+        for name in unavailable:
+            reason = registry.registry_entry(name).get("unavailable_reason") or "not obtainable"
+            unobtainable.setdefault(registry.resolve(name), reason)
+    code = fetch_datasets(list(names), unobtainable, say=say)
+    return 2 if unread else code
+
+
+def fetch_datasets(names: list[str], unobtainable: dict[str, str], *, say=None) -> int:
+    """Fetch the files of ``names`` (progress and one line per failure); 2 if any is missing."""
+    from svmlab.data.prefetch import MISSING, needed_files, prefetch, summary_lines
+
+    say = say or _say
+    files, more = needed_files(names)
+    outcomes = prefetch(files, say=say)
+    for line in summary_lines(outcomes, {**unobtainable, **more}):
+        say(line)
+    return 2 if any(o.status == MISSING for o in outcomes) else 0
+
+
+def _say(line: str) -> None:
+    print(f"svmlab: {line}", file=sys.stderr, flush=True)
+
+
+def _fetch_names(names: list[str]) -> int:
+    """``svmlab data fetch NAME...``: each file's path on standard output; a name that is not
+    in the registry or whose file could not be had is one line, and the last line counts
+    them (exit status 2)."""
+    from svmlab.data import registry
+    from svmlab.data.prefetch import needed_files, prefetch, summary_lines
+
+    failed, known = [], []
     for name in names:
         try:
-            print(f"{name}: {fetch(name)}")
+            known.append(registry.resolve(name))
         except SvmlabError as exc:
             failed.append(name)
-            print(f"svmlab: error: {name}: {exc}", file=sys.stderr)
+            _say(f"error: {name}: {exc}")
+    files, unobtainable = needed_files(known)
+    outcomes = prefetch(files)
+    for name in known:
+        if not needed_files([name])[0] and name not in unobtainable:
+            _say(f"{name}: {registry.registry_entry(name)['source']} data, no file to fetch")
+    for outcome in outcomes:
+        if outcome.status != "missing":
+            print(f"{outcome.dataset}: {outcome.detail}")
+    if files or unobtainable:
+        for line in summary_lines(outcomes, unobtainable):
+            _say(line)
+    failed += [o.dataset for o in outcomes if o.status == "missing"]
     if failed:
-        print(
-            f"svmlab: {len(failed)} of {len(names)} dataset(s) not fetched: {', '.join(failed)}",
-            file=sys.stderr,
-        )
+        _say(f"{len(failed)} of {len(names)} dataset(s) not fetched: {', '.join(failed)}")
         return 2
     return 0

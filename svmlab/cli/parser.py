@@ -223,9 +223,21 @@ def _add_data(sub) -> None:
     ver = dsub.add_parser("verify", help="check the sha256 (and counts) of local dataset files")
     ver.add_argument("names", nargs="*", help="datasets to verify (default: all with a file)")
     fe = dsub.add_parser(
-        "fetch", help="download dataset files into the user cache, verifying the checksum"
+        "fetch",
+        help="download dataset files into the user cache, verifying the checksum",
+        description="Download the missing files of datasets, of experiments or of every study "
+        "of a document into the user cache, verifying each sha256. Prints a line per download "
+        "and one per file it could not get; exit status 2 when a needed file is still missing.",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog="examples:\n  svmlab data fetch --document oliveira\n"
+        "  svmlab data fetch --experiment lssvm_bench,svmperf_bench\n"
+        "  svmlab data fetch german_numer\n  svmlab data fetch --all",
     )
-    fe.add_argument("names", nargs="+")
+    fe.add_argument("names", nargs="*", metavar="NAME", help="datasets (registry names)")
+    fe.add_argument("--experiment", metavar="NAME[,NAME]", help="every dataset of experiments")
+    fe.add_argument("--document", metavar="PAPER", help="every study of a document")
+    fe.add_argument("--quick", action="store_true", help="with --document: its quick profiles")
+    fe.add_argument("--all", action="store_true", help="every registered file")
 
 
 def _add_reproduce(sub) -> None:

@@ -28,6 +28,10 @@ def reproduce(args) -> int:
     stem = f"{paper.name}-quick" if args.quick else paper.name
     run_id = "reproduce-quick" if args.quick else "reproduce"
     chosen = _chosen_studies(paper, args.only)
+    if not args.no_run:  # every file of the chosen studies, before the first one runs
+        from svmlab.cli.data import fetch_for_studies, study_experiments
+
+        fetch_for_studies(study_experiments(chosen, quick=args.quick))
     entries = [
         _reproduce_study(s, args, run_id, out / f"{stem}_files")
         if s in chosen

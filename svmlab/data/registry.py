@@ -148,6 +148,16 @@ def _find_local(entry: dict):
     return None, None
 
 
+def local_copy(name: str) -> Path | None:
+    """The first local copy of file dataset ``name`` (not verified), or None."""
+    return _find_local(registry_entry(name))[0]
+
+
+def download_base() -> str | None:
+    """The mirror every file is downloaded from when ``SVMLAB_DATA_URL`` is set, else None."""
+    return os.environ.get("SVMLAB_DATA_URL") or None
+
+
 def locate(name: str) -> Path:
     """The verified local file of dataset ``name``.
 
