@@ -19,6 +19,7 @@ import numpy as np
 import pandas as pd
 
 from svmlab.errors import SvmlabError, UnknownNameError
+from svmlab.report.rank_tests import add_rank_tests
 from svmlab.report.render import figure_html, markdown_html, page, render
 from svmlab.reproduce import MEAN_DELTA, RANK_CORR
 from svmlab.reproduce.published_tests import DIFFERS, VERDICTS_ROW
@@ -26,6 +27,8 @@ from svmlab.stats.sections import Section
 
 #: The kinds of reproduction sections (``Section.key``, set by svmlab.reproduce.sections).
 SIDE_BY_SIDE, TESTS = "paper", "tests"
+#: The heading of a document's section on the datasets it could not obtain.
+UNAVAILABLE = "Datasets not obtainable here"
 
 
 @dataclass
@@ -39,6 +42,8 @@ class RunReport:
     made: dict = field(default_factory=dict)  # how the run was made (see :func:`provenance`)
     # the reproduction targets' explained deviations: (topic, Markdown text)
     explained: list = field(default_factory=list)
+    # str(figure path) -> the Section.group of the block it belongs to (none: after all)
+    figure_groups: dict = field(default_factory=dict)
 
 
 def provenance(df: pd.DataFrame) -> dict:
@@ -125,53 +130,11 @@ def run_report(
     run_path = Path(run_dir)
     out_dir = out_dir or ((run_path.parent if run_path.is_file() else run_path) / "report")
     derived = derived_directions(configs)
-    _add_rank_tests(
+    add_rank_tests(
         out, df, stat_metrics, how, derived, out_dir=out_dir, formats=formats, stats=stats
     )
     out.figures += reproduction_figures(df, formats, out_dir, configs)
     return out
-
-
-def _add_rank_tests(out: RunReport, df, metrics, how, derived, *, out_dir, formats, stats):
-    """Add to ``out`` the rank tests and figures of every metric
-    (:func:`svmlab.stats.analysis.analyse` on the datasets x methods table), and the
-    meta-ranks over the metrics when there are several; a metric that cannot be tested
-    leaves a note instead."""
-    from svmlab.results import aggregate, direction_of
-    from svmlab.stats.analysis import analyse
-
-    ranks_by_metric = {}
-    partial = _incomplete(df, out.notes)
-    for name in metrics:
-        matrix = aggregate(df, name, how).pivot(index="dataset", columns="method", values="value")
-        matrix = matrix.drop(index=[d for d in partial if d in matrix.index])
-        if matrix.shape[0] < 2 or matrix.shape[1] < 2:
-            out.notes.append(
-                f"no rank tests for {name}: they need >= 2 datasets and >= 2 methods "
-                f"(have {matrix.shape[0]} x {matrix.shape[1]})"
-            )
-            continue
-        try:
-            cmp, more, paths = analyse(
-                matrix,
-                direction_of(name, df, derived),
-                name=name,
-                out_dir=out_dir,
-                formats=formats,
-                **stats,
-            )
-        except SvmlabError as exc:  # e.g. an infinite cell: the other metrics still go on
-            out.notes.append(f"no rank tests for {name}: {exc}")
-            continue
-        out.sections += more[1:]  # the summary table already shows the values
-        out.figures += paths
-        ranks_by_metric[name] = cmp.average_ranks
-    if len(ranks_by_metric) > 1:
-        from svmlab.stats.tables import meta_rank_section
-
-        table = pd.DataFrame(ranks_by_metric).T
-        if table.notna().all().all():
-            out.sections.append(meta_rank_section(table))
 
 
 def explained_deviations(configs: dict[str, dict]) -> list[tuple[str, str]]:
@@ -183,21 +146,6 @@ def explained_deviations(configs: dict[str, dict]) -> list[tuple[str, str]]:
         if config.get("reproduce"):
             out.update(known_deviations(config["reproduce"]))
     return list(out.items())
-
-
-def _incomplete(df, notes: list) -> dict[str, str]:
-    """The datasets of a killed (or running) run without every method's folds, named in one
-    note; the rank tests leave them out."""
-    from svmlab.results import incomplete_datasets
-
-    partial = incomplete_datasets(df)
-    if partial:
-        named = "; ".join(f"{d} ({why})" for d, why in partial.items())
-        notes.append(
-            f"the run is incomplete; the statistics use only the datasets with "
-            f"every method's folds and leave out {named}"
-        )
-    return partial
 
 
 def reproduction_figures(df, formats, out_dir, configs) -> list:
@@ -244,7 +192,7 @@ def deviations(entries: list[Entry]) -> pd.DataFrame:
         for column, value in s.table.loc[MEAN_DELTA].items():
             if str(value).strip():
                 row[str(column).removesuffix(" Δ")] = value
-        rows[(e.experiment, s.key[1])] = row
+        rows[(e.experiment, table_label(s))] = row
     return _by_table(rows)
 
 
@@ -255,7 +203,7 @@ def deviation_summary(entries: list[Entry]) -> pd.DataFrame:
     reproduces."""
     rows = {}
     for e, s in _reproduction_sections(entries, SIDE_BY_SIDE):
-        row = rows.setdefault((e.experiment, s.key[1]), {})
+        row = rows.setdefault((e.experiment, table_label(s)), {})
         deltas = _numbers(s.table, MEAN_DELTA)
         if deltas.size:
             row["mean abs. Δ (mean over methods)"] = f"{deltas.mean():.4g}"
@@ -268,7 +216,7 @@ def deviation_summary(entries: list[Entry]) -> pd.DataFrame:
             counts = [str(v) for v in s.table.loc[VERDICTS_ROW] if str(v).strip()]
             row["test verdicts that differ"] = ", ".join(counts) + " (per-dataset ANOVA)"
     for e, s in _reproduction_sections(entries, TESTS):
-        row = rows.setdefault((e.experiment, s.key[1]), {})
+        row = rows.setdefault((e.experiment, table_label(s)), {})
         if VERDICTS_ROW in s.table.index:
             row["test verdicts that differ"] = s.table.at[VERDICTS_ROW, DIFFERS]
             which = s.table[DIFFERS].drop(index=VERDICTS_ROW)
@@ -278,10 +226,39 @@ def deviation_summary(entries: list[Entry]) -> pd.DataFrame:
     return _by_table(rows)
 
 
+#: A table or figure number in a heading: "Table 3.4", "Tables 3.2 and 3.3", "Figs. 1-2".
+_NUMBER = re.compile(
+    r"\b(?:Tables?|Figs?\.|Figures?)\s+[A-Z]?\d+(?:\.\d+)*"
+    r"(?:\s*(?:-|–|/|,|and)\s*(?:Tables?\s+|Figs?\.\s+)?\d+(?:\.\d+)*)*"
+)
+
+
+def table_label(s: Section) -> str:
+    """The name of a reproduction section's published table in the summaries: its number
+    (``Section.number``, else the first table number its heading names, unless the name
+    starts with it), the sweep run it compares (``[evo.C=1]``), and what it shows.
+
+    >>> table_label(Section("Mierswa 2009, Table 3.4, C = 1: error (%), paper vs this run",
+    ...     pd.DataFrame(), key=("paper", "[evo.C=1] error (%)")))
+    'Table 3.4 [evo.C=1]: error (%)'
+    """
+    name, job = s.key[1], ""
+    run = re.match(r"\[(.+?)\] (.*)", name)
+    if run:
+        job, name = f" [{run.group(1)}]", run.group(2)
+    if _NUMBER.match(name):  # the name starts with its number already
+        return name + job
+    found = _NUMBER.search(s.title)
+    number = s.number or (found.group(0) if found else "")
+    return f"{number}{job}: {name}" if number else f"{job.strip()} {name}".strip()
+
+
 def _by_table(rows: dict) -> pd.DataFrame:
-    """``{(experiment, table): cells}`` as a table indexed by table, experiment first."""
+    """``{(experiment, table): cells}`` as a table indexed by table, experiment first; a
+    table name that two experiments share gets the experiment in parentheses."""
+    names = [t for _, t in rows]
     out = pd.DataFrame([{"experiment": e, **cells} for (e, _), cells in rows.items()])
-    out.index = pd.Index([t for _, t in rows], name="table")
+    out.index = pd.Index([f"{t} ({e})" if names.count(t) > 1 else t for e, t in rows], name="table")
     return out.fillna("")
 
 
@@ -336,24 +313,33 @@ def document(title: str, entries: list[Entry], base: Path) -> tuple[str, str]:
 
 def _shift(markdown: str) -> str:
     """Rendered sections one heading level down (under the experiment's heading)."""
-    return re.sub(r"^## ", "### ", markdown, flags=re.M)
+    return re.sub(r"^(#{2,5}) ", r"#\1 ", markdown, flags=re.M)
 
 
 def _add_entry(e: Entry, base: Path, md: list, body: list) -> None:
-    """Append one experiment's heading, status, sections, figures and notes."""
+    """Append one experiment's heading, status, sections, figures and notes: the sections
+    of a block (a run of a sweep) with the block's figures after them, the figures of no
+    block at the end."""
     heading = f"{e.part}: {e.experiment or '-'}"
     md.append(f"## {heading}\n\n{e.status}\n")
     body.append(f"<h2>{html.escape(heading)}</h2>")
     body.append(f"<p>{html.escape(e.status)}</p>")
     if e.report is None:
         return
-    md.append(_shift(render(e.report.sections, "markdown")))
-    body.append(render(e.report.sections, "html"))
-    for path in e.report.figures:
-        rel = Path(os.path.relpath(path, base)).as_posix()
-        if rel.endswith((".png", ".svg", ".jpg")):
-            md.append(f"![{Path(path).stem}]({rel})\n")
-            body.append(figure_html(rel, Path(path).stem))
+    missing = [name for name, _ in unavailable(e.report.config)]
+    if missing:
+        line = f"not obtainable here: {', '.join(missing)} (see {UNAVAILABLE} below)"
+        md.append(f"_{line}_\n")
+        body.append(f"<p class='note'>{html.escape(line)}</p>")
+    groups = e.report.figure_groups
+    for group, sections in _runs_of_groups(e.report.sections):
+        md.append(_shift(render(sections, "markdown")))
+        body.append(render(sections, "html"))
+        if group:
+            _add_figures(
+                [p for p in e.report.figures if groups.get(str(p)) == group], base, md, body
+            )
+    _add_figures([p for p in e.report.figures if not groups.get(str(p))], base, md, body)
     for note in e.report.notes:
         md.append(f"_note: {note}_\n")
         body.append(f"<p class='note'>note: {html.escape(note)}</p>")
@@ -363,6 +349,26 @@ def _add_entry(e: Entry, base: Path, md: list, body: list) -> None:
         for _, text in e.report.explained:
             md.append(text + "\n")
             body.append(markdown_html(text))
+
+
+def _runs_of_groups(sections: list[Section]) -> list[tuple[str, list[Section]]]:
+    """``(group, sections)`` of each run of consecutive sections with the same group."""
+    out = []
+    for s in sections:
+        if out and out[-1][0] == s.group:
+            out[-1][1].append(s)
+        else:
+            out.append((s.group, [s]))
+    return out
+
+
+def _add_figures(paths: list, base: Path, md: list, body: list) -> None:
+    """The image figures of ``paths``, inline, linked relative to ``base``."""
+    for path in paths:
+        rel = Path(os.path.relpath(path, base)).as_posix()
+        if rel.endswith((".png", ".svg", ".jpg")):
+            md.append(f"![{Path(path).stem}]({rel})\n")
+            body.append(figure_html(rel, Path(path).stem))
 
 
 def summary_sections(entries: list[Entry]) -> list[Section]:
@@ -388,13 +394,22 @@ def summary_sections(entries: list[Entry]) -> list[Section]:
         table = pd.DataFrame.from_dict(made, orient="index")
         table.index.name = "experiment"
         out.append(Section("How the runs were made (machine, time, code)", table))
-    missing = [
-        (e.experiment, n, why)
-        for e in entries
-        if e.report
-        for n, why in unavailable(e.report.config)
-    ]
-    if missing:
-        table = pd.DataFrame(missing, columns=["experiment", "dataset", "why"])
-        out.append(Section("Datasets that could not be obtained", table.set_index("experiment")))
-    return out
+    missing = unavailable_section(entries)
+    return out + ([missing] if missing is not None else [])
+
+
+def unavailable_section(entries: list[Entry]) -> Section | None:
+    """The datasets of the document's studies that could not be obtained here: one row per
+    dataset, why, and the experiments that use it (None when every dataset was there)."""
+    why, used_by = {}, {}
+    for e in entries:
+        for name, reason in unavailable(e.report.config) if e.report else []:
+            why.setdefault(name, reason)
+            used_by.setdefault(name, []).append(e.experiment or e.part)
+    if not why:
+        return None
+    table = pd.DataFrame(
+        {"why": list(why.values()), "used by": [", ".join(used_by[n]) for n in why]},
+        index=pd.Index(list(why), name="dataset"),
+    )
+    return Section(UNAVAILABLE, table)

@@ -40,33 +40,45 @@ def render(sections: list[Section], fmt: str = "markdown") -> str:
 
     Markdown gives each section a level-2 heading, HTML a ``<h3>`` (the level under an
     experiment's heading in a document page) and a table that scrolls sideways; best values
-    are bold in Markdown, LaTeX and HTML, and the note follows the table.
+    are bold in Markdown, LaTeX and HTML, and the note follows the table. Sections of a
+    block (``Section.group``, e.g. one run of a sweep) come under the block's heading, written
+    once at that level, with their own headings one level down; CSV and LaTeX put the block
+    before the title.
     """
     if fmt not in FORMATS:
         raise SvmlabError(f"unknown format {fmt!r}; choose one of {', '.join(FORMATS)}")
     if fmt == "html":
         return _html(sections)
-    parts = []
+    parts, group = [], ""
     for s in sections:
         table = s.table.copy()
+        title = f"{s.group}: {s.title}" if s.group else s.title
         if fmt == "csv":
-            parts.append(f"# {s.title}\n{table.to_csv()}" + (f"# {s.note}\n" if s.note else ""))
+            parts.append(f"# {title}\n{table.to_csv()}" + (f"# {s.note}\n" if s.note else ""))
             continue
-        if s.best:
-            for dataset, methods in s.best.items():
-                for method in methods:
-                    if dataset in table.index and method in table.columns:
-                        cell = table.at[dataset, method]
-                        table.at[dataset, method] = (
-                            f"**{cell}**" if fmt == "markdown" else f"\\textbf{{{cell}}}"
-                        )
-        if fmt == "markdown":
-            parts.append(
-                f"## {s.title}\n\n{_markdown(table)}" + (f"\n\n_{s.note}_" if s.note else "")
-            )
-        else:
-            parts.append(f"% {s.title}\n{_latex(table)}" + (f"\n% {s.note}" if s.note else ""))
+        _bold_best(table, s.best, fmt)
+        if fmt == "latex":
+            parts.append(f"% {title}\n{_latex(table)}" + (f"\n% {s.note}" if s.note else ""))
+            continue
+        if s.group and s.group != group:
+            parts.append(f"## {s.group}")
+        group = s.group
+        level = "###" if s.group else "##"
+        parts.append(
+            f"{level} {s.title}\n\n{_markdown(table)}" + (f"\n\n_{s.note}_" if s.note else "")
+        )
     return "\n\n".join(parts) + "\n"
+
+
+def _bold_best(table: pd.DataFrame, best: dict | None, fmt: str) -> None:
+    """Mark the best cells of ``table`` bold in place (Markdown ``**``, LaTeX ``\\textbf``)."""
+    for dataset, methods in (best or {}).items():
+        for method in methods:
+            if dataset in table.index and method in table.columns:
+                cell = table.at[dataset, method]
+                table.at[dataset, method] = (
+                    f"**{cell}**" if fmt == "markdown" else f"\\textbf{{{cell}}}"
+                )
 
 
 def _markdown(table: pd.DataFrame) -> str:
@@ -101,26 +113,59 @@ def _latex(table: pd.DataFrame) -> str:
 
 
 def _html(sections: list[Section]) -> str:
-    """Report sections as HTML: a heading, a table (best values in bold) and the note each."""
-    parts = []
+    """Report sections as HTML: a heading, a table (best values in bold; text cells to the
+    left, numbers to the right) and the note each; a block's heading once above its
+    sections (``<h3>``, its sections' ``<h4>``)."""
+    parts, group = [], ""
     for s in sections:
-        best = s.best or {}
-        head = [s.table.index.name or ""] + [str(c) for c in s.table.columns]
-        rows = ["<tr>" + "".join(f"<th>{html.escape(h)}</th>" for h in head) + "</tr>"]
-        for idx, row in zip(s.table.index, s.table.itertuples(index=False)):
-            cells = [f"<th>{html.escape(str(idx))}</th>"]
-            for col, value in zip(s.table.columns, row):
-                text = html.escape("" if value is None else str(value))
-                bold = col in best.get(idx, ())
-                cells.append(f"<td><strong>{text}</strong></td>" if bold else f"<td>{text}</td>")
-            rows.append("<tr>" + "".join(cells) + "</tr>")
+        if s.group and s.group != group:
+            parts.append(f"<h3 class='block'>{html.escape(s.group)}</h3>")
+        group = s.group
+        level = "h4" if s.group else "h3"
         note = f"<p class='note'>{html.escape(s.note)}</p>" if s.note else ""
         parts.append(
-            f"<h3>{html.escape(s.title)}</h3>\n<div class='scroll'><table>\n"
-            + "\n".join(rows)
+            f"<{level}>{html.escape(s.title)}</{level}>\n<div class='scroll'><table>\n"
+            + "\n".join(_html_rows(s))
             + f"\n</table></div>{note}"
         )
     return "\n".join(parts)
+
+
+def _html_rows(s: Section) -> list[str]:
+    """The ``<tr>`` rows of a section's table: the header, then one row per index entry; the
+    columns that hold words (:func:`_text_columns`) are marked ``class='text'``."""
+    best = s.best or {}
+    text = _text_columns(s.table)
+    mark = lambda j: " class='text'" if text[j] else ""  # noqa: E731
+    head = "".join(
+        f"<th{mark(j)}>{html.escape(str(c))}</th>" for j, c in enumerate(s.table.columns)
+    )
+    rows = [f"<tr><th>{html.escape(s.table.index.name or '')}</th>{head}</tr>"]
+    for idx, row in zip(s.table.index, s.table.itertuples(index=False)):
+        cells = [f"<th>{html.escape(str(idx))}</th>"]
+        for j, (col, value) in enumerate(zip(s.table.columns, row)):
+            shown = html.escape("" if value is None else str(value))
+            if col in best.get(idx, ()):
+                shown = f"<strong>{shown}</strong>"
+            cells.append(f"<td{mark(j)}>{shown}</td>")
+        rows.append("<tr>" + "".join(cells) + "</tr>")
+    return rows
+
+
+def _text_columns(table: pd.DataFrame) -> list[bool]:
+    """Per column, whether most of its filled cells are words rather than numbers (a word:
+    three letters or more in a row), to be left-aligned in HTML.
+
+    >>> t = pd.DataFrame({"p": ["0.75 ± 0.05", "+1.00 (-0.50..+1.00)"], "why": ["not on PyPI", ""]})
+    >>> _text_columns(t)
+    [False, True]
+    """
+    out = []
+    for j in range(table.shape[1]):
+        cells = [str(v) for v in table.iloc[:, j] if v is not None and str(v).strip()]
+        words = sum(re.search(r"[^\W\d_]{3}", c) is not None for c in cells)
+        out.append(bool(cells) and 2 * words >= len(cells))
+    return out
 
 
 def markdown_html(text: str) -> str:
@@ -150,12 +195,21 @@ def figure_html(src: str, caption: str) -> str:
     return f'<figure><img src="{src}" alt="{caption}"><figcaption>{caption}</figcaption></figure>'
 
 
+#: The page's style. A table wider than the page scrolls sideways inside its box, with its
+#: first column held in place and a shadow at the edge that hides columns (so that a reader
+#: sees there is more); text cells are left-aligned, numbers right-aligned.
 CSS = """body{font-family:sans-serif;max-width:70em;margin:2em auto;padding:0 1em;color:#222}
 table{border-collapse:collapse;margin:.5em 0 1em;font-size:.9em}
 th,td{border:1px solid #ccc;padding:.2em .5em;text-align:right}
-tr>th:first-child{text-align:left}tr:first-child th{background:#eee}
+th.text,td.text{text-align:left}
+tr>th:first-child{text-align:left;position:sticky;left:0;background:#fafafa;z-index:1}
+tr:first-child th{background:#eee}
 .note{color:#555;font-style:italic}img{max-width:100%}figure{margin:1em 0}
-.scroll{overflow-x:auto}"""
+h3.block{border-bottom:2px solid #ccc;padding-bottom:.2em;margin-top:1.8em}
+.scroll{overflow-x:auto;max-width:100%;
+background:linear-gradient(to left,#fff 30%,rgba(255,255,255,0)) right/2.5em 100% no-repeat local,
+radial-gradient(farthest-side at 100% 50%,rgba(0,0,0,.25),rgba(0,0,0,0)) right/1em 100%
+no-repeat scroll}"""
 
 
 def page(title: str, body: str) -> str:

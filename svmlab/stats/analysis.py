@@ -44,9 +44,12 @@ def figures(
     pairwise=(),
     matrices: dict | None = None,
 ) -> list[Path]:
-    """Write the papers' rank-bar chart and a Demšar CD diagram, and for each all-pairs
-    procedure in ``pairwise`` its CD diagram (cliques of the pairs it does not reject),
-    rank-bar chart (coloured by its p against the control) and p-value heat map.
+    """Write one figure per test family the tables print: the papers' rank-bar chart with
+    the Bonferroni-Dunn band (the 1xN table's "BD rejects"), a Demšar CD diagram (Nemenyi),
+    the rank-bar chart of Holm's step-down test of the control against each method (the 1xN
+    table's "Holm rejects"), and for each all-pairs procedure in ``pairwise`` its CD diagram
+    (cliques of the pairs it does not reject) and p-value heat map (and, but for Holm, a
+    rank-bar chart of its p of the control against each method).
 
     Returns the files written.
     """
@@ -79,6 +82,20 @@ def figures(
         out_dir / f"{_slug(name)}_cd_diagram",
         formats,
     )
+    paths += save_figure(
+        rank_bars(
+            scores,
+            cmp.control,
+            None,
+            categories=control_holm_categories(cmp),
+            alpha=cmp.alpha,
+            test_name="Holm step-down, control vs. each",
+            title=f"{label}: average {cmp.score_name}s, Holm (control vs. each)",
+            xlabel=axis,
+        ),
+        out_dir / f"{_slug(name)}_rank_bars_holm",
+        formats,
+    )
     if pairwise:
         matrices = matrices or cmp.pairwise(pairwise)
         for which in pairwise:
@@ -86,8 +103,21 @@ def figures(
     return paths
 
 
+def control_holm_categories(cmp: Comparison) -> dict[str, str]:
+    """The category of each method in Holm's test of the control against each method, the
+    1xN table's "Holm rejects" column: ``"worse"`` / ``"better"`` where Holm rejects,
+    ``"not_significant"`` elsewhere, ``"control"`` for the control."""
+    out = {cmp.control: "control"}
+    for method, row in cmp.control_table.iterrows():
+        significant = bool(row["holm_reject"]) and row["direction"] in ("worse", "better")
+        out[method] = row["direction"] if significant else "not_significant"
+    return out
+
+
 def _procedure_figures(cmp, which: str, pvalues, out_dir: Path, name: str, formats) -> list[Path]:
-    """CD diagram, rank-bar chart and heat map of one all-pairs procedure's p-values."""
+    """CD diagram and heat map of one all-pairs procedure's p-values, and (but for Holm,
+    whose chart is the 1xN test's) its rank-bar chart coloured by the procedure's p of the
+    control against each method, the legend naming the all-pairs family."""
     from svmlab.stats.figures import (
         cd_diagram,
         classify_by_pvalues,
@@ -113,20 +143,21 @@ def _procedure_figures(cmp, which: str, pvalues, out_dir: Path, name: str, forma
         Path(f"{stem}_cd_diagram_{which}"),
         formats,
     )
-    paths += save_figure(
-        rank_bars(
-            scores,
-            cmp.control,
-            None,
-            categories=classify_by_pvalues(scores, cmp.control, pvalues, cmp.alpha),
-            alpha=cmp.alpha,
-            test_name=f"{short} p vs. {cmp.control}",
-            title=f"{label}: average {cmp.score_name}s, {short}",
-            xlabel=f"average {cmp.score_name} (lower is better)",
-        ),
-        Path(f"{stem}_rank_bars_{which}"),
-        formats,
-    )
+    if which != "holm":
+        paths += save_figure(
+            rank_bars(
+                scores,
+                cmp.control,
+                None,
+                categories=classify_by_pvalues(scores, cmp.control, pvalues, cmp.alpha),
+                alpha=cmp.alpha,
+                test_name=f"{short}, all pairs (control's row)",
+                title=f"{label}: average {cmp.score_name}s, {short} (all pairs)",
+                xlabel=f"average {cmp.score_name} (lower is better)",
+            ),
+            Path(f"{stem}_rank_bars_{which}"),
+            formats,
+        )
     order = list(cmp.scores.sort_values(kind="stable").index)
     paths += save_figure(
         pvalue_heatmap(

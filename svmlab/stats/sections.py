@@ -24,3 +24,8 @@ class Section:
     # (kind, name) of a section that compares a run with a published table ("paper" or
     # "tests", and the table's name), so that summaries need not parse titles
     key: tuple[str, str] | None = None
+    # the heading of the block the section belongs to (e.g. one run of a sweep): the
+    # renderer writes it once, above the first section of a run of equal groups
+    group: str = ""
+    # the document's number of the published table the section compares with ("Table 3.4")
+    number: str = ""

@@ -55,6 +55,19 @@ def fmt_p(p: float) -> str:
     return f"{p:.4f}" if p >= 1e-3 else f"{p:.1E}"
 
 
+def about(cmp: Comparison) -> str:
+    """What a comparison compares, for its headings: the metric and its direction.
+
+    >>> import pandas as pd
+    >>> from svmlab.stats import compare
+    >>> t = pd.DataFrame({"a": [0.9, 0.8, 0.7], "b": [0.8, 0.7, 0.75]}, index=list("xyz"))
+    >>> about(compare(t, "max", metric="accuracy"))
+    'accuracy, higher is better'
+    """
+    word = "higher" if cmp.direction == "max" else "lower"
+    return f"{cmp.metric}, {word} is better" if cmp.metric else f"{word} is better"
+
+
 def results_section(cmp: Comparison, digits: int = 4) -> Section:
     """Datasets x methods values, then the column average and the average-rank rows.
 
@@ -125,6 +138,7 @@ def omnibus_section(cmp: Comparison) -> Section:
     ]
     table = pd.DataFrame(rows).set_index("test")
     title = "Friedman / Iman-Davenport test" + (f"; {t.name} test" if t is not None else "")
+    title += f" ({about(cmp)})"
     return Section(title, table, None, _omnibus_note(cmp))
 
 
@@ -180,7 +194,8 @@ def control_section(cmp: Comparison) -> Section:
         "(the papers' 'Holm p-value'; ties keep the column order); bold: p <= alpha"
     )
     return Section(
-        f"{cmp.control} against each method (Wilcoxon {kind}, z-test, Holm; alpha = {cmp.alpha:g})",
+        f"{cmp.control} against each method (Wilcoxon {kind}, z-test, Holm; alpha = "
+        f"{cmp.alpha:g}; {about(cmp)})",
         table,
         best,
         note,
@@ -236,7 +251,7 @@ def posthoc_1xn_section(cmp: Comparison) -> Section:
         note += f" No verdict: {cmp.degenerate}"
     title = (
         f"{cmp.control} against each method: z, unadjusted and adjusted p "
-        f"({cmp.score_name}s; alpha = {cmp.alpha:g})"
+        f"({cmp.score_name}s; alpha = {cmp.alpha:g}; {about(cmp)})"
     )
     return Section(title, table, best, note)
 
@@ -272,7 +287,7 @@ def pairwise_section(cmp: Comparison, which: str = "holm", matrices: dict | None
         for a in m.index
     }
     scores = "" if cmp.omnibus_test == "friedman" else f" on {cmp.score_name}s"
-    title = f"all pairs: {pairwise_label(cmp, which)}{scores} p-values"
+    title = f"all pairs: {pairwise_label(cmp, which)}{scores} p-values ({about(cmp)})"
     note = f"bold: p <= {cmp.alpha:g}" + (
         f". No verdict: {cmp.degenerate}" if cmp.degenerate else ""
     )
