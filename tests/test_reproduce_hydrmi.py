@@ -7,7 +7,8 @@ import pandas as pd
 import pytest
 
 from svmlab.reproduce import get_reproduction, sections
-from svmlab.reproduce.documents.hydrmi import _published, distance_friedman
+from svmlab.reproduce.documents.hydrmi import distance_friedman
+from svmlab.reproduce.documents.hydrmi_common import published as _published
 from svmlab.stats.wilcoxon import rank_sum
 
 T25 = _published("hydrmi_t2_t5_relieff_accuracy.csv")

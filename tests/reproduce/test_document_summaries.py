@@ -8,7 +8,8 @@ import pandas as pd
 import pytest
 
 from svmlab.reproduce import get_reproduction, sections
-from svmlab.reproduce.documents.hydrmi import CLASSIFIERS, _published
+from svmlab.reproduce.documents.hydrmi_common import CLASSIFIERS
+from svmlab.reproduce.documents.hydrmi_common import published as _published
 from svmlab.reproduce.documents.mierswa2009_fronts import front_columns
 from svmlab.reproduce.engine import table_summaries
 
