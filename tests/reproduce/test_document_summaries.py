@@ -159,3 +159,12 @@ def test_hydrmi_tables_2_to_6_are_summed_up_per_table():
     assert out["Table 2"]["mean_abs_delta"] == {"10%": pytest.approx(0.0)}
     assert out["Table 2"]["n_compared"] == 2 and out["Table 2"]["n_published"] == 5
     assert out["Table 6"]["verdicts_compared"] == 1 and out["Table 6"]["datasets"] == ["10%"]
+
+
+def test_hydrmi_sections_end_with_the_summary_rows_and_verdicts():
+    out = sections("hydrmi_tables_7_to_13", _hydrmi_rows(shift=0.01))
+    t7 = next(s for s in out if s.key == ("paper", "Table 7: Elephant, accuracy per classifier"))
+    assert t7.table.at["mean abs. Δ", "HyDR-MI acc"] == "0.010"
+    assert t7.table.at["datasets compared", "HyDR-MI acc"] == "17 of 17"
+    t13 = next(s for s in out if s.key and s.key[0] == "tests")
+    assert t13.table.at["verdicts that differ", "verdicts differ"] == "0 of 2"

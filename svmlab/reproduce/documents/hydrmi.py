@@ -32,6 +32,7 @@ from svmlab.reproduce.documents.hydrmi_common import (
     pooled,
     published,
     summary_entry,
+    summary_rows,
 )
 from svmlab.reproduce.documents.hydrmi_relieff import (
     distance_friedman,
@@ -39,6 +40,7 @@ from svmlab.reproduce.documents.hydrmi_relieff import (
     relieff_summaries,
 )
 from svmlab.reproduce.engine import rank_correlation
+from svmlab.reproduce.published_tests import DIFFERS, VERDICTS_ROW
 from svmlab.stats.sections import Section
 from svmlab.stats.wilcoxon import rank_sum, signed_rank
 
@@ -83,6 +85,7 @@ def wrapper_sections(df: pd.DataFrame) -> list[Section]:
         return []
     measured = _wrapper_measured(ok).set_index(["dataset", "algorithm", "condition"])
     paper = published("hydrmi_t7_t11_accuracy.csv").set_index(["dataset", "algorithm", "condition"])
+    summaries = {s["number"]: s for s in wrapper_summaries(df)}
     sections = []
     deltas = []
     for ds in DATASETS:
@@ -108,14 +111,19 @@ def wrapper_sections(df: pd.DataFrame) -> list[Section]:
             if any(not c.startswith("—") for c in cells.values()):
                 table[alg] = cells
         frame = pd.DataFrame.from_dict(table, orient="index")
+        number = _WRAPPER_TABLES[ds]
+        entry = summaries.get(f"Table {number}")
+        if entry is not None:
+            closing = summary_rows(entry, lambda c: f"{c} acc")
+            frame = pd.concat([frame, closing]).fillna("")
         frame.index.name = "classifier"
-        number = {"Elephant": 7, "Tiger": 8, "Fox": 9, "Musk1": 10, "Musk2": 11}[ds]
         sections.append(
             Section(
                 f"HyDR-MI paper, Table {number} ({ds}): accuracy and #features, this run (paper)",
                 frame,
                 None,
                 "accuracy pooled over folds (and HyDR-MI's runs); #feat = mean subset size",
+                key=("paper", f"Table {number}: {ds}, accuracy per classifier"),
             )
         )
     if deltas:
@@ -143,7 +151,7 @@ def _rank_sum_section(measured: pd.DataFrame) -> Section | None:
     """Table 13: HyDR-MI against each baseline over the classifiers, per data set."""
     paper = published("hydrmi_t13_rank_sum.csv").set_index(["dataset", "comparison"])
     acc = measured["accuracy"].unstack("condition")
-    rows = {}
+    rows, differ = {}, 0
     for ds in DATASETS:
         if ds not in acc.index.get_level_values(0):
             continue
@@ -158,7 +166,7 @@ def _rank_sum_section(measured: pd.DataFrame) -> Section | None:
             sr = signed_rank(pair["HyDR-MI"], pair[other])
             p = paper.loc[(ds, other)]
             rows[f"{ds}: HyDR-MI vs {other}"] = {
-                "classifiers": len(pair),
+                "classifiers": str(len(pair)),
                 "mean ranks HyDR-MI / other": (
                     f"{rs.mean_rank_a:.2f} / {rs.mean_rank_b:.2f} "
                     f"({p['mean_rank_hydrmi']:.2f} / {p['mean_rank_other']:.2f})"
@@ -167,10 +175,14 @@ def _rank_sum_section(measured: pd.DataFrame) -> Section | None:
                 "Z": f"{rs.z:.3f} ({p['z']:.3f})",
                 "p (2-tailed)": f"{rs.p:.3f} ({p['p']:.3f})",
                 "signed-rank p (paired)": f"{sr.p:.3g}",
+                DIFFERS: "rank-sum at 5 %" if (rs.p <= 0.05) != (p["p"] <= 0.05) else "",
             }
+            differ += bool(rows[f"{ds}: HyDR-MI vs {other}"][DIFFERS])
     if not rows:
         return None
-    frame = pd.DataFrame.from_dict(rows, orient="index")
+    compared = len(rows)
+    rows[VERDICTS_ROW] = {DIFFERS: f"{differ} of {compared}"}
+    frame = pd.DataFrame.from_dict(rows, orient="index").astype(object).fillna("")
     frame.index.name = "comparison"
     return Section(
         "HyDR-MI paper, Table 13: Wilcoxon rank-sum over the classifiers, this run (paper)",
@@ -179,6 +191,7 @@ def _rank_sum_section(measured: pd.DataFrame) -> Section | None:
         "the paper's unpaired rank-sum (normal approximation, tie-corrected, no continuity "
         "correction); the paired signed-rank test is shown beside it. With fewer than 17 "
         "classifiers W is not comparable with the paper's.",
+        key=("tests", "Table 13: Wilcoxon rank-sum, HyDR-MI against each baseline"),
     )
 
 

@@ -15,7 +15,7 @@ from importlib import resources
 import numpy as np
 import pandas as pd
 
-from svmlab.reproduce.engine import rank_correlation
+from svmlab.reproduce.engine import DATASETS_ROW, MEAN_DELTA, RANK_CORR, rank_correlation
 
 #: The paper's classifier names -> the keys of conf/hydrmi_roster (and of the solver names).
 CLASSIFIERS = {
@@ -121,3 +121,18 @@ def summary_entry(number, title, file, labels, pairs, spread, n_published) -> di
         "rho": {c: rank_correlation(p) for c, p in pairs.items()},
         "spread_run": finite_mean(spread),
     }
+
+
+def summary_rows(entry: dict, column_of, digits: int = 3) -> pd.DataFrame:
+    """The closing rows of a section from its summary entry (:func:`summary_entry`):
+    mean abs. Δ, rank corr. ρ and "datasets compared" per compared column, each in the
+    section's column ``column_of(name)``."""
+    n = len(entry["datasets"])
+    rows = {
+        MEAN_DELTA: {column_of(c): f"{v:.{digits}f}" for c, v in entry["mean_abs_delta"].items()},
+        RANK_CORR: {
+            column_of(c): "" if not np.isfinite(r) else f"{r:+.2f}" for c, r in entry["rho"].items()
+        },
+        DATASETS_ROW: {column_of(c): f"{n} of {entry['n_published']}" for c in entry["rho"]},
+    }
+    return pd.DataFrame.from_dict(rows, orient="index")

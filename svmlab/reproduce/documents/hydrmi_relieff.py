@@ -22,8 +22,10 @@ from svmlab.reproduce.documents.hydrmi_common import (
     pooled,
     published,
     summary_entry,
+    summary_rows,
 )
-from svmlab.reproduce.engine import rank_correlation
+from svmlab.reproduce.engine import DATASETS_ROW, rank_correlation
+from svmlab.reproduce.published_tests import DIFFERS, VERDICTS_ROW
 from svmlab.stats.omnibus import friedman
 from svmlab.stats.ranks import rank_table
 from svmlab.stats.sections import Section
@@ -94,6 +96,23 @@ def relieff_sections(df: pd.DataFrame) -> list[Section]:
             for ds, h in g.groupby("dataset")
         }
     frame = pd.DataFrame.from_dict(summary, orient="index")
+    cells = both.groupby(["dataset", "distance", "percent"])[["accuracy", "accuracy_paper"]].mean()
+    closing = summary_rows(
+        summary_entry(
+            "Tables 2-5",
+            "",
+            "",
+            [],
+            {
+                ds: list(zip(g["accuracy"], g["accuracy_paper"]))
+                for ds, g in cells.dropna().groupby(level="dataset")
+            },
+            [],
+            0,
+        ),
+        lambda c: c,
+    ).drop(index=DATASETS_ROW)
+    frame = pd.concat([frame, closing]).fillna("")
     frame.index.name = "distance, subset"
     sections = [
         Section(
@@ -103,7 +122,8 @@ def relieff_sections(df: pd.DataFrame) -> list[Section]:
             None,
             f"{both['algorithm'].nunique()} classifier(s); mean |this run - paper| per cell "
             f"{np.nanmean(np.abs(both['accuracy'] - both['accuracy_paper'])):.3f}; the paper "
-            "stops at 60 %",
+            "stops at 60 %; mean abs. Δ and ρ per data set over its (distance, subset) cells",
+            key=("paper", "Tables 2-5: ReliefF-MI accuracy, mean over the classifiers"),
         )
     ]
     published_t6 = published("hydrmi_t6_friedman.csv").set_index("percent")
@@ -116,7 +136,7 @@ def relieff_sections(df: pd.DataFrame) -> list[Section]:
         if not ours:
             continue
         row = {
-            "blocks N": ours["N"],
+            "blocks N": str(ours["N"]),
             "chi2 this run": f"{ours['chi2']:.3f}",
             "chi2 paper cells": f"{theirs['chi2']:.3f}" if theirs else "—",
             "chi2 printed": (
@@ -126,9 +146,16 @@ def relieff_sections(df: pd.DataFrame) -> list[Section]:
         }
         row |= {f"rank {d}": f"{r:.3f}" for d, r in ours["ranks"].items()}
         row["BD threshold"] = f"{ours['ranks'].min() + ours['cd']:.3f}"
+        if p in published_t6.index:
+            printed = published_t6.loc[p, "conclusion"] == "reject"
+            differs = (ours["chi2"] > published_t6.loc[p, "critical"]) != printed
+            row[DIFFERS] = "Friedman at 5 %" if differs else ""
         rows[f"{p}%"] = row
     if rows:
-        frame = pd.DataFrame.from_dict(rows, orient="index")
+        verdicts = [r[DIFFERS] for r in rows.values() if DIFFERS in r]
+        if verdicts:
+            rows[VERDICTS_ROW] = {DIFFERS: f"{sum(map(bool, verdicts))} of {len(verdicts)}"}
+        frame = pd.DataFrame.from_dict(rows, orient="index").astype(object).fillna("")
         frame.index.name = "subset"
         sections.append(
             Section(
@@ -138,6 +165,7 @@ def relieff_sections(df: pd.DataFrame) -> list[Section]:
                 "blocks = (classifier, data set) pairs of this run; 'paper cells' recomputes the "
                 "statistic from the published Tables 2-5 on the same blocks; critical chi2(3) at "
                 "0.05 = 7.815; BD threshold = best mean rank + Bonferroni-Dunn CD (q = 2.394)",
+                key=("tests", "Table 6: Friedman test of the four distances"),
             )
         )
     return sections
