@@ -20,7 +20,14 @@ import pandas as pd
 
 from svmlab.errors import SvmlabError, UnknownNameError
 from svmlab.report.rank_tests import add_rank_tests
-from svmlab.report.render import figure_html, markdown_html, page, render
+from svmlab.report.render import (
+    anchored,
+    figure_html,
+    heading_anchor,
+    markdown_html,
+    page,
+    render,
+)
 from svmlab.reproduce import MEAN_DELTA, RANK_CORR
 from svmlab.reproduce.published_tests import DIFFERS, VERDICTS_ROW
 from svmlab.stats.sections import Section
@@ -308,7 +315,7 @@ def document(title: str, entries: list[Entry], base: Path) -> tuple[str, str]:
     if summary:
         md.append("\n" + _shift(render(summary, "markdown")))
         body.append(render(summary, "html"))
-    return "\n".join(md).rstrip() + "\n", page(title, "\n".join(body))
+    return "\n".join(md).rstrip() + "\n", page(title, anchored("\n".join(body)))
 
 
 def _shift(markdown: str) -> str:
@@ -328,9 +335,10 @@ def _add_entry(e: Entry, base: Path, md: list, body: list) -> None:
         return
     missing = [name for name, _ in unavailable(e.report.config)]
     if missing:
-        line = f"not obtainable here: {', '.join(missing)} (see {UNAVAILABLE} below)"
-        md.append(f"_{line}_\n")
-        body.append(f"<p class='note'>{html.escape(line)}</p>")
+        line = f"not obtainable here: {', '.join(missing)}; why: see"
+        link = f"#{heading_anchor(UNAVAILABLE)}"
+        md.append(f"_{line} [{UNAVAILABLE}]({link})_\n")
+        body.append(f"<p class='note'>{html.escape(line)} <a href='{link}'>{UNAVAILABLE}</a></p>")
     groups = e.report.figure_groups
     for group, sections in _runs_of_groups(e.report.sections):
         md.append(_shift(render(sections, "markdown")))

@@ -30,7 +30,16 @@ import pandas as pd
 from svmlab.errors import SvmlabError
 from svmlab.stats.sections import Section
 
-__all__ = ["FORMATS", "check_page", "figure_html", "markdown_html", "page", "render"]
+__all__ = [
+    "FORMATS",
+    "anchored",
+    "check_page",
+    "figure_html",
+    "heading_anchor",
+    "markdown_html",
+    "page",
+    "render",
+]
 
 FORMATS = ("markdown", "csv", "latex", "html")
 
@@ -187,6 +196,32 @@ def markdown_html(text: str) -> str:
         else:
             out.append(f"<p>{inline(' '.join(ln.strip() for ln in lines))}</p>")
     return "\n".join(out)
+
+
+def heading_anchor(text: str) -> str:
+    """The anchor GitHub gives a Markdown heading: lower case, punctuation dropped, spaces
+    as hyphens (a repeated heading gets ``-1``, ``-2``: :func:`anchored`).
+
+    >>> heading_anchor("Table 3.4 [evo.C=1]: error (%)")
+    'table-34-evoc1-error-'
+    """
+    return re.sub(r"[^\w\- ]", "", text.strip().lower()).replace(" ", "-")
+
+
+def anchored(body: str) -> str:
+    """HTML whose ``<h1>``-``<h4>`` headings carry ids, the anchors GitHub gives the same
+    headings of the Markdown page, so that one link fragment serves both pages."""
+    seen: dict[str, int] = {}
+
+    def add_id(match: re.Match) -> str:
+        tag, attrs, inner = match.group(1), match.group(2) or "", match.group(3)
+        anchor = heading_anchor(html.unescape(re.sub(r"<[^>]+>", "", inner)))
+        n = seen.get(anchor, 0)
+        seen[anchor] = n + 1
+        unique = anchor if n == 0 else f"{anchor}-{n}"
+        return f"<{tag}{attrs} id='{html.escape(unique, quote=True)}'>{inner}</{tag}>"
+
+    return re.sub(r"<(h[1-4])((?: class='[^']*')?)>(.*?)</\1>", add_id, body)
 
 
 def figure_html(src: str, caption: str) -> str:

@@ -178,7 +178,9 @@ def test_a_dataset_not_obtainable_is_explained_once(monkeypatch):
     assert section.table.at["lupus", "used by"] == "a_quick, b_quick"
     md, page = document("doc", entries, __import__("pathlib").Path("."))
     assert md.count("why lupus") == 1 and page.count("why lupus") == 1
-    assert "not obtainable here: lupus, crabs" in md
+    assert "not obtainable here: lupus, crabs; why: see [Datasets not obtainable here]" in md
+    assert "href='#datasets-not-obtainable-here'" in page
+    assert "id='datasets-not-obtainable-here'" in page
 
 
 def _paper_section(title, key, number=""):
@@ -217,3 +219,11 @@ def test_best_cells_stay_bold(fmt):
     t = pd.DataFrame({"svc": ["0.95"], "knn": ["0.93"]}, index=pd.Index(["iris"], name="dataset"))
     text = render([Section("accuracy", t, best={"iris": ["svc"]})], fmt)
     assert ("**0.95**" if fmt == "markdown" else r"\textbf{0.95}") in text
+
+
+def test_html_headings_carry_the_anchors_of_the_markdown_headings():
+    from svmlab.report.render import anchored
+
+    body = anchored("<h2>Summary</h2><h3 class='block'>Run C=1</h3><h3>Run C=1</h3>")
+    assert "<h2 id='summary'>" in body
+    assert "<h3 class='block' id='run-c1'>" in body and "<h3 id='run-c1-1'>" in body
