@@ -379,12 +379,12 @@ DOCUMENT = Paper(
         ),
         Study("Table 4.2, non-PSD kernels", "evosvm_nonpsd", "evosvm_nonpsd_quick"),
         Study(
-            "Figs. 3.2/3.3, MO-EvoSVM Pareto fronts",
+            "Figs. 3.2/3.3 (figures only) and Table 3.5, MO-EvoSVM Pareto fronts",
             "moevosvm_fronts",
             "moevosvm_fronts_quick",
         ),
         Study(
-            "Ch. 5, transductive SVM vs inductive SVM (Table 5.1, Figs. 5.2-5.7)",
+            "Ch. 5, transductive SVM vs inductive SVM (Table 5.1; Figs. 5.2-5.7, figures only)",
             "tsvm_bench",
             "tsvm_quick",
         ),
