@@ -388,7 +388,8 @@ def table_summaries(repro: Reproduction, rows: pd.DataFrame) -> list[dict]:
         * ``spread_run``: the mean standard deviation over the folds of the compared cells
           (table's unit), ``spread_published``: the same of the published ones where the
           document prints them (else None), and ``within_spread``: whether
-          ``mean_abs_delta_overall`` is at most that spread (the published one where printed);
+          ``mean_abs_delta_overall`` is at most that spread (the published one where printed;
+          at least half a unit of the table's last digit, ``digits``, as a printed 0.00 is);
         * ``protocol_paper``, ``protocol_run`` and ``quick``: what each used;
         * ``note``: why a table has no published values to compare ("" otherwise).
     """
@@ -430,6 +431,7 @@ def _grid_summary(repro: Reproduction, table: PublishedTable, rows: pd.DataFrame
         "file": table.file,
         "metric": table.column,
         "read_off": table.read_off,
+        "digits": table.digits,
         "n_published": int(published.notna().any(axis=1).sum()),
         "datasets": sorted({ds for ds, _ in cells}, key=list(published.index).index),
         "mean_abs_delta": {m: float(np.mean([abs(a - b) for a, b in p])) for m, p in pairs.items()},
@@ -450,6 +452,7 @@ def _with_defaults(entry: dict) -> dict:
         "file": "",
         "metric": "",
         "read_off": "",
+        "digits": 2,
         "n_published": 0,
         "datasets": [],
         "mean_abs_delta": {},
@@ -470,6 +473,8 @@ def _with_defaults(entry: dict) -> dict:
     rhos = [v for v in out["rho"].values() if np.isfinite(v)]
     out.setdefault("rho_median", float(np.median(rhos)) if rhos else np.nan)
     spread = out["spread_published"] if out["spread_published"] is not None else out["spread_run"]
+    if spread is not None and np.isfinite(spread):  # a printed 0.00 is below the last digit
+        spread = max(spread, 0.5 * 10.0 ** -out["digits"])
     delta = out["mean_abs_delta_overall"]
     out.setdefault(
         "within_spread",

@@ -173,3 +173,43 @@ def test_unprinted_published_cells_are_shown_and_not_compared():
     assert figs["read_off"] and "read off" in figs["table"]
     assert figs["mean_abs_delta"] == {"inductive SVM": 0.0, "Evo-T-SVM": 5.0}
     assert t51["number"] == "Table 5.1" and t51["n_compared"] == 2
+
+
+def test_printed_standard_deviations_have_the_shape_of_their_table():
+    from svmlab.reproduce import REPRODUCTIONS
+
+    with_std = 0
+    for repro in REPRODUCTIONS.values():
+        for table in repro.tables:
+            std = repro.published_std(table)
+            if std is None:
+                continue
+            with_std += 1
+            mean = repro.published(table)
+            assert std.index.equals(mean.index) and std.columns.equals(mean.columns)
+            assert (std.stack().dropna() >= 0).all()
+    assert with_std == 12  # EvoSVM Tables 3.2-3.4, 4.2; Oliveira Tables 7, 11-13, 19 (x2)
+
+
+def test_a_printed_zero_spread_counts_as_half_the_last_digit():
+    repro = get_reproduction("cclwmlm_table_19")
+    published = repro.published(repro.tables[0])
+    rows = []
+    for fold in range(3):
+        for paper_m, solver in repro.methods.items():
+            rows.append(
+                {
+                    "dataset": repro.datasets["BAN"],
+                    "method": solver,
+                    "solver": solver,
+                    "task_type": "binary",
+                    "status": "ok",
+                    "selected": True,
+                    "repeat": fold,
+                    "fold": 0,
+                    "accuracy": published.at["BAN", paper_m] + 0.004,
+                }
+            )
+    (acc,) = [s for s in table_summaries(repro, pd.DataFrame(rows)) if s["metric"] == "accuracy"]
+    assert acc["spread_published"] == 0.0  # printed 0.00
+    assert acc["mean_abs_delta_overall"] == pytest.approx(0.004) and acc["within_spread"]

@@ -115,6 +115,7 @@ def summary_entry(number, title, file, labels, pairs, spread, n_published) -> di
         "title": title,
         "file": file,
         "metric": "accuracy",
+        "digits": 3,
         "n_published": n_published,
         "datasets": labels,
         "mean_abs_delta": {c: float(np.mean([abs(a - b) for a, b in p])) for c, p in pairs.items()},

@@ -144,7 +144,15 @@ REPRODUCTIONS = (
     _reproduction(
         "lssvm_table_7",
         "Oliveira 2021, Table 7 (FCC-LSSVM vs FSA- and SSD-LSSVM)",
-        (PublishedTable("accuracy", "lssvm_t7_accuracy.csv", "accuracy", number="Table 7"),),
+        (
+            PublishedTable(
+                "accuracy",
+                "lssvm_t7_accuracy.csv",
+                "accuracy",
+                std_file="lssvm_t7_accuracy_std.csv",
+                number="Table 7",
+            ),
+        ),
         {"FCC-LSSVM": "fcc_lssvm", "FSA-LSSVM": "fsa_lssvm", "SSD-LSSVM": "ssd_lssvm"},
         "FSA- and SSD-LSSVM are reconstructed from their papers (the thesis only names them); "
         "(C, sigma) are re-tuned on the training part, the thesis took Zhou (2016)'s values",
@@ -157,15 +165,24 @@ REPRODUCTIONS = (
         "Oliveira 2021, Tables 11-13 (LW-MLM vs Full-, Random- and Rank-MLM)",
         (
             PublishedTable(
-                "RMSE (raw target units)", "lwmlm_t11_rmse.csv", "rmse", number="Table 11"
+                "RMSE (raw target units)",
+                "lwmlm_t11_rmse.csv",
+                "rmse",
+                std_file="lwmlm_t11_rmse_std.csv",
+                number="Table 11",
             ),
             PublishedTable(
-                "R² (squared Pearson r)", "lwmlm_t12_r2.csv", "r2_pearson_sq", number="Table 12"
+                "R² (squared Pearson r)",
+                "lwmlm_t12_r2.csv",
+                "r2_pearson_sq",
+                std_file="lwmlm_t12_r2_std.csv",
+                number="Table 12",
             ),
             PublishedTable(
                 "NORM = ||B|| / ||B_Full||",
                 "lwmlm_t13_norm.csv",
                 "norm_ratio",
+                std_file="lwmlm_t13_norm_std.csv",
                 number="Table 13",
             ),
         ),
@@ -203,11 +220,18 @@ REPRODUCTIONS = (
         "cclwmlm_table_19",
         "Oliveira 2021, Table 19 (CCLW-MLM vs Full-, Random- and Rank-MLM)",
         (
-            PublishedTable("accuracy", "cclwmlm_t19_accuracy.csv", "accuracy", number="Table 19"),
+            PublishedTable(
+                "accuracy",
+                "cclwmlm_t19_accuracy.csv",
+                "accuracy",
+                std_file="cclwmlm_t19_accuracy_std.csv",
+                number="Table 19",
+            ),
             PublishedTable(
                 "NORM = 1 - ||B|| / max ||B|| over the dataset's rows",
                 "cclwmlm_t19_norm.csv",
                 "norm_one_minus",
+                std_file="cclwmlm_t19_norm_std.csv",
                 number="Table 19",
             ),
         ),
