@@ -101,11 +101,14 @@ def _verify(names: list[str] | None) -> int:
     documented as not obtainable (``unavailable``) are counted apart and are not problems.
     """
     from svmlab.data import registry
-    from svmlab.data.prefetch import has_download_source
+    from svmlab.data.prefetch import has_download_source, needed_files
 
     results = []
     for name, status, message in registry.verify(names):
-        if status == "missing" and not has_download_source(registry.registry_entry(name)):
+        files = needed_files([name])[0]  # a joined set's parts
+        if status == "missing" and not all(
+            has_download_source(registry.registry_entry(f)) for f in files
+        ):
             status = "no source"
         results.append((name, status, message))
         print(f"{status:<12} {name:<28} {message}")

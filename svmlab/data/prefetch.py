@@ -18,6 +18,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from urllib.parse import urlsplit
 
 from ..errors import ChecksumError, DataUnavailableError, SvmlabError
 from . import registry
@@ -99,6 +100,11 @@ def missing_reason(name: str) -> str:
     entry = registry.registry_entry(name)
     if has_download_source(entry):
         return "not downloaded yet"
+    kind, _, rest = (entry.get("origin") or "").partition(":")
+    package = {"debian": "Debian", "pypi": "PyPI"}.get(kind)
+    if package:
+        where = f"the {package} package {rest.split(':')[0]}"
+        return f"no download source: copy it from {where} into a directory of SVMLAB_DATA_DIR"
     return f"no download source: it {entry['unavailable_reason']}"
 
 
@@ -148,20 +154,36 @@ def prefetch(
         else:
             outcomes[name] = found
     fetchable = [n for n in todo if download and has_download_source(registry.registry_entry(n))]
+    unreachable: set[str] = set()
     for name in todo:
         entry = registry.registry_entry(name)
         if name not in fetchable:
             outcomes[name] = FileOutcome(name, entry["path"], MISSING, missing_reason(name))
             continue
         i = fetchable.index(name) + 1
-        say(f"fetching [{i}/{len(fetchable)}] {name} ({entry['path']}, {_size(entry)})")
-        try:
-            path = registry.fetch(name)
-        except SvmlabError as exc:
-            outcomes[name] = FileOutcome(name, entry["path"], MISSING, str(exc))
-        else:
-            outcomes[name] = FileOutcome(name, entry["path"], FETCHED, str(path))
+        outcomes[name] = _download(name, f"[{i}/{len(fetchable)}]", unreachable, say)
     return [outcomes[name] for name in files]
+
+
+def _download(name: str, counter: str, unreachable: set, say) -> FileOutcome:
+    """Download one file, unless an earlier download found its host unreachable (offline:
+    the other files of that host are not tried, which could each wait for a time-out)."""
+    from .fetch import HostUnreachableError  # pooch, imported when something is downloaded
+
+    entry = registry.registry_entry(name)
+    host = urlsplit(registry.download_base() or entry["url"]).netloc
+    if host in unreachable:
+        why = f"not tried: {host} was unreachable for an earlier file (offline?)"
+        return FileOutcome(name, entry["path"], MISSING, why)
+    say(f"fetching {counter} {name} ({entry['path']}, {_size(entry)})")
+    try:
+        path = registry.fetch(name)
+    except HostUnreachableError as exc:
+        unreachable.add(host)
+        return FileOutcome(name, entry["path"], MISSING, str(exc))
+    except SvmlabError as exc:
+        return FileOutcome(name, entry["path"], MISSING, str(exc))
+    return FileOutcome(name, entry["path"], FETCHED, str(path))
 
 
 def _size(entry: dict) -> str:

@@ -1,8 +1,11 @@
-"""Fixtures of the data tests: an isolated data environment and tiny registry entries."""
+"""Fixtures of the data tests: an isolated data environment, tiny registry entries and a
+loopback HTTP server to fetch from."""
 
 from __future__ import annotations
 
 import functools
+import http.server
+import threading
 
 import pytest
 from datahelpers import shared_data_dir
@@ -45,3 +48,36 @@ def add_entries(monkeypatch):
     yield add
     monkeypatch.undo()
     registry.clear_cache()
+
+
+class _Handler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *args):  # keep the test output clean
+        pass
+
+    def do_GET(self):
+        self.server.requests.append(self.path)
+        super().do_GET()
+
+
+@pytest.fixture
+def server(tmp_path, monkeypatch):
+    """Serve ``tmp_path/served`` over HTTP on a free loopback port.
+
+    Yields (root dir, base URL, request log)."""
+    for var in ("HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "http_proxy", "https_proxy", "all_proxy"):
+        monkeypatch.delenv(var, raising=False)
+    monkeypatch.setenv("NO_PROXY", "127.0.0.1,localhost")
+    root = tmp_path / "served"
+    root.mkdir()
+    httpd = http.server.ThreadingHTTPServer(
+        ("127.0.0.1", 0), functools.partial(_Handler, directory=str(root))
+    )
+    httpd.requests = []
+    thread = threading.Thread(
+        target=httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True
+    )
+    thread.start()
+    yield root, f"http://127.0.0.1:{httpd.server_port}", httpd.requests
+    httpd.shutdown()
+    httpd.server_close()
+    thread.join(timeout=5)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import shutil
 from pathlib import Path
 
 from svmlab.testing import benchmark_data_dir
@@ -11,6 +12,14 @@ from svmlab.testing import benchmark_data_dir
 def shared_data_dir() -> Path | None:
     """The first ``SVMLAB_DATA_DIR`` directory holding the benchmark MANIFEST.tsv, or None."""
     return benchmark_data_dir()
+
+
+def serve(src, root, rel):
+    """Copy ``src`` to ``root/rel`` (the folder a test server serves); the copy's path."""
+    dest = root / rel
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(src, dest)
+    return dest
 
 
 def sha256(path) -> str:

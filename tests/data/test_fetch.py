@@ -2,58 +2,14 @@
 
 from __future__ import annotations
 
-import functools
 import gzip
-import http.server
-import shutil
-import threading
 import zipfile
 
 import pytest
-from datahelpers import TINY_KEEL, file_entry, sha256
+from datahelpers import TINY_KEEL, file_entry, serve, sha256
 
 from svmlab.data import fetch, load_dataset, registry
 from svmlab.errors import ChecksumError, DataUnavailableError
-
-
-class _Handler(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, *args):  # keep the test output clean
-        pass
-
-    def do_GET(self):
-        self.server.requests.append(self.path)
-        super().do_GET()
-
-
-@pytest.fixture
-def server(tmp_path, monkeypatch):
-    """Serve ``tmp_path/served`` over HTTP on a free loopback port.
-
-    Yields (root dir, base URL, request log)."""
-    for var in ("HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "http_proxy", "https_proxy", "all_proxy"):
-        monkeypatch.delenv(var, raising=False)
-    monkeypatch.setenv("NO_PROXY", "127.0.0.1,localhost")
-    root = tmp_path / "served"
-    root.mkdir()
-    httpd = http.server.ThreadingHTTPServer(
-        ("127.0.0.1", 0), functools.partial(_Handler, directory=str(root))
-    )
-    httpd.requests = []
-    thread = threading.Thread(
-        target=httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True
-    )
-    thread.start()
-    yield root, f"http://127.0.0.1:{httpd.server_port}", httpd.requests
-    httpd.shutdown()
-    httpd.server_close()
-    thread.join(timeout=5)
-
-
-def serve(src, root, rel):
-    dest = root / rel
-    dest.parent.mkdir(parents=True, exist_ok=True)
-    shutil.copyfile(src, dest)
-    return dest
 
 
 def cache_files(cache):
