@@ -28,7 +28,7 @@ from svmlab.report.render import (
     page,
     render,
 )
-from svmlab.reproduce import MEAN_DELTA, RANK_CORR
+from svmlab.reproduce import DATASETS_ROW, MEAN_DELTA, RANK_CORR
 from svmlab.reproduce.published_tests import DIFFERS, VERDICTS_ROW
 from svmlab.stats.sections import Section
 
@@ -206,8 +206,8 @@ def deviations(entries: list[Entry]) -> pd.DataFrame:
 def deviation_summary(entries: list[Entry]) -> pd.DataFrame:
     """One row per published table: the mean over methods of the mean absolute deviation,
     Spearman's ρ of the run's values with the published ones over the datasets (median and
-    range over the methods), and how many of the published tests' verdicts the run
-    reproduces."""
+    range over the methods), the datasets compared of those the paper printed, and how many of
+    the published tests' verdicts the run reproduces."""
     rows = {}
     for e, s in _reproduction_sections(entries, SIDE_BY_SIDE):
         row = rows.setdefault((e.experiment, table_label(s)), {})
@@ -219,6 +219,9 @@ def deviation_summary(entries: list[Entry]) -> pd.DataFrame:
             row["Spearman ρ (median; min..max)"] = (
                 f"{np.median(rho):+.2f} ({rho.min():+.2f}..{rho.max():+.2f})"
             )
+        if DATASETS_ROW in s.table.index:  # "5 of 8" per method: the most any method has
+            counts = [str(v) for v in s.table.loc[DATASETS_ROW] if str(v).strip()]
+            row["datasets compared"] = max(counts, key=lambda c: int(c.split()[0]), default="")
         if VERDICTS_ROW in s.table.index:  # per-dataset tests printed in the table (ANOVA)
             counts = [str(v) for v in s.table.loc[VERDICTS_ROW] if str(v).strip()]
             row["test verdicts that differ"] = ", ".join(counts) + " (per-dataset ANOVA)"

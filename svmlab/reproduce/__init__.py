@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from svmlab.reproduce.document import Paper, PublishedTable, Reproduction, Study
 from svmlab.reproduce.engine import (
+    DATASETS_ROW,
     MEAN_DELTA,
     RANK_CORR,
     run_table,
@@ -41,6 +42,7 @@ from svmlab.reproduce.registry import (
 )
 
 __all__ = [
+    "DATASETS_ROW",
     "MEAN_DELTA",
     "RANK_CORR",
     "REPRODUCTIONS",

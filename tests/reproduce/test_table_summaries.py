@@ -213,3 +213,13 @@ def test_a_printed_zero_spread_counts_as_half_the_last_digit():
     (acc,) = [s for s in table_summaries(repro, pd.DataFrame(rows)) if s["metric"] == "accuracy"]
     assert acc["spread_published"] == 0.0  # printed 0.00
     assert acc["mean_abs_delta_overall"] == pytest.approx(0.004) and acc["within_spread"]
+
+
+def test_the_document_summary_lists_number_datasets_compared_and_deltas():
+    from svmlab.report.builder import Entry, RunReport, deviation_summary
+
+    report = RunReport(sections=sections("evosvm_table_3_3", _evosvm_rows()))
+    summary = deviation_summary([Entry("Table 3.3", "evosvm_quick", None, "", report)])
+    row = summary.loc["Table 3.3: error (%, mean of the fold error rates)"]
+    assert row["datasets compared"] == "3 of 8"
+    assert row["experiment"] == "evosvm_quick" and row["mean abs. Δ (mean over methods)"]
