@@ -168,3 +168,10 @@ def test_hydrmi_sections_end_with_the_summary_rows_and_verdicts():
     assert t7.table.at["datasets compared", "HyDR-MI acc"] == "17 of 17"
     t13 = next(s for s in out if s.key and s.key[0] == "tests")
     assert t13.table.at["verdicts that differ", "verdicts differ"] == "0 of 2"
+
+
+def test_tables_without_printed_numbers_are_listed_with_the_reason():
+    repro = get_reproduction("lssvm_figure_7")
+    (t5,) = table_summaries(repro, pd.DataFrame({"dataset": ["banana"], "accuracy": [0.9]}))
+    assert t5["number"] == "Table 5 / Fig. 7" and t5["n_published"] == 0 and t5["note"]
+    assert t5["n_compared"] == 0 and not t5["within_spread"]
