@@ -126,6 +126,13 @@ def relieff_sections(df: pd.DataFrame) -> list[Section]:
             key=("paper", "Tables 2-5: ReliefF-MI accuracy, mean over the classifiers"),
         )
     ]
+    table6 = _friedman_section(both)
+    return sections + ([table6] if table6 is not None else [])
+
+
+def _friedman_section(both: pd.DataFrame) -> Section | None:
+    """Table 6 beside the run: Friedman's test of the four distances per subset size, on the
+    run's values and on the paper's cells of the same blocks, with the verdict at 5 %."""
     published_t6 = published("hydrmi_t6_friedman.csv").set_index("percent")
     rows = {}
     for p, g in both.groupby("percent"):
@@ -151,24 +158,22 @@ def relieff_sections(df: pd.DataFrame) -> list[Section]:
             differs = (ours["chi2"] > published_t6.loc[p, "critical"]) != printed
             row[DIFFERS] = "Friedman at 5 %" if differs else ""
         rows[f"{p}%"] = row
-    if rows:
-        verdicts = [r[DIFFERS] for r in rows.values() if DIFFERS in r]
-        if verdicts:
-            rows[VERDICTS_ROW] = {DIFFERS: f"{sum(map(bool, verdicts))} of {len(verdicts)}"}
-        frame = pd.DataFrame.from_dict(rows, orient="index").astype(object).fillna("")
-        frame.index.name = "subset"
-        sections.append(
-            Section(
-                "HyDR-MI paper, Table 6: Friedman test of the four distances (no tie correction)",
-                frame,
-                None,
-                "blocks = (classifier, data set) pairs of this run; 'paper cells' recomputes the "
-                "statistic from the published Tables 2-5 on the same blocks; critical chi2(3) at "
-                "0.05 = 7.815; BD threshold = best mean rank + Bonferroni-Dunn CD (q = 2.394)",
-                key=("tests", "Table 6: Friedman test of the four distances"),
-            )
-        )
-    return sections
+    if not rows:
+        return None
+    verdicts = [r[DIFFERS] for r in rows.values() if DIFFERS in r]
+    if verdicts:
+        rows[VERDICTS_ROW] = {DIFFERS: f"{sum(map(bool, verdicts))} of {len(verdicts)}"}
+    frame = pd.DataFrame.from_dict(rows, orient="index").astype(object).fillna("")
+    frame.index.name = "subset"
+    return Section(
+        "HyDR-MI paper, Table 6: Friedman test of the four distances (no tie correction)",
+        frame,
+        None,
+        "blocks = (classifier, data set) pairs of this run; 'paper cells' recomputes the "
+        "statistic from the published Tables 2-5 on the same blocks; critical chi2(3) at "
+        "0.05 = 7.815; BD threshold = best mean rank + Bonferroni-Dunn CD (q = 2.394)",
+        key=("tests", "Table 6: Friedman test of the four distances"),
+    )
 
 
 def relieff_summaries(df: pd.DataFrame) -> list[dict]:
