@@ -43,6 +43,10 @@ def reproduce(args) -> int:
     md, page = document(paper.title + (" (quick profiles)" if args.quick else ""), entries, out)
     emit(md, out / f"{stem}.md")
     emit(page, out / f"{stem}.html")
+    from svmlab.report.reproductions_index import document_record, update_index, write_record
+
+    write_record(out, document_record(paper, entries, f"{stem}.md", md, args.quick))
+    update_index(out)  # OUT/README.md: one line per published table of every document
     failed = [e.experiment for e in entries if e.status.startswith(("failed", "no results"))]
     if failed:
         print(

@@ -1,0 +1,92 @@
+"""The index of a folder of document reports (svmlab/report/reproductions_index.py)."""
+
+import json
+
+from svmlab.report.reproductions_index import (
+    BEGIN,
+    DEVIATES,
+    END,
+    NOT_RUN,
+    REPRODUCED,
+    _unrun_rows,
+    headings,
+    index_markdown,
+    read_records,
+    table_status,
+    update_index,
+    write_record,
+)
+from svmlab.reproduce.papers import PAPERS
+
+
+def _summary(**kw):
+    return {"n_compared": 5, "n_published": 8, "within_spread": True, "note": ""} | kw
+
+
+def test_status_follows_the_spread_the_run_and_the_explanations():
+    assert table_status(_summary(), partial=False, explained=False) == REPRODUCED
+    assert table_status(_summary(within_spread=False), False, False) == DEVIATES
+    assert "explained" in table_status(_summary(within_spread=False), False, True)
+    assert table_status(_summary(), partial=True, explained=False).endswith("partial run")
+    none = table_status(_summary(n_compared=0, note="figure only"), False, False)
+    assert none.startswith("not compared") and "figure only" in none
+
+
+def test_headings_get_githubs_anchors_repeats_numbered():
+    md = "# T\n## A: x\n### Friedman test\n## B: y\n### Friedman test\n"
+    anchors = [a for _, _, a in headings(md)]
+    assert anchors == ["t", "a-x", "friedman-test", "b-y", "friedman-test-1"]
+
+
+def test_a_sweeps_target_lists_every_jobs_tables():
+    rows = _unrun_rows({"experiment": "evosvm_variants", "part": "Table 3.4"}, NOT_RUN)
+    names = [r["table"] for r in rows]
+    assert len(names) == 3 and all("Table 3.4" in n for n in names)
+
+
+def test_every_document_is_listed_with_its_tables_when_nothing_ran():
+    text = index_markdown({})
+    for paper in PAPERS.values():
+        assert f"### {paper.title}" in text
+    assert "Table 5.3" in text and "Table 19" in text and NOT_RUN in text
+
+
+def _record(document="svmperf", quick=False):
+    return {
+        "document": document,
+        "title": "t",
+        "quick": quick,
+        "report": f"{document}.md",
+        "studies": [{"experiment": "svmperf_bench", "made": {"tasks": 3}, "incomplete": {}}],
+        "tables": [
+            {
+                "experiment": "svmperf_bench",
+                "table": "Fig. 1: AUC",
+                "job": "",
+                "status": REPRODUCED,
+                "mean_abs_delta": 0.0123,
+                "spread": 0.05,
+                "rho_median": 0.8,
+                "verdicts": "1 of 4",
+                "datasets": "2 of 2",
+                "digits": 3,
+                "link": "svmperf.md#fig-1",
+            }
+        ],
+    }
+
+
+def test_update_index_rewrites_only_its_block_and_skips_quick_records(tmp_path):
+    write_record(tmp_path, _record())
+    write_record(tmp_path, _record("oliveira", quick=True) | {"report": "oliveira-quick.md"})
+    assert set(read_records(tmp_path)) == {"svmperf"}
+    readme = tmp_path / "README.md"
+    readme.write_text(f"# Intro\nkept above\n{BEGIN}\nstale line\n{END}\nkept below\n")
+    update_index(tmp_path)
+    text = readme.read_text()
+    assert text.startswith("# Intro\nkept above\n") and text.endswith(f"{END}\nkept below\n")
+    assert "stale line" not in text
+    assert "[Fig. 1: AUC](svmperf.md#fig-1)" in text and "| 0.012 | 0.050 | +0.80 | 1 of 4" in text
+    assert json.loads((tmp_path / "svmperf.index.json").read_text())["document"] == "svmperf"
+    # the quick record does not stand in for the full study
+    assert "No full report yet (`svmlab reproduce oliveira`)" in text
