@@ -235,7 +235,7 @@ def _summary_rows(
     }
     rho = {m: rank_correlation(p) for m, p in pairs.items() if len(p) >= 3}
     if rho:
-        rows[RANK_CORR] = {column(m): "" if np.isnan(r) else f"{r:+.2f}" for m, r in rho.items()}
+        rows[RANK_CORR] = {column(m): "—" if np.isnan(r) else f"{r:+.2f}" for m, r in rho.items()}
     rows[DATASETS_ROW] = {column(m): f"{len(pairs.get(m, []))} of {n}" for m, n in printed.items()}
     if anova_verdicts:
         count = f"{sum(anova_verdicts)} of {len(anova_verdicts)}"

@@ -132,7 +132,8 @@ def summary_rows(entry: dict, column_of, digits: int = 3) -> pd.DataFrame:
     rows = {
         MEAN_DELTA: {column_of(c): f"{v:.{digits}f}" for c, v in entry["mean_abs_delta"].items()},
         RANK_CORR: {
-            column_of(c): "" if not np.isfinite(r) else f"{r:+.2f}" for c, r in entry["rho"].items()
+            column_of(c): "—" if not np.isfinite(r) else f"{r:+.2f}"
+            for c, r in entry["rho"].items()
         },
         DATASETS_ROW: {column_of(c): f"{n} of {entry['n_published']}" for c in entry["rho"]},
     }
