@@ -201,7 +201,7 @@ def summary_lines(outcomes: list[FileOutcome], unobtainable: dict[str, str]) -> 
         f"fetched, {count[MISSING]} missing"
     )
     if unobtainable:
-        head += f"; {len(unobtainable)} dataset(s) of the study not obtainable"
+        head += f"; {len(unobtainable)} dataset(s) not obtainable"
     lines = [head]
     lines += [
         f"not fetched: {o.dataset} ({o.path}): {o.detail}" for o in outcomes if o.status == MISSING

@@ -63,7 +63,7 @@ def test_fetch_an_experiment_offline(fresh_clone, monkeypatch, capsys):
     assert lines[0].startswith(f"svmlab: fetching [1/{len(files)}] ")
     assert lines[1] == (
         f"svmlab: {len(files)} file(s) needed: 0 already here, 0 fetched, {len(files)} "
-        "missing; 1 dataset(s) of the study not obtainable"
+        "missing; 1 dataset(s) not obtainable"
     )
     missing = [line for line in lines if line.startswith("svmlab: not fetched: ")]
     assert len(missing) == len(files) and len(lines) == len(files) + 3

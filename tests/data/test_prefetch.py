@@ -107,8 +107,7 @@ def test_summary_is_a_count_then_one_line_per_file_not_got():
         prefetch.FileOutcome("c", "x/c", "missing", "HTTP 404 Not Found"),
     ]
     assert prefetch.summary_lines(outcomes, {"lawsuit": "not in any registry"}) == [
-        "3 file(s) needed: 1 already here, 1 fetched, 1 missing; 1 dataset(s) of the study "
-        "not obtainable",
+        "3 file(s) needed: 1 already here, 1 fetched, 1 missing; 1 dataset(s) not obtainable",
         "not fetched: c (x/c): HTTP 404 Not Found",
         "not obtainable: lawsuit: not in any registry",
     ]
