@@ -19,7 +19,7 @@ import numpy as np
 import pandas as pd
 
 from svmlab.errors import SvmlabError, UnknownNameError
-from svmlab.report.rank_tests import add_rank_tests
+from svmlab.report.rank_tests import add_rank_tests, control_names
 from svmlab.report.render import (
     anchored,
     figure_html,
@@ -132,8 +132,9 @@ def run_report(
     )
     if not stat_metrics or no_stats:
         return out
-    if stats.get("control") is not None and stats["control"] not in set(df["method"]):
-        raise UnknownNameError("method", stats["control"], set(df["method"].dropna()))
+    names = control_names(df)
+    if stats.get("control") is not None and stats["control"] not in names:
+        raise UnknownNameError("method", stats["control"], names)
     run_path = Path(run_dir)
     out_dir = out_dir or ((run_path.parent if run_path.is_file() else run_path) / "report")
     derived = derived_directions(configs)

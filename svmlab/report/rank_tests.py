@@ -47,6 +47,16 @@ def block_heading(job: str) -> str:
     return f"Rank tests within the sweep's run {job} (its methods against each other)"
 
 
+def control_names(df: pd.DataFrame) -> set[str]:
+    """The names ``--control`` may take: every method label, and in a sweep tested per run
+    also the plain names the runs' blocks use (``"svc"`` for ``"svc [C=1]"``)."""
+    names = set(df["method"].dropna())
+    for job, rows in rank_test_blocks(df):
+        if job:
+            names |= set(rows["method"].dropna())
+    return names
+
+
 def block_control(control: str | None, job: str, rows: pd.DataFrame) -> str | None:
     """The control of one block: the given control's name in this run (``"svc [C=1]"`` is
     ``"svc"`` in every run that has a method of that name), else None (the best-ranked)."""

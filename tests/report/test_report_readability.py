@@ -227,3 +227,14 @@ def test_html_headings_carry_the_anchors_of_the_markdown_headings():
     body = anchored("<h2>Summary</h2><h3 class='block'>Run C=1</h3><h3>Run C=1</h3>")
     assert "<h2 id='summary'>" in body
     assert "<h3 class='block' id='run-c1'>" in body and "<h3 id='run-c1-1'>" in body
+
+
+def test_a_sweeps_control_may_be_named_plainly(tmp_path):
+    from svmlab.report.rank_tests import control_names
+
+    df = _sweep_rows()
+    assert {"psosvm", "psosvm [evo.C=1]"} <= control_names(df)
+    out = _report(df, tmp_path, control="psosvm")
+    assert all(
+        s.table.index.name == "psosvm vs." for s in out.sections if "against each" in s.title
+    )
