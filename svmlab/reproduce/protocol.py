@@ -68,15 +68,28 @@ def _describe(kind: str, folds: int | None, repeats: int | None, test_size) -> s
         try:
             share = float(test_size)
         except (TypeError, ValueError):
-            split = "one train/test split"
+            split = "train/test"
         else:
-            split = f"one {round(100 * (1 - share))}/{round(100 * share)} split"
-        return split + (f", {repeats} repetitions" if repeats and repeats > 1 else "")
+            split = f"{round(100 * (1 - share))}/{round(100 * share)}"
+        return (
+            f"{repeats} random {split} splits" if repeats and repeats > 1 else f"one {split} split"
+        )
     if kind == "predefined":
         return "the data's own train/test split" + (
             f", {repeats} repetitions" if repeats and repeats > 1 else ""
         )
     return kind or "unknown protocol"
+
+
+def _tuning(tuning) -> str:
+    """How the run tuned each training part, for the protocol's words ("" when it did not)."""
+    tuning = tuning or {}
+    mode, inner = tuning.get("mode"), _as_int(tuning.get("inner_folds"))
+    if mode == "nested" and inner:
+        return f", tuned by an inner {inner}-fold CV"
+    if mode == "outer_best":
+        return ", parameters chosen on the outer folds"
+    return ""
 
 
 def run_protocol(rows: pd.DataFrame) -> RunProtocol | None:
@@ -89,7 +102,7 @@ def run_protocol(rows: pd.DataFrame) -> RunProtocol | None:
         kind = str(p.get("kind") or "")
         name = str(config.get("name") or "")
         return RunProtocol(
-            _describe(kind, folds, repeats, p.get("test_size")),
+            _describe(kind, folds, repeats, p.get("test_size")) + _tuning(config.get("tuning")),
             folds if kind in _KFOLD_KINDS else None,
             repeats,
             name.endswith("_quick"),

@@ -26,7 +26,12 @@ def _rows_of(tmp_path, config) -> pd.DataFrame:
         ({"kind": "holdout", "test_size": 0.2, "n_repeats": 1}, "one 80/20 split", None),
         (
             {"kind": "holdout", "test_size": 0.3, "n_repeats": 30},
-            "one 70/30 split, 30 repetitions",
+            "30 random 70/30 splits",
+            None,
+        ),
+        (
+            {"kind": "holdout", "test_size": None, "n_repeats": 3},
+            "3 random train/test splits",
             None,
         ),
         (
@@ -39,6 +44,16 @@ def _rows_of(tmp_path, config) -> pd.DataFrame:
 def test_run_protocol_reads_the_stored_configuration(tmp_path, protocol, text, folds):
     run = run_protocol(_rows_of(tmp_path, {"name": "x_bench", "protocol": protocol}))
     assert run.text == text and run.folds == folds and not run.quick
+
+
+def test_nested_tuning_is_part_of_the_protocol(tmp_path):
+    config = {
+        "name": "ollawv_quick",
+        "protocol": {"kind": "auto_kfold", "n_splits": 5, "n_repeats": 1},
+        "tuning": {"mode": "nested", "inner_folds": 3},
+    }
+    run = run_protocol(_rows_of(tmp_path, config))
+    assert run.text == "5-fold CV, tuned by an inner 3-fold CV" and run.quick
 
 
 def test_a_quick_profile_is_never_the_papers_protocol(tmp_path):
