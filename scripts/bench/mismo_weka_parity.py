@@ -9,13 +9,16 @@ Both kernels the studies run, with Weka's options as the studies give them: ``li
 MISMO's default (``-C 1 -N 0``, ``MIPolyKernel -E 1``; the MIRSVM study's MISMO column and
 HyDR-MI's "MISMO (Polynomial Kernel)"), ``rbf`` is HyDR-MI's "MISMO (RBF Kernel)"
 (``-C 1 -N 0``, ``MIRBFKernel -G 0.01``). On the same bag-stratified folds as the parity
-tests (raw features: both rescale to [0, 1] inside) every row fits Weka's MISMO, the native
-``SetKernelSVC`` as the solver files configure it (``kernel_features="weka"``), and the native
-with every feature in the kernel (``kernel_features="all"``, the native before issue 36). It
-prints the set's shape, the pooled accuracies, how many bags each native predicts differently
-from Weka, and the CPU seconds of the native fit (one thread; Weka runs in its own JVM, its
-wall seconds are shown). ``--cache`` keeps every finished row's predictions in a JSON file so
-that an interrupted run resumes. Needs SVMLAB_DATA_DIR and Weka (``make weka``).
+tests (raw features: both rescale to [0, 1] inside) every row fits Weka's MISMO and three
+natives: ``SetKernelSVC`` as the solver files configure it (the defaults: Weka's kernel
+features and Weka's SMO), the same with svmlab's SMO (``smo="svmlab"``), and svmlab's SMO
+on every feature (``smo="svmlab", kernel_features="all"``: the native before issue 36 up to
+the rounding of the rescaling). It prints the set's shape
+(bags / mean (max) instances per bag / features / positive share), the pooled accuracies,
+how many bags each predicts differently from Weka, and the CPU seconds of the default native
+(one thread) beside Weka's wall seconds (its own JVM per fold). ``--cache`` keeps Weka's
+predictions in a JSON file, so a rerun (or an interrupted run) refits only the natives.
+Needs SVMLAB_DATA_DIR and Weka (``make weka``).
 """
 
 from __future__ import annotations
@@ -70,25 +73,41 @@ def shape(ds) -> str:
     return f"{len(sizes)}/{sizes.mean():.0f}({sizes.max()})/{ds.bags[0].shape[1]}/{positive:.2f}"
 
 
-def run_row(ds, kernel: str, folds: int) -> dict:
-    """Out-of-fold predictions of Weka and both natives on one set with one kernel."""
-    params, options = KERNELS[kernel]
-    row = {}
-    for label, make in (
-        ("weka", lambda: WekaMIClassifier("weka.classifiers.mi.MISMO", options=options)),
-        ("native", lambda: SetKernelSVC(**params)),
-        ("all", lambda: SetKernelSVC(**params, kernel_features="all")),
-    ):
-        wall, cpu = time.perf_counter(), time.process_time()
+#: column -> SetKernelSVC parameters beside the kernel's
+NATIVES = {
+    "native": {},
+    "svmlab_smo": {"smo": "svmlab"},
+    "all_features": {"smo": "svmlab", "kernel_features": "all"},
+}
+
+
+def weka_row(ds, kernel: str, folds: int) -> dict:
+    """Weka's out-of-fold predictions on one set with one kernel, and its wall seconds."""
+    options = KERNELS[kernel][1]
+    t0 = time.perf_counter()
+    pred = same_fold_predictions(
+        ds.bags,
+        ds.y,
+        {"weka": lambda: WekaMIClassifier("weka.classifiers.mi.MISMO", options=options)},
+        dataset=ds.name,
+        n_splits=folds,
+    )["weka"]
+    return {"weka": pred.tolist(), "weka_s": time.perf_counter() - t0}
+
+
+def native_rows(ds, kernel: str, folds: int) -> dict:
+    """Every native's out-of-fold predictions, and the default native's CPU seconds."""
+    out = {}
+    for label, extra in NATIVES.items():
+        params = {**KERNELS[kernel][0], **extra}
+        cpu = time.process_time()
         with threadpool_limits(1):
-            pred = same_fold_predictions(
-                ds.bags, ds.y, {label: make}, dataset=ds.name, n_splits=folds
+            models = {label: lambda params=params: SetKernelSVC(**params)}
+            out[label] = same_fold_predictions(
+                ds.bags, ds.y, models, dataset=ds.name, n_splits=folds
             )[label]
-        row[label] = pred.tolist()
-        row[f"{label}_s"] = (
-            time.perf_counter() - wall if label == "weka" else time.process_time() - cpu
-        )
-    return row
+        out[f"{label}_s"] = time.process_time() - cpu
+    return out
 
 
 def main(argv=None):
@@ -100,26 +119,29 @@ def main(argv=None):
     args = parser.parse_args(argv)
     cache = json.loads(args.cache.read_text()) if args.cache and args.cache.exists() else {}
     print(
-        f"{'dataset':<19} {'bags/size(max)/d/pos':<22} {'kernel':<6} {'native':>7} "
-        f"{'Weka':>7} {'diff':>7} {'differ':>6} {'all':>7} {'differ':>6} "
-        f"{'native s':>8} {'Weka s':>7}"
+        f"{'dataset':<19} {'bags/size(max)/d/pos':<22} {'kernel':<6} {'Weka':>7} "
+        f"{'native':>7} {'differ':>6} {'svmlab SMO':>10} {'differ':>6} {'all feat.':>9} "
+        f"{'differ':>6} {'native s':>8} {'Weka s':>7}"
     )
     for name in args.datasets:
         ds = load_dataset(name)
         for kernel in args.kernels:
             key = f"{name}/{kernel}/{args.folds}"
             if key not in cache:
-                cache[key] = run_row(ds, kernel, args.folds)
+                cache[key] = weka_row(ds, kernel, args.folds)
                 if args.cache:
                     args.cache.write_text(json.dumps(cache))
-            row = {k: np.asarray(v) if isinstance(v, list) else v for k, v in cache[key].items()}
-            acc = {k: pooled_accuracy(ds.y, row[k]) for k in ("native", "weka", "all")}
+            weka = np.asarray(cache[key]["weka"])
+            row = native_rows(ds, kernel, args.folds)
+            cells = [f"{pooled_accuracy(ds.y, weka):7.4f}"]
+            for label, width in (("native", 7), ("svmlab_smo", 10), ("all_features", 9)):
+                cells.append(
+                    f"{pooled_accuracy(ds.y, row[label]):{width}.4f} "
+                    f"{int(np.sum(row[label] != weka)):>6}"
+                )
             print(
-                f"{name:<19} {shape(ds):<22} {kernel:<6} {acc['native']:7.4f} "
-                f"{acc['weka']:7.4f} {acc['native'] - acc['weka']:+7.4f} "
-                f"{int(np.sum(row['native'] != row['weka'])):>6} {acc['all']:7.4f} "
-                f"{int(np.sum(row['all'] != row['weka'])):>6} "
-                f"{row['native_s']:8.1f} {row['weka_s']:7.1f}",
+                f"{name:<19} {shape(ds):<22} {kernel:<6} {' '.join(cells)} "
+                f"{row['native_s']:8.1f} {cache[key]['weka_s']:7.1f}",
                 flush=True,
             )
 

@@ -34,6 +34,7 @@ from __future__ import annotations
 import time
 from abc import ABCMeta, abstractmethod
 from numbers import Real
+from types import SimpleNamespace
 
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin
@@ -44,11 +45,12 @@ from svmlab._sklearn_compat import Interval, StrOptions, _fit_context
 from svmlab.contract import Contract, RowValue
 from svmlab.estimators.mil._bags import (
     BagClassifierMixin,
-    apply_scaling,
     check_bags,
     check_binary_bags,
-    fit_scaling,
 )
+from svmlab.estimators.weka.kernel_smo import weka_bag_order, weka_kernel_smo
+from svmlab.estimators.weka.mi_kernels import weka_bag_kernel, weka_bag_rows
+from svmlab.estimators.weka.smo import weka_normalize
 from svmlab.kernels import gamma_from_sigma, rbf
 from svmlab.qp import solve_svm_dual
 
@@ -63,6 +65,9 @@ _BLOCK_BYTES = 64 * 2**20
 #: The instance feature Weka 3.6.14's MI kernels leave out: ``Kernel.dotProd`` skips the
 #: attribute at the class index of the bag data set (bag id, bag, class), i.e. column 2.
 _WEKA_SKIPPED_FEATURE = 2
+#: MISMO's defaults ``-W 1`` (seed of the bag shuffle) and ``-P 1.0E-12`` (round-off epsilon).
+_WEKA_SEED = 1
+_WEKA_EPS = 1e-12
 
 
 def weighted_bag_kernel(X, starts, w, Y, starts_Y, w_Y, gamma: float) -> np.ndarray:
@@ -109,6 +114,27 @@ def weighted_bag_kernel(X, starts, w, Y, starts_Y, w_Y, gamma: float) -> np.ndar
         out[first:last] = np.add.reduceat(Kb, starts[first:last] - starts[first], axis=0)
         first = last
     return out
+
+
+def weka_bag_weights(sizes) -> np.ndarray:
+    """The bag weights MISMO's round trip through instances gives (each about the mean size).
+
+    ``MultiInstanceToPropositional`` (weight method 3) gives every instance of a bag of
+    ``m`` instances the weight ``N / (n m)`` (``N`` instances, ``n`` bags) and
+    ``PropositionalToMultiInstance`` gives the bag the running sum of its instances'
+    weights, which equals ``N / n`` only up to rounding: Weka's boxes ``C * weight`` differ
+    between bag sizes in the last bits, and its SMO compares alphas with them exactly.
+    """
+    sizes = np.asarray(sizes, dtype=np.int64)
+    n_inst, n_bags = float(np.sum(sizes)), int(len(sizes))
+    weights = {}
+    for m in np.unique(sizes):
+        w = n_inst / float(n_bags * int(m))
+        total = w
+        for _ in range(int(m) - 1):
+            total += w
+        weights[int(m)] = total
+    return np.array([weights[int(m)] for m in sizes])
 
 
 def _bag_sums(X, starts, w) -> np.ndarray:
@@ -170,12 +196,12 @@ class BagKernelSVCBase(BagClassifierMixin, ClassifierMixin, BaseEstimator, metac
 
     # -- kernel ------------------------------------------------------------------------------
 
-    def _fit_transform(self, X):
-        """Fit any per-feature preprocessing on the training instances and apply it."""
+    def _fit_transform(self, X, sizes):
+        """Fit any preprocessing on the training instances (bags of ``sizes``) and apply it."""
         return X
 
-    def _transform(self, X):
-        """Apply the fitted per-feature preprocessing to new instances."""
+    def _transform(self, X, sizes):
+        """Apply the fitted preprocessing to new instances (bags of ``sizes``)."""
         return X
 
     def _raw_kernel(self, X, starts, w, Y, starts_Y, w_Y):
@@ -190,9 +216,15 @@ class BagKernelSVCBase(BagClassifierMixin, ClassifierMixin, BaseEstimator, metac
         """Entries a subclass adds to ``fit_info_`` after the common ones."""
         return {}
 
+    def _solve_dual(self, K, Y, box):
+        """The dual solution and the support bags' indices (:func:`solve_svm_dual`, SMO)."""
+        K = 0.5 * (K + K.T)  # exact symmetry for the QP
+        sol = solve_svm_dual(K, Y, box, tol=self.tol, method="smo")
+        return sol, np.flatnonzero(sol.alpha > 1e-8 * np.min(box))
+
     def _prepare(self, bags, n_features=None):
         X, starts, sizes = check_bags(bags, n_features)
-        return self._prepare_stacked(self._transform(X), starts, sizes)
+        return self._prepare_stacked(self._transform(X, sizes), starts, sizes)
 
     def _prepare_stacked(self, X, starts, sizes):
         w = self._instance_weights(X, starts, sizes)
@@ -236,14 +268,14 @@ class BagKernelSVCBase(BagClassifierMixin, ClassifierMixin, BaseEstimator, metac
         X, starts, sizes, self.classes_, Y = check_binary_bags(self._name, bags, y)
         self.n_features_in_ = X.shape[1]
         self._gamma = float(self.gamma) if self.gamma is not None else gamma_from_sigma(self.sigma)
-        X = self._fit_transform(X)
+        X = self._fit_transform(X, sizes)
         X, starts, sizes, w, stat = self._prepare_stacked(X, starts, sizes)
         K = self._normalise(self._raw_kernel(X, starts, w, X, starts, w), stat, stat)
-        K = 0.5 * (K + K.T)  # exact symmetry for the QP
         kernel_seconds = time.perf_counter() - t0
         box = self._box(sizes)
-        sol = solve_svm_dual(K, Y, box, tol=self.tol, method="smo")
-        sv = sol.alpha > 1e-8 * np.min(box)
+        sol, support = self._solve_dual(K, Y, box)
+        sv = np.zeros(len(Y), dtype=bool)
+        sv[support] = True
         self.support_ = np.flatnonzero(sv)
         # keep the support bags' instances, weights and statistics for prediction
         keep = np.repeat(sv, sizes)
@@ -291,7 +323,11 @@ class BagKernelSVCBase(BagClassifierMixin, ClassifierMixin, BaseEstimator, metac
         K = self._normalise(
             self._raw_kernel(X, s, w, self._sv_X, self._sv_starts, self._sv_w), a, self._sv_stat
         )
-        return K @ self.dual_coef_ + self.intercept_
+        return self._support_sum(K) + self.intercept_
+
+    def _support_sum(self, K):
+        """``sum_J dual_coef_J K[:, J]`` over the support bags."""
+        return K @ self.dual_coef_
 
 
 class SetKernelSVC(BagKernelSVCBase):
@@ -345,6 +381,13 @@ class SetKernelSVC(BagKernelSVCBase):
         data set (bag id, bag, class: index 2), which inside a bag is the third feature.
         ``"all"``: every feature (the set kernel of Gärtner et al.). Sets with at most two
         features are the same either way.
+    smo : {"weka", "svmlab"}, default="weka"
+        The dual solver. ``"weka"``: Weka 3.6.14's ``BinaryMISMO`` iterate for iterate
+        (:mod:`svmlab.estimators.weka.kernel_smo`: the bags in Weka's shuffled order,
+        Keerthi et al.'s two thresholds, Weka's stopping point ``tol / 2 = -L``), so the
+        model is Weka's, not just one within the KKT tolerance of it. ``"svmlab"``:
+        :func:`svmlab.qp.solve_svm_dual` (LIBSVM's pair selection), the solver before
+        issue 36: the same optimum within ``tol``, another stopping point.
 
     Attributes
     ----------
@@ -382,6 +425,7 @@ class SetKernelSVC(BagKernelSVCBase):
         "scaling": [StrOptions({"minmax", "none"})],
         "bag_weight": [StrOptions({"mean_size", "none"})],
         "kernel_features": [StrOptions({"weka", "all"})],
+        "smo": [StrOptions({"weka", "svmlab"})],
     }
     _name = "SetKernelSVC"
 
@@ -396,6 +440,7 @@ class SetKernelSVC(BagKernelSVCBase):
         bag_weight: str = "mean_size",
         tol: float = 2e-3,
         kernel_features: str = "weka",
+        smo: str = "weka",
     ):
         super().__init__(C=C, sigma=sigma, gamma=gamma, tol=tol)
         self.kernel = kernel
@@ -403,16 +448,63 @@ class SetKernelSVC(BagKernelSVCBase):
         self.scaling = scaling
         self.bag_weight = bag_weight
         self.kernel_features = kernel_features
+        self.smo = smo
 
     def _fit_info_extra(self):
         return {"bag_C": float(self._bag_C)}
 
-    def _fit_transform(self, X):
-        self._offset, self._factor = fit_scaling(X, self.scaling)
-        return self._transform(X)
+    def _solve_dual(self, K, Y, box):
+        """``smo="weka"``: Weka's ``BinaryMISMO`` on the bags in Weka's order (Melki 2018,
+        Sec. 4.3 runs Weka's MISMO); ``"svmlab"``: :func:`solve_svm_dual`."""
+        if self.smo == "svmlab":
+            return super()._solve_dual(K, Y, box)
+        t0 = time.perf_counter()
+        order = weka_bag_order(Y, seed=_WEKA_SEED)
+        boxes = np.broadcast_to(np.asarray(box, dtype=float), Y.shape)[order]
+        # Weka's -L is half the pair gap at which it stops
+        alpha_w, b, support_w, info = weka_kernel_smo(
+            K[np.ix_(order, order)], Y[order], boxes, tol=self.tol / 2.0, eps=_WEKA_EPS
+        )
+        alpha = np.empty_like(alpha_w)
+        alpha[order] = alpha_w
+        support = order[support_w]  # in the order Weka sums over them
+        self._weka_sum_order = np.argsort(np.argsort(support))
+        ay = alpha * Y
+        sol = SimpleNamespace(
+            alpha=alpha,
+            intercept=-b,
+            n_iter=info["n_steps"],
+            converged=True,
+            gap=info["gap"],
+            objective=0.5 * ay @ K @ ay - alpha.sum(),
+            seconds=time.perf_counter() - t0,
+        )
+        return sol, support
 
-    def _transform(self, X):
-        X = apply_scaling(X, self._offset, self._factor)
+    def _support_sum(self, K):
+        if self.smo == "svmlab":
+            return super()._support_sum(K)
+        out = np.zeros(K.shape[0])
+        for j in self._weka_sum_order:  # one bag at a time, as Weka's SVMOutput
+            out += self.dual_coef_[j] * K[:, j]
+        return out
+
+    def _fit_transform(self, X, sizes):
+        # Weka's Normalize divides by the training range (a constant feature becomes 0)
+        self._low, self._span = weka_normalize(X) if self.scaling == "minmax" else (None, None)
+        return self._rescale(X, sizes, one_set=True)
+
+    def _transform(self, X, sizes):
+        return self._rescale(X, sizes, one_set=False)
+
+    def _rescale(self, X, sizes, one_set):
+        """Weka's filters: rescaling, the third feature left out, the instances inside each
+        bag in the order Weka's round trip through instances leaves them (``smo="weka"``;
+        it changes only the rounding of the kernel sums)."""
+        if self.smo == "weka":
+            X = X[weka_bag_rows(sizes, one_set=one_set)]
+        if self._low is not None:
+            X = np.divide(X - self._low, self._span, out=np.zeros(X.shape), where=self._span > 0)
         if self.kernel_features == "weka" and X.shape[1] > _WEKA_SKIPPED_FEATURE:
             # Weka's dot products skip this column: zero it (on a copy) for the same kernel
             X = np.array(X, dtype=float, copy=True)
@@ -423,6 +515,8 @@ class SetKernelSVC(BagKernelSVCBase):
         return np.ones(X.shape[0])
 
     def _raw_kernel(self, X, starts, w, Y, starts_Y, w_Y):
+        if self.smo == "weka":  # unit instance weights: Weka's evaluate(i, j), its rounding
+            return weka_bag_kernel(X, starts, Y, starts_Y, self.kernel, self._gamma)
         if self.kernel == "linear":
             return _bag_sums(X, starts, w) @ _bag_sums(Y, starts_Y, w_Y).T
         return weighted_bag_kernel(X, starts, w, Y, starts_Y, w_Y, self._gamma)
@@ -441,6 +535,8 @@ class SetKernelSVC(BagKernelSVCBase):
         return K / np.sqrt(np.outer(stat_rows, stat_cols))
 
     def _box(self, sizes):
-        factor = float(np.mean(sizes)) if self.bag_weight == "mean_size" else 1.0
-        self._bag_C = float(self.C) * factor
-        return self._bag_C
+        if self.bag_weight == "none":
+            self._bag_C = float(self.C)
+            return self._bag_C
+        self._bag_C = float(self.C) * float(np.mean(sizes))
+        return float(self.C) * weka_bag_weights(sizes)

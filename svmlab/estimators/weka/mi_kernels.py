@@ -1,0 +1,198 @@
+"""Weka 3.6's multi-instance kernels ``MIPolyKernel`` (exponent 1) and ``MIRBFKernel``,
+computed in Weka's floating-point order.
+
+Weka's ``evaluate(i, j)`` sums an instance kernel over the instances of bag ``i`` (outer
+loop) and bag ``j`` (inner loop), one pair at a time. The instance kernel is built from
+``Kernel.dotProd``, a sequential sum over the features in index order that skips the
+attribute at the class index of the *bag* data set (bag id, bag, class), i.e. the third
+feature: the callers pass the instances with that column set to 0, which adds exact zeros.
+
+* ``MIPolyKernel -E 1``: ``sum_a sum_b <x_a, z_b>``.
+* ``MIRBFKernel -G g``: ``sum_a sum_b exp(g * (2 <x_a, z_b> - <x_a, x_a> - <z_b, z_b>))``.
+
+The two orientations ``evaluate(i, j)`` and ``evaluate(j, i)`` round differently, so
+:func:`weka_bag_kernel` returns the matrix of one orientation (rows outer); Weka's kernel
+cache keeps whichever orientation its SMO asks for first
+(:func:`svmlab.estimators.weka.kernel_smo.weka_kernel_smo` does the same). Reading: the
+exponential is NumPy's (glibc); Java's ``Math.exp`` may differ from it in the last bit.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+__all__ = ["weka_bag_kernel", "weka_bag_rows"]
+
+
+@njit(cache=True)
+def _swap_if_greater(keys, index, i, j):
+    if keys[index[i]] > keys[index[j]]:
+        index[i], index[j] = index[j], index[i]
+
+
+@njit(cache=True)
+def _weka_sort(keys):
+    """The permutation ``Utils.sortWithNoMissingValues`` returns (Weka 3.6.14): a quicksort
+    with a median-of-three pivot and exchange partitioning, not stable; sub-ranges are
+    independent, so an explicit stack replaces Weka's recursion."""
+    index = np.arange(len(keys))
+    stack = [(0, len(keys) - 1)]
+    while len(stack) > 0:
+        left, right = stack.pop()
+        width = right - left
+        if width <= 0:
+            continue
+        if width == 1:
+            _swap_if_greater(keys, index, left, right)
+            continue
+        if width == 2:
+            _swap_if_greater(keys, index, left, left + 1)
+            _swap_if_greater(keys, index, left, right)
+            _swap_if_greater(keys, index, left + 1, right)
+            continue
+        center = (left + right) // 2
+        _swap_if_greater(keys, index, left, center)
+        _swap_if_greater(keys, index, left, right)
+        _swap_if_greater(keys, index, center, right)
+        index[center], index[right - 1] = index[right - 1], index[center]
+        pivot = keys[index[right - 1]]
+        lo, hi = left, right - 1
+        while True:
+            lo += 1
+            while keys[index[lo]] < pivot:
+                lo += 1
+            hi -= 1
+            while keys[index[hi]] > pivot:
+                hi -= 1
+            if lo >= hi:
+                break
+            index[lo], index[hi] = index[hi], index[lo]
+        index[lo], index[right - 1] = index[right - 1], index[lo]
+        stack.append((left, lo - 1))
+        stack.append((lo + 1, right))
+    return index
+
+
+def weka_bag_rows(sizes, one_set: bool = True) -> np.ndarray:
+    """The instance order inside the bags after MISMO's round trip through instances.
+
+    ``PropositionalToMultiInstance`` sorts the instances by bag id with Weka's unstable
+    quicksort before regrouping them, which keeps the bags in order but permutes the
+    instances inside each bag; the kernel sums then add in that order.
+
+    Parameters
+    ----------
+    sizes : array-like of int
+        Instances per bag, bags stacked in order.
+    one_set : bool, default=True
+        True: the bags are filtered together (training); False: one at a time (MISMO
+        filters every test bag alone).
+
+    Returns
+    -------
+    ndarray of int
+        ``rows[k]``: the stacked row Weka holds at position ``k``.
+    """
+    sizes = np.asarray(sizes, dtype=np.int64)
+    if one_set:
+        return _weka_sort(np.repeat(np.arange(len(sizes)), sizes).astype(np.float64))
+    starts = np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(np.int64)
+    orders = {int(m): _weka_sort(np.zeros(int(m))) for m in np.unique(sizes)}
+    return np.concatenate([s + orders[int(m)] for s, m in zip(starts, sizes)] or [[]]).astype(
+        np.intp
+    )
+
+
+@njit(cache=True)
+def _dot(X, a, Z, b):
+    s = 0.0
+    for k in range(X.shape[1]):
+        s += X[a, k] * Z[b, k]
+    return s
+
+
+@njit(cache=True)
+def _self_dots(X):
+    out = np.empty(X.shape[0])
+    for a in range(X.shape[0]):
+        out[a] = _dot(X, a, X, a)
+    return out
+
+
+@njit(cache=True)
+def _kernel(X, starts_X, Z, starts_Z, gamma, rbf):
+    """``out[i, j]`` = Weka's ``evaluate(i, j)`` (``rbf`` False: exponent-1 polynomial)."""
+    ends_X = np.append(starts_X[1:], X.shape[0])
+    ends_Z = np.append(starts_Z[1:], Z.shape[0])
+    px, pz = _self_dots(X), _self_dots(Z)
+    out = np.empty((len(starts_X), len(starts_Z)))
+    for i in range(len(starts_X)):
+        for j in range(len(starts_Z)):
+            res = 0.0
+            for a in range(starts_X[i], ends_X[i]):
+                for b in range(starts_Z[j], ends_Z[j]):
+                    d = _dot(X, a, Z, b)
+                    if rbf:
+                        res += np.exp(gamma * (2.0 * d - px[a] - pz[b]))
+                    else:
+                        res += d
+            out[i, j] = res
+    return out
+
+
+@njit(cache=True)
+def _linear_both(X, starts):
+    """Both orientations of the exponent-1 kernel of a set with itself: the instance dot
+    products are symmetric bit for bit, so each block is computed once and summed twice."""
+    ends = np.append(starts[1:], X.shape[0])
+    n = len(starts)
+    out = np.empty((n, n))
+    for i in range(n):
+        for j in range(i, n):
+            D = np.empty((ends[i] - starts[i], ends[j] - starts[j]))
+            for a in range(starts[i], ends[i]):
+                for b in range(starts[j], ends[j]):
+                    D[a - starts[i], b - starts[j]] = _dot(X, a, X, b)
+            row = 0.0
+            for a in range(D.shape[0]):
+                for b in range(D.shape[1]):
+                    row += D[a, b]
+            col = 0.0
+            for b in range(D.shape[1]):
+                for a in range(D.shape[0]):
+                    col += D[a, b]
+            out[j, i] = col
+            out[i, j] = row  # on the diagonal, Weka's evaluate(i, i) is the row order
+    return out
+
+
+def weka_bag_kernel(X, starts, Z, starts_Z, kernel: str, gamma: float = 0.0) -> np.ndarray:
+    """Weka's ``evaluate(i, j)`` for every bag ``i`` of ``X`` and bag ``j`` of ``Z``.
+
+    Parameters
+    ----------
+    X, Z : ndarray of shape (n_instances, d)
+        Instances stacked bag after bag, already rescaled as Weka's filter does, with the
+        column Weka's ``dotProd`` skips set to 0.
+    starts, starts_Z : ndarray of int
+        First row of each bag.
+    kernel : {"linear", "rbf"}
+    gamma : float
+        ``MIRBFKernel``'s ``-G`` (``kernel="rbf"`` only).
+
+    Returns
+    -------
+    ndarray of shape (n_bags_X, n_bags_Z)
+        Not symmetric in general even when ``X is Z``: row ``i`` is the outer loop.
+    """
+    if kernel == "linear" and X is Z and starts is starts_Z:
+        return _linear_both(np.ascontiguousarray(X, dtype=np.float64), np.asarray(starts))
+    return _kernel(
+        np.ascontiguousarray(X, dtype=np.float64),
+        np.asarray(starts, dtype=np.int64),
+        np.ascontiguousarray(Z, dtype=np.float64),
+        np.asarray(starts_Z, dtype=np.int64),
+        float(gamma),
+        kernel == "rbf",
+    )
