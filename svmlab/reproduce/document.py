@@ -55,6 +55,9 @@ class PublishedTable:
         Where the document prints no numbers: what the values of ``file`` were read off
         ("Fig. 5.2 and the text of Sec. 5.3.1"). The heading then says that they were read
         off, not printed.
+    ranks_only : bool, default=False
+        Only the order of the values can be compared, not the values (run times measured on
+        other hardware and in another language).
     """
 
     title: str
@@ -69,6 +72,7 @@ class PublishedTable:
     number: str = ""
     std_file: str = ""
     read_off: str = ""
+    ranks_only: bool = False
 
 
 @dataclass(frozen=True)

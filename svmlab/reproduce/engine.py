@@ -375,7 +375,8 @@ def table_summaries(repro: Reproduction, rows: pd.DataFrame) -> list[dict]:
 
         * ``target``, ``source``, ``number`` (e.g. "Table 3.3"; "" if none), ``title``,
           ``table`` (:func:`table_label`), ``file``, ``metric`` (the compared column),
-          ``read_off`` (where values were read off a figure; "" when printed);
+          ``read_off`` (where values were read off a figure; "" when printed), ``ranks_only``
+          (only the order compares: run times on other hardware);
         * ``n_published`` (datasets the paper printed a value for) and ``n_compared``
           (of them, those with a value of the run), ``datasets`` (the compared ones);
         * ``mean_abs_delta`` ({method: mean absolute difference}) and
@@ -431,6 +432,7 @@ def _grid_summary(repro: Reproduction, table: PublishedTable, rows: pd.DataFrame
         "file": table.file,
         "metric": table.column,
         "read_off": table.read_off,
+        "ranks_only": table.ranks_only,
         "digits": table.digits,
         "n_published": int(published.notna().any(axis=1).sum()),
         "datasets": sorted({ds for ds, _ in cells}, key=list(published.index).index),
@@ -452,6 +454,7 @@ def _with_defaults(entry: dict) -> dict:
         "file": "",
         "metric": "",
         "read_off": "",
+        "ranks_only": False,
         "digits": 2,
         "n_published": 0,
         "datasets": [],

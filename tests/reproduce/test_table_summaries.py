@@ -6,7 +6,7 @@ import pandas as pd
 import pytest
 import yaml
 
-from svmlab.reproduce import get_reproduction, run_summaries, sections, side_by_side
+from svmlab.reproduce import REPRODUCTIONS, get_reproduction, run_summaries, sections, side_by_side
 from svmlab.reproduce.engine import DATASETS_ROW, table_summaries
 
 #: Fold error rates per (registry dataset, solver): three folds each.
@@ -176,8 +176,6 @@ def test_unprinted_published_cells_are_shown_and_not_compared():
 
 
 def test_printed_standard_deviations_have_the_shape_of_their_table():
-    from svmlab.reproduce import REPRODUCTIONS
-
     with_std = 0
     for repro in REPRODUCTIONS.values():
         for table in repro.tables:
@@ -224,3 +222,26 @@ def test_the_document_summary_lists_number_datasets_compared_and_deltas():
     row = summary.loc["Table 3.3: error (%, mean of the fold error rates)"]
     assert row["datasets compared"] == "3 of 8"
     assert row["experiment"] == "evosvm_quick" and row["mean abs. Δ (mean over methods)"]
+
+
+def test_run_time_tables_compare_ranks_only():
+    flagged = {t.file for repro in REPRODUCTIONS.values() for t in repro.tables if t.ranks_only}
+    assert flagged == {"ollawv_runtime.csv", "mil_time.csv", "mtr_time.csv"}
+    repro = get_reproduction("ollawv_table_5_3")
+    rows = pd.DataFrame(
+        [
+            {
+                "dataset": "iris_libsvm",
+                "method": "ollawv",
+                "solver": "ollawv",
+                "task_type": "multiclass",
+                "status": "ok",
+                "selected": True,
+                "accuracy": 0.96,
+                "task_seconds": 0.02,
+            }
+        ]
+    )
+    by_file = {s["file"]: s for s in table_summaries(repro, rows)}
+    assert by_file["ollawv_runtime.csv"]["ranks_only"]
+    assert not by_file["ollawv_accuracy.csv"]["ranks_only"]
