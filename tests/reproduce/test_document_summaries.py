@@ -109,6 +109,10 @@ def test_hydrmi_tables_7_to_13_are_summed_up_per_table():
     assert t7["rho_median"] == pytest.approx(1.0)
     t13 = out["Table 13"]
     assert t13["verdicts_compared"] == 2 and t13["verdicts_differ"] == 0
+    assert set(out["Table 12"]["mean_abs_delta"]) == {"HyDR-MI", "baseline"}
+    # the paper's own accuracies give its printed mean ranks (to their 2 decimals) and z
+    assert out["Table 12"]["mean_abs_delta"]["HyDR-MI"] < 0.005
+    assert out["Table 13"]["mean_abs_delta"]["z"] < 0.0005
 
 
 def test_svmperf_figures_say_they_have_no_published_numbers():

@@ -228,7 +228,8 @@ def _search_section(ok: pd.DataFrame) -> Section | None:
 
 def wrapper_summaries(df: pd.DataFrame) -> list[dict]:
     """Tables 7-11 (one per data set; the rows are the classifiers, the columns the three
-    conditions) and Table 13 (the rank-sum test's verdicts at 5 %), summarised."""
+    conditions), Table 12 (the mean ranks) and Table 13 (the rank-sum test's verdicts at 5 %),
+    summarised."""
     ok = parse_rows(df)
     if ok.empty:
         return []
@@ -257,15 +258,15 @@ def wrapper_summaries(df: pd.DataFrame) -> list[dict]:
                 len(CLASSIFIERS),
             )
         )
-    table13 = _rank_sum_verdicts(measured)
-    return out + ([table13] if table13 else [])
+    return out + _rank_sum_summaries(measured)
 
 
-def _rank_sum_verdicts(measured: pd.DataFrame) -> dict | None:
-    """Table 13's summary: |z| against the printed one, and the verdicts at 5 % that differ."""
+def _rank_sum_summaries(measured: pd.DataFrame) -> list[dict]:
+    """Table 12 (the mean ranks of HyDR-MI and of each baseline) and Table 13 (|z| against
+    the printed one, and the verdicts at 5 % that differ), summarised."""
     paper = published("hydrmi_t13_rank_sum.csv").set_index(["dataset", "comparison"])
     acc = measured["accuracy"].unstack("condition")
-    pairs, differ, where = [], 0, []
+    z, ranks, differ, where = [], {}, 0, []
     for (ds, other), p in paper.iterrows():
         if ds not in acc.index.get_level_values(0) or "HyDR-MI" not in acc or other not in acc:
             continue
@@ -273,26 +274,40 @@ def _rank_sum_verdicts(measured: pd.DataFrame) -> dict | None:
         if len(pair) < 2:
             continue
         rs = rank_sum(pair["HyDR-MI"], pair[other])
-        pairs.append((ds, rs.z, p["z"]))
+        z.append((ds, rs.z, p["z"]))
+        ranks.setdefault("HyDR-MI", []).append((rs.mean_rank_a, p["mean_rank_hydrmi"]))
+        ranks.setdefault("baseline", []).append((rs.mean_rank_b, p["mean_rank_other"]))
         if (rs.p <= 0.05) != (p["p"] <= 0.05):
             differ += 1
             where.append(f"{ds} vs {other}")
-    if not pairs:
-        return None
-    return {
+    if not z:
+        return []
+    common = {
+        "file": "hydrmi_t13_rank_sum.csv",
+        "n_published": len(paper),
+        "datasets": sorted({ds for ds, _, _ in z}),
+        "n_compared": len(z),
+        "note": "mean ranks and z grow with the number of classifiers: comparable with the "
+        "paper's only when the run has all 17",
+    }
+    table12 = {
+        "number": "Table 12",
+        "title": "mean ranks of HyDR-MI and of each baseline over the classifiers",
+        "metric": "mean rank",
+        "mean_abs_delta": {k: float(np.mean([abs(a - b) for a, b in v])) for k, v in ranks.items()},
+        "rho": {k: rank_correlation(v) for k, v in ranks.items()},
+    }
+    table13 = {
         "number": "Table 13",
         "title": "Wilcoxon rank-sum, HyDR-MI against each baseline over the classifiers",
-        "file": "hydrmi_t13_rank_sum.csv",
         "metric": "z",
-        "n_published": len(paper),
-        "datasets": sorted({ds for ds, _, _ in pairs}),
-        "n_compared": len(pairs),
-        "mean_abs_delta": {"z": float(np.mean([abs(a - b) for _, a, b in pairs]))},
-        "rho": {"z": rank_correlation([(a, b) for _, a, b in pairs])},
+        "mean_abs_delta": {"z": float(np.mean([abs(a - b) for _, a, b in z]))},
+        "rho": {"z": rank_correlation([(a, b) for _, a, b in z])},
         "verdicts_differ": differ,
-        "verdicts_compared": len(pairs),
+        "verdicts_compared": len(z),
         "verdicts_where": ", ".join(where),
     }
+    return [common | table12, common | table13]
 
 
 DOCUMENT = Paper(
