@@ -153,9 +153,7 @@ def test_defaults_and_rbf_predict_as_weka(native, classname, kw, mi_data):
 )
 def test_linear_defaults_as_weka_on_parity_folds(native, classname, dataset, n_folds):
     """Weka's default MISMO / MISVM (linear kernel, C = 1) on the first parity folds of one
-    dataset. (Not MISMO on mutagenesis-atoms: its linear set kernel leaves many bags within
-    1e-3 of the boundary, where the two SMOs' stopping points decide; 8 of 188 bags differ
-    there over the ten folds, a pooled difference of 0.011.)"""
+    dataset. (MISMO on sets of other shapes, bag for bag: test_mismo_weka_parity.py.)"""
     from svmlab.data.registry import load_dataset
     from svmlab.evaluation.protocols import make_splits
 
