@@ -14,11 +14,13 @@ the instance-level kernel is never held as a whole.
 
 With its defaults :class:`SetKernelSVC` is Weka 3.6.14's ``weka.classifiers.mi.MISMO`` (no
 ``-M``): every attribute rescaled to [0, 1] with the training instances' minimum and maximum
-(``-N 0``), the *unnormalised* set kernel, and every bag's box constraint ``C`` times the mean
-training bag size (MISMO's propositional round trip gives every bag that weight, and Weka's
-SMO bounds ``alpha_i`` by ``C * weight_i``). ``normalize=True`` (the cosine normalisation
-``k / sqrt(k(X, X) k(X', X'))`` recommended by Gärtner et al.), ``scaling="none"`` and
-``bag_weight="none"`` are the named departures from Weka.
+(``-N 0``), the *unnormalised* set kernel without the third feature (Weka's MI kernels skip
+it), every bag's box constraint ``C`` times the mean training bag size (MISMO's propositional
+round trip gives every bag that weight, and Weka's SMO bounds ``alpha_i`` by
+``C * weight_i``), and Weka's SMO iterate (``smo="weka"``). ``normalize=True`` (the
+cosine normalisation ``k / sqrt(k(X, X) k(X', X'))`` recommended by Gärtner et al.),
+``scaling="none"``, ``bag_weight="none"``, ``kernel_features="all"`` and ``smo="svmlab"``
+are the named departures from Weka.
 
 :class:`BagKernelSVCBase` (shared with :class:`svmlab.estimators.mil.MiGraphClassifier`)
 implements the generic *weighted* bag kernel
@@ -413,9 +415,12 @@ class SetKernelSVC(BagKernelSVCBase):
     third feature alone Weka's MISMO predicts at chance, in any other feature perfectly
     (tests/estimators/test_mismo_weka_parity.py).
 
-    Weka's SMO visits the bags in a shuffled order and is a different SMO implementation;
-    both stop at the same KKT tolerance, so the two solutions agree to that tolerance, not
-    bit for bit.
+    With ``smo="weka"`` the fit is Weka's own iterate: the bag kernel is summed in Weka's
+    order (instances inside a bag as Weka's sort leaves them, the orientation Weka's cache
+    keeps), the boxes are ``C`` times Weka's bag weights, and the SMO is ``BinaryMISMO``;
+    the linear kernel then matches Weka bit for bit. The Gaussian one can differ in the last
+    bit of an exponential (NumPy's against Java's ``Math.exp``), which on sets with nearly
+    equal bags moves the SMO path (docs/decisions/mil.md).
     """
 
     _parameter_constraints: dict = {
