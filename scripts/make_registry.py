@@ -106,6 +106,65 @@ WHEELS = {
     },
 }
 
+# The mlbench CSVs were converted from the .rda files of the Debian package r-cran-mlbench
+# 2.1-3-1; the same .rda files of mlbench 2.1-3 at this commit of GitHub's CRAN mirror give
+# them byte for byte (svmlab.data.mlbench_csv), so svmlab data fetch rebuilds them from there.
+MLBENCH_COMMIT = "284897141ab0b6122499f759257fddb67d1bcadb"
+#: R object -> (file in the commit's data/, its sha256, class column)
+MLBENCH_RDA = {
+    "BreastCancer": (
+        "BreastCancer.rda",
+        "1fcf1b82128c287b2777005a93a2b76fdb4d6749ed6df05231f85953f1fc7c2b",
+        "Class",
+    ),
+    "DNA": ("DNA.rda", "df941ad89a49f705a29bf38e52c91dc34029539cedb13fa24f803f1224278c9e", "Class"),
+    "Glass": (
+        "glass.rda",
+        "dd6d25227d9b49c30a4de04566bec1a2877e790b7690544ad848d847144f32b7",
+        "Type",
+    ),
+    "Ionosphere": (
+        "Ionosphere.rda",
+        "1e72974db40749e025434dbb45c815c826d3cce7c1b324fd07ee89aee44e08b7",
+        "Class",
+    ),
+    "LetterRecognition": (
+        "LetterRecognition.rda",
+        "967a1a3e10b548d7269cbe50182bcecd6365cc58ea07638bbc34c51f17f34f1d",
+        "lettr",
+    ),
+    "PimaIndiansDiabetes": (
+        "PimaIndiansDiabetes.rda",
+        "fc134e041577d3ff2b784e1610b6fbbe165f815abc83652ba77a28f4bccb89ec",
+        "diabetes",
+    ),
+    "Satellite": (
+        "Satellite.rda",
+        "29f8cf9bb1bc51b769d694c9caf740fd1c36ed6a7c87603edf5985962e330f64",
+        "classes",
+    ),
+    "Shuttle": (
+        "Shuttle.rda",
+        "5b1db218b76a47c83f575f1ff38d7a7d36e569b0e27d8bf4aa92eae6c0bcb826",
+        "Class",
+    ),
+    "Sonar": (
+        "Sonar.rda",
+        "e75dbab91efeba53ff00d13281977619a9e584bd2ccff48550e8a252f7c49cd4",
+        "Class",
+    ),
+    "Vehicle": (
+        "Vehicle.rda",
+        "ea993a1fe72b2611a609101aa6ebee43b6a9dd07c329c9acd1a184ba971a2710",
+        "Class",
+    ),
+    "Vowel": (
+        "Vowel.rda",
+        "6577f9ca304153797ec7621d79020b010d160c425da2007639b9e6a2b23fb127",
+        "Class",
+    ),
+}
+
 COLLECTIONS = [  # (path prefix, collection, primary?)
     ("classification/keel/", "keel", False),
     ("classification/libsvm/", "libsvm", False),
@@ -875,6 +934,21 @@ def origin_fields(origin: str) -> dict:
             wheel_sha256=wheel["sha256"],
             member=m.group(3),
         )
+    elif origin.startswith("debian:r-cran-mlbench=2.1-3-1:") and origin.endswith(
+        "(converted to CSV)"
+    ):
+        r_object = origin.rsplit("/", 1)[1].split(".rda")[0]
+        file, sha256, class_column = MLBENCH_RDA[r_object]
+        fields["url"] = (
+            f"https://raw.githubusercontent.com/cran/mlbench/{MLBENCH_COMMIT}/data/{file}"
+        )
+        fields["convert"] = {
+            "kind": "mlbench_csv",
+            "file": f"mlbench-2.1-3-{file}",
+            "sha256": sha256,
+            "r_object": r_object,
+            "class_column": class_column,
+        }
     else:
         package = origin.split(":")[1]
         fields["unavailable_reason"] = (

