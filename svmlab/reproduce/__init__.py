@@ -12,7 +12,8 @@ the run (:func:`sections`). The package is in three parts:
   known deviations (``deviations/``);
 * :mod:`~svmlab.reproduce.engine`: the comparison of a run with any target, which knows no
   document; :mod:`~svmlab.reproduce.published_tests` sets the document's statistical tests
-  beside the run's.
+  beside the run's, and :mod:`~svmlab.reproduce.protocol` states the run's protocol beside the
+  document's in each heading.
 
 :mod:`~svmlab.reproduce.registry` looks the targets up by name, :mod:`~svmlab.reproduce.papers`
 the documents; :func:`~svmlab.reproduce.registry.run_summaries` sums up a run per published
