@@ -22,7 +22,7 @@ from svmlab.reproduce.published_tests import (
 )
 from svmlab.stats.sections import Section
 
-GOLDEN = Path(__file__).parent / "stats" / "golden"
+GOLDEN = Path(__file__).parents[1] / "stats" / "golden"
 WITH_RANKS = [csv for csv, pub in _all_published().items() if pub.get("average_ranks")]
 
 
