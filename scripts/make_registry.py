@@ -165,6 +165,13 @@ MLBENCH_RDA = {
     ),
 }
 
+# The example ARFF files of the Debian package weka 3.6.14-3 are byte for byte those of this
+# commit of GitHub's Weka mirror (wekadocs/data/), where svmlab data fetch gets them.
+WEKA_DATA_URL = (
+    "https://raw.githubusercontent.com/bnjmn/weka/a22631f8ba399bdfd92f9dd2f44a9d80544ffd6d/"
+    "wekadocs/data/"
+)
+
 COLLECTIONS = [  # (path prefix, collection, primary?)
     ("classification/keel/", "keel", False),
     ("classification/libsvm/", "libsvm", False),
@@ -949,6 +956,8 @@ def origin_fields(origin: str) -> dict:
             "r_object": r_object,
             "class_column": class_column,
         }
+    elif origin.startswith("debian:weka=3.6.14-3:usr/share/doc/weka/examples/"):
+        fields["url"] = WEKA_DATA_URL + quote(origin.rsplit("/", 1)[1])
     else:
         package = origin.split(":")[1]
         fields["unavailable_reason"] = (

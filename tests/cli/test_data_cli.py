@@ -4,6 +4,7 @@ nothing listens), the exit statuses and one line per file not got."""
 
 from __future__ import annotations
 
+import functools
 import re
 
 import pytest
@@ -82,15 +83,33 @@ def test_fetch_a_document_offline(fresh_clone, monkeypatch, capsys):
     assert len(lines) == 2 + int(lines[1].split()[1])  # quick profiles list no unobtainable set
 
 
-def test_a_file_without_download_source_says_where_to_copy_it_from(fresh_clone, capsys):
+@pytest.fixture
+def by_hand(monkeypatch):
+    """``by_hand``: a registered file without a download source (copied from a Debian
+    package), like ionosphere_weka before its source was registered."""
+    entry = dict(registry.registry_entry("ionosphere_weka"), name="by_hand", url=None)
+    entry["unavailable_reason"] = "comes from the Debian package weka=3.6.14-3"
+    table = {**registry._registry(), "by_hand": entry}
+    registry.clear_cache()
+    monkeypatch.setattr(registry, "_registry", functools.lru_cache(maxsize=1)(lambda: table))
+    yield
+    monkeypatch.undo()
+    registry.clear_cache()
+
+
+def test_a_file_without_download_source_says_where_to_copy_it_from(fresh_clone, by_hand, capsys):
     """No mirror: the file has no source, so nothing is downloaded (no network either)."""
-    assert main(["data", "fetch", "ionosphere_weka"]) == 2
+    assert main(["data", "fetch", "by_hand"]) == 2
     assert err_lines(capsys) == [
         "svmlab: 1 file(s) needed: 0 already here, 0 fetched, 1 missing",
-        "svmlab: not fetched: ionosphere_weka (classification/weka/ionosphere.arff): no "
+        "svmlab: not fetched: by_hand (classification/weka/ionosphere.arff): no "
         "download source: copy it from the Debian package weka=3.6.14-3 into a directory of "
         "SVMLAB_DATA_DIR",
-        "svmlab: 1 of 1 dataset(s) not fetched: ionosphere_weka",
+        "svmlab: 1 of 1 dataset(s) not fetched: by_hand",
+    ]
+    assert main(["data", "verify", "by_hand"]) == 0
+    assert err_lines(capsys) == [
+        f"svmlab: 1 checked: 1 without a download source ({BY_HAND}); 0 problem(s)"
     ]
 
 
@@ -107,10 +126,10 @@ def test_verify_counts_missing_files_as_problems(fresh_clone, capsys):
     out, err = capsys.readouterr()
     statuses = [line.split("  ")[0].strip() for line in out.splitlines()]
     n = {s: statuses.count(s) for s in set(statuses)}
+    assert set(n) == {"ok", "missing", "unavailable"}  # every registered file has a source
     assert err.strip() == (
         f"svmlab: {len(statuses)} checked: {n['ok']} ok, {n['missing']} missing (svmlab data "
-        f"fetch --all), {n['no source']} without a download source (copy them in by hand), "
-        f"{n['unavailable']} not obtainable; {n['missing']} problem(s)"
+        f"fetch --all), {n['unavailable']} not obtainable; {n['missing']} problem(s)"
     )
     generated = [r for r in registry.list_datasets() if r["source"] in ("sklearn", "synthetic")]
     assert n["ok"] == len(generated)  # nothing else is usable on a fresh clone
@@ -125,7 +144,6 @@ def test_verify_counts_missing_files_as_problems(fresh_clone, capsys):
             1,
             "1 checked: 1 missing (svmlab data fetch german_numer); 1 problem(s)",
         ),
-        (["iris_weka"], 0, f"1 checked: 1 without a download source ({BY_HAND}); 0 problem(s)"),
     ],
 )
 def test_verify_keeps_not_obtainable_apart(fresh_clone, capsys, names, status, summary):

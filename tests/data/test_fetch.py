@@ -159,9 +159,13 @@ def test_fetch_a_converted_r_data_file(isolated, add_entries, server, tmp_path):
     assert not (cache / "toy/bad.csv").exists()
 
 
-def test_debian_entry_without_base_url_cannot_be_fetched(isolated):
-    with pytest.raises(DataUnavailableError, match="Debian package"):
-        fetch("iris_weka")
+def test_an_entry_without_download_source_cannot_be_fetched(isolated, add_entries, tmp_path):
+    copy = tmp_path / "tiny.dat"
+    copy.write_text(TINY_KEEL)
+    reason = "comes from the Debian package toy=1.0, which svmlab does not download"
+    add_entries(file_entry("byhand", "toy/byhand.dat", copy, unavailable_reason=reason))
+    with pytest.raises(DataUnavailableError, match="Debian package toy=1.0"):
+        fetch("byhand")
     with pytest.raises(DataUnavailableError, match="not available offline"):
         fetch("rf2")
 
