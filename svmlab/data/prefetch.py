@@ -54,9 +54,11 @@ def config_datasets(cfg: dict) -> tuple[list[str], list[str]]:
     many = cfg.get("datasets") or {}
     items = list(many.values()) if isinstance(many, dict) else list(many)
     items = [item for item in items if item is not None] or [cfg.get("dataset")]
-    names = [item if isinstance(item, str) else (item or {}).get("name") for item in items]
-    unavailable = [str(n) for n in cfg.get("unavailable_datasets") or []]
-    return [str(n) for n in names if n], unavailable
+    names = [item.get("name") if isinstance(item, dict) else item for item in items]
+    unavailable = cfg.get("unavailable_datasets") or []
+    unavailable = unavailable if isinstance(unavailable, list) else []
+    # a malformed entry is left to the planner, which names it
+    return [n for n in names if isinstance(n, str) and n], [str(n) for n in unavailable]
 
 
 def needed_files(names: Iterable[str]) -> tuple[list[str], dict[str, str]]:
