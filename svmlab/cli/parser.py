@@ -26,7 +26,7 @@ commands:
             Friedman / post-hoc / Wilcoxon tables and figures for each metric
   stats     the same statistics for any dataset x method table (CSV or Parquet)
   list      the names you can use: datasets, solvers, protocols, experiments, runners, metrics
-  data      the benchmark files: list, info NAME, verify [NAME...], fetch NAME...
+  data      the benchmark files: list, info NAME, verify [NAME...], fetch NAME|--document P
   reproduce every experiment of a seed document, and one Markdown + HTML report of it
               svmlab reproduce --list
               svmlab reproduce melki2018 --quick         # its quick profiles only
@@ -212,7 +212,8 @@ def _add_data(sub) -> None:
         description="Manage the dataset registry's files.",
         formatter_class=argparse.RawDescriptionHelpFormatter,
         epilog="examples:\n  svmlab data list\n  svmlab data info musk1\n"
-        "  svmlab data verify            # checksum every local file\n  svmlab data fetch slump",
+        "  svmlab data verify            # checksum every local file\n"
+        "  svmlab data fetch --document oliveira",
     )
     dsub = d.add_subparsers(dest="data_command", metavar="{list,info,verify,fetch}", required=True)
     dsub.add_parser(
@@ -225,9 +226,10 @@ def _add_data(sub) -> None:
     fe = dsub.add_parser(
         "fetch",
         help="download dataset files into the user cache, verifying the checksum",
-        description="Download the missing files of datasets, of experiments or of every study "
-        "of a document into the user cache, verifying each sha256. Prints a line per download "
-        "and one per file it could not get; exit status 2 when a needed file is still missing.",
+        description="Download the missing files of datasets, of experiments or of every study\n"
+        "of a document into the user cache, verifying each sha256. Prints a line per\n"
+        "download and one per file it could not get; exit status 2 when a needed file\n"
+        "is still missing.",
         formatter_class=argparse.RawDescriptionHelpFormatter,
         epilog="examples:\n  svmlab data fetch --document oliveira\n"
         "  svmlab data fetch --experiment lssvm_bench,svmperf_bench\n"
