@@ -284,7 +284,7 @@ def test_every_experiment_plans(name, tmp_path):
     try:
         plan = build_plan(container, str(tmp_path), "t")
     except DataUnavailableError as exc:
-        pytest.skip(f"{exc} (svmlab data fetch NAME)")
+        pytest.skip(f"{exc} (svmlab data fetch --experiment {name})")
     assert plan.tasks and plan.experiment == name
 
 
