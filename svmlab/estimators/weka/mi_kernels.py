@@ -142,26 +142,38 @@ def _kernel(X, starts_X, Z, starts_Z, gamma, rbf):
 
 
 @njit(cache=True)
-def _linear_both(X, starts):
-    """Both orientations of the exponent-1 kernel of a set with itself: the instance dot
-    products are symmetric bit for bit, so each block is computed once and summed twice."""
+def _both(X, starts, gamma, rbf):
+    """Both orientations of the kernel of a set with itself, each block of instance pairs
+    computed once: a dot product is symmetric bit for bit, and a Gaussian term is shared
+    when its two argument roundings agree (most pairs); the sums keep Weka's orders."""
     ends = np.append(starts[1:], X.shape[0])
+    p = _self_dots(X)
     n = len(starts)
     out = np.empty((n, n))
     for i in range(n):
         for j in range(i, n):
-            D = np.empty((ends[i] - starts[i], ends[j] - starts[j]))
+            E = np.empty((ends[i] - starts[i], ends[j] - starts[j]))  # evaluate(i, j) terms
+            F = np.empty_like(E)  # evaluate(j, i) terms
             for a in range(starts[i], ends[i]):
                 for b in range(starts[j], ends[j]):
-                    D[a - starts[i], b - starts[j]] = _dot(X, a, X, b)
+                    d = _dot(X, a, X, b)
+                    if rbf:
+                        u = gamma * (2.0 * d - p[a] - p[b])
+                        v = gamma * (2.0 * d - p[b] - p[a])
+                        e = np.exp(u)
+                        E[a - starts[i], b - starts[j]] = e
+                        F[a - starts[i], b - starts[j]] = e if v == u else np.exp(v)
+                    else:
+                        E[a - starts[i], b - starts[j]] = d
+                        F[a - starts[i], b - starts[j]] = d
             row = 0.0
-            for a in range(D.shape[0]):
-                for b in range(D.shape[1]):
-                    row += D[a, b]
+            for a in range(E.shape[0]):
+                for b in range(E.shape[1]):
+                    row += E[a, b]
             col = 0.0
-            for b in range(D.shape[1]):
-                for a in range(D.shape[0]):
-                    col += D[a, b]
+            for b in range(F.shape[1]):
+                for a in range(F.shape[0]):
+                    col += F[a, b]
             out[j, i] = col
             out[i, j] = row  # on the diagonal, Weka's evaluate(i, i) is the row order
     return out
@@ -186,8 +198,13 @@ def weka_bag_kernel(X, starts, Z, starts_Z, kernel: str, gamma: float = 0.0) -> 
     ndarray of shape (n_bags_X, n_bags_Z)
         Not symmetric in general even when ``X is Z``: row ``i`` is the outer loop.
     """
-    if kernel == "linear" and X is Z and starts is starts_Z:
-        return _linear_both(np.ascontiguousarray(X, dtype=np.float64), np.asarray(starts))
+    if X is Z and starts is starts_Z:
+        return _both(
+            np.ascontiguousarray(X, dtype=np.float64),
+            np.asarray(starts, dtype=np.int64),
+            float(gamma),
+            kernel == "rbf",
+        )
     return _kernel(
         np.ascontiguousarray(X, dtype=np.float64),
         np.asarray(starts, dtype=np.int64),
