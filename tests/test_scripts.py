@@ -396,3 +396,18 @@ def test_ollawv_regression_benchmark_runs_the_epsilon_paths():
         timeout=300,
     ).stdout
     assert "geometric mean" in out and "diabetes" in out.split("## summary")[1]
+
+
+@pytest.mark.weka
+@pytest.mark.data
+def test_mismo_parity_benchmark_prints_the_natives_beside_weka(tmp_path):
+    cache = tmp_path / "weka.json"
+    args = ["--datasets", "east_west", "--kernels", "linear", "--folds", "2", "--cache"]
+    out = _bench_output("mismo_weka_parity.py", *args, str(cache))
+    header, row = out.splitlines()
+    columns = ["dataset", "bags/size(max)/d/pos", "kernel", "Weka", "native", "differ"]
+    assert header.split()[:6] == columns
+    cells = row.split()
+    assert cells[0] == "east_west" and cells[2] == "linear"
+    assert cells[5] == "0"  # the default native predicts every bag as Weka does
+    assert "east_west/linear/2" in cache.read_text()  # Weka's predictions kept for a rerun
