@@ -110,6 +110,9 @@ OWN_KERNEL = {
     "NNISDAClassifier": "scaling",
     # Weka computes the kernel; its RBF is exp(-G d^2) and sigma must arrive as G = 1/(2 sigma^2)
     "WekaMIClassifier": "weka_options",
+    # smo="weka" sums the Gaussian in Weka's order (estimators/weka/mi_kernels.py): its bag
+    # kernel must equal smo="svmlab"'s, which goes through svmlab.kernels
+    "SetKernelSVC": "svmlab_smo",
 }
 
 
@@ -274,6 +277,15 @@ def test_gamma_and_sigma_keep_their_one_meaning(name, monkeypatch):
 
         est = cls(classname=sorted(RBF_KERNELS)[0], sigma=SIGMA)
         assert f"-G {1.0 / (2.0 * SIGMA**2)!r}" in " ".join(est._weka_args())
+        return
+    if how == "svmlab_smo":
+        widths = [({"gamma": GAMMA}, GAMMA), ({"sigma": SIGMA, "gamma": None}, 0.5 / SIGMA**2)]
+        for width, precision in widths:
+            ours = _build(cls, **width).fit(X, y).bag_kernel(X)
+            reference = _build(cls, **width, smo="svmlab")
+            got = _recorded_precisions(monkeypatch, reference, X, y)
+            assert got == {precision}, f"{name}({width}) computed the Gaussian with {got}"
+            np.testing.assert_allclose(ours, reference.bag_kernel(X), rtol=1e-12)
         return
     if how == "scaling":
         pred, dec = _fit_predict(_build(cls, gamma=GAMMA), X, y)
