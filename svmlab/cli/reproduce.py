@@ -46,7 +46,8 @@ def reproduce(args) -> int:
     from svmlab.report.reproductions_index import document_record, update_index, write_record
 
     write_record(out, document_record(paper, entries, f"{stem}.md", md, args.quick))
-    update_index(out)  # OUT/README.md: one line per published table of every document
+    if not args.quick:  # OUT/README.md: one line per published table of every document
+        update_index(out)
     failed = [e.experiment for e in entries if e.status.startswith(("failed", "no results"))]
     if failed:
         print(

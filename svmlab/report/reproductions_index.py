@@ -28,6 +28,8 @@ from svmlab.report.render import heading_anchor
 
 #: The markers between which :func:`update_index` writes the index into a README.
 BEGIN, END = "<!-- reproductions index: begin -->", "<!-- reproductions index: end -->"
+#: The words ending the heading of a published table set beside the run's.
+SIDE_BY_SIDE = "paper vs this run"
 #: The suffix of a document's record beside its report.
 RECORD_SUFFIX = ".index.json"
 
@@ -35,6 +37,7 @@ REPRODUCED = "reproduced within its spread"
 DEVIATES = "deviates"
 NOT_RUN = "not run yet"
 NOT_COMPARED = "not compared"
+ORDER_ONLY = "order only (run times on other hardware: see ρ)"
 
 
 def study_target(experiment: str) -> str | None:
@@ -70,12 +73,15 @@ def _section_anchor(heads: list, study_heading: str, title: str, job: str) -> st
     start = next((i for i, (lv, text, _) in enumerate(heads) if text == study_heading), None)
     if start is None:
         return ""
+    below = []
     for level, text, anchor in heads[start + 1 :]:
         if level <= 2:
             break
         if title and title in text and (not job or f"[{job}]" in text):
-            return anchor
-    return heads[start][2]
+            below.append((text, anchor))
+    # the side-by-side table's own heading first (a summary heading may name the metric too)
+    beside = [a for text, a in below if SIDE_BY_SIDE in text]
+    return (beside or [a for _, a in below] or [heads[start][2]])[0]
 
 
 def table_status(summary: dict, partial: bool, explained: bool) -> str:
@@ -92,7 +98,9 @@ def table_status(summary: dict, partial: bool, explained: bool) -> str:
     """
     if not summary.get("n_compared"):
         return f"{NOT_COMPARED}: {summary.get('note') or 'no dataset of the table in the run'}"
-    if summary.get("within_spread"):
+    if summary.get("ranks_only"):  # run times on other hardware: only the order compares
+        status = ORDER_ONLY
+    elif summary.get("within_spread"):
         status = REPRODUCED
     else:
         status = DEVIATES + (" (explained in the report)" if explained else "")
@@ -144,6 +152,15 @@ def _unrun_rows(study: dict, status: str) -> list[dict]:
     return [
         {"experiment": study["experiment"], "table": n, "job": "", "status": status, "link": ""}
         for n in names
+    ]
+
+
+def _unrun_tables(paper) -> list[dict]:
+    """The index lines of a document none of whose studies has run."""
+    return [
+        row
+        for s in paper.studies
+        for row in _unrun_rows({"experiment": s.full, "part": s.part}, NOT_RUN)
     ]
 
 
@@ -212,9 +229,7 @@ def _document_lines(paper, record: dict | None) -> list[str]:
     lines = [f"### {paper.title}\n"]
     if record is None:
         lines.append(f"No full report yet (`svmlab reproduce {paper.name}`).\n")
-        record = {"tables": []}
-        for s in paper.studies:
-            record["tables"] += _unrun_rows({"experiment": s.full, "part": s.part}, NOT_RUN)
+        record = {"tables": _unrun_tables(paper)}
     else:
         name = record["report"]
         html_name = Path(name).with_suffix(".html").name
@@ -268,7 +283,7 @@ def index_markdown(records: dict[str, dict]) -> str:
     for name, paper in PAPERS.items():
         record = records.get(name)
         parts += _document_lines(paper, record)
-        for t in (record or {}).get("tables", []):
+        for t in (record or {}).get("tables") or _unrun_tables(paper):
             key = t["status"].split(" (")[0].split(":")[0].split(" - ")[0]
             counts[key] = counts.get(key, 0) + 1
     lines += [f"| {k} | {v} |" for k, v in sorted(counts.items())]
@@ -294,6 +309,8 @@ def update_index(folder: Path) -> Path:
     if BEGIN in text and END in text:
         head, rest = text.split(BEGIN, 1)
         text = head + block + rest.split(END, 1)[1]
+    elif text:  # a README without the block keeps its text: the index goes at its end
+        text = f"{text.rstrip()}\n\n{block}\n"
     else:
         text = f"# Reproductions\n\n{block}\n"
     readme.write_text(text)

@@ -425,6 +425,7 @@ def _grid_summary(repro: Reproduction, table: PublishedTable, rows: pd.DataFrame
     spread = run_spread(repro, table, rows)
     pstd = repro.published_std(table)
     verdicts = _verdicts(repro, table, rows, ours)
+    every = [abs(a - b) for p in pairs.values() for a, b in p]  # each compared cell once
     entry = {
         "number": table.number,
         "title": table.title,
@@ -437,6 +438,7 @@ def _grid_summary(repro: Reproduction, table: PublishedTable, rows: pd.DataFrame
         "n_published": int(published.notna().any(axis=1).sum()),
         "datasets": sorted({ds for ds, _ in cells}, key=list(published.index).index),
         "mean_abs_delta": {m: float(np.mean([abs(a - b) for a, b in p])) for m, p in pairs.items()},
+        "mean_abs_delta_overall": float(np.mean(every)) if every else np.nan,
         "rho": {m: rank_correlation(p) for m, p in pairs.items()},
         "spread_run": _mean_cells(spread, cells),
         "spread_published": None if pstd is None else _mean_cells(pstd, cells),

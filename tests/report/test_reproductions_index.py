@@ -90,3 +90,35 @@ def test_update_index_rewrites_only_its_block_and_skips_quick_records(tmp_path):
     assert json.loads((tmp_path / "svmperf.index.json").read_text())["document"] == "svmperf"
     # the quick record does not stand in for the full study
     assert "No full report yet (`svmlab reproduce oliveira`)" in text
+
+
+def test_run_time_tables_are_judged_by_order_only():
+    status = table_status(_summary(ranks_only=True, within_spread=False), False, False)
+    assert status.startswith("order only")
+
+
+def test_a_readme_without_the_block_keeps_its_text(tmp_path):
+    readme = tmp_path / "README.md"
+    readme.write_text("# Full reproductions\n\nhow they were made\n")
+    update_index(tmp_path)
+    text = readme.read_text()
+    assert text.startswith("# Full reproductions\n\nhow they were made\n")
+    assert BEGIN in text and END in text
+
+
+def test_the_status_counts_include_tables_not_run():
+    counts = index_markdown({}).split("\n\n")[0]
+    assert f"| {NOT_RUN} |" in counts
+
+
+def test_links_prefer_the_side_by_side_heading():
+    from svmlab.report.reproductions_index import _section_anchor
+
+    md = (
+        "## Part: exp\n### accuracy (mean ± std over folds)\n"
+        "### Friedman / Iman-Davenport test (accuracy, higher is better)\n"
+        "### Doc, Table 1: accuracy, paper vs this run\n## Other: exp2\n"
+    )
+    anchor = _section_anchor(headings(md), "Part: exp", "accuracy", "")
+    assert anchor == "doc-table-1-accuracy-paper-vs-this-run"
+    assert _section_anchor(headings(md), "Part: exp", "missing title", "") == "part-exp"
