@@ -71,9 +71,10 @@ def add_rank_tests(out, df, metrics, how, derived, *, out_dir, formats, stats) -
     and figures of every metric (:func:`svmlab.stats.analysis.analyse` on the datasets x
     methods table), and the meta-ranks over the metrics when there are several: once, or
     per run of a sweep (:func:`rank_test_blocks`). A metric that cannot be tested leaves a
-    note instead."""
-    partial = _incomplete(df, out.notes)
+    note instead. A dataset without every method's folds is left out of its own block only
+    (:func:`_incomplete` per run): one run killed early does not empty the others' tests."""
     for job, rows in rank_test_blocks(df):
+        partial = _incomplete(rows, out.notes, job)
         group = block_heading(job) if job else ""
         options = dict(stats, control=block_control(stats.get("control"), job, rows))
         ranks_by_metric = {}
@@ -130,16 +131,18 @@ def _one_metric(out, rows, name, how, derived, partial, block):
     return cmp
 
 
-def _incomplete(df, notes: list) -> dict[str, str]:
+def _incomplete(rows, notes: list, job: str = "") -> dict[str, str]:
     """The datasets of a killed (or running) run without every method's folds, named in one
-    note; the rank tests leave them out."""
+    note; the rank tests of this block (``rows``, the run ``job`` of a sweep, or the whole
+    run when ``job`` is empty) leave them out."""
     from svmlab.results import incomplete_datasets
 
-    partial = incomplete_datasets(df)
+    partial = incomplete_datasets(rows)
     if partial:
         named = "; ".join(f"{d} ({why})" for d, why in partial.items())
+        which = f"the sweep's run {job} is" if job else "the run is"
         notes.append(
-            f"the run is incomplete; the statistics use only the datasets with "
+            f"{which} incomplete; the statistics use only the datasets with "
             f"every method's folds and leave out {named}"
         )
     return partial

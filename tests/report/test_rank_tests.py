@@ -1,0 +1,73 @@
+"""The rank tests of a sweep leave out a dataset only in the run that lacks its folds."""
+
+import pandas as pd
+
+from svmlab.report.builder import RunReport
+from svmlab.report.rank_tests import add_rank_tests
+
+SOLVERS = ["svc", "knn", "tree"]
+JOBS = ["C=1", "C=2"]
+DATASETS = ["bupa", "sonar", "spiral"]
+
+
+def _sweep(missing=()):
+    """Rows of a two-run sweep, three methods per run, each run its own directory; the
+    ``(job, dataset, solver, fold)`` in ``missing`` were never written."""
+    rows = []
+    for job in JOBS:
+        for s, solver in enumerate(SOLVERS):
+            for d, dataset in enumerate(DATASETS):
+                for fold in range(3):
+                    if (job, dataset, solver, fold) in missing:
+                        continue
+                    rows.append(
+                        {
+                            "task_type": "binary",
+                            "dataset": dataset,
+                            "solver": solver,
+                            "job": job,
+                            "method": f"{solver} [{job}]",
+                            "run_dir": f"/runs/sweep/{job}",
+                            "repeat": 0,
+                            "fold": fold,
+                            "status": "ok",
+                            "selected": True,
+                            "accuracy": 0.9 - 0.05 * s + 0.01 * d + 0.001 * fold,
+                        }
+                    )
+    return pd.DataFrame(rows)
+
+
+def _omnibus_by_group(out):
+    return {s.group: s.note for s in out.sections if s.title.startswith("Friedman")}
+
+
+def test_a_run_missing_folds_drops_the_dataset_from_its_own_block_only(tmp_path):
+    df = _sweep(missing={("C=2", "spiral", "knn", 2)})
+    out = RunReport()
+    stats = {"pairwise": ("holm",)}
+    add_rank_tests(out, df, ["accuracy"], "mean", {}, out_dir=tmp_path, formats=(), stats=stats)
+    notes = _omnibus_by_group(out)
+    complete = next(
+        n for g, n in notes.items() if g.endswith("C=1 (its methods against each other)")
+    )
+    partial = next(
+        n for g, n in notes.items() if g.endswith("C=2 (its methods against each other)")
+    )
+    assert "N = 3 datasets" in complete
+    assert "N = 2 datasets" in partial
+    incomplete = [n for n in out.notes if "incomplete" in n]
+    assert incomplete == [
+        "the sweep's run C=2 is incomplete; the statistics use only the datasets with every "
+        "method's folds and leave out spiral (knn 2 of 3 folds)"
+    ]
+
+
+def test_a_complete_sweep_leaves_no_note(tmp_path):
+    out = RunReport()
+    stats = {"pairwise": ("holm",)}
+    add_rank_tests(
+        out, _sweep(), ["accuracy"], "mean", {}, out_dir=tmp_path, formats=(), stats=stats
+    )
+    assert not [n for n in out.notes if "incomplete" in n]
+    assert all("N = 3 datasets" in n for n in _omnibus_by_group(out).values())
