@@ -25,13 +25,15 @@ only what the front looks like. So the report of an ``mo_feature_selection`` run
 
 from __future__ import annotations
 
-import json
-
 import numpy as np
 import pandas as pd
 
 from svmlab.reproduce.document import Paper, Protocol, PublishedTable, Reproduction, Study
-from svmlab.reproduce.documents.mierswa2009_fronts import MOEVOSVM_FRONTS, TSVM_FIGURES
+from svmlab.reproduce.documents.mierswa2009_fronts import (
+    MOEVOSVM_FRONTS,
+    TSVM_FIGURES,
+    fit_info_of,
+)
 from svmlab.selection.mo_wrapper import error_of_score
 from svmlab.stats.sections import Section
 
@@ -42,18 +44,9 @@ BASELINES = {"mofs_svm": "linear_svc", "mofs_linreg": "linear_regression"}
 SUM15_FEATURES = 15
 
 
-def _info(value) -> dict:
-    if isinstance(value, dict):
-        return value
-    try:
-        return json.loads(value) if isinstance(value, str) and value else {}
-    except ValueError:
-        return {}
-
-
 def _selector_rows(df: pd.DataFrame) -> pd.DataFrame:
     ok = df[(df["status"] == "ok") & df["solver"].isin(SELECTORS)]
-    return ok[ok["fit_info"].map(lambda v: "front" in _info(v))]
+    return ok[ok["fit_info"].map(lambda v: "front" in fit_info_of(v))]
 
 
 def front_points(df: pd.DataFrame) -> pd.DataFrame:
@@ -61,7 +54,7 @@ def front_points(df: pd.DataFrame) -> pd.DataFrame:
     inner_error and test_error (NaN when the row has no outer-test scores)."""
     out = []
     for row in _selector_rows(df).itertuples(index=False):
-        info = _info(row.fit_info)
+        info = fit_info_of(row.fit_info)
         front, scoring = info["front"], info.get("scoring", "accuracy")
         test = info.get("front_test_error") or [np.nan] * len(front["n_features"])
         for k, (nf, score, feats, err) in enumerate(

@@ -54,7 +54,9 @@ _T51_DATASETS = {
 FRONT_COLUMNS = {"front_large_margin_error": "min", "front_min_train_error": "min"}
 
 
-def _info(value) -> dict:
+def fit_info_of(value) -> dict:
+    """A result row's ``fit_info`` as a dict (stored as JSON text; {} when absent or
+    unreadable)."""
     if isinstance(value, dict):
         return value
     try:
@@ -64,7 +66,7 @@ def _info(value) -> dict:
 
 
 def _front(value) -> list[dict]:
-    front = _info(value).get("front")
+    front = fit_info_of(value).get("front")
     return front if isinstance(front, list) else []
 
 
@@ -98,7 +100,7 @@ def front_columns(rows: pd.DataFrame) -> pd.DataFrame:
 
 
 def _gamma(value) -> float:
-    params = _info(value)
+    params = fit_info_of(value)
     return float(params["gamma"]) if "gamma" in params else np.nan
 
 
