@@ -79,16 +79,30 @@ def distance_friedman(table: pd.DataFrame) -> dict:
     }
 
 
-def relieff_sections(df: pd.DataFrame) -> list[Section]:
-    """Tables 2-6 of the paper beside the run (see the module docstring)."""
+#: What identifies one cell of Tables 2-5.
+_CELL_KEYS = ["distance", "percent", "dataset", "algorithm"]
+
+
+def _beside_paper(df: pd.DataFrame, how: str):
+    """``(ok, paper, both)``: the run's parsed rows, the published Tables 2-5 and the run's
+    ReliefF-MI cells merged with them on (distance, percent, dataset, algorithm) (``how`` as
+    in :meth:`pandas.DataFrame.merge`, the paper's columns suffixed ``_paper``); None when the
+    run has no ReliefF-MI cell."""
     ok = parse_rows(df)
     measured = _relieff_measured(ok) if not ok.empty else pd.DataFrame()
     if measured.empty:
-        return []
+        return None
     paper = published("hydrmi_t2_t5_relieff_accuracy.csv")
+    return ok, paper, measured.merge(paper, on=_CELL_KEYS, how=how, suffixes=("", "_paper"))
+
+
+def relieff_sections(df: pd.DataFrame) -> list[Section]:
+    """Tables 2-6 of the paper beside the run (see the module docstring)."""
     # the paper's cells restricted to what the run evaluated, so that means compare like for like
-    keys = ["distance", "percent", "dataset", "algorithm"]
-    both = measured.merge(paper, on=keys, how="left", suffixes=("", "_paper"))
+    matched = _beside_paper(df, how="left")
+    if matched is None:
+        return []
+    both = matched[2]
     summary = {}
     for (d, p), g in both.groupby(["distance", "percent"]):
         summary[f"{d} {p}%"] = {
@@ -179,13 +193,10 @@ def _friedman_section(both: pd.DataFrame) -> Section | None:
 def relieff_summaries(df: pd.DataFrame) -> list[dict]:
     """Tables 2-5 (one per bag distance: the mean over the classifiers per data set and subset
     size) and Table 6 (Friedman's verdict at 5 % per subset size), summarised."""
-    ok = parse_rows(df)
-    measured = _relieff_measured(ok) if not ok.empty else pd.DataFrame()
-    if measured.empty:
+    matched = _beside_paper(df, how="inner")
+    if matched is None:
         return []
-    paper = published("hydrmi_t2_t5_relieff_accuracy.csv")
-    keys = ["distance", "percent", "dataset", "algorithm"]
-    both = measured.merge(paper, on=keys, how="inner", suffixes=("", "_paper"))
+    ok, paper, both = matched
     spread = fold_spread(_relieff_rows(ok), ["distance", "percent", "paper_dataset", "algorithm"])
     out = []
     for distance, number in _DISTANCE_TABLES.items():
@@ -204,7 +215,7 @@ def relieff_summaries(df: pd.DataFrame) -> list[dict]:
                 "hydrmi_t2_t5_relieff_accuracy.csv",
                 sorted(block["dataset"].unique()),
                 pairs,
-                [spread.get(tuple(k), np.nan) for k in block[keys].to_numpy()],
+                [spread.get(tuple(k), np.nan) for k in block[_CELL_KEYS].to_numpy()],
                 int(printed["dataset"].nunique()),
             )
         )
