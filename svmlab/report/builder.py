@@ -200,7 +200,7 @@ def deviations(entries: list[Entry]) -> pd.DataFrame:
         for column, value in s.table.loc[MEAN_DELTA].items():
             if str(value).strip():
                 row[str(column).removesuffix(" Δ")] = value
-        rows[(e.experiment, table_label(s))] = row
+        rows[(e.experiment, section_label(s))] = row
     return _by_table(rows)
 
 
@@ -211,7 +211,7 @@ def deviation_summary(entries: list[Entry]) -> pd.DataFrame:
     the published tests' verdicts the run reproduces."""
     rows = {}
     for e, s in _reproduction_sections(entries, SIDE_BY_SIDE):
-        row = rows.setdefault((e.experiment, table_label(s)), {})
+        row = rows.setdefault((e.experiment, section_label(s)), {})
         deltas = _numbers(s.table, MEAN_DELTA)
         if deltas.size:
             row["mean abs. Δ (mean over methods)"] = f"{deltas.mean():.4g}"
@@ -227,7 +227,7 @@ def deviation_summary(entries: list[Entry]) -> pd.DataFrame:
             counts = [str(v) for v in s.table.loc[VERDICTS_ROW] if str(v).strip()]
             row["test verdicts that differ"] = ", ".join(counts) + " (per-dataset ANOVA)"
     for e, s in _reproduction_sections(entries, TESTS):
-        row = rows.setdefault((e.experiment, table_label(s)), {})
+        row = rows.setdefault((e.experiment, section_label(s)), {})
         if VERDICTS_ROW in s.table.index:
             row["test verdicts that differ"] = s.table.at[VERDICTS_ROW, DIFFERS]
             which = s.table[DIFFERS].drop(index=VERDICTS_ROW)
@@ -244,12 +244,12 @@ _NUMBER = re.compile(
 )
 
 
-def table_label(s: Section) -> str:
+def section_label(s: Section) -> str:
     """The name of a reproduction section's published table in the summaries: its number
     (``Section.number``, else the first table number its heading names, unless the name
     starts with it), the sweep run it compares (``[evo.C=1]``), and what it shows.
 
-    >>> table_label(Section("Mierswa 2009, Table 3.4, C = 1: error (%), paper vs this run",
+    >>> section_label(Section("Mierswa 2009, Table 3.4, C = 1: error (%), paper vs this run",
     ...     pd.DataFrame(), key=("paper", "[evo.C=1] error (%)")))
     'Table 3.4 [evo.C=1]: error (%)'
     """
