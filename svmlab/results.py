@@ -274,6 +274,19 @@ def _expected_folds(config: dict, task: str, dataset: str) -> int | None:
         return None
 
 
+def _listed_solvers(config: dict, task: str) -> set[str]:
+    """Names of the solvers a run's configuration lists for ``task`` (its ``solvers``
+    entries, else its ``solver``); an empty set when the configuration does not say."""
+    many = config.get("solvers") or {}
+    entries = [e for e in (many.values() if isinstance(many, dict) else many) if e]
+    entries = entries or [config.get("solver")]
+    return {
+        str(e.get("name"))
+        for e in entries
+        if isinstance(e, dict) and e.get("name") and task in (e.get("tasks") or [task])
+    }
+
+
 def _listed_datasets(config: dict) -> list[str]:
     """Registry names of the datasets a run's configuration lists (its ``datasets`` entries,
     else its ``dataset``); [] when the configuration does not say."""
@@ -309,6 +322,8 @@ def _run_gaps(rows: pd.DataFrame, config: dict) -> dict[str, str]:
             for m in methods_by_task.get(task, [])
             if counts.get((dataset, m), 0) < expected
         ]
+        ran = set(group["solver"].dropna()) if "solver" in group else set()
+        short += [f"{s} 0 of {expected} folds" for s in sorted(_listed_solvers(config, task) - ran)]
         if short:
             gaps[dataset] = ", ".join(short)
     return gaps

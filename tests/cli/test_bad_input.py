@@ -121,7 +121,7 @@ def test_clearing_an_experiments_entries_with_braces_is_an_error(tmp_path, capsy
     run_checks.check_cleared_members(alone)
 
 
-def _fake_run(run_dir: Path, *, drop=(), unstarted=()) -> None:
+def _fake_run(run_dir: Path, *, drop=(), unstarted=(), solvers=None) -> None:
     """A run of 2 methods x 3 folds on iris, wine, breast_cancer and digits (and the datasets
     ``unstarted``, listed without rows), its task files written the way the runner writes
     them; ``drop`` leaves tasks out, as a run killed before them."""
@@ -150,6 +150,8 @@ def _fake_run(run_dir: Path, *, drop=(), unstarted=()) -> None:
         "protocol": {"name": "cv3", "kind": "auto_kfold", "n_splits": 3, "n_repeats": 1},
         "datasets": {n: {"name": n, "params": {}} for n in names},
     }
+    if solvers:
+        config["solvers"] = {n: {"name": n, "tasks": ["binary", "multiclass"]} for n in solvers}
     (run_dir / "config.yaml").write_text(yaml.safe_dump(config))
     (run_dir / "run.json").write_text('{"experiment": "t"}')
 
@@ -176,6 +178,18 @@ def test_report_of_a_killed_run_tests_the_complete_datasets_and_names_the_rest(t
     assert main(["report", str(tmp_path / "whole"), "--figures"]) == 0
     out, err = capsys.readouterr()
     assert "_N = 4 datasets, k = 2 methods." in out and err == ""
+
+
+def test_a_listed_solver_without_any_row_makes_the_run_incomplete(tmp_path):
+    """A study whose run has not reached one of its solvers names it on every dataset (the
+    report says exactly what is missing), and only the solvers of the dataset's task."""
+    from svmlab.results import incomplete_datasets, load_results
+
+    _fake_run(tmp_path / "r", solvers=["knn", "svc", "lssvm"])
+    gaps = incomplete_datasets(load_results(tmp_path / "r"))
+    assert gaps == {d: "lssvm 0 of 3 folds" for d in ("breast_cancer", "digits", "iris", "wine")}
+    _fake_run(tmp_path / "whole", solvers=["knn", "svc"])
+    assert incomplete_datasets(load_results(tmp_path / "whole")) == {}
 
 
 def test_report_refuses_unwritable_output_and_figures_before_any_work(tmp_path, capsys):
