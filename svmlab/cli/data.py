@@ -157,6 +157,8 @@ def _fetch(args) -> int:
         names = [n.strip() for n in args.experiment.split(",") if n.strip()]
         if not names:
             raise SvmlabError("--experiment is empty; name one or more (svmlab list experiments)")
+        for name in names:  # a typo fetches nothing: one line, the valid names
+            check_experiment(name)
         studies = [(n, ()) for n in names]
     elif args.document is not None:
         studies = document_studies(args.document, quick=args.quick)
@@ -214,14 +216,20 @@ def study_datasets(experiment: str, overrides=()) -> tuple[list[str], list[str]]
     composes (``+experiment=NAME`` and the study's overrides)."""
     from svmlab.config import compose
     from svmlab.data.prefetch import config_datasets
+
+    check_experiment(experiment)
+    cfg, _ = compose([f"+experiment={experiment}", *overrides])
+    return config_datasets(cfg)
+
+
+def check_experiment(name: str) -> None:
+    """Raise :class:`UnknownNameError` (the valid names) unless ``name`` is an experiment."""
     from svmlab.errors import UnknownNameError
     from svmlab.paths import conf_dir
 
     options = {p.stem for p in (conf_dir() / "experiment").glob("*.yaml")}
-    if experiment not in options:
-        raise UnknownNameError("experiment", experiment, options)
-    cfg, _ = compose([f"+experiment={experiment}", *overrides])
-    return config_datasets(cfg)
+    if name not in options:
+        raise UnknownNameError("experiment", name, options)
 
 
 def fetch_for_studies(studies, *, say=None) -> int:
@@ -278,30 +286,34 @@ def _say(line: str) -> None:
 
 def _fetch_names(names: list[str]) -> int:
     """``svmlab data fetch NAME...``: each file's path on standard output; a name that is not
-    in the registry or whose file could not be had is one line, and the last line counts
-    them (exit status 2)."""
+    in the registry, that is documented as not obtainable or whose file could not be had is
+    one line, and the last line counts them (exit status 2). The count of files is said only
+    when a file was needed."""
     from svmlab.data import registry
-    from svmlab.data.prefetch import needed_files, prefetch, summary_lines
+    from svmlab.data.prefetch import MISSING, needed_files, prefetch, summary_lines
 
-    failed, known = [], []
+    failed, needs = [], {}
     for name in names:
         try:
-            known.append(registry.resolve(name))
+            needs[name] = needed_files([registry.resolve(name)])  # (files, unobtainable)
         except SvmlabError as exc:
             failed.append(name)
             _say(f"error: {name}: {exc}")
-    files, unobtainable = needed_files(known)
+    files = list(dict.fromkeys(f for parts, _ in needs.values() for f in parts))
+    unobtainable = {k: v for _, gone in needs.values() for k, v in gone.items()}
     outcomes = prefetch(files)
-    for name in known:
-        if not needed_files([name])[0] and name not in unobtainable:
+    for name, (parts, gone) in needs.items():
+        if not parts and not gone:
             _say(f"{name}: {registry.registry_entry(name)['source']} data, no file to fetch")
     for outcome in outcomes:
-        if outcome.status != "missing":
+        if outcome.status != MISSING:
             print(f"{outcome.dataset}: {outcome.detail}")
-    if files or unobtainable:
-        for line in summary_lines(outcomes, unobtainable):
-            _say(line)
-    failed += [o.dataset for o in outcomes if o.status == "missing"]
+    lines = summary_lines(outcomes, unobtainable)
+    for line in lines if files else lines[1:]:  # no bare "0 file(s) needed" line
+        _say(line)
+    missing = {o.dataset for o in outcomes if o.status == MISSING}
+    failed += [n for n, (parts, gone) in needs.items() if gone or missing.intersection(parts)]
+    failed = [n for n in dict.fromkeys(names) if n in failed]  # in the order given
     if failed:
         _say(f"{len(failed)} of {len(names)} dataset(s) not fetched: {', '.join(failed)}")
         return 2

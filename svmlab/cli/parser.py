@@ -26,7 +26,7 @@ commands:
             Friedman / post-hoc / Wilcoxon tables and figures for each metric
   stats     the same statistics for any dataset x method table (CSV or Parquet)
   list      the names you can use: datasets, solvers, protocols, experiments, runners, metrics
-  data      the benchmark files: list, info NAME, verify [NAME...], fetch NAME|--document P
+  data      the benchmark files: list, info, verify, fetch NAME|--experiment E|--document P|--all
   reproduce every experiment of a seed document, and one Markdown + HTML report of it
               svmlab reproduce --list
               svmlab reproduce melki2018 --quick         # its quick profiles only

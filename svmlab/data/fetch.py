@@ -22,6 +22,7 @@ import io
 import os
 import re
 import tarfile
+import tempfile
 import zipfile
 from pathlib import Path
 from urllib.parse import quote, urlsplit
@@ -167,14 +168,25 @@ def _converted(entry: dict, target: Path, force: bool) -> Path:
 
 def _write_verified(content: bytes, target: Path, sha256: str, label: str) -> Path:
     """Write ``content`` to ``target`` if its sha256 is the registry's, else raise naming
-    ``label``; a killed fetch never leaves a half-written file under the name."""
+    ``label``.
+
+    The bytes go to a temporary file of a unique name in the target's folder, which then
+    replaces ``target`` at once: a killed fetch never leaves a half-written file under the
+    name, and two processes fetching the same file never write into the same temporary file.
+    A failed write removes its temporary file.
+    """
     actual = hashlib.sha256(content).hexdigest()
     if actual != sha256:
         raise ChecksumError(label, sha256, actual)
     target.parent.mkdir(parents=True, exist_ok=True)
-    partial = target.with_name(target.name + ".part")
-    partial.write_bytes(content)
-    partial.replace(target)
+    handle, partial = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".part")
+    try:
+        with os.fdopen(handle, "wb") as out:
+            out.write(content)
+        os.replace(partial, target)
+    except BaseException:
+        Path(partial).unlink(missing_ok=True)
+        raise
     return target
 
 

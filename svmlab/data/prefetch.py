@@ -210,7 +210,7 @@ def summary_lines(outcomes: list[FileOutcome], unobtainable: dict[str, str]) -> 
     ]
     if len(unobtainable) > MAX_NAMED:
         names = ", ".join(unobtainable)
-        lines.append(f"not obtainable: {names} (svmlab data list gives each reason)")
+        lines.append(f"not obtainable: {names} (svmlab data info NAME gives each reason)")
     else:
         lines += [f"not obtainable: {name}: {why}" for name, why in unobtainable.items()]
     return lines
@@ -221,8 +221,8 @@ def ensure_run_files(cfg: dict, experiment: str | None, *, say=_stderr) -> None:
     (progress and failures on ``say``); in both cases a needed file still missing is one
     :class:`DataUnavailableError` line naming the datasets and how to get them.
 
-    ``experiment`` is the run's experiment (the ``+experiment=`` choice), named in the fetch
-    command; without one the command names the datasets.
+    ``experiment`` is the run's experiment (the ``+experiment=`` choice), named in the line;
+    the fetch command names the missing files, which is right whatever overrides changed.
     """
     names, _ = config_datasets(cfg)
     files, _ = needed_files(n for n in names if _known(n))  # the planner names unknown ones
@@ -258,9 +258,8 @@ def _missing_line(missing: list[FileOutcome], experiment: str | None, downloaded
     what = f"experiment {experiment!r}" if experiment else "this run"
     parts = [f"{what} needs {len(missing)} dataset file(s) that are not here"]
     if fetchable:
-        command = f"--experiment {experiment}" if experiment else " ".join(fetchable)
-        parts.append(
-            f"{', '.join(fetchable)}: fetch with `svmlab data fetch {command}` "
+        parts.append(  # the files, not --experiment: overrides may have changed the datasets
+            f"fetch with `svmlab data fetch {' '.join(fetchable)}` "
             "(or run with data.allow_download=true)"
         )
     parts += [f"{o.dataset}: {o.detail}" for o in by_hand]

@@ -121,6 +121,33 @@ def test_fetch_names_a_dataset_that_needs_no_file(fresh_clone, capsys):
     ]
 
 
+def test_fetch_names_a_dataset_that_cannot_be_had_as_not_fetched(fresh_clone, capsys):
+    """A dataset documented as not obtainable, named on its own, is a failure (it is not
+    when an experiment lists it as unavailable); nothing was needed, so no count of files."""
+    reason = registry.registry_entry("polymer")["unavailable_reason"]
+    assert main(["data", "fetch", "polymer"]) == 2
+    assert err_lines(capsys) == [
+        f"svmlab: not obtainable: polymer: {reason}",
+        "svmlab: 1 of 1 dataset(s) not fetched: polymer",
+    ]
+    assert main(["data", "fetch", "iris", "polymer"]) == 2
+    assert err_lines(capsys) == [
+        "svmlab: iris: sklearn data, no file to fetch",
+        f"svmlab: not obtainable: polymer: {reason}",
+        "svmlab: 1 of 2 dataset(s) not fetched: polymer",
+    ]
+
+
+def test_fetch_an_unknown_experiment_is_one_line_and_fetches_nothing(
+    fresh_clone, monkeypatch, capsys
+):
+    monkeypatch.setenv("SVMLAB_DATA_URL", NOWHERE)
+    assert main(["data", "fetch", "--experiment", "lssvm_bench,lssvm_bnch"]) == 2
+    (line,) = err_lines(capsys)
+    assert line.startswith("svmlab: error: unknown experiment 'lssvm_bnch'. Did you mean ")
+    assert "Valid experiments: " in line and "lssvm_quick" in line
+
+
 def test_verify_counts_missing_files_as_problems(fresh_clone, capsys):
     assert main(["data", "verify"]) == 1
     out, err = capsys.readouterr()
@@ -151,11 +178,17 @@ def test_verify_keeps_not_obtainable_apart(fresh_clone, capsys, names, status, s
     assert err_lines(capsys) == [f"svmlab: {summary}"]
 
 
-def test_run_without_download_names_the_fetch_command(fresh_clone, capsys):
-    assert main(["run", "+experiment=lssvm_quick", f"results_dir={fresh_clone}/r"]) == 2
+@pytest.mark.parametrize("overrides", [(), ("+datasets.banana={name: page_blocks0}",)])
+def test_run_without_download_names_the_files_to_fetch(fresh_clone, capsys, overrides):
+    """The command names the missing files, not the experiment: an override that adds a
+    dataset (page_blocks0 is not in lssvm_quick) is in it too."""
+    argv = ["run", "+experiment=lssvm_quick", *overrides, f"results_dir={fresh_clone}/r"]
+    assert main(argv) == 2
     (line,) = err_lines(capsys)
     assert line.startswith("svmlab: error: experiment 'lssvm_quick' needs ")
-    assert "fetch with `svmlab data fetch --experiment lssvm_quick`" in line
+    command = re.search(r"fetch with `svmlab data fetch ([^`]*)`", line).group(1).split()
+    files, _ = needed_files(study_datasets("lssvm_quick", overrides)[0])
+    assert command == files and ("page_blocks0" in command) == bool(overrides)
 
 
 def test_run_with_download_fetches_before_planning(fresh_clone, monkeypatch, capsys):

@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import gzip
+import hashlib
 import io
+import os
 import tarfile
 import zipfile
+from pathlib import Path
 
 import pytest
 from datahelpers import TINY_KEEL, file_entry, serve, sha256
@@ -181,3 +184,31 @@ def test_fetch_real_benchmark_file(data_dir, isolated, server, monkeypatch):
     ds = load_dataset("slump", allow_download=True)
     assert (cache / entry["path"]).is_file()
     assert registry.count_mismatches(ds, "slump") == []
+
+
+def test_a_written_file_goes_through_a_temporary_file_of_its_own(tmp_path, monkeypatch):
+    """Each write has its own temporary file in the target's folder (another process's
+    ``tiny.dat.part`` is not touched), and a write that fails leaves no temporary file."""
+    from svmlab.data.fetch import _write_verified
+
+    target = tmp_path / "toy" / "tiny.dat"
+    target.parent.mkdir()
+    other = target.with_name("tiny.dat.part")  # another writer's, under the old fixed name
+    other.write_text("half written")
+    content = TINY_KEEL.encode()
+    digest = hashlib.sha256(content).hexdigest()
+    moved = []
+    replace = os.replace
+    monkeypatch.setattr(os, "replace", lambda src, dst: moved.append(src) or replace(src, dst))
+    assert _write_verified(content, target, digest, "tiny") == target
+    assert _write_verified(content, target, digest, "tiny") == target
+    assert target.read_bytes() == content and other.read_text() == "half written"
+    assert len(set(moved)) == 2 and all(Path(m).parent == target.parent for m in moved)
+
+    def fail(src, dst):
+        raise OSError("disk full")
+
+    monkeypatch.setattr(os, "replace", fail)
+    with pytest.raises(OSError, match="disk full"):
+        _write_verified(content, tmp_path / "toy" / "new.dat", digest, "new")
+    assert sorted(p.name for p in target.parent.iterdir()) == ["tiny.dat", "tiny.dat.part"]

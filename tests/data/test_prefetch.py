@@ -112,7 +112,9 @@ def test_summary_is_a_count_then_one_line_per_file_not_got():
         "not obtainable: lawsuit: not in any registry",
     ]
     many = {f"d{i}": "why" for i in range(prefetch.MAX_NAMED + 1)}
-    assert prefetch.summary_lines([], many)[1].startswith("not obtainable: d0, d1, d2")
+    line = prefetch.summary_lines([], many)[1]
+    assert line.startswith("not obtainable: d0, d1, d2")
+    assert line.endswith("(svmlab data info NAME gives each reason)")  # data list cuts them
 
 
 def test_a_run_without_download_names_the_fetch_command(tiny_files):
@@ -120,8 +122,8 @@ def test_a_run_without_download_names_the_fetch_command(tiny_files):
     with pytest.raises(DataUnavailableError) as err:
         prefetch.ensure_run_files(cfg, "toy_bench")
     assert str(err.value) == (
-        "experiment 'toy_bench' needs 3 dataset file(s) that are not here; one, two: fetch "
-        "with `svmlab data fetch --experiment toy_bench` (or run with data.allow_download=true)"
+        "experiment 'toy_bench' needs 3 dataset file(s) that are not here; fetch with "
+        "`svmlab data fetch one two` (or run with data.allow_download=true)"
         "; byhand: no download source: copy it from the Debian package toy=1.0 into a "
         "directory of SVMLAB_DATA_DIR"
     )
