@@ -322,11 +322,24 @@ def _run_gaps(rows: pd.DataFrame, config: dict) -> dict[str, str]:
             for m in methods_by_task.get(task, [])
             if counts.get((dataset, m), 0) < expected
         ]
-        ran = set(group["solver"].dropna()) if "solver" in group else set()
-        short += [f"{s} 0 of {expected} folds" for s in sorted(_listed_solvers(config, task) - ran)]
         if short:
             gaps[dataset] = ", ".join(short)
     return gaps
+
+
+def unstarted_solvers(df: pd.DataFrame) -> list[str]:
+    """The solvers a run's (or sweep's) configuration lists that have no row at all yet: a
+    killed study that never reached them. They are no method of the run's tables, so, unlike
+    :func:`incomplete_datasets`, they leave every dataset in the rank tests."""
+    if df.empty or "run_dir" not in df:
+        return []
+    missing: set[str] = set()
+    for run_dir, config in run_configs(df).items():
+        rows = df[df["run_dir"] == run_dir]
+        ran = set(rows["solver"].dropna()) if "solver" in rows else set()
+        for task in rows["task_type"].dropna().unique() if "task_type" in rows else []:
+            missing |= _listed_solvers(config, task) - ran
+    return sorted(missing)
 
 
 def incomplete_datasets(df: pd.DataFrame) -> dict[str, str]:

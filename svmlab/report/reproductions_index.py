@@ -182,7 +182,7 @@ def document_record(paper, entries: list, report_name: str, markdown: str, quick
         Whether the report is of the quick profiles.
     """
     from svmlab.reproduce.registry import run_summaries
-    from svmlab.results import incomplete_datasets, load_results
+    from svmlab.results import incomplete_datasets, load_results, unstarted_solvers
 
     heads = headings(markdown)
     studies, tables = [], []
@@ -195,6 +195,9 @@ def document_record(paper, entries: list, report_name: str, markdown: str, quick
             continue
         df = load_results(e.run_dir)
         partial = incomplete_datasets(df)
+        unstarted = unstarted_solvers(df)
+        if unstarted:
+            partial = partial | {"solvers not started": ", ".join(unstarted)}
         studies.append(study | {"made": e.report.made, "incomplete": partial})
         heading = f"{e.part}: {e.experiment or '-'}"
         for s in run_summaries(df):
