@@ -16,6 +16,12 @@ Stopping: no violating pair wider than ``2 L`` (``-L``); the bias is ``(b_low + 
 With the same kernel matrix the iterate is Weka's up to the rounding of the kernel values
 (Weka sums instance-pair dot products one by one).
 
+Kept parallel: ``_take_step``, ``_examine`` and ``_smo_loop`` repeat
+:mod:`svmlab.estimators.weka.smo`'s linear step, check and loop with the kernel matrix in place
+of the weight vector; the set helpers, the ``eta >= 0`` end choice and the start are shared.
+Sharing the rest as numba helpers (called or inlined) left every iterate bit-identical but
+cost 2-7 % CPU per fit in these hot loops, so they stay written out in each module.
+
 References
 ----------
 J. Platt. Fast training of support vector machines using sequential minimal optimization.
@@ -30,7 +36,15 @@ import numpy as np
 from numba import njit
 
 from svmlab.estimators.weka.java_random import JavaRandom
-from svmlab.estimators.weka.smo import _DEL, _list_delete, _list_insert, _low_set, _up_set
+from svmlab.estimators.weka.smo import (
+    _DEL,
+    _end_choice,
+    _first_thresholds,
+    _list_delete,
+    _list_insert,
+    _low_set,
+    _up_set,
+)
 
 __all__ = ["weka_bag_order", "weka_kernel_smo"]
 
@@ -107,24 +121,9 @@ def _new_alpha2(i1, i2, F1, F2, L, H, raw, cache, y, alpha, sv, eps):
     if eta < 0.0:
         a2 = alph2 - y2 * (F1 - F2) / eta
         return min(max(a2, L), H)
-    s = y1 * y2
     v1 = _output(raw, cache, i1, y, alpha, sv, 0.0) - y1 * alph1 * k11 - y2 * alph2 * k12
     v2 = _output(raw, cache, i2, y, alpha, sv, 0.0) - y1 * alph1 * k12 - y2 * alph2 * k22
-    g = alph1 + s * alph2
-    gL, gH = g - s * L, g - s * H
-    Lobj = (
-        gL + L - 0.5 * k11 * gL * gL - 0.5 * k22 * L * L - s * k12 * gL * L
-        - y1 * gL * v1 - y2 * L * v2
-    )  # fmt: skip
-    Hobj = (
-        gH + H - 0.5 * k11 * gH * gH - 0.5 * k22 * H * H - s * k12 * gH * H
-        - y1 * gH * v1 - y2 * H * v2
-    )  # fmt: skip
-    if Lobj > Hobj + eps:
-        return L
-    if Lobj < Hobj - eps:
-        return H
-    return alph2
+    return _end_choice(alph1, alph2, y1, y2, k11, k12, k22, v1, v2, L, H, eps)
 
 
 @njit(cache=True)
@@ -241,13 +240,7 @@ def _empty_list(n):
 def _smo_loop(raw, cache, y, box, tol, eps, sv, i0):
     n = raw.shape[0]
     alpha, errors = np.zeros(n), np.zeros(n)
-    i_up, i_low = -1, -1
-    for i in range(n):
-        if y[i] > 0:
-            i_up = i
-        else:
-            i_low = i
-    errors[i_low], errors[i_up] = 1.0, -1.0
+    i_up, i_low = _first_thresholds(y, errors)
     th = np.array([-1.0, 1.0])  # b_up, b_low
     ti = np.array([i_up, i_low, 0])  # i_up, i_low, successful pair steps
     n_changed, examine_all, sweeps = 0, True, 0

@@ -33,6 +33,14 @@ base learner"):
   share, so for two classes ``predict_proba`` is a hard 0/1 row. With a single training
   class Weka's machine predicts that class.
 
+Kept parallel: :mod:`svmlab.estimators.weka.kernel_smo` (MISMO's ``BinaryMISMO``) repeats
+this module's ``_take_step``, ``_examine`` and ``_binary_smo`` with a cached bag-kernel matrix
+and a support-vector list in place of ``X`` and ``w``. The two share the set helpers, the
+``eta >= 0`` end choice (``_end_choice``) and the start (``_first_thresholds``); the per-step
+code stays written out in each, since the shared segment, snapping, threshold and partner
+helpers measured 2-7 % more CPU per fit (with the same iterates) as numba calls and
+inlined alike.
+
 Not offered: ``-M`` (logistic calibration), ``-N 1`` (standardisation), non-linear kernels,
 nominal attributes and missing values (``ReplaceMissingValues`` / ``NominalToBinary``; svmlab
 passes numeric matrices without missing values).
@@ -148,6 +156,45 @@ def _low_set(i, y, alpha, box, member):
 
 
 @njit(cache=True)
+def _end_choice(alph1, alph2, y1, y2, k11, k12, k22, v1, v2, L, H, eps):
+    """``takeStep``'s new ``alpha[i2]`` when ``eta >= 0``: the end of [L, H] whose objective
+    is larger by more than ``eps``, else ``alph2`` (``v1``, ``v2``: the two rows' outputs
+    without the pair's terms). Shared with :mod:`svmlab.estimators.weka.kernel_smo`."""
+    s = y1 * y2
+    g = alph1 + s * alph2
+    gL = g - s * L
+    gH = g - s * H
+    Lobj = (
+        gL + L - 0.5 * k11 * gL * gL - 0.5 * k22 * L * L - s * k12 * gL * L
+        - y1 * gL * v1 - y2 * L * v2
+    )  # fmt: skip
+    Hobj = (
+        gH + H - 0.5 * k11 * gH * gH - 0.5 * k22 * H * H - s * k12 * gH * H
+        - y1 * gH * v1 - y2 * H * v2
+    )  # fmt: skip
+    if Lobj > Hobj + eps:
+        return L
+    if Lobj < Hobj - eps:
+        return H
+    return alph2
+
+
+@njit(cache=True)
+def _first_thresholds(y, errors):
+    """``buildClassifier``'s start: the last row of each class as ``i_up`` (y = +1, error -1)
+    and ``i_low`` (y = -1, error +1). Returns ``(i_up, i_low)``."""
+    i_up, i_low = -1, -1
+    for i in range(y.shape[0]):
+        if y[i] > 0:
+            i_up = i
+        else:
+            i_low = i
+    errors[i_low] = 1.0
+    errors[i_up] = -1.0
+    return i_up, i_low
+
+
+@njit(cache=True)
 def _take_step(i1, i2, F2, X, y, box, alpha, errors, w, th, ti, state, nxt, prv, member, eps):
     """Weka's ``SMO$BinarySMO.takeStep``: the joint update of ``alpha[i1]`` and ``alpha[i2]``,
     then the error cache, the weight vector and the thresholds; True if the pair moved.
@@ -182,29 +229,13 @@ def _take_step(i1, i2, F2, X, y, box, alpha, errors, w, th, ti, state, nxt, prv,
             a2 = L
         elif a2 > H:
             a2 = H
-    else:
+    else:  # Weka's outputs inside v1, v2: (<w, x> - b) + b
         b = th[2]
         f1 = _output(w, X, i1, b)
         f2 = _output(w, X, i2, b)
         v1 = f1 + b - y1 * alph1 * k11 - y2 * alph2 * k12
         v2 = f2 + b - y1 * alph1 * k12 - y2 * alph2 * k22
-        g = alph1 + s * alph2
-        gL = g - s * L
-        gH = g - s * H
-        Lobj = (
-            gL + L - 0.5 * k11 * gL * gL - 0.5 * k22 * L * L - s * k12 * gL * L
-            - y1 * gL * v1 - y2 * L * v2
-        )  # fmt: skip
-        Hobj = (
-            gH + H - 0.5 * k11 * gH * gH - 0.5 * k22 * H * H - s * k12 * gH * H
-            - y1 * gH * v1 - y2 * H * v2
-        )  # fmt: skip
-        if Lobj > Hobj + eps:
-            a2 = L
-        elif Lobj < Hobj - eps:
-            a2 = H
-        else:
-            a2 = alph2
+        a2 = _end_choice(alph1, alph2, y1, y2, k11, k12, k22, v1, v2, L, H, eps)
     if abs(a2 - alph2) < eps * (a2 + alph2 + eps):
         return False
     if a2 > C2 - _DEL * C2:
@@ -312,14 +343,7 @@ def _binary_smo(X, y, box, tol, eps):
     alpha = np.zeros(n)
     errors = np.zeros(n)
     w = np.zeros(X.shape[1])
-    i_up, i_low = -1, -1
-    for i in range(n):
-        if y[i] > 0:
-            i_up = i
-        else:
-            i_low = i
-    errors[i_low] = 1.0
-    errors[i_up] = -1.0
+    i_up, i_low = _first_thresholds(y, errors)
     th = np.array([-1.0, 1.0, 0.0])  # b_up, b_low, b
     ti = np.array([i_up, i_low, 0])  # i_up, i_low, successful pair steps
     state = np.array([-1])
