@@ -38,6 +38,7 @@ DEVIATES = "deviates"
 NOT_RUN = "not run yet"
 NOT_COMPARED = "not compared"
 ORDER_ONLY = "order only (run times on other hardware: see ρ)"
+NO_SPREAD = "compared, no spread to judge by (one split)"
 
 
 def study_target(experiment: str) -> str | None:
@@ -98,8 +99,12 @@ def table_status(summary: dict, partial: bool, explained: bool) -> str:
     """
     if not summary.get("n_compared"):
         return f"{NOT_COMPARED}: {summary.get('note') or 'no dataset of the table in the run'}"
+    spread = summary.get("spread_published")
+    spread = summary.get("spread_run") if spread is None else spread
     if summary.get("ranks_only"):  # run times on other hardware: only the order compares
         status = ORDER_ONLY
+    elif _number(spread) is None:  # one split, one value: nothing to judge the Δ by
+        status = NO_SPREAD
     elif summary.get("within_spread"):
         status = REPRODUCED
     else:
@@ -189,9 +194,9 @@ def document_record(paper, entries: list, report_name: str, markdown: str, quick
     for e in entries:
         study = {"experiment": e.experiment or "", "part": e.part, "status": e.status}
         if e.report is None:
-            status = "left out of this report" if e.skipped else NOT_RUN
+            status = f"left out of this report: {e.status}" if e.skipped else NOT_RUN
             studies.append(study | {"made": {}, "incomplete": {}})
-            tables += _unrun_rows(study, f"{status}: {e.status}")
+            tables += _unrun_rows(study, status)
             continue
         df = load_results(e.run_dir)
         partial = incomplete_datasets(df)
@@ -200,7 +205,19 @@ def document_record(paper, entries: list, report_name: str, markdown: str, quick
             partial = partial | {"solvers not started": ", ".join(unstarted)}
         studies.append(study | {"made": e.report.made, "incomplete": partial})
         heading = f"{e.part}: {e.experiment or '-'}"
-        for s in run_summaries(df):
+        summaries = run_summaries(df)
+        if not summaries:  # the study's sections compare no printed table
+            anchor = _section_anchor(heads, heading, "", "")
+            tables.append(
+                {
+                    "experiment": study["experiment"],
+                    "table": f"{e.part} (the report's own sections)",
+                    "job": "",
+                    "status": f"{NOT_COMPARED}: no printed table to set beside the run",
+                    "link": f"{report_name}#{anchor}" if anchor else report_name,
+                }
+            )
+        for s in summaries:
             anchor = _section_anchor(heads, heading, s.get("title", ""), s.get("job", ""))
             link = f"{report_name}#{anchor}" if anchor else report_name
             tables.append(_table_row(s, study, link, bool(partial), bool(e.report.explained)))

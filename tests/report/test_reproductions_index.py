@@ -6,6 +6,7 @@ from svmlab.report.reproductions_index import (
     BEGIN,
     DEVIATES,
     END,
+    NO_SPREAD,
     NOT_RUN,
     REPRODUCED,
     _unrun_rows,
@@ -20,7 +21,8 @@ from svmlab.reproduce.papers import PAPERS
 
 
 def _summary(**kw):
-    return {"n_compared": 5, "n_published": 8, "within_spread": True, "note": ""} | kw
+    base = {"n_compared": 5, "n_published": 8, "within_spread": True, "note": ""}
+    return base | {"spread_run": 1.0, "spread_published": None} | kw
 
 
 def test_status_follows_the_spread_the_run_and_the_explanations():
@@ -90,6 +92,11 @@ def test_update_index_rewrites_only_its_block_and_skips_quick_records(tmp_path):
     assert json.loads((tmp_path / "svmperf.index.json").read_text())["document"] == "svmperf"
     # the quick record does not stand in for the full study
     assert "No full report yet (`svmlab reproduce oliveira`)" in text
+
+
+def test_a_table_without_a_spread_is_neither_reproduced_nor_deviating():
+    status = table_status(_summary(spread_run=float("nan"), within_spread=False), False, False)
+    assert status == NO_SPREAD
 
 
 def test_run_time_tables_are_judged_by_order_only():
