@@ -110,7 +110,7 @@ def run_report(
     """
     from svmlab.evaluation.metrics import default_metric
     from svmlab.report.summary import derived_columns, derived_directions, derived_report
-    from svmlab.results import load_results, run_config, run_configs
+    from svmlab.results import load_results, run_config, run_configs, unstarted_solvers
 
     # with the columns the runs' reproduction targets derive (the MLM studies' NORM), so that
     # --metric can name them
@@ -127,6 +127,12 @@ def run_report(
         derived_report(df, metric, how, configs=configs), [], [], config, provenance(df)
     )
     out.explained = explained_deviations(configs)
+    not_started = unstarted_solvers(df)
+    if not_started:  # a killed study that never reached them: no column, no rank
+        out.notes.append(
+            f"the run has not reached {len(not_started)} of its solvers yet (no rows): "
+            f"{', '.join(not_started)}; the same command resumes it"
+        )
     stat_metrics = metric or sorted(
         {default_metric(t) for t in df.loc[df["status"] == "ok", "task_type"].dropna()}
     )

@@ -189,6 +189,10 @@ def test_a_listed_solver_without_any_row_is_named_as_not_started(tmp_path):
     rows = load_results(tmp_path / "r")
     assert unstarted_solvers(rows) == ["lssvm"]
     assert incomplete_datasets(rows) == {}  # no method of the tables: every dataset is ranked
+    from svmlab.report.builder import run_report
+
+    notes = run_report(tmp_path / "r", no_stats=True).notes
+    assert any("has not reached 1 of its solvers yet (no rows): lssvm" in n for n in notes)
     _fake_run(tmp_path / "whole", solvers=["knn", "svc"])
     assert unstarted_solvers(load_results(tmp_path / "whole")) == []
 
