@@ -38,7 +38,7 @@ DEVIATES = "deviates"
 NOT_RUN = "not run yet"
 NOT_COMPARED = "not compared"
 ORDER_ONLY = "order only (run times on other hardware: see ρ)"
-NO_SPREAD = "compared, no spread to judge by (one split)"
+NO_SPREAD = "compared, no spread to judge by"
 
 
 def study_target(experiment: str) -> str | None:
@@ -103,7 +103,7 @@ def table_status(summary: dict, partial: bool, explained: bool) -> str:
     spread = summary.get("spread_run") if spread is None else spread
     if summary.get("ranks_only"):  # run times on other hardware: only the order compares
         status = ORDER_ONLY
-    elif _number(spread) is None:  # one split, one value: nothing to judge the Δ by
+    elif _number(spread) is None:  # one split, or ranks: nothing to judge the Δ by
         status = NO_SPREAD
     elif summary.get("within_spread"):
         status = REPRODUCED
