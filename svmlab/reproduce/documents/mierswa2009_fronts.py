@@ -328,6 +328,7 @@ TSVM_FIGURES = Reproduction(
     "(mysvm_like); libsvm_kernel on the raw inputs is svmlab's second comparator",
     extra_sections=tsvm_sections,
     summaries=tsvm_summaries,
+    deviations=("tsvm_figures",),
     protocol=Protocol(
         "the labeled points train, the unlabeled points are predicted; one run", repeats=1
     ),
