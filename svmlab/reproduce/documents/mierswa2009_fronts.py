@@ -247,6 +247,7 @@ MOEVOSVM_FRONTS = Reproduction(
     protocol=Protocol(
         "one random 80/20 split, mu = 100, 1000 generations, NSGA-II", folds=None, repeats=1
     ),
+    deviations=("moevosvm_fronts",),
 )
 
 
