@@ -22,56 +22,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from svmlab.estimators.weka.rep_tree import weka_sort_order
+
 __all__ = ["weka_bag_kernel", "weka_bag_rows"]
-
-
-@njit(cache=True)
-def _swap_if_greater(keys, index, i, j):
-    if keys[index[i]] > keys[index[j]]:
-        index[i], index[j] = index[j], index[i]
-
-
-@njit(cache=True)
-def _weka_sort(keys):
-    """The permutation ``Utils.sortWithNoMissingValues`` returns (Weka 3.6.14): a quicksort
-    with a median-of-three pivot and exchange partitioning, not stable; sub-ranges are
-    independent, so an explicit stack replaces Weka's recursion."""
-    index = np.arange(len(keys))
-    stack = [(0, len(keys) - 1)]
-    while len(stack) > 0:
-        left, right = stack.pop()
-        width = right - left
-        if width <= 0:
-            continue
-        if width == 1:
-            _swap_if_greater(keys, index, left, right)
-            continue
-        if width == 2:
-            _swap_if_greater(keys, index, left, left + 1)
-            _swap_if_greater(keys, index, left, right)
-            _swap_if_greater(keys, index, left + 1, right)
-            continue
-        center = (left + right) // 2
-        _swap_if_greater(keys, index, left, center)
-        _swap_if_greater(keys, index, left, right)
-        _swap_if_greater(keys, index, center, right)
-        index[center], index[right - 1] = index[right - 1], index[center]
-        pivot = keys[index[right - 1]]
-        lo, hi = left, right - 1
-        while True:
-            lo += 1
-            while keys[index[lo]] < pivot:
-                lo += 1
-            hi -= 1
-            while keys[index[hi]] > pivot:
-                hi -= 1
-            if lo >= hi:
-                break
-            index[lo], index[hi] = index[hi], index[lo]
-        index[lo], index[right - 1] = index[right - 1], index[lo]
-        stack.append((left, lo - 1))
-        stack.append((lo + 1, right))
-    return index
 
 
 def weka_bag_rows(sizes, one_set: bool = True) -> np.ndarray:
@@ -96,9 +49,9 @@ def weka_bag_rows(sizes, one_set: bool = True) -> np.ndarray:
     """
     sizes = np.asarray(sizes, dtype=np.int64)
     if one_set:
-        return _weka_sort(np.repeat(np.arange(len(sizes)), sizes).astype(np.float64))
+        return weka_sort_order(np.repeat(np.arange(len(sizes)), sizes).astype(np.float64))
     starts = np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(np.int64)
-    orders = {int(m): _weka_sort(np.zeros(int(m))) for m in np.unique(sizes)}
+    orders = {int(m): weka_sort_order(np.zeros(int(m))) for m in np.unique(sizes)}
     return np.concatenate([s + orders[int(m)] for s, m in zip(starts, sizes)] or [[]]).astype(
         np.intp
     )

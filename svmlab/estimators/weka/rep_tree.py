@@ -58,7 +58,7 @@ from svmlab._sklearn_compat import Interval, _check_sample_weight, _fit_context
 from svmlab.estimators.weka.decision_stump import _entropy_score, _xlogx
 from svmlab.estimators.weka.java_random import JavaRandom
 
-__all__ = ["REPTreeClassifier", "weka_holdout_split", "weka_sort_columns"]
+__all__ = ["REPTreeClassifier", "weka_holdout_split", "weka_sort_columns", "weka_sort_order"]
 
 _LN2 = float(np.log(2.0))
 #: Weka's ``Utils.SMALL``.
@@ -132,6 +132,12 @@ def _weka_sort_rows(A):
             top += 2
         out[r] = idx
     return out
+
+
+def weka_sort_order(keys) -> np.ndarray:
+    """The permutation Weka 3.6's ``Utils.sort`` (``sortWithNoMissingValues``) returns for
+    one vector of keys without missing values (:func:`_weka_sort_rows` of one row)."""
+    return _weka_sort_rows(np.asarray(keys, dtype=np.float64).reshape(1, -1))[0]
 
 
 def weka_sort_columns(X, y=None, sample_weight=None) -> np.ndarray:
