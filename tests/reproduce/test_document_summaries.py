@@ -12,6 +12,7 @@ from svmlab.reproduce.documents.hydrmi_common import CLASSIFIERS
 from svmlab.reproduce.documents.hydrmi_common import published as _published
 from svmlab.reproduce.documents.mierswa2009_fronts import front_columns
 from svmlab.reproduce.engine import table_summaries
+from tests.reproduce._rows import ok_row
 
 
 def _front_row(dataset, members, n_train=160, n_test=40):
@@ -20,12 +21,7 @@ def _front_row(dataset, members, n_train=160, n_test=40):
         for i1, i2, tr, ho in members
     ]
     return {
-        "dataset": dataset,
-        "method": "moevosvm",
-        "solver": "moevosvm",
-        "task_type": "binary",
-        "status": "ok",
-        "selected": True,
+        **ok_row(dataset, "moevosvm"),
         "repeat": 0,
         "fold": 0,
         "n_train": n_train,
@@ -84,12 +80,7 @@ def _hydrmi_rows(dataset="elephant", paper_dataset="Elephant", shift=0.0):
         solver = f"{prefix[p['condition']]}_{CLASSIFIERS[p['algorithm']]}"
         rows.append(
             {
-                "dataset": dataset,
-                "method": solver,
-                "solver": solver,
-                "task_type": "binary",
-                "status": "ok",
-                "selected": True,
+                **ok_row(dataset, solver),
                 "n_test": 100,
                 "accuracy": p["accuracy"] + shift,
                 "fit_info": json.dumps({"n_features": p["n_features"]}),
@@ -120,12 +111,7 @@ def test_svmperf_figures_say_they_have_no_published_numbers():
     rows = pd.DataFrame(
         [
             {
-                "dataset": "splice_ei",
-                "method": "mklpo_auc",
-                "solver": "mklpo_auc",
-                "task_type": "binary",
-                "status": "ok",
-                "selected": True,
+                **ok_row("splice_ei", "mklpo_auc"),
                 "repeat": 0,
                 "fold": 0,
                 "roc_auc": 0.9,
@@ -144,12 +130,7 @@ def test_hydrmi_tables_2_to_6_are_summed_up_per_table():
     registry = {"Elephant": "elephant", "Fox": "fox"}
     rows = [
         {
-            "dataset": registry[c["dataset"]],
-            "method": f"relieff_{CLASSIFIERS[c['algorithm']]}",
-            "solver": f"relieff_{CLASSIFIERS[c['algorithm']]}",
-            "task_type": "binary",
-            "status": "ok",
-            "selected": True,
+            **ok_row(registry[c["dataset"]], f"relieff_{CLASSIFIERS[c['algorithm']]}"),
             "n_test": 100,
             "accuracy": c["accuracy"],
             "fit_info": "{}",

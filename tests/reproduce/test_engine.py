@@ -4,6 +4,7 @@ import pytest
 
 from svmlab.errors import ConfigError, UnknownNameError
 from svmlab.reproduce import REPRODUCTIONS, get_reproduction, sections, side_by_side
+from tests.reproduce._rows import ok_row
 
 
 def _rows():
@@ -149,12 +150,7 @@ def test_evosvm_tables_carry_the_run_anova_per_dataset():
         for fold, v in enumerate(values):
             rows.append(
                 {
-                    "dataset": "sonar_mlbench",
-                    "method": solver,
-                    "solver": solver,
-                    "task_type": "binary",
-                    "status": "ok",
-                    "selected": True,
+                    **ok_row("sonar_mlbench", solver),
                     "fold": fold,
                     "error_rate": v,
                 }

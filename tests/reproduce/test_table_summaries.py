@@ -8,6 +8,7 @@ import yaml
 
 from svmlab.reproduce import REPRODUCTIONS, get_reproduction, run_summaries, sections, side_by_side
 from svmlab.reproduce.engine import DATASETS_ROW, table_summaries
+from tests.reproduce._rows import ok_row
 
 #: Fold error rates per (registry dataset, solver): three folds each.
 _ERRORS = {
@@ -29,12 +30,7 @@ def _evosvm_rows(errors=_ERRORS, run_dir=None) -> pd.DataFrame:
         for fold, v in enumerate(values):
             rows.append(
                 {
-                    "dataset": dataset,
-                    "method": solver,
-                    "solver": solver,
-                    "task_type": "binary",
-                    "status": "ok",
-                    "selected": True,
+                    **ok_row(dataset, solver),
                     "repeat": 0,
                     "fold": fold,
                     "error_rate": v,
@@ -152,12 +148,7 @@ def test_unprinted_published_cells_are_shown_and_not_compared():
     ):
         rows.append(
             {
-                "dataset": dataset,
-                "method": solver,
-                "solver": solver,
-                "task_type": "binary",
-                "status": "ok",
-                "selected": True,
+                **ok_row(dataset, solver),
                 "error_rate": error,
                 "n_train": 2,
                 "n_test": 2,
@@ -198,12 +189,7 @@ def test_a_printed_zero_spread_counts_as_half_the_last_digit():
         for paper_m, solver in repro.methods.items():
             rows.append(
                 {
-                    "dataset": repro.datasets["BAN"],
-                    "method": solver,
-                    "solver": solver,
-                    "task_type": "binary",
-                    "status": "ok",
-                    "selected": True,
+                    **ok_row(repro.datasets["BAN"], solver),
                     "repeat": fold,
                     "fold": 0,
                     "accuracy": published.at["BAN", paper_m] + 0.004,
