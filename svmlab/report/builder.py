@@ -138,17 +138,41 @@ def run_report(
     )
     if not stat_metrics or no_stats:
         return out
-    names = control_names(df)
-    if stats.get("control") is not None and stats["control"] not in names:
-        raise UnknownNameError("method", stats["control"], names)
-    run_path = Path(run_dir)
-    out_dir = out_dir or ((run_path.parent if run_path.is_file() else run_path) / "report")
-    derived = derived_directions(configs)
-    add_rank_tests(
-        out, df, stat_metrics, how, derived, out_dir=out_dir, formats=formats, stats=stats
-    )
+    out_dir = out_dir or _default_out(run_dir)
+    # asked for by name (--metric, --control), the tests over the solvers run anyway
+    own = [] if metric or stats.get("control") else targets_with_own_rank_tests(configs)
+    if own:
+        out.notes.append(
+            f"no rank tests over the run's solvers: the reproduction target ({', '.join(own)}) "
+            "makes the document's own tests above (--metric or --control makes them anyway)"
+        )
+    else:
+        names = control_names(df)
+        if stats.get("control") is not None and stats["control"] not in names:
+            raise UnknownNameError("method", stats["control"], names)
+        derived = derived_directions(configs)
+        add_rank_tests(
+            out, df, stat_metrics, how, derived, out_dir=out_dir, formats=formats, stats=stats
+        )
     out.figures += reproduction_figures(df, formats, out_dir, configs)
     return out
+
+
+def _default_out(run_dir) -> Path:
+    """Where a run's report figures go by default: RUN_DIR/report."""
+    run_path = Path(run_dir)
+    return (run_path.parent if run_path.is_file() else run_path) / "report"
+
+
+def targets_with_own_rank_tests(configs: dict[str, dict]) -> list[str]:
+    """The reproduction targets of the runs that make their own rank tests
+    (:func:`svmlab.reproduce.own_rank_tests`), each once."""
+    from svmlab.reproduce import own_rank_tests
+
+    names = {c["reproduce"] for c in configs.values() if c.get("reproduce")}
+    own = sorted(n for n in names if own_rank_tests(n))
+    runs = [c for c in configs.values() if c.get("reproduce") in own]
+    return own if len(runs) == len(configs) else []
 
 
 def explained_deviations(configs: dict[str, dict]) -> list[tuple[str, str]]:

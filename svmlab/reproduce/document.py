@@ -138,6 +138,12 @@ class Reproduction:
         ``rows -> list of dict``: the per-table summaries
         (:func:`svmlab.reproduce.engine.table_summaries`) of the tables ``extra_sections``
         builds.
+    rank_tests : bool, default=True
+        False when ``extra_sections`` already holds the document's own tests over other units
+        than the run's datasets x solvers (the MKLPO study ranks methods over (data set,
+        measure) blocks, one model per measure): the report then leaves out the rank tests of
+        every solver against every other, which would compare models trained for different
+        measures.
     """
 
     name: str
@@ -154,6 +160,7 @@ class Reproduction:
     protocol: Protocol | None = None
     row_notes: dict = field(default_factory=dict)
     summaries: Callable[[pd.DataFrame], list] | None = None
+    rank_tests: bool = True
 
     def published(self, table: PublishedTable) -> pd.DataFrame:
         """The published values of ``table``: the document's datasets x its methods."""

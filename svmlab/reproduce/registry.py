@@ -67,6 +67,12 @@ def known_deviations(name: str) -> list[tuple[str, str]]:
     return engine.known_deviations(get_reproduction(name))
 
 
+def own_rank_tests(name: str) -> bool:
+    """Whether target ``name`` makes its own rank tests in place of the report's tests over
+    the run's solvers (:attr:`Reproduction.rank_tests` False)."""
+    return not get_reproduction(name).rank_tests
+
+
 def table_summaries(name: str, df: pd.DataFrame) -> list[dict]:
     """Per published table of target ``name``, how close one run's rows ``df`` come to it
     (:func:`svmlab.reproduce.engine.table_summaries`), each with its ``document``.

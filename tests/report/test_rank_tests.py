@@ -71,3 +71,14 @@ def test_a_complete_sweep_leaves_no_note(tmp_path):
     )
     assert not [n for n in out.notes if "incomplete" in n]
     assert all("N = 3 datasets" in n for n in _omnibus_by_group(out).values())
+
+
+def test_a_target_with_its_own_tests_replaces_the_tests_over_the_solvers():
+    from svmlab.report.builder import targets_with_own_rank_tests
+
+    own = {"/runs/a": {"reproduce": "svmperf_figures_1_2"}}
+    assert targets_with_own_rank_tests(own) == ["svmperf_figures_1_2"]
+    # a run without such a target keeps the tests for all (one report, one set of tests)
+    mixed = {**own, "/runs/b": {"reproduce": "ollawv_table_5_3"}}
+    assert targets_with_own_rank_tests(mixed) == []
+    assert targets_with_own_rank_tests({"/runs/c": {}}) == []
