@@ -83,7 +83,10 @@ def data(args) -> int:
         print(table(rows, [c for c in names if any(r.get(c) for r in rows)]))
         return 0
     if args.data_command == "info":
+        from svmlab.data.findings import duplicates_text
+
         info = registry.dataset_info(args.name)
+        info["duplicates"] = duplicates_text(args.name)
         width = max(len(k) for k in info)
         for k, v in info.items():
             print(f"{k.ljust(width)}  {v}")
@@ -94,25 +97,33 @@ def data(args) -> int:
 
 
 def _verify(names: list[str] | None) -> int:
-    """``svmlab data verify``: a line per dataset, then the counts; exit status 1 on problems.
+    """``svmlab data verify``: a line per dataset as it is checked, a ``duplicates`` line per
+    dataset with duplicated rows or bags, then the counts; exit status 1 on problems.
 
     A registered file that is not here is a problem when it can be fetched (``missing``);
     one without a download source (``no source``, to be copied in by hand) and the datasets
     documented as not obtainable (``unavailable``) are counted apart and are not problems.
+    Duplicates, even with conflicting labels, are findings, not problems: the published files
+    are what the papers used (docs/decisions/data.md).
     """
     from svmlab.data import registry
+    from svmlab.data.findings import dataset_duplicates
     from svmlab.data.prefetch import has_download_source, needed_files
 
-    results = []
-    for name, status, message in registry.verify(names):
+    results, findings = [], {}
+    for name, status, message, dataset in registry.verify_iter(names):
         files = needed_files([name])[0]  # a joined set's parts
         if status == "missing" and not all(
             has_download_source(registry.registry_entry(f)) for f in files
         ):
             status = "no source"
         results.append((name, status, message))
-        print(f"{status:<12} {name:<28} {message}")
-    print(f"svmlab: {verify_summary(results)}", file=sys.stderr)
+        print(f"{status:<12} {name:<28} {message}", flush=True)
+        found = dataset_duplicates(name, dataset) if dataset is not None else None
+        if found is not None and found.groups:
+            findings[name] = found
+            print(f"{'duplicates':<12} {name:<28} {found.describe()}", flush=True)
+    print(f"svmlab: {verify_summary(results, findings)}", file=sys.stderr)
     return 1 if any(status in PROBLEMS for _, status, _ in results) else 0
 
 
@@ -120,10 +131,11 @@ def _verify(names: list[str] | None) -> int:
 PROBLEMS = ("missing", "checksum", "error", "mismatch")
 
 
-def verify_summary(results: list[tuple[str, str, str]]) -> str:
+def verify_summary(results: list[tuple[str, str, str]], findings: dict | None = None) -> str:
     """``237 checked: 230 ok, 2 missing (svmlab data fetch a b), 5 not obtainable; 2
     problem(s)`` -- every status that occurs, counted, and the command that fetches the
-    missing files."""
+    missing files; then, when ``findings`` (``{name: Duplicates}``) has any, ``; 3 with
+    duplicated rows or bags, 1 of them conflicting (not problems)``."""
     counts: dict[str, int] = {}
     for _, status, _ in results:
         counts[status] = counts.get(status, 0) + 1
@@ -144,7 +156,14 @@ def verify_summary(results: list[tuple[str, str, str]]) -> str:
     if counts.get("unavailable"):
         text += f", {counts['unavailable']} not obtainable"
     problems = sum(counts.get(s, 0) for s in PROBLEMS)
-    return f"{text}; {problems} problem(s)"
+    text = f"{text}; {problems} problem(s)"
+    if findings:
+        conflicting = sum(1 for found in findings.values() if found.conflicting)
+        text += (
+            f"; {len(findings)} with duplicated rows or bags, {conflicting} of them "
+            "conflicting (not problems)"
+        )
+    return text
 
 
 def _fetch(args) -> int:

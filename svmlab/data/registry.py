@@ -504,10 +504,23 @@ def verify(names=None) -> list[tuple[str, str, str]]:
         (unreadable), ``mismatch`` (counts differ), ``unsupported`` (checksum fine,
         but no reader for the format) or ``unavailable``.
     """
-    out = []
-    for name in list(_registry()) if names is None else [resolve(n) for n in names]:
-        out.append((name, *_verify_one(name)))
-    return out
+    return [(name, status, message) for name, status, message, _ in verify_iter(names)]
+
+
+def verify_iter(names=None):
+    """:func:`verify` one dataset at a time, with the data it read.
+
+    Every name is resolved before the first dataset is read (an unknown name raises
+    :class:`UnknownNameError` at once).
+
+    Yields
+    ------
+    (name, status, message, dataset)
+        As :func:`verify`; ``dataset`` is the :class:`Dataset` read (checksum verified),
+        or None when none could be read.
+    """
+    chosen = list(_registry()) if names is None else [resolve(n) for n in names]
+    return ((name, *_verify_one(name)) for name in chosen)
 
 
 def _verify_one(name):
@@ -516,17 +529,17 @@ def _verify_one(name):
         if entry["source"] == "file":
             path = locate(name)
             if entry.get("status") == "unsupported":
-                return "unsupported", entry["unavailable_reason"]
+                return "unsupported", entry["unavailable_reason"], None
             dataset, where = read_entry_file(name, path), str(path)
         elif entry["source"] == "unavailable":
-            return "unavailable", entry["unavailable_reason"]
+            return "unavailable", entry["unavailable_reason"], None
         else:
             dataset, where = load_dataset(name), entry["source"]
     except ChecksumError as exc:
-        return "checksum", str(exc)
+        return "checksum", str(exc), None
     except DataUnavailableError as exc:
-        return "missing", str(exc)
+        return "missing", str(exc), None
     except DataError as exc:
-        return "error", str(exc)
+        return "error", str(exc), None
     problems = count_mismatches(dataset, name)
-    return ("mismatch", "; ".join(problems)) if problems else ("ok", where)
+    return ("mismatch", "; ".join(problems), dataset) if problems else ("ok", where, dataset)

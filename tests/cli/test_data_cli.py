@@ -152,11 +152,15 @@ def test_verify_counts_missing_files_as_problems(fresh_clone, capsys):
     assert main(["data", "verify"]) == 1
     out, err = capsys.readouterr()
     statuses = [line.split("  ")[0].strip() for line in out.splitlines()]
+    findings = [line.split()[1] for line in out.splitlines() if line.startswith("duplicates ")]
+    statuses = [s for s in statuses if s != "duplicates"]  # a finding, not a dataset's status
     n = {s: statuses.count(s) for s in set(statuses)}
     assert set(n) == {"ok", "missing", "unavailable"}  # every registered file has a source
+    assert "iris" in findings  # a bundled set is checked too (sklearn's iris: rows 101 = 142)
     assert err.strip() == (
         f"svmlab: {len(statuses)} checked: {n['ok']} ok, {n['missing']} missing (svmlab data "
-        f"fetch --all), {n['unavailable']} not obtainable; {n['missing']} problem(s)"
+        f"fetch --all), {n['unavailable']} not obtainable; {n['missing']} problem(s); "
+        f"{len(findings)} with duplicated rows or bags, 0 of them conflicting (not problems)"
     )
     generated = [r for r in registry.list_datasets() if r["source"] in ("sklearn", "synthetic")]
     assert n["ok"] == len(generated)  # nothing else is usable on a fresh clone
@@ -165,7 +169,7 @@ def test_verify_counts_missing_files_as_problems(fresh_clone, capsys):
 @pytest.mark.parametrize(
     ("names", "status", "summary"),
     [
-        (["iris", "lawsuit"], 0, "2 checked: 1 ok, 1 not obtainable; 0 problem(s)"),
+        (["wine", "lawsuit"], 0, "2 checked: 1 ok, 1 not obtainable; 0 problem(s)"),
         (
             ["german_numer"],
             1,
