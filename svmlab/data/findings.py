@@ -94,10 +94,16 @@ def duplicates_text(name: str) -> str:
 def duplicates_note(name: str, *, load: bool = True) -> str | None:
     """A report's note on dataset ``name`` when it has duplicates, else None: ``tiger has 20
     duplicated bags (bags 0-19 = 180-199), 10 with opposite labels (svmlab data info
-    tiger)``."""
+    tiger)``.
+
+    Synthetic sets get none: a run draws them with its own parameters. A name that is not
+    registered gets none either.
+    """
     try:
+        if registry.registry_entry(name)["source"] == "synthetic":
+            return None
         found = dataset_duplicates(name, load=load)
-    except SvmlabError:  # not a registered name (a run's label): nothing to say
+    except SvmlabError:
         return None
     if found is None or not found.groups:
         return None

@@ -36,6 +36,8 @@ from svmlab.stats.sections import Section
 SIDE_BY_SIDE, TESTS = "paper", "tests"
 #: The heading of a document's section on the datasets it could not obtain.
 UNAVAILABLE = "Datasets not obtainable here"
+#: The heading of a document's section on the duplicated rows or bags of its datasets.
+DUPLICATES = "Datasets with duplicated rows or bags"
 
 
 @dataclass
@@ -373,6 +375,12 @@ def _add_entry(e: Entry, base: Path, md: list, body: list) -> None:
         link = f"#{heading_anchor(UNAVAILABLE)}"
         md.append(f"_{line} [{UNAVAILABLE}]({link})_\n")
         body.append(f"<p class='note'>{html.escape(line)} <a href='{link}'>{UNAVAILABLE}</a></p>")
+    twins = [name for name, _ in duplicated(e.report.config)]
+    if twins:
+        line = f"duplicated rows or bags in {', '.join(twins)}; see"
+        link = f"#{heading_anchor(DUPLICATES)}"
+        md.append(f"_{line} [{DUPLICATES}]({link})_\n")
+        body.append(f"<p class='note'>{html.escape(line)} <a href='{link}'>{DUPLICATES}</a></p>")
     groups = e.report.figure_groups
     for group, sections in _runs_of_groups(e.report.sections):
         md.append(_shift(render(sections, "markdown")))
@@ -436,8 +444,9 @@ def summary_sections(entries: list[Entry]) -> list[Section]:
         table = pd.DataFrame.from_dict(made, orient="index")
         table.index.name = "experiment"
         out.append(Section("How the runs were made (machine, time, code)", table))
+    twins = duplicates_section(entries)
     missing = unavailable_section(entries)
-    return out + ([missing] if missing is not None else [])
+    return out + [s for s in (twins, missing) if s is not None]
 
 
 def unavailable_section(entries: list[Entry]) -> Section | None:
@@ -455,3 +464,34 @@ def unavailable_section(entries: list[Entry]) -> Section | None:
         index=pd.Index(list(why), name="dataset"),
     )
     return Section(UNAVAILABLE, table)
+
+
+def duplicated(config: dict) -> list[tuple[str, str]]:
+    """The datasets of a run's study with duplicated rows or bags, each with its note
+    (:func:`svmlab.data.findings.duplicates_note`: counted from the data, cached per file)."""
+    from svmlab.data.findings import duplicates_note
+    from svmlab.data.prefetch import config_datasets
+
+    notes = ((name, duplicates_note(name)) for name in config_datasets(config)[0])
+    return [(name, note) for name, note in notes if note]
+
+
+def duplicates_section(entries: list[Entry]) -> Section | None:
+    """The datasets of the document's studies with duplicated rows or bags: one note per
+    dataset and the experiments that use it (None when no dataset has any)."""
+    notes, used_by = {}, {}
+    for e in entries:
+        for name, note in duplicated(e.report.config) if e.report else []:
+            notes.setdefault(name, note)
+            used_by.setdefault(name, []).append(e.experiment or e.part)
+    if not notes:
+        return None
+    table = pd.DataFrame(
+        {"note": list(notes.values()), "used by": [", ".join(used_by[n]) for n in notes]},
+        index=pd.Index(list(notes), name="dataset"),
+    )
+    why = (
+        "duplicates split between the training and the test part of a fold inflate accuracy; "
+        "duplicates with conflicting labels cap it (docs/decisions/data.md)"
+    )
+    return Section(DUPLICATES, table, note=why)
