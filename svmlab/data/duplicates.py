@@ -25,7 +25,6 @@ import hashlib
 from dataclasses import dataclass
 
 import numpy as np
-import pandas as pd
 
 from .dataset import Dataset
 
@@ -210,7 +209,7 @@ def duplicate_bags(X, bag_ids, labels, *, classes: bool = True) -> Duplicates:
     order = np.lexsort((instance, bag_ids))  # by bag, then by instance code
     bounds = np.cumsum(np.bincount(bag_ids, minlength=len(labels)))[:-1]
     keys = [_digest(part) for part in np.split(instance[order], bounds)]
-    return _duplicates("bags", pd.factorize(np.array(keys, dtype=object))[0], labels, classes)
+    return _duplicates("bags", _factorize(keys), labels, classes)
 
 
 def row_codes(X) -> np.ndarray:
@@ -225,7 +224,16 @@ def row_codes(X) -> np.ndarray:
         if dense.ndim == 1:
             dense = dense[:, None]
         keys = [_digest(row) for row in dense]
-    return pd.factorize(np.array(keys, dtype=object))[0]
+    return _factorize(keys)
+
+
+def _factorize(keys) -> np.ndarray:
+    """A code per key, equal for equal keys (pandas' hash table, imported when needed: the
+    stored findings are read without it)."""
+    import pandas as pd
+
+    values = keys if isinstance(keys, np.ndarray) else np.array(keys, dtype=object)
+    return pd.factorize(values, use_na_sentinel=False)[0]
 
 
 def _canonical(values: np.ndarray) -> np.ndarray:
@@ -264,7 +272,7 @@ def _duplicates(unit: str, codes: np.ndarray, targets, classes: bool | None) -> 
     if targets.ndim == 2 and targets.shape[1] > 1:
         target_codes = row_codes(targets)
     else:
-        target_codes = pd.factorize(targets.ravel(), use_na_sentinel=False)[0]
+        target_codes = _factorize(targets.ravel())
     order = np.argsort(codes, kind="stable")
     bounds = np.flatnonzero(np.diff(codes[order])) + 1
     groups = sorted(
