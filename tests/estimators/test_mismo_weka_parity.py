@@ -11,6 +11,8 @@ scripts/bench/mismo_weka_parity.py prints the full table.
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pytest
 
@@ -61,6 +63,47 @@ def test_kernel_orientations_differ_only_in_rounding():
             if kernel == "rbf":
                 inner = np.exp(-0.3 * ((A[:, None] - B[None]) ** 2).sum(-1))
             assert K[i, j] == pytest.approx(inner.sum(), rel=1e-13)
+
+
+_libm_exp = np.frompyfunc(math.exp, 1, 1)
+
+
+def _weka_order_kernel(X, starts, Z, starts_Z, gamma=None):
+    """Weka's ``evaluate(i, j)`` written plainly: every dot product and every bag sum strictly
+    sequential (``np.cumsum`` adds one term at a time, in order); the exponential is the C
+    library's, one value at a time (NumPy's array ``exp`` may round otherwise)."""
+    D = np.zeros((X.shape[0], Z.shape[0]))
+    for k in range(X.shape[1]):  # feature by feature, as Kernel.dotProd
+        D += np.outer(X[:, k], Z[:, k])
+    if gamma is not None:
+        px, pz = np.zeros(X.shape[0]), np.zeros(Z.shape[0])
+        for k in range(X.shape[1]):
+            px += X[:, k] * X[:, k]
+            pz += Z[:, k] * Z[:, k]
+        D = _libm_exp(gamma * (2.0 * D - px[:, None] - pz[None, :])).astype(float)
+    ends, ends_Z = np.r_[starts[1:], len(X)], np.r_[starts_Z[1:], len(Z)]
+    out = np.empty((len(starts), len(starts_Z)))
+    for i, (s, e) in enumerate(zip(starts, ends)):
+        for j, (sz, ez) in enumerate(zip(starts_Z, ends_Z)):
+            out[i, j] = np.cumsum(D[s:e, sz:ez].ravel())[-1]  # bag i's instances outer
+    return out
+
+
+@pytest.mark.parametrize("kernel", ["linear", "rbf"])
+def test_kernel_is_wekas_order_bit_for_bit(kernel):
+    # bag sizes around the kernel's blocks of 8 instances and of ~512 (one bag wider than a
+    # block, bags that straddle block edges); test bags against other bags, as at prediction
+    rng = np.random.default_rng(3)
+    sizes, sizes_Z = [1, 7, 9, 530, 3, 16, 2], [5, 600, 1, 8]
+    X, Z = rng.random((sum(sizes), 4)), rng.normal(size=(sum(sizes_Z), 4))
+    starts = np.r_[0, np.cumsum(sizes)[:-1]]
+    starts_Z = np.r_[0, np.cumsum(sizes_Z)[:-1]]
+    gamma = 0.7 if kernel == "rbf" else None
+    K = weka_bag_kernel(X, starts, Z, starts_Z, kernel, gamma=gamma or 0.0)
+    np.testing.assert_array_equal(K, _weka_order_kernel(X, starts, Z, starts_Z, gamma))
+    # the training kernel: both orientations, each in its own order (the first bag outer)
+    K = weka_bag_kernel(X, starts, X, starts, kernel, gamma=gamma or 0.0)
+    np.testing.assert_array_equal(K, _weka_order_kernel(X, starts, X, starts, gamma))
 
 
 @pytest.fixture(scope="module")
