@@ -35,10 +35,10 @@ base learner"):
 
 Kept parallel: :mod:`svmlab.estimators.weka.kernel_smo` (MISMO's ``BinaryMISMO``) repeats
 this module's ``_take_step``, ``_examine`` and ``_binary_smo`` with a cached bag-kernel matrix
-and a support-vector list in place of ``X`` and ``w``. The two share the set helpers, the
-``eta >= 0`` end choice (``_end_choice``) and the start (``_first_thresholds``); the per-step
-code stays written out in each, since the shared segment, snapping, threshold and partner
-helpers measured 2-7 % more CPU per fit (with the same iterates) as numba calls and
+and a support-vector list in place of ``X`` and ``w``. The two share the set-membership
+tests, the ``eta >= 0`` end choice (``_end_choice``) and the start (``_first_thresholds``); the
+per-step code stays written out in each, since the shared segment, snapping, threshold and
+partner helpers measured 2-7 % more CPU per fit (with the same iterates) as numba calls and
 inlined alike.
 
 Not offered: ``-M`` (logistic calibration), ``-N 1`` (standardisation), non-linear kernels,
