@@ -88,11 +88,11 @@ class RepresentativeKernel:
             self.rows, self.slots, S, y, C, alpha, tol, max_iter, self.K_work
         )
 
-    def reselect(self, y, alpha, C: float, starts, sizes, *, free_only, gram, by_margin):
+    def reselect(self, y, alpha, C: float, starts, sizes, *, free_only, gram, by_margin, floor=0.0):
         """:func:`reselect` after :meth:`solve_qp`."""
         return reselect(
             self.rows, self.slots, self.K_work, y, alpha, C, starts, sizes, free_only, gram,
-            by_margin,
+            by_margin, floor,
         )  # fmt: skip
 
     def outputs(self, S, sv, coef, b: float):
@@ -334,11 +334,13 @@ def _bias(K, y, alpha, sv, C, free_only, gram):  # pragma: no cover (compiled)
 
 @njit(cache=True, nogil=True)
 def reselect(  # pragma: no cover (compiled)
-    rows, slots, K, y, alpha, C, starts, sizes, free_only, gram, by_margin
+    rows, slots, K, y, alpha, C, starts, sizes, free_only, gram, by_margin, floor
 ):
     """After the QP: the bias ``b``, every training instance's output ``f(x)`` (Eq. 4.12) and
     each bag's new representative, the argmax of ``f`` (Eq. 4.9; ``by_margin``: of
-    ``Y_I f``, Alg. 4.1 line 14), first on ties.
+    ``Y_I f``, Alg. 4.1 line 14), first on ties. With ``floor > 0`` the instances with
+    ``|f(x)| <= floor`` take no part in the argmax, and a bag all of whose instances are that
+    close to zero gets its first instance (the author's rule, see :func:`_floored_argmax`).
 
     Returns ``(sv, b, outputs, new representatives, multi-instance objective)``, the objective
     ``1/2 ||w||^2 + C sum_I max(0, 1 - Y_I max_{i in I} f(x_i))``.
@@ -360,13 +362,25 @@ def reselect(  # pragma: no cover (compiled)
         norm2 += coef[p] * s
     for bag in range(n):
         start = starts[bag]
-        top, arg = out[start], start
-        sign = y[bag] if by_margin else 1.0
-        best = sign * out[start]
+        top = out[start]
         for i in range(start + 1, start + sizes[bag]):
             top = max(top, out[i])
-            if sign * out[i] > best:
-                best, arg = sign * out[i], i
-        S_new[bag] = arg
+        sign = y[bag] if by_margin else 1.0
+        S_new[bag] = _floored_argmax(out, start, sizes[bag], sign, floor)
         hinge += max(0.0, 1.0 - y[bag] * top)
     return sv, b, out, S_new, 0.5 * norm2 + C * hinge
+
+
+@njit(cache=True, nogil=True)
+def _floored_argmax(out, start, size, sign, floor):  # pragma: no cover (compiled)
+    """Index of the largest ``sign * out[i]`` over ``start <= i < start + size``, first on
+    ties, leaving out the outputs with ``|out[i]| <= floor`` when ``floor > 0``; ``start`` when
+    all are left out (the author's ``max`` over outputs set to NaN returns the first index)."""
+    arg, best, found = start, 0.0, False
+    for i in range(start, start + size):
+        if floor > 0.0 and abs(out[i]) <= floor:
+            continue
+        value = sign * out[i]
+        if not found or value > best:
+            arg, best, found = i, value, True
+    return arg

@@ -78,12 +78,18 @@ from svmlab.estimators.mil._mirsvm_qp import RepresentativeKernel
 from svmlab.kernels import gamma_from_sigma, rbf_expansion
 from svmlab.qp import DualSolution, solve_svm_dual
 
-__all__ = ["MIRSVMClassifier", "MAX_CACHED_KERNEL"]
+__all__ = ["MIRSVMClassifier", "MAX_CACHED_KERNEL", "AUTHOR_OUTPUT_FLOOR"]
 
 #: Kernel values (float64 entries) MIRSVM keeps between iterations: rows ``K(x_s, .)`` over
 #: all N training instances for up to ``MAX_CACHED_KERNEL / N`` representatives (2**24: 128
 #: MiB). With fewer slots than bags the outputs are recomputed in blocks at every iteration.
 MAX_CACHED_KERNEL = 2**24
+
+#: The author's ``DualTrain.m`` re-selects each representative only among the instances whose
+#: output is farther than this from zero (those within it are treated as missing; a bag with
+#: nothing left keeps its first instance). ``output_floor="auto"`` uses it with
+#: ``keep="author"`` (docs/decisions/mil.md, "MIRSVM: the author's output floor").
+AUTHOR_OUTPUT_FLOOR = 1e-5
 
 
 def _lowest_iterate(objectives: list[float], lowest: int) -> int:
@@ -206,7 +212,14 @@ class MIRSVMClassifier(MaxInstanceMixin, ClassifierMixin, BaseEstimator):
         ``1/2 ||w||^2 + C sum_I max(0, 1 - Y_I max_{i in I} f(x_i))`` (a lower one must
         improve by more than 1e-4 relative; at a fixed point, the fixed point).
         ``"author"``: as ``DualTrain.m`` returns it, the ``alpha`` and bias of iteration
-        ``max_iter`` on the representatives re-selected from them.
+        ``max_iter`` on the representatives re-selected from them (with ``output_floor``
+        "auto", also by the author's re-selection rule).
+    output_floor : "auto" or float, default="auto"
+        Instances whose output satisfies ``|f(x)| <= output_floor`` take no part in the
+        re-selection of their bag's representative; a bag whose instances all do keeps its
+        first one. ``0`` leaves none out. ``"auto"``: :data:`AUTHOR_OUTPUT_FLOOR` (1e-5, the
+        author's ``DualTrain.m``) with ``keep="author"``, else 0 (docs/decisions/mil.md,
+        "MIRSVM: the author's output floor").
     detect_cycles : bool, default=True
         Stop once the representative set repeats an earlier one: the iterations up to
         ``max_iter`` would repeat that cycle, so their last iterate (and the best) is known
@@ -292,6 +305,7 @@ class MIRSVMClassifier(MaxInstanceMixin, ClassifierMixin, BaseEstimator):
         "bias_sv": [StrOptions({"free", "all"})],
         "bias_form": [StrOptions({"kernel", "gram"})],
         "keep": [StrOptions({"last", "best", "author"})],
+        "output_floor": [StrOptions({"auto"}), Interval(Real, 0.0, None, closed="left")],
         "detect_cycles": ["boolean"],
         "patience": [Interval(Integral, 1, None, closed="left"), None],
         "stop": [StrOptions({"author", "stall"})],
@@ -312,6 +326,7 @@ class MIRSVMClassifier(MaxInstanceMixin, ClassifierMixin, BaseEstimator):
         bias_sv: str = "all",
         bias_form: str = "kernel",
         keep: str = "last",
+        output_floor: str | float = "auto",
         detect_cycles: bool = True,
         patience: int | None = None,
         stop: str = "author",
@@ -329,6 +344,7 @@ class MIRSVMClassifier(MaxInstanceMixin, ClassifierMixin, BaseEstimator):
         self.bias_sv = bias_sv
         self.bias_form = bias_form
         self.keep = keep
+        self.output_floor = output_floor
         self.detect_cycles = detect_cycles
         self.patience = patience
         self.stop = stop
@@ -360,6 +376,7 @@ class MIRSVMClassifier(MaxInstanceMixin, ClassifierMixin, BaseEstimator):
         gamma = float(self.gamma) if self.gamma is not None else gamma_from_sigma(self.sigma)
         box = self.C / n if self.c_per_bag else float(self.C)
         T = n if self.max_iter is None else int(self.max_iter)
+        floor = self._output_floor()
         sq = row_norms(X, squared=True)
 
         # random initial representative in every bag (Alg. 4.1 lines 1-3)
@@ -375,7 +392,7 @@ class MIRSVMClassifier(MaxInstanceMixin, ClassifierMixin, BaseEstimator):
         iterates: list[_Iterate] = []
         previous, S_before, lowest = None, None, 0
         for t in range(T):
-            it, S_new = self._iterate(kernel, Y, box, previous, S, starts, sizes, trace)
+            it, S_new = self._iterate(kernel, Y, box, previous, S, (starts, sizes, floor), trace)
             previous = it.solution
             iterates.append(it)
             lowest = _lowest_iterate(trace.mi_objective, lowest)
@@ -411,7 +428,14 @@ class MIRSVMClassifier(MaxInstanceMixin, ClassifierMixin, BaseEstimator):
             kept=kept + 1, solution=model.solution, gamma=gamma, X=X, n=n, T=T
         )
         self.fit_info_["counts_to_max_iter"] = self._counts_to_max_iter(trace, iterates, S_new, T)
+        self.fit_info_["output_floor"] = floor
         return self
+
+    def _output_floor(self) -> float:
+        """The ``output_floor`` in effect ("auto": the author's with ``keep="author"``)."""
+        if self.output_floor == "auto":
+            return AUTHOR_OUTPUT_FLOOR if self.keep == "author" else 0.0
+        return float(self.output_floor)
 
     @staticmethod
     def _counts_to_max_iter(trace: _Trace, iterates, S_last, T: int) -> dict:
@@ -463,14 +487,16 @@ class MIRSVMClassifier(MaxInstanceMixin, ClassifierMixin, BaseEstimator):
             return s + (T - 1 - s) % p
         return computed - 1
 
-    def _iterate(self, kernel: RepresentativeKernel, Y, box, previous, S, starts, sizes, trace):
+    def _iterate(self, kernel: RepresentativeKernel, Y, box, previous, S, bags, trace):
         """One pass of Alg. 4.1 over the representatives ``S``: the QP and its bias, the outputs
         of every training instance (Eqs. 4.9 / 4.12), the iterate's multi-instance objective
-        ``1/2 ||w||^2 + C sum_I hinge(Y_I max f)`` and the re-selected representatives.
-        Returns ``(iterate, new representatives)``. SMO on cached rows runs compiled
-        (:mod:`._mirsvm_qp`); the other solvers and the uncached kernel run here."""
+        ``1/2 ||w||^2 + C sum_I hinge(Y_I max f)`` and the re-selected representatives (``bags``:
+        ``(starts, sizes, output floor)``). Returns ``(iterate, new representatives)``. SMO on
+        cached rows runs compiled (:mod:`._mirsvm_qp`); the other solvers and the uncached
+        kernel run here."""
+        starts, sizes, floor = bags
         if self.qp_solver == "smo" and kernel.cached:
-            return self._iterate_compiled(kernel, Y, box, previous, S, starts, sizes, trace)
+            return self._iterate_compiled(kernel, Y, box, previous, S, bags, trace)
         K = kernel.K
         sol = self._solve_qp(K, Y, box, previous if self.warm_start else None)
         trace.add_qp(sol)
@@ -483,15 +509,17 @@ class MIRSVMClassifier(MaxInstanceMixin, ClassifierMixin, BaseEstimator):
         hinge = np.maximum(0.0, 1.0 - Y * bag_max(out, starts))
         objective = float(0.5 * v @ K[np.ix_(sv, sv)] @ v + box * hinge.sum())
         trace.mi_objective.append(objective)
-        if self.selection == "max_margin":  # Alg. 4.1 line 14 taken literally
-            out = out * np.repeat(Y, sizes)
-        S_new = bag_argmax(out, starts, sizes)
+        scores = out * np.repeat(Y, sizes) if self.selection == "max_margin" else out
+        if floor > 0.0:  # the author's rule: outputs this close to zero take no part
+            scores = np.where(np.abs(out) <= floor, -np.inf, scores)
+        S_new = bag_argmax(scores, starts, sizes)
         trace.kernel_seconds += time.perf_counter() - t0
         return _Iterate(S.copy(), sol, sv, b, objective), S_new
 
-    def _iterate_compiled(self, kernel, Y, box, previous, S, starts, sizes, trace):
+    def _iterate_compiled(self, kernel, Y, box, previous, S, bags, trace):
         """:meth:`_iterate` as two numba calls on the cached kernel rows: the QP (SMO from the
         previous ``alpha``) and the bias, outputs and re-selection."""
+        starts, sizes, floor = bags
         t0 = time.perf_counter()
         n = len(S)
         warm = previous is not None and self.warm_start
@@ -503,7 +531,7 @@ class MIRSVMClassifier(MaxInstanceMixin, ClassifierMixin, BaseEstimator):
         trace.add_qp(sol)
         sv, b, _, S_new, objective = kernel.reselect(
             Y, alpha, box, starts, sizes, free_only=self.bias_sv == "free",
-            gram=self.bias_form == "gram", by_margin=self.selection == "max_margin",
+            gram=self.bias_form == "gram", by_margin=self.selection == "max_margin", floor=floor,
         )  # fmt: skip
         sol.intercept = b
         trace.mi_objective.append(objective)
