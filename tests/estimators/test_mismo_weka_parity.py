@@ -168,3 +168,18 @@ def test_native_predicts_every_bag_as_weka(dataset, kernel, n_folds):
         differ += int(np.sum(ours != weka.predict(test)))
         total += len(test)
     assert differ == 0, f"{differ} of {total} bags differ"
+
+
+@pytest.mark.weka
+@pytest.mark.data
+def test_speed_benchmark_times_both_on_the_same_folds(capsys):
+    import runpy
+
+    from svmlab.paths import REPO_ROOT
+
+    script = runpy.run_path(str(REPO_ROOT / "scripts" / "bench" / "mismo_speed.py"))
+    script["main"](["--datasets", "east_west", "--kernels", "linear", "--folds", "2"])
+    row = capsys.readouterr().out.strip().splitlines()[-1].split()
+    assert row[0] == "east_west" and row[2] == "linear"
+    assert float(row[3]) > 0 and float(row[4]) > 0  # CPU seconds of the native and of Weka
+    assert row[-1] == "0/20"  # every bag predicted as Weka does
