@@ -130,7 +130,7 @@ def _output(raw, cache, i, y, alpha, sv, b):
     order = sv[1]
     for q in range(sv[0][0] - 1, -1, -1):
         j = order[q]
-        v = cache[i, j]  # _k written out (see _take_step)
+        v = cache[i, j]  # _k written out (see _errors_and_thresholds)
         if v != v:
             v = raw[i, j]
             cache[i, j] = v
