@@ -18,9 +18,10 @@ the rounding of the rescaling). It prints the set's shape
 how many bags each predicts differently from Weka, and the CPU seconds of the default native
 (one thread) beside Weka's wall seconds (its own JVM per fold). ``--cache`` keeps Weka's
 predictions in a JSON file, so a rerun (or an interrupted run) refits only the natives.
-Needs SVMLAB_DATA_DIR and Weka (``make weka``). trx's Gaussian rows take the native about 45 CPU
-minutes for ten folds (Weka's SMO takes over 100 million pair steps a fold there): run trx
-with ``--kernels linear`` or ``--folds 2``. Measured table: docs/decisions/mil.md.
+Needs SVMLAB_DATA_DIR and Weka (``make weka``). trx's Gaussian rows are by far the slowest
+(Weka's SMO takes over 100 million pair steps a fold there, and the native takes the same
+steps): run trx with ``--kernels linear`` or ``--folds 2``. Measured table:
+docs/decisions/mil.md.
 """
 
 from __future__ import annotations
