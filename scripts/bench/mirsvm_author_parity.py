@@ -70,7 +70,9 @@ for k = 1:300
       && mu <= 1e-14
     done = true; break;
   end
-  M = H + diag(z ./ x + w ./ s); [R, bad] = chol(M);  % M \\ r where rounding breaks chol
+  M = H + diag(z ./ x + w ./ s);
+  if ~all(isfinite(M(:))), break; end  % a variable reached its bound: qp below
+  [R, bad] = chol(M);  % M \\ r where rounding breaks chol
   if bad, solve = @(r) M \\ r; else, solve = @(r) R \\ (R' \\ r); end
   q = solve(a);
   [dx, dy, dz, dw] = newton(solve, q, a, rd, rp, x, s, z, w, -x .* z, -s .* w);
@@ -82,7 +84,7 @@ for k = 1:300
   t = min([1, 0.995 * ratio(x, dx, s, -dx), 0.995 * ratio(z, dz, w, dw)]);
   x = x + t * dx; s = s - t * dx; y = y + t * dy; z = z + t * dz; w = w + t * dw;
 end
-if done
+if done && all(isfinite(x))
   x = min(max(x, 0), u);
 else
   x = qp(zeros(n, 1), H, f, Aeq, beq, LB, UB, struct('MaxIter', 100000));
