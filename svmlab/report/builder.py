@@ -66,7 +66,9 @@ def provenance(df: pd.DataFrame) -> dict:
             return ""
         return ", ".join(sorted({str(v) for v in df[column].dropna() if str(v)}))
 
-    seconds = df["task_seconds"].sum() if "task_seconds" in df.columns else float("nan")
+    # a task's rows (one per candidate of a grid chosen on the outer folds) share its seconds
+    once = df.drop_duplicates("key") if "key" in df.columns else df
+    seconds = once["task_seconds"].sum() if "task_seconds" in df.columns else float("nan")
     started = df["started_at"].dropna().astype(str) if "started_at" in df.columns else []
     return {
         "tasks": int(df["key"].nunique()) if "key" in df.columns else len(df),

@@ -82,3 +82,18 @@ def test_a_target_with_its_own_tests_replaces_the_tests_over_the_solvers():
     mixed = {**own, "/runs/b": {"reproduce": "ollawv_table_5_3"}}
     assert targets_with_own_rank_tests(mixed) == []
     assert targets_with_own_rank_tests({"/runs/c": {}}) == []
+
+
+def test_task_hours_count_each_task_once():
+    from svmlab.report.builder import provenance
+
+    # a task tuned on the outer folds stores one row per candidate, each with the task's time
+    rows = pd.DataFrame(
+        {
+            "key": ["a", "a", "a", "b"],
+            "task_seconds": [1800.0, 1800.0, 1800.0, 1800.0],
+            "started_at": ["2026-01-01T00:00:00"] * 4,
+        }
+    )
+    made = provenance(rows)
+    assert made["tasks"] == 2 and made["task-hours"] == 1.0
