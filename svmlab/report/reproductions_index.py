@@ -295,18 +295,20 @@ def index_markdown(records: dict[str, dict]) -> str:
     from svmlab.reproduce.papers import PAPERS
 
     lines = [
-        "| status | tables |",
-        "|---|---|",
+        "| status | tables | of them from an unfinished run |",
+        "|---|---|---|",
     ]
-    counts: dict[str, int] = {}
+    counts: dict[str, list[int]] = {}
     parts = []
     for name, paper in PAPERS.items():
         record = records.get(name)
         parts += _document_lines(paper, record)
         for t in (record or {}).get("tables") or _unrun_tables(paper):
             key = t["status"].split(" (")[0].split(":")[0].split(" - ")[0]
-            counts[key] = counts.get(key, 0) + 1
-    lines += [f"| {k} | {v} |" for k, v in sorted(counts.items())]
+            count = counts.setdefault(key, [0, 0])
+            count[0] += 1
+            count[1] += t["status"].endswith(" - partial run")
+    lines += [f"| {k} | {n} | {p} |" for k, (n, p) in sorted(counts.items())]
     return "\n".join(lines + [""] + parts).rstrip() + "\n"
 
 

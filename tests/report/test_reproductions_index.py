@@ -118,6 +118,22 @@ def test_the_status_counts_include_tables_not_run():
     assert f"| {NOT_RUN} |" in counts
 
 
+def test_the_status_counts_say_how_many_come_from_an_unfinished_run():
+    from svmlab.reproduce.papers import PAPERS
+
+    name = next(iter(PAPERS))
+    tables = [
+        {"status": "reproduced within its spread"},
+        {"status": "reproduced within its spread - partial run"},
+        {"status": "deviates (explained in the report) - partial run"},
+    ]
+    tables = [t | {"table": f"Table {i}", "experiment": "e"} for i, t in enumerate(tables)]
+    record = {"tables": tables, "studies": [], "report": f"{name}.md"}
+    counts = index_markdown({name: record}).split("\n\n")[0]
+    assert "| reproduced within its spread | 2 | 1 |" in counts
+    assert "| deviates | 1 | 1 |" in counts
+
+
 def test_links_prefer_the_side_by_side_heading():
     from svmlab.report.reproductions_index import _section_anchor
 
