@@ -221,6 +221,14 @@ class Entry:
     status: str
     report: RunReport | None = None
     skipped: bool = False
+    _duplicated: list | None = field(default=None, repr=False, compare=False)
+
+    def duplicated(self) -> list[tuple[str, str]]:
+        """:func:`duplicated` of the study's configuration, worked out once (its heading
+        and the document's summary both name them)."""
+        if self._duplicated is None:
+            self._duplicated = duplicated(self.report.config) if self.report else []
+        return self._duplicated
 
 
 def deviations(entries: list[Entry]) -> pd.DataFrame:
@@ -377,7 +385,7 @@ def _add_entry(e: Entry, base: Path, md: list, body: list) -> None:
         link = f"#{heading_anchor(UNAVAILABLE)}"
         md.append(f"_{line} [{UNAVAILABLE}]({link})_\n")
         body.append(f"<p class='note'>{html.escape(line)} <a href='{link}'>{UNAVAILABLE}</a></p>")
-    twins = [name for name, _ in duplicated(e.report.config)]
+    twins = [name for name, _ in e.duplicated()]
     if twins:
         line = f"duplicated rows or bags in {', '.join(twins)}; see"
         link = f"#{heading_anchor(DUPLICATES)}"
@@ -483,7 +491,7 @@ def duplicates_section(entries: list[Entry]) -> Section | None:
     dataset and the experiments that use it (None when no dataset has any)."""
     notes, used_by = {}, {}
     for e in entries:
-        for name, note in duplicated(e.report.config) if e.report else []:
+        for name, note in e.duplicated():
             notes.setdefault(name, note)
             used_by.setdefault(name, []).append(e.experiment or e.part)
     if not notes:
