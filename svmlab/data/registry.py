@@ -312,7 +312,10 @@ def derive(dataset: Dataset, entry: dict) -> Dataset:
     (:mod:`svmlab.data.kmers`); ``subsample`` (``{"seed": int, "counts": {label: n}}``) keeps
     a seeded random ``n`` rows of each listed class (file order kept, other classes whole);
     ``positive_class`` binarises the labels: that class becomes 1, every other class -1 (a
-    one-vs-rest version of a multi-class set). ``meta["derived"]`` records what was done.
+    one-vs-rest version of a multi-class set); ``target_affine`` (``{"offset", "scale"}``)
+    maps a regression target ``y`` to ``offset + scale * y`` (undoes a copy's
+    standardisation, so errors are in the original units). ``meta["derived"]`` records what
+    was done.
     """
     if entry.get("split_rows"):
         dataset.meta["predefined_split"] = {
@@ -324,6 +327,8 @@ def derive(dataset: Dataset, entry: dict) -> Dataset:
         dataset = _kmer_features(dataset, entry)
     if entry.get("subsample"):
         dataset = _subsample(dataset, entry)
+    if entry.get("target_affine"):
+        dataset = _target_affine(dataset, entry)
     if "positive_class" in entry:
         positive = entry["positive_class"]
         if positive not in set(dataset.y.tolist()):
@@ -335,6 +340,19 @@ def derive(dataset: Dataset, entry: dict) -> Dataset:
         meta = dict(dataset.meta, positive_class=positive)
         dataset = replace(dataset, y=y, task="binary", meta=meta)
     return dataset
+
+
+def _target_affine(dataset: Dataset, entry: dict) -> Dataset:
+    """A regression target mapped to ``offset + scale * y`` (e.g. back to its raw units)."""
+    spec = entry["target_affine"]
+    if dataset.task != "regression":
+        raise DataError(
+            f"dataset {entry['name']!r}: target_affine needs a regression target, "
+            f"the file's task is {dataset.task!r}"
+        )
+    y = spec["offset"] + spec["scale"] * np.asarray(dataset.y, dtype=float)
+    derived = dict(dataset.meta.get("derived", {}), target_affine=dict(spec))
+    return replace(dataset, y=y, meta={**dataset.meta, "derived": derived})
 
 
 def _kmer_features(dataset: Dataset, entry: dict) -> Dataset:

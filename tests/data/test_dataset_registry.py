@@ -21,7 +21,14 @@ from svmlab.data import (
     registry,
     verify,
 )
-from svmlab.errors import ChecksumError, ConfigError, DataUnavailableError, UnknownNameError
+from svmlab.data.dataset import Dataset
+from svmlab.errors import (
+    ChecksumError,
+    ConfigError,
+    DataError,
+    DataUnavailableError,
+    UnknownNameError,
+)
 
 
 def entries():
@@ -309,3 +316,15 @@ def test_loaded_arrays_are_read_only(tiny):
     with pytest.raises(ValueError):
         ds.X[0, 0] = 1.0
     assert np.all(np.isfinite(ds.X))
+
+
+def test_target_affine_maps_a_regression_target_and_records_it():
+    X = np.zeros((3, 1))
+    standardised = Dataset("toy", "regression", X, y=np.array([-1.0, 0.0, 2.0]))
+    entry = {"name": "toy", "target_affine": {"offset": 10.0, "scale": 5.0}}
+    out = registry.derive(standardised, entry)
+    np.testing.assert_array_equal(out.y, [5.0, 10.0, 20.0])
+    assert out.meta["derived"]["target_affine"] == {"offset": 10.0, "scale": 5.0}
+    labels = Dataset("toy", "binary", X, y=np.array([1, -1, 1]))
+    with pytest.raises(DataError, match="target_affine needs a regression target"):
+        registry.derive(labels, entry)

@@ -5,7 +5,7 @@ import pytest
 
 from svmlab.data import load_dataset, registry, synthetic
 from svmlab.data.readers import read_csv, read_rdata
-from svmlab.errors import DataFormatError
+from svmlab.errors import DataFormatError, DataUnavailableError
 from svmlab.evaluation.protocols import get_protocol
 from svmlab.runner.task import _splits
 
@@ -68,9 +68,13 @@ def test_rdata_files_read():
     assert concrete.y.max() == pytest.approx(82.6, abs=0.01)  # MPa, raw units
     ribo = load_dataset("riboflavin")  # the AsIs matrix column x becomes 4088 features
     assert ribo.X.shape == (71, 4088) and ribo.feature_names[0] == "x[AADK_at]"
-    sales, cost = load_dataset("residential_building"), load_dataset("residential_building_cost")
-    assert sales.X.shape == cost.X.shape == (372, 106)
-    assert not np.array_equal(sales.y, cost.y)
+    sales = load_dataset("residential_building")  # V109 = V-9, back in the thesis's units
+    assert sales.X.shape == (372, 107) and "V108" in sales.feature_names
+    np.testing.assert_allclose(sales.y[:5], [2200, 5000, 1200, 165, 5500], atol=1e-4)
+    np.testing.assert_allclose(sales.y, np.round(sales.y), atol=1e-4)  # whole prices
+    assert sales.meta["derived"]["target_affine"]["scale"] == pytest.approx(1206.083049)
+    with pytest.raises(DataUnavailableError, match="V-10"):
+        load_dataset("residential_building_cost")
     wpbc = load_dataset("wpbc")
     assert set(wpbc.y) == {"N", "R"} and np.isnan(wpbc.X).sum() == 4
 
