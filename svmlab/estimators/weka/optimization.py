@@ -9,6 +9,7 @@ sources, and ``docs/decisions/mil.md`` records the reading of Weka's code it fol
 from __future__ import annotations
 
 import numpy as np
+from numba import njit
 from scipy.linalg import solve_triangular
 
 __all__ = ["WEKA_ZERO", "WekaQuasiNewton"]
@@ -233,48 +234,56 @@ def _ldl_rank_one(L, D, v, coeff):
     ``L`` unit lower triangular, ``D`` the diagonal. ``coeff > 0``: method C1 of Gill, Golub,
     Murray & Saunders (1974); otherwise method C2 with Weka's guards (``1 + coeff v' B^-1 v``
     floored at 0, the running ``t`` at 0, and ``sigma^2 p t`` raised to ``z`` except in the
-    last row). The scalar recurrences run in order; the column updates of ``L`` are applied
-    at once (column ``j`` gains ``b_j`` times ``v`` less the first ``j + 1`` terms
-    ``P_k L[:, k]``).
+    last row). ``P = L^-1 v`` by LAPACK, the rest in :func:`_ldl_factors_update`.
     """
-    n = len(v)
     P = solve_triangular(L, v, lower=True, unit_diagonal=True, check_finite=False)
-    p_list, d_list = P.tolist(), D.tolist()
-    b = [0.0] * n
+    _ldl_factors_update(L, D, P, v, float(coeff), WEKA_ZERO)
+
+
+@njit(cache=True)
+def _ldl_factors_update(L, D, P, v, coeff, z):  # pragma: no cover - compiled
+    """The scalar recurrences of :func:`_ldl_rank_one` in order, then the columns of ``L``.
+
+    Column ``j`` gains ``b_j`` times ``v`` less the first ``j + 1`` terms ``P_k L[:, k]``,
+    subtracted one by one in that order (each row's running difference), so every entry is
+    the same floating-point sum as the step-by-step update.
+    """
+    n = v.shape[0]
+    b = np.empty(n)
     if coeff > 0.0:
         t = coeff
         for j in range(n):
-            p, d = p_list[j], d_list[j]
+            p, d = P[j], D[j]
             d_bar = d + t * p * p
-            d_list[j] = d_bar
+            D[j] = d_bar
             b[j] = p * t / d_bar
             t *= d / d_bar
     else:
-        t = sum(p * p / d for p, d in zip(p_list, d_list))
+        t = 0.0
+        for j in range(n):
+            t += P[j] * P[j] / D[j]
         root = 1.0 + coeff * t
-        root = root**0.5 if root > 0.0 else 0.0
+        root = np.sqrt(root) if root > 0.0 else 0.0
         alpha, sigma = coeff, coeff / (1.0 + root)
         for j in range(n):
-            d = d_list[j]
-            p = p_list[j] * p_list[j] / d
+            d = D[j]
+            p = P[j] * P[j] / d
             theta = 1.0 + sigma * p
             t = max(t - p, 0.0)
             plus = sigma * sigma * p * t
-            if j < n - 1 and plus <= WEKA_ZERO:
-                plus = WEKA_ZERO
+            if j < n - 1 and plus <= z:
+                plus = z
             rho = theta * theta + plus
-            d_list[j] = rho * d
-            b[j] = alpha * p_list[j] / (rho * d)
+            D[j] = rho * d
+            b[j] = alpha * P[j] / (rho * d)
             alpha /= rho
-            rho = rho**0.5
+            rho = np.sqrt(rho)  # Java's Math.sqrt, correctly rounded (pow(x, 0.5) is not)
             sigma *= (1.0 + rho) / (rho * (theta + rho))
-    D[:] = d_list
-    W = np.empty((n + 1, n))  # row j + 1: v less P_k L[:, k] for k <= j, subtracted in order
-    W[0] = v
-    np.multiply(L.T, P[:, None], out=W[1:])
-    np.subtract.accumulate(W, axis=0, out=W)
-    W[1:] *= np.asarray(b)[:, None]
-    L += np.tril(W[1:].T, -1)
+    for i in range(1, n):  # row i: the entries left of the unit diagonal
+        w = v[i]
+        for j in range(i):
+            w = w - L[i, j] * P[j]  # the old L[i, j]: columns right of j are not yet updated
+            L[i, j] = L[i, j] + b[j] * w
 
 
 def _sherman_morrison(H, u, coef):
