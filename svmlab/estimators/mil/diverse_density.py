@@ -67,6 +67,7 @@ from sklearn.utils.validation import check_is_fitted
 
 from svmlab._sklearn_compat import Interval, StrOptions, _fit_context
 from svmlab.estimators.mil._bags import BagClassifierMixin, check_bag_labels, check_bags
+from svmlab.estimators.mil._dd_kernels import TIMES_SQUARE, weighted_moments, weighted_sq_dist
 from svmlab.estimators.weka.java_random import JavaRandom
 from svmlab.estimators.weka.optimization import WEKA_ZERO, WekaQuasiNewton
 
@@ -103,18 +104,18 @@ def weka_filter(X, kind: str):
 
 
 def _scaled_sq_dist(X, t, s):
-    """Scaled squared distances of the rows of ``X`` to ``t``, with ``(X - t, (X - t)**2)``."""
-    diff = X - t
-    sq = diff * diff
-    return sq @ (s * s), (diff, sq)
+    """Scaled squared distances of the rows of ``X`` to ``t``, with what :func:`_gradient`
+    needs (``(X, t)``)."""
+    X = np.ascontiguousarray(X, dtype=np.float64)
+    t = np.ascontiguousarray(t, dtype=np.float64)
+    s = np.ascontiguousarray(s, dtype=np.float64)
+    return weighted_sq_dist(X, t, s, TIMES_SQUARE), (X, t)
 
 
 def _gradient(coef, parts, s):
     """Gradient in ``[t, s]`` of ``sum_j coef_j * dist_j`` (``dist`` the scaled distance)."""
-    diff, sq = parts
-    grad_t = -2.0 * s * s * (coef @ diff)
-    grad_s = 2.0 * s * (coef @ sq)
-    return np.concatenate([grad_t, grad_s])
+    m1, m2 = weighted_moments(*parts, np.ascontiguousarray(coef, dtype=np.float64))
+    return np.concatenate([-2.0 * s * s * m1, 2.0 * s * m2])
 
 
 def dd_negative_log_likelihood(params, X, starts, positive):

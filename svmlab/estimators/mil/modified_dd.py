@@ -40,6 +40,7 @@ import numpy as np
 from sklearn.utils.validation import check_is_fitted
 
 from svmlab._sklearn_compat import _fit_context
+from svmlab.estimators.mil._dd_kernels import OVER_SQUARE, weighted_moments, weighted_sq_dist
 from svmlab.estimators.mil.diverse_density import DiverseDensityClassifier
 from svmlab.estimators.weka.optimization import WEKA_ZERO
 
@@ -67,19 +68,19 @@ def mdd_negative_log_likelihood(params, X, starts, positive):
         ``S_B`` the bag's sum of ``p`` (positive) or ``1 - p`` (negative), ``c_B = -1`` / ``+1``,
         and ``g_j = (d dist_j / d t, 1/2 d dist_j / d sigma)``.
     """
-    t, sigma = params[0::2], params[1::2]
-    diff = X - t
-    sq = diff * diff
+    X = np.ascontiguousarray(X, dtype=np.float64)
+    t, sigma = np.ascontiguousarray(params[0::2]), params[1::2]
     inv_var = 1.0 / (sigma * sigma)
-    p = np.exp(-(sq @ inv_var))
+    p = np.exp(-weighted_sq_dist(X, t, np.ascontiguousarray(sigma), OVER_SQUARE))
     sizes = np.diff(np.append(starts, len(p)))
     pos_inst = np.repeat(positive, sizes)
     lik_sum = np.add.reduceat(np.where(pos_inst, p, 1.0 - p), starts)
     value = -np.log(np.maximum(lik_sum / sizes, WEKA_ZERO)).sum()
     coef = p * np.repeat(np.where(positive, -1.0, 1.0) / np.maximum(lik_sum, WEKA_ZERO), sizes)
+    m1, m2 = weighted_moments(X, t, coef)
     grad = np.empty_like(params)
-    grad[0::2] = 2.0 * inv_var * (coef @ diff)
-    grad[1::2] = inv_var / sigma * (coef @ sq)
+    grad[0::2] = 2.0 * inv_var * m1
+    grad[1::2] = inv_var / sigma * m2
     return float(value), grad
 
 

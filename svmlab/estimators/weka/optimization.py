@@ -240,9 +240,12 @@ def _ldl_rank_one(L, D, v, coeff):
     _ldl_factors_update(L, D, P, v, float(coeff), WEKA_ZERO)
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _ldl_factors_update(L, D, P, v, coeff, z):  # pragma: no cover - compiled
     """The scalar recurrences of :func:`_ldl_rank_one` in order, then the columns of ``L``.
+
+    Divisions follow IEEE 754 as Java's do (a zero ``D_j`` gives an infinite or NaN term, no
+    exception).
 
     Column ``j`` gains ``b_j`` times ``v`` less the first ``j + 1`` terms ``P_k L[:, k]``,
     subtracted one by one in that order (each row's running difference), so every entry is
