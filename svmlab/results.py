@@ -342,6 +342,59 @@ def unstarted_solvers(df: pd.DataFrame) -> list[str]:
     return sorted(missing)
 
 
+def common_folds(df: pd.DataFrame) -> tuple[pd.DataFrame, dict[str, str], dict[str, str]]:
+    """The rows of a killed or running run (or sweep) cut, per dataset, to the folds every
+    method has finished: what a paired comparison of the methods may use.
+
+    A run stopped early (``runner.order=folds`` covers every dataset on its first folds) leaves
+    datasets where the methods have finished different folds; the folds they share still give
+    a fair comparison. Methods are those the run has rows of for the dataset's task; a failed
+    task counts as finished.
+
+    Returns
+    -------
+    rows : DataFrame
+        ``df`` without the rows of folds some method of the dataset lacks.
+    cut : dict
+        ``{dataset: "k of n folds"}`` for the datasets compared on fewer folds than the
+        protocol gives (n: the protocol's count, else the most any method has).
+    left_out : dict
+        ``{dataset: why}`` for the datasets without a fold every method has finished (or
+        without any row yet, of those the run's configuration lists).
+    """
+    if df.empty or "run_dir" not in df or not {"repeat", "fold"} <= set(df.columns):
+        return df, {}, {}
+    configs = run_configs(df)
+    keep = pd.Series(False, index=df.index)
+    cut: dict[str, str] = {}
+    left_out: dict[str, str] = {}
+    for run_dir, rows in df.groupby("run_dir", sort=True):
+        methods_by_task = rows.groupby("task_type")["method"].agg(lambda m: set(m))
+        for name in _listed_datasets(configs.get(run_dir) or {}):
+            if name not in set(rows["dataset"]):
+                left_out[name] = "no rows yet"
+        for dataset, group in rows.groupby("dataset"):
+            methods = methods_by_task.get(group["task_type"].iloc[0], set())
+            folds = group.groupby("method").apply(
+                lambda g: set(zip(g["repeat"], g["fold"])), include_groups=False
+            )
+            shared = set.intersection(*(folds.get(m, set()) for m in methods)) if methods else set()
+            if not shared:
+                missing = sorted(m for m in methods if m not in folds.index)
+                left_out[dataset] = (
+                    f"no rows of {', '.join(missing)}" if missing else "no fold every method has"
+                )
+                continue
+            pairs = pd.Series(list(zip(group["repeat"], group["fold"])), index=group.index)
+            keep[group.index[pairs.isin(shared).to_numpy()]] = True
+            task = group["task_type"].iloc[0]
+            expected = _expected_folds(configs.get(run_dir) or {}, task, dataset)
+            expected = expected or max(len(f) for f in folds)
+            if len(shared) < expected:
+                cut[dataset] = f"{len(shared)} of {expected} folds"
+    return df[keep], dict(sorted(cut.items())), dict(sorted(left_out.items()))
+
+
 def incomplete_datasets(df: pd.DataFrame) -> dict[str, str]:
     """``{dataset: what is missing}`` of a killed or still running run (or sweep): the
     datasets that do not yet have every method's folds. A failed task counts as finished.

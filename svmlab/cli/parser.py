@@ -256,7 +256,8 @@ def _add_reproduce(sub) -> None:
         formatter_class=argparse.RawDescriptionHelpFormatter,
         epilog="examples:\n  svmlab reproduce --list\n  svmlab reproduce melki2018 --quick\n"
         "  svmlab reproduce oliveira --no-run --out reports/\n"
-        "  svmlab reproduce mierswa2009 --only evosvm_bench,evosvm_nonpsd",
+        "  svmlab reproduce mierswa2009 --only evosvm_bench,evosvm_nonpsd\n"
+        "  svmlab reproduce melki2018 --only mtr_bench --order folds   # time-boxed: every set",
     )
     r.add_argument("paper", nargs="?", help="the document (see --list)")
     r.add_argument(
@@ -283,6 +284,15 @@ def _add_reproduce(sub) -> None:
         metavar="EXPERIMENT[,EXPERIMENT...]",
         help="only these studies (their full experiment names, see --list); the report names "
         "the studies left out",
+    )
+    r.add_argument(
+        "--order",
+        choices=("datasets", "folds"),
+        default="datasets",
+        help="the order the tasks run in (runner.order): 'datasets' finishes one dataset "
+        "after another; 'folds' runs the first fold (split) of every dataset and method, then "
+        "the second, ... so that a run stopped early covers every dataset on fewer folds. "
+        "Either order resumes the other's run (default: datasets)",
     )
 
 

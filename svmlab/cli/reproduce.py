@@ -106,7 +106,9 @@ def _reproduce_study(study, args, run_id: str, figures_dir: Path):
         print(f"svmlab: reproduce: {name} -> {run_dir}", file=sys.stderr)
         flags = [o for o in study.overrides if o.startswith("-")]  # -m: Hydra's flags go first
         rest = [o for o in study.overrides if not o.startswith("-")]
-        code = run([*flags, *where, *rest])
+        order = getattr(args, "order", "datasets")
+        ordering = [f"runner.order={order}"] if order != "datasets" else []
+        code = run([*flags, *where, *rest, *ordering])
         if code:
             status = f"failed (exit status {code}) - {status}; run the command again to resume"
     if not run_dir.is_dir():

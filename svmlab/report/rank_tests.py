@@ -74,7 +74,7 @@ def add_rank_tests(out, df, metrics, how, derived, *, out_dir, formats, stats) -
     note instead. A dataset without every method's folds is left out of its own block only
     (:func:`_incomplete` per run): one run killed early does not empty the others' tests."""
     for job, rows in rank_test_blocks(df):
-        partial = _incomplete(rows, out.notes, job)
+        rows, partial = _incomplete(rows, out.notes, job)
         group = block_heading(job) if job else ""
         options = dict(stats, control=block_control(stats.get("control"), job, rows))
         ranks_by_metric = {}
@@ -131,18 +131,22 @@ def _one_metric(out, rows, name, how, derived, partial, block):
     return cmp
 
 
-def _incomplete(rows, notes: list, job: str = "") -> dict[str, str]:
-    """The datasets of a killed (or running) run without every method's folds, named in one
-    note; the rank tests of this block (``rows``, the run ``job`` of a sweep, or the whole
-    run when ``job`` is empty) leave them out."""
-    from svmlab.results import incomplete_datasets
+def _incomplete(rows, notes: list, job: str = "") -> tuple[pd.DataFrame, dict[str, str]]:
+    """The rows of a killed (or running) run cut to the folds every method has finished on
+    each dataset (:func:`svmlab.results.common_folds`), and the datasets without any such
+    fold, which the rank tests of this block (``rows``, the run ``job`` of a sweep, or the
+    whole run when ``job`` is empty) leave out; one note names both."""
+    from svmlab.results import common_folds
 
-    partial = incomplete_datasets(rows)
-    if partial:
-        named = "; ".join(f"{d} ({why})" for d, why in partial.items())
+    rows, cut, partial = common_folds(rows)
+    if cut or partial:
         which = f"the sweep's run {job} is" if job else "the run is"
-        notes.append(
-            f"{which} incomplete; the statistics use only the datasets with "
-            f"every method's folds and leave out {named}"
-        )
-    return partial
+        said = []
+        if cut:
+            named = "; ".join(f"{d} ({why})" for d, why in cut.items())
+            said.append(f"compare each dataset on the folds every method has finished: {named}")
+        if partial:
+            named = "; ".join(f"{d} ({why})" for d, why in partial.items())
+            said.append(f"leave out {named}")
+        notes.append(f"{which} incomplete; the statistics " + ", and ".join(said))
+    return rows, partial

@@ -565,6 +565,8 @@ def build_plan(
         settings, solvers, datasets, run_dir=run_dir, run_id=run_id, variant=variant
     )
     _check_coverage(tasks, solvers, datasets)
+    if settings.runner.get("order") == "folds":  # every dataset and solver's split 1, then 2...
+        tasks = sorted(tasks, key=lambda t: (t.repeat, t.fold))  # stable: config order within
     return Plan(
         settings.experiment,
         str(run_dir),

@@ -11,15 +11,19 @@ from svmlab.errors import ConfigError
 
 BACKENDS = ("loky", "sequential", "dask", "ray")
 KEYS = (
-    "name", "description", "backend", "n_jobs", "task_timeout", "progress", "address", "max_tasks"
+    "name", "description", "backend", "n_jobs", "task_timeout", "progress", "address", "max_tasks",
+    "order",
 )  # fmt: skip
+#: ``runner.order``: finish one dataset after another, or run every dataset's first fold first.
+ORDERS = ("datasets", "folds")
 #: Most tasks a plan may have unless ``runner.max_tasks`` says otherwise: a planned task
 #: costs about 0.5 KB of the main process's memory while the run goes on.
 MAX_TASKS = 2_000_000
 
 
 def check_runner(runner: dict) -> dict:
-    """Validate the runner settings (backend, n_jobs, progress, task_timeout) and return them.
+    """Validate the runner settings (backend, n_jobs, progress, task_timeout, order) and return
+    them.
 
     Raises
     ------
@@ -46,6 +50,9 @@ def check_runner(runner: dict) -> dict:
     max_tasks = runner.get("max_tasks", MAX_TASKS)
     if not isinstance(max_tasks, int) or isinstance(max_tasks, bool) or max_tasks < 1:
         raise ConfigError(f"runner.max_tasks must be a positive integer, got {max_tasks!r}")
+    order = runner.get("order", "datasets")
+    if order not in ORDERS:
+        raise ConfigError(f"runner.order={order!r} is not valid; choose one of {', '.join(ORDERS)}")
     timeout = runner.get("task_timeout")
     if timeout is not None and (not isinstance(timeout, (int, float)) or timeout <= 0):
         raise ConfigError(

@@ -156,9 +156,9 @@ def _fake_run(run_dir: Path, *, drop=(), unstarted=(), solvers=None) -> None:
     (run_dir / "run.json").write_text('{"experiment": "t"}')
 
 
-def test_report_of_a_killed_run_tests_the_complete_datasets_and_names_the_rest(tmp_path, capsys):
+def test_report_of_a_killed_run_tests_on_the_shared_folds_and_names_the_rest(tmp_path, capsys):
     """Regression: a killed multi-dataset run's report exited 2 (missing cells) unless
-    --no-stats, or ranked a dataset whose folds were half done."""
+    --no-stats, or ranked a dataset whose folds were half done on unequal folds."""
     run_dir = tmp_path / "r"
     lost = {("wine", "svc", 2), ("digits", "knn", 0), ("digits", "knn", 1)}
     _fake_run(run_dir, drop=lost, unstarted=["moons"])
@@ -166,14 +166,14 @@ def test_report_of_a_killed_run_tests_the_complete_datasets_and_names_the_rest(t
     assert main(["report", str(run_dir), "--figures"]) == 0
     out, err = capsys.readouterr()
     assert err.strip() == (
-        "svmlab: note: the run is incomplete; the statistics use only the datasets with every "
-        "method's folds and leave out digits (knn 0 of 3 folds); moons (no rows yet); wine "
-        "(svc 2 of 3 folds)"
+        "svmlab: note: the run is incomplete; the statistics compare each dataset on the folds "
+        "every method has finished: wine (2 of 3 folds), and leave out digits (no rows of knn); "
+        "moons (no rows yet)"
     )
     summary = out.split("## Friedman")[0]
     for dataset in ("iris", "wine", "breast_cancer", "digits"):  # every table that can be shown
         assert f"| {dataset} " in summary
-    assert "_N = 2 datasets, k = 2 methods." in out  # iris and breast_cancer only
+    assert "_N = 3 datasets, k = 2 methods." in out  # iris, breast_cancer, wine on 2 folds
     _fake_run(tmp_path / "whole")
     assert main(["report", str(tmp_path / "whole"), "--figures"]) == 0
     out, err = capsys.readouterr()

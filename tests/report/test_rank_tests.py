@@ -1,4 +1,5 @@
-"""The rank tests of a sweep leave out a dataset only in the run that lacks its folds."""
+"""The rank tests of a sweep compare a dataset on the folds every method has finished, and
+only in the run that lacks folds."""
 
 import pandas as pd
 
@@ -42,7 +43,7 @@ def _omnibus_by_group(out):
     return {s.group: s.note for s in out.sections if s.title.startswith("Friedman")}
 
 
-def test_a_run_missing_folds_drops_the_dataset_from_its_own_block_only(tmp_path):
+def test_a_run_missing_folds_compares_on_the_shared_folds_in_its_own_block_only(tmp_path):
     df = _sweep(missing={("C=2", "spiral", "knn", 2)})
     out = RunReport()
     stats = {"pairwise": ("holm",)}
@@ -54,13 +55,27 @@ def test_a_run_missing_folds_drops_the_dataset_from_its_own_block_only(tmp_path)
     partial = next(
         n for g, n in notes.items() if g.endswith("C=2 (its methods against each other)")
     )
-    assert "N = 3 datasets" in complete
-    assert "N = 2 datasets" in partial
+    assert "N = 3 datasets" in complete and "N = 3 datasets" in partial
     incomplete = [n for n in out.notes if "incomplete" in n]
     assert incomplete == [
-        "the sweep's run C=2 is incomplete; the statistics use only the datasets with every "
-        "method's folds and leave out spiral (knn 2 of 3 folds)"
+        "the sweep's run C=2 is incomplete; the statistics compare each dataset on the folds "
+        "every method has finished: spiral (2 of 3 folds)"
     ]
+
+
+def test_shared_folds_are_the_ones_every_method_finished():
+    from svmlab.results import common_folds
+
+    df = _sweep(missing={("C=2", "spiral", "knn", 2), ("C=2", "spiral", "tree", 0)})
+    df = df[df["job"] == "C=2"]
+    rows, cut, left_out = common_folds(df)
+    spiral = rows[rows["dataset"] == "spiral"]
+    assert set(spiral["fold"]) == {1} and len(spiral) == 3  # one row per method
+    assert cut == {"spiral": "1 of 3 folds"} and left_out == {}
+    assert len(rows[rows["dataset"] != "spiral"]) == len(df[df["dataset"] != "spiral"])
+    none_shared = _sweep(missing={("C=1", "bupa", "svc", f) for f in range(3)})
+    rows, cut, left_out = common_folds(none_shared[none_shared["job"] == "C=1"])
+    assert left_out == {"bupa": "no rows of svc [C=1]"} and "bupa" not in set(rows["dataset"])
 
 
 def test_a_complete_sweep_leaves_no_note(tmp_path):

@@ -399,3 +399,38 @@ def test_task_keys_are_those_of_the_full_serialisation(make_cfg, tmp_path):
     }
     digest = _digest({**shared, "repeat": t.repeat, "fold": t.fold})
     assert t.key == f"{t.dataset}-{t.solver.name}-r{t.repeat}f{t.fold}-{digest}"
+
+
+def test_fold_order_runs_every_dataset_and_solver_split_by_split(make_cfg, tmp_path):
+    cfg = make_cfg(
+        datasets={"wine": {"name": "wine", "params": {}}},
+        solvers={"knn3": {**make_cfg()["solver"], "name": "knn3", "n_neighbors": 3, "grid": None}},
+    )
+    by_dataset = build_plan(cfg, str(tmp_path), "r")
+    cfg["runner"]["order"] = "folds"
+    by_fold = build_plan(cfg, str(tmp_path), "r")
+    assert by_fold.identity == by_dataset.identity  # either order resumes the other's run
+    assert sorted(t.key for t in by_fold.tasks) == sorted(t.key for t in by_dataset.tasks)
+    assert [t.key for t in by_dataset.tasks[:5]] == [
+        t.key
+        for t in by_dataset.tasks
+        if (t.dataset, t.solver.name)
+        == (by_dataset.tasks[0].dataset, by_dataset.tasks[0].solver.name)
+    ]  # the default: one dataset and solver after another
+    first = by_fold.tasks[: len(by_fold.tasks) // 5]
+    assert {(t.repeat, t.fold) for t in first} == {(0, 0)}
+    assert {(t.dataset, t.solver.name) for t in first} == {
+        (t.dataset, t.solver.name) for t in by_dataset.tasks
+    }
+    assert [(t.dataset, t.solver.name) for t in first] == list(
+        dict.fromkeys((t.dataset, t.solver.name) for t in by_dataset.tasks)
+    )  # within a fold, the configuration's order
+
+
+def test_an_unknown_order_names_the_choices(make_cfg, tmp_path):
+    cfg = make_cfg()
+    cfg["runner"]["order"] = "random"
+    with pytest.raises(
+        ConfigError, match="runner.order='random' is not valid; choose one of datasets, folds"
+    ):
+        build_plan(cfg, str(tmp_path), "r")
