@@ -29,10 +29,10 @@ WEKA_FAILS: dict[tuple[str, str], str] = {
 #: (solver, dataset) -> why the pair runs only in scripts/bench/mil_weka_parity.py, not in CI.
 TOO_SLOW_FOR_CI: dict[tuple[str, str], str] = {
     # 10 folds, measured 2026-11 on 2 cores (the loaded runs shared them with other jobs)
-    ("midd", "musk1"): "Weka MIDD 99 s alone (858 s loaded), native 298 s loaded; bench: "
-    "native 0.8804, Weka 0.8478 (5 bags differ: other local optima from the same starts)",
-    ("midd", "mutagenesis_atoms"): "Weka MIDD 169 s alone (284 s loaded), native 340 s "
-    "loaded; bench: both 0.6968, 0 bags differ",
+    ("midd", "musk1"): "Weka MIDD 57 s, native 25 s (both loaded); bench: native 0.8804, "
+    "Weka 0.8478 (5 bags differ: other local optima from the same starts)",
+    ("midd", "mutagenesis_atoms"): "Weka MIDD 36 s, native 14 s (both loaded); bench: both "
+    "0.6968, 0 bags differ",
     ("midd", "elephant"): "230 features: native MIDD did not finish 10 folds in 25 min "
     "(loaded); bench with --folds 2 instead",
     ("emdd", "musk1"): "Weka MIEMDD 432 s alone; native minutes",
@@ -47,9 +47,12 @@ TOO_SLOW_FOR_CI: dict[tuple[str, str], str] = {
     "differs: near-separable, ridge 1e-6, the optimum moves with rounding)",
     ("milr", "elephant"): "Weka MILR 102 s, native 27 s; bench: native 0.7950, Weka 0.7900 "
     "(3 bags differ, as on musk1)",
-    ("mdd", "mutagenesis_atoms"): "Weka MDD 36 s, native 22 s; bench: both 0.7181, 0 bags differ",
-    ("mdd", "musk1"): "Weka MDD 81 s, native 82 s; bench: both 0.8152, 4 bags differ",
-    ("mdd", "elephant"): "Weka MDD 428 s, native 519 s; bench: both 0.7800, 2 bags differ",
+    ("mdd", "mutagenesis_atoms"): "Weka MDD 23 s, native 7 s; bench: both 0.7181, 0 bags "
+    "differ",
+    ("mdd", "musk1"): "Weka MDD 52 s, native 20 s; bench: native 0.8370, Weka 0.8152, 4 bags "
+    "differ (other local optima)",
+    ("mdd", "elephant"): "Weka MDD 668 s, native 171 s; bench: native 0.7950, Weka 0.7800, "
+    "5 bags differ (other local optima)",
     # elephant (230 features) passes for these too but costs 20-50 s each in CI's 15-minute
     # budget (measured 2026-11, 2 cores): scripts/bench/mil_weka_parity.py runs it
     **{
