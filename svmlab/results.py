@@ -348,8 +348,9 @@ def common_folds(df: pd.DataFrame) -> tuple[pd.DataFrame, dict[str, str], dict[s
 
     A run stopped early (``runner.order=folds`` covers every dataset on its first folds) leaves
     datasets where the methods have finished different folds; the folds they share still give
-    a fair comparison. Methods are those the run has rows of for the dataset's task; a failed
-    task counts as finished.
+    a fair comparison. Methods are those ``df`` has rows of for the dataset's task, over every
+    run in it (a sweep compared as one block pairs its runs' methods on the same folds); a
+    failed task counts as finished.
 
     Returns
     -------
@@ -365,33 +366,34 @@ def common_folds(df: pd.DataFrame) -> tuple[pd.DataFrame, dict[str, str], dict[s
     if df.empty or "run_dir" not in df or not {"repeat", "fold"} <= set(df.columns):
         return df, {}, {}
     configs = run_configs(df)
-    keep = pd.Series(False, index=df.index)
-    cut: dict[str, str] = {}
     left_out: dict[str, str] = {}
-    for run_dir, rows in df.groupby("run_dir", sort=True):
-        methods_by_task = rows.groupby("task_type")["method"].agg(lambda m: set(m))
+    for run_dir, rows in df.groupby("run_dir", sort=True):  # listed, never reached
         for name in _listed_datasets(configs.get(run_dir) or {}):
             if name not in set(rows["dataset"]):
                 left_out[name] = "no rows yet"
-        for dataset, group in rows.groupby("dataset"):
-            methods = methods_by_task.get(group["task_type"].iloc[0], set())
-            folds = group.groupby("method").apply(
-                lambda g: set(zip(g["repeat"], g["fold"])), include_groups=False
+    # the methods of the block (every run of a sweep compared together), per task
+    methods_by_task = df.groupby("task_type")["method"].agg(lambda m: set(m))
+    keep = pd.Series(False, index=df.index)
+    cut: dict[str, str] = {}
+    for dataset, group in df.groupby("dataset"):
+        left_out.pop(dataset, None)
+        methods = methods_by_task.get(group["task_type"].iloc[0], set())
+        folds = {m: set(zip(g["repeat"], g["fold"])) for m, g in group.groupby("method")}
+        shared = set.intersection(*(folds.get(m, set()) for m in methods)) if methods else set()
+        if not shared:
+            missing = sorted(m for m in methods if m not in folds)
+            left_out[dataset] = (
+                f"no rows of {', '.join(missing)}" if missing else "no fold every method has"
             )
-            shared = set.intersection(*(folds.get(m, set()) for m in methods)) if methods else set()
-            if not shared:
-                missing = sorted(m for m in methods if m not in folds.index)
-                left_out[dataset] = (
-                    f"no rows of {', '.join(missing)}" if missing else "no fold every method has"
-                )
-                continue
-            pairs = pd.Series(list(zip(group["repeat"], group["fold"])), index=group.index)
-            keep[group.index[pairs.isin(shared).to_numpy()]] = True
-            task = group["task_type"].iloc[0]
-            expected = _expected_folds(configs.get(run_dir) or {}, task, dataset)
-            expected = expected or max(len(f) for f in folds)
-            if len(shared) < expected:
-                cut[dataset] = f"{len(shared)} of {expected} folds"
+            continue
+        pairs = pd.Series(list(zip(group["repeat"], group["fold"])), index=group.index)
+        keep[group.index[pairs.isin(shared).to_numpy()]] = True
+        task = group["task_type"].iloc[0]
+        run_dir = group["run_dir"].iloc[0]
+        expected = _expected_folds(configs.get(run_dir) or {}, task, dataset)
+        expected = expected or max(len(f) for f in folds.values())
+        if len(shared) < expected:
+            cut[dataset] = f"{len(shared)} of {expected} folds"
     return df[keep], dict(sorted(cut.items())), dict(sorted(left_out.items()))
 
 
@@ -399,7 +401,8 @@ def incomplete_datasets(df: pd.DataFrame) -> dict[str, str]:
     """``{dataset: what is missing}`` of a killed or still running run (or sweep): the
     datasets that do not yet have every method's folds. A failed task counts as finished.
 
-    The summary tables show what these datasets have; rank tests leave them out.
+    The summary tables show what these datasets have; rank tests compare them on the folds
+    every method has finished (:func:`common_folds`).
     """
     if df.empty or "run_dir" not in df or not {"repeat", "fold"} <= set(df.columns):
         return {}

@@ -71,8 +71,9 @@ def add_rank_tests(out, df, metrics, how, derived, *, out_dir, formats, stats) -
     and figures of every metric (:func:`svmlab.stats.analysis.analyse` on the datasets x
     methods table), and the meta-ranks over the metrics when there are several: once, or
     per run of a sweep (:func:`rank_test_blocks`). A metric that cannot be tested leaves a
-    note instead. A dataset without every method's folds is left out of its own block only
-    (:func:`_incomplete` per run): one run killed early does not empty the others' tests."""
+    note instead. In an unfinished run each dataset is compared on the folds every method of
+    its block has finished, and one without any such fold is left out of its own block only
+    (:func:`_incomplete` per block): one run killed early does not empty the others' tests."""
     for job, rows in rank_test_blocks(df):
         rows, partial = _incomplete(rows, out.notes, job)
         group = block_heading(job) if job else ""

@@ -1,10 +1,10 @@
-"""The compiled LDL update of Weka's quasi-Newton minimiser against its step-by-step form."""
+"""The compiled LDL update of Weka's quasi-Newton minimiser against its step-by-step form, and
+its failures where Weka throws."""
 
 import math
 
 import numpy as np
 import pytest
-from scipy.linalg import solve_triangular
 
 from svmlab.estimators.weka.optimization import WEKA_ZERO, _ldl_rank_one
 
@@ -13,7 +13,11 @@ def _stepwise_update(L, D, v, coeff):
     """Gill, Golub, Murray & Saunders (1974) C1 / C2 with Weka's guards, one column at a time:
     the order of operations the compiled update must keep."""
     n = len(v)
-    P = solve_triangular(L, v, lower=True, unit_diagonal=True, check_finite=False)
+    P = np.empty(n)
+    for i in range(n):  # forward substitution, earlier columns first (Weka's vp recurrence)
+        P[i] = v[i]
+        for k in range(i):
+            P[i] -= L[i, k] * P[k]
     b = np.empty(n)
     if coeff > 0.0:
         t = coeff
@@ -63,3 +67,14 @@ def test_ldl_update_equals_the_stepwise_one_bit_for_bit(n):
         np.testing.assert_array_equal(L, L_ref)
         np.testing.assert_array_equal(D, D_ref)
     assert np.all(np.triu(L, 1) == 0) and np.all(np.diag(L) == 1.0)
+
+
+def test_a_nan_factor_fails_where_weka_throws():
+    from svmlab.estimators.weka.optimization import _ldl_rank_one as update
+
+    L, D = np.eye(2), np.array([0.0, 1.0])  # a zero pivot: p = inf, then D_0 = NaN
+    with pytest.raises(FloatingPointError, match="a diagonal term became NaN .* row 0"):
+        update(L, D, np.array([1.0, 1.0]), -0.5)
+    L, D = np.eye(2), np.array([0.0, 1.0])
+    update(L, D, np.array([1.0, 1.0]), 0.5)  # a positive term fills the zero pivot
+    assert D[0] == 0.5 and np.all(np.isfinite(L)) and np.all(np.isfinite(D))

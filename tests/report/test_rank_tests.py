@@ -112,3 +112,15 @@ def test_task_hours_count_each_task_once():
     )
     made = provenance(rows)
     assert made["tasks"] == 2 and made["task-hours"] == 1.0
+
+
+def test_a_sweep_of_one_method_per_run_is_paired_across_its_runs():
+    """Each run holds one method: the shared folds are those both runs finished."""
+    from svmlab.results import common_folds
+
+    df = _sweep(missing={("C=2", "spiral", "svc", 0)})
+    df = df[df["solver"] == "svc"]  # two runs, one method each, compared as one block
+    rows, cut, left_out = common_folds(df)
+    spiral = rows[rows["dataset"] == "spiral"]
+    assert set(spiral["fold"]) == {1, 2} and set(spiral["method"]) == {"svc [C=1]", "svc [C=2]"}
+    assert cut == {"spiral": "2 of 3 folds"} and left_out == {}

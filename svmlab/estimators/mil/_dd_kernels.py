@@ -3,8 +3,10 @@
 Each objective evaluation needs the weighted squared distance of every instance to the target
 point, then two weighted sums over the instances for the gradient. Done with NumPy that is five
 passes over the instance matrix and two temporaries of its size, per evaluation, thousands of
-times per fit; here it is two passes and no temporaries. Sums run in plain order (instances, and
-features within an instance, one after the other), as Weka's loops do.
+times per fit; here it is two passes and no temporaries. The distance follows Weka's loop (features
+one after the other, Weka's factors); the gradient's moments are summed over all instances at once,
+not per bag as Weka does, so rounding still differs there. Divisions follow IEEE 754 (a zero width
+gives an infinite distance, as in Java and NumPy).
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ __all__ = ["OVER_SQUARE", "TIMES_SQUARE", "weighted_moments", "weighted_sq_dist"
 TIMES_SQUARE, OVER_SQUARE = 0, 1
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def weighted_sq_dist(X, t, w, how):  # pragma: no cover - compiled
     """``sum_k (X_ik - t_k)^2 w_k^2`` (``how=TIMES_SQUARE``) or ``sum_k (X_ik - t_k)^2 / w_k^2``
     (``OVER_SQUARE``) for every row ``i`` of ``X``."""
@@ -39,7 +41,7 @@ def weighted_sq_dist(X, t, w, how):  # pragma: no cover - compiled
     return out
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def weighted_moments(X, t, coef):  # pragma: no cover - compiled
     """``(sum_i coef_i (X_i - t), sum_i coef_i (X_i - t)^2)``, per feature."""
     n, d = X.shape

@@ -234,24 +234,40 @@ def _ldl_rank_one(L, D, v, coeff):
     ``L`` unit lower triangular, ``D`` the diagonal. ``coeff > 0``: method C1 of Gill, Golub,
     Murray & Saunders (1974); otherwise method C2 with Weka's guards (``1 + coeff v' B^-1 v``
     floored at 0, the running ``t`` at 0, and ``sigma^2 p t`` raised to ``z`` except in the
-    last row). ``P = L^-1 v`` by LAPACK, the rest in :func:`_ldl_factors_update`.
+    last row). Compiled in :func:`_ldl_factors_update`.
+
+    Raises
+    ------
+    FloatingPointError
+        Where Weka throws: a NaN diagonal term, or a NaN / infinite ``sigma`` before the last
+        row (method C2).
     """
-    P = solve_triangular(L, v, lower=True, unit_diagonal=True, check_finite=False)
-    _ldl_factors_update(L, D, P, v, float(coeff), WEKA_ZERO)
+    failed = _ldl_factors_update(L, D, np.ascontiguousarray(v, dtype=np.float64), float(coeff))
+    if failed:
+        what = "a diagonal term" if failed > 0 else "sigma"
+        raise FloatingPointError(
+            f"Weka's factor update: {what} became NaN or infinite at row {abs(failed) - 1}"
+        )
 
 
 @njit(cache=True, error_model="numpy")
-def _ldl_factors_update(L, D, P, v, coeff, z):  # pragma: no cover - compiled
-    """The scalar recurrences of :func:`_ldl_rank_one` in order, then the columns of ``L``.
+def _ldl_factors_update(L, D, v, coeff):  # pragma: no cover - compiled
+    """:func:`_ldl_rank_one`: ``P = L^-1 v`` by forward substitution, the scalar recurrences,
+    then the columns of ``L``; returns 0, or ``j + 1`` (``-(j + 1)``) where Weka throws on a NaN
+    ``D_j`` (a NaN or infinite ``sigma``).
 
-    Divisions follow IEEE 754 as Java's do (a zero ``D_j`` gives an infinite or NaN term, no
+    Every sum runs in Weka's order (earlier columns first), and column ``j`` of ``L`` gains
+    ``b_j`` times ``v`` less the first ``j + 1`` terms ``P_k L[:, k]``, subtracted one by one.
+    Divisions follow IEEE 754 as Java's do (a zero ``D_j`` gives an infinite term, no
     exception).
-
-    Column ``j`` gains ``b_j`` times ``v`` less the first ``j + 1`` terms ``P_k L[:, k]``,
-    subtracted one by one in that order (each row's running difference), so every entry is
-    the same floating-point sum as the step-by-step update.
     """
     n = v.shape[0]
+    P = np.empty(n)
+    for i in range(n):
+        acc = v[i]
+        for k in range(i):
+            acc -= L[i, k] * P[k]
+        P[i] = acc
     b = np.empty(n)
     if coeff > 0.0:
         t = coeff
@@ -274,19 +290,24 @@ def _ldl_factors_update(L, D, P, v, coeff, z):  # pragma: no cover - compiled
             theta = 1.0 + sigma * p
             t = max(t - p, 0.0)
             plus = sigma * sigma * p * t
-            if j < n - 1 and plus <= z:
-                plus = z
+            if j < n - 1 and plus <= WEKA_ZERO:
+                plus = WEKA_ZERO
             rho = theta * theta + plus
             D[j] = rho * d
+            if np.isnan(D[j]):
+                return j + 1
             b[j] = alpha * P[j] / (rho * d)
             alpha /= rho
             rho = np.sqrt(rho)  # Java's Math.sqrt, correctly rounded (pow(x, 0.5) is not)
             sigma *= (1.0 + rho) / (rho * (theta + rho))
+            if j < n - 1 and not np.isfinite(sigma):
+                return -(j + 1)
     for i in range(1, n):  # row i: the entries left of the unit diagonal
         w = v[i]
         for j in range(i):
             w = w - L[i, j] * P[j]  # the old L[i, j]: columns right of j are not yet updated
             L[i, j] = L[i, j] + b[j] * w
+    return 0
 
 
 def _sherman_morrison(H, u, coef):
