@@ -292,7 +292,8 @@ def _add_reproduce(sub) -> None:
         help="the order the tasks run in (runner.order): 'datasets' finishes one dataset "
         "after another; 'folds' runs the first fold (split) of every dataset and method, then "
         "the second, ... so that a run stopped early covers every dataset on fewer folds. "
-        "Either order resumes the other's run (default: datasets)",
+        "Either order resumes the other's run; with 'folds' tasks are sent one at a time "
+        "(more overhead on tasks of milliseconds) (default: datasets)",
     )
 
 
