@@ -135,6 +135,32 @@ def test_set_kernel_is_symmetric_psd_with_unit_diagonal(mi_data):
     np.testing.assert_allclose(model.bag_kernel(bags[:5], bags[10:20]), K[:5, 10:20], atol=1e-12)
 
 
+@pytest.mark.parametrize(
+    "model",
+    [
+        MiGraphClassifier(sigma=2.0),
+        SetKernelSVC(),  # Weka's MISMO: [0, 1] rescaling fitted on the training bags
+        SetKernelSVC(kernel="rbf", smo="svmlab", scaling="none", bag_weight="none"),
+    ],
+    ids=["migraph", "mismo", "set_kernel_rbf"],
+)
+def test_a_c_path_equals_separate_fits(model, mi_data):
+    """One bag kernel for every C: each model of fit_path is the model fit gives."""
+    bags, y, test, _ = mi_data
+    Cs = [0.1, 1.0, 100.0]
+    path = model.fit_path(bags, y, Cs)
+    for C, fitted in zip(Cs, path):
+        alone = clone(model).set_params(C=C).fit(bags, y)
+        assert fitted.C == C and fitted.get_params() == alone.get_params()
+        np.testing.assert_array_equal(fitted.support_, alone.support_)
+        np.testing.assert_array_equal(fitted.dual_coef_, alone.dual_coef_)
+        assert fitted.intercept_ == alone.intercept_
+        np.testing.assert_array_equal(fitted.decision_function(test), alone.decision_function(test))
+    assert len({id(m) for m in path}) == len(Cs)
+    with pytest.raises(ValueError, match="C"):
+        model.fit_path(bags, y, [1.0, 0.0])
+
+
 def test_migraph_kernel_and_weights(mi_data):
     bags, y, _, _ = mi_data
     model = MiGraphClassifier(C=1, sigma=1).fit(bags, y)

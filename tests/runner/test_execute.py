@@ -238,3 +238,38 @@ def test_runs_fit_a_stochastic_solver_several_times_per_fold(make_cfg, tmp_path)
     assert "run" not in one or one["run"].isna().all()
     merged = df[df["run"] == 0].set_index("fold")["accuracy"]
     assert (merged == one.set_index("fold")["accuracy"]).all()  # run 0 keeps the task's seed
+
+
+def test_outer_best_fits_a_path_once_with_the_rows_of_separate_fits(
+    make_cfg, tmp_path, monkeypatch
+):
+    """miGraph's C path: one bag kernel per sigma gives the rows one fit per point gives."""
+    migraph = solver(
+        "migraph",
+        "svmlab.estimators.mil.MiGraphClassifier",
+        tasks=["multi_instance"],
+        grid={"C": [0.1, 10.0], "sigma": [1.0, 2.0]},
+    )
+    cfg = make_cfg(
+        dataset={"name": "mi_bags", "params": {}},
+        solver=migraph,
+        preprocessing={"X": "none", "Y": "none"},
+        tuning={"mode": "outer_best", "inner_folds": 3},
+    )
+    calls = []
+    from svmlab.estimators.mil import MiGraphClassifier
+
+    real = MiGraphClassifier._fit_kernel
+    monkeypatch.setattr(
+        MiGraphClassifier, "_fit_kernel", lambda self, *a: calls.append(1) or real(self, *a)
+    )
+    _, _, path = _run(cfg, tmp_path / "path")
+    assert len(calls) == 5 * 2  # per fold, one kernel per sigma
+    monkeypatch.setattr("svmlab.runner.task.grid_path", lambda solver: None)
+    _, _, alone = _run(cfg, tmp_path / "alone")
+    assert len(calls) == 5 * 2 + 5 * 4  # per fold, one per grid point
+    key = ["fold", "grid_point"]
+    path, alone = path.sort_values(key), alone.sort_values(key)
+    assert path["chosen_params"].tolist() == alone["chosen_params"].tolist()
+    assert path["accuracy"].tolist() == alone["accuracy"].tolist()
+    assert path["selected"].tolist() == alone["selected"].tolist()

@@ -45,6 +45,7 @@ from sklearn.utils.validation import check_is_fitted
 
 from svmlab._sklearn_compat import Interval, StrOptions, _fit_context
 from svmlab.contract import Contract, RowValue
+from svmlab.estimators._path import fit_along_path
 from svmlab.estimators.mil._bags import (
     BagClassifierMixin,
     check_bags,
@@ -162,8 +163,14 @@ class BagKernelSVCBase(BagClassifierMixin, ClassifierMixin, BaseEstimator, metac
     """
 
     svmlab_contract = Contract(
-        input="bags", row_values={"dual_objective": RowValue("objective", "max")}
+        input="bags",
+        path_parameter="C",
+        path_simpler="min",
+        row_values={"dual_objective": RowValue("objective", "max")},
     )
+    #: Fitted attributes of the kernel part of ``fit`` (preprocessing, width), shared by the
+    #: models of a ``C`` path.
+    _kernel_attributes: tuple[str, ...] = ("_gamma",)
 
     _parameter_constraints: dict = {
         "C": [Interval(Real, 0.0, None, closed="neither")],
@@ -266,6 +273,39 @@ class BagKernelSVCBase(BagClassifierMixin, ClassifierMixin, BaseEstimator, metac
         -------
         self : object
         """
+        return self._fit_dual(self._fit_kernel(bags, y))
+
+    def fit_path(self, bags, y, Cs):
+        """One fitted classifier per ``C``, from a single bag kernel.
+
+        The bag kernel does not depend on ``C``: it is computed once, and each ``C`` only
+        solves the dual on it. Each model is identical to
+        ``clone(self).set_params(C=c).fit(bags, y)``.
+
+        Parameters
+        ----------
+        bags : sequence of array-like of shape (n_instances_I, n_features)
+        y : array-like of shape (n_bags,)
+        Cs : sequence of float
+            Values of ``C`` (each > 0).
+
+        Returns
+        -------
+        models : list
+            Fitted copies of this estimator with ``C`` set to each value, in the order given;
+            ``fit_info_["kernel_seconds"]`` of each is the shared kernel's time.
+        """
+        return fit_along_path(
+            self,
+            "C",
+            Cs,
+            lambda model, _: model._fit_kernel(bags, y),
+            lambda model, state, _: model._fit_dual(state),
+        )
+
+    def _fit_kernel(self, bags, y) -> dict:
+        """Validate, fit the preprocessing and compute the training bag kernel: the part of
+        ``fit`` that does not depend on ``C``."""
         t0 = time.perf_counter()
         X, starts, sizes, self.classes_, Y = check_binary_bags(self._name, bags, y)
         self.n_features_in_ = X.shape[1]
@@ -273,9 +313,18 @@ class BagKernelSVCBase(BagClassifierMixin, ClassifierMixin, BaseEstimator, metac
         X = self._fit_transform(X, sizes)
         X, starts, sizes, w, stat = self._prepare_stacked(X, starts, sizes)
         K = self._normalise(self._raw_kernel(X, starts, w, X, starts, w), stat, stat)
-        kernel_seconds = time.perf_counter() - t0
+        fitted = {a: getattr(self, a) for a in self._kernel_attributes}
+        return dict(X=X, sizes=sizes, w=w, stat=stat, K=K, Y=Y, fitted=fitted,
+                    kernel_seconds=time.perf_counter() - t0)  # fmt: skip
+
+    def _fit_dual(self, state: dict):
+        """Solve the dual for this model's ``C`` on a kernel of :meth:`_fit_kernel` and keep
+        the support bags."""
+        for name, value in state["fitted"].items():
+            setattr(self, name, value)
+        X, sizes, w, stat, Y = (state[k] for k in ("X", "sizes", "w", "stat", "Y"))
         box = self._box(sizes)
-        sol, support = self._solve_dual(K, Y, box)
+        sol, support = self._solve_dual(state["K"], Y, box)
         sv = np.zeros(len(Y), dtype=bool)
         sv[support] = True
         self.support_ = np.flatnonzero(sv)
@@ -295,7 +344,7 @@ class BagKernelSVCBase(BagClassifierMixin, ClassifierMixin, BaseEstimator, metac
             "converged": bool(sol.converged),
             "kkt_gap": float(sol.gap),
             "objective": float(-sol.objective),
-            "kernel_seconds": float(kernel_seconds),
+            "kernel_seconds": float(state["kernel_seconds"]),
             "qp_seconds": float(sol.seconds),
             "gamma": float(self._gamma),
             "n_bags": int(len(sizes)),
@@ -433,6 +482,8 @@ class SetKernelSVC(BagKernelSVCBase):
         "smo": [StrOptions({"weka", "svmlab"})],
     }
     _name = "SetKernelSVC"
+
+    _kernel_attributes = ("_gamma", "_low", "_span")  # Weka's Normalize, fitted in _fit_kernel
 
     def __init__(
         self,

@@ -15,7 +15,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 from svmlab._sklearn_compat import Interval, StrOptions, _fit_context
 from svmlab.contract import Contract
 from svmlab.estimators._ovo import ovo_pairs, ovo_scores, ovo_votes, ovo_winner
-from svmlab.estimators.ollawv._path import fit_along_path
+from svmlab.estimators._path import fit_along_path
 from svmlab.estimators.ollawv._worst_violator import STOP_REASONS, worst_violator_path
 from svmlab.kernels import rbf_blocks
 

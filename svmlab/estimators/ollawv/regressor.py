@@ -13,7 +13,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from svmlab._sklearn_compat import Interval, StrOptions, _fit_context
 from svmlab.contract import Contract
-from svmlab.estimators.ollawv._path import fit_along_path
+from svmlab.estimators._path import fit_along_path
 from svmlab.estimators.ollawv._worst_violator import STOP_REASONS, worst_violator_regress
 from svmlab.kernels import rbf_blocks
 

@@ -1,9 +1,11 @@
-"""Fitting a whole path of one OLLAWV parameter from a single run.
+"""Fitting a whole path of one parameter from a single run (an estimator's ``fit_path``,
+declared by its contract's ``path_parameter``).
 
-The worst-violator updates never depend on the stopping threshold (the classifier's margin,
-the regressor's tube), only the stop does: every model of a threshold path is a prefix of
-the longest run. :func:`fit_along_path` turns one such run into one fitted estimator per
-value, each identical to a separate ``fit`` with that value.
+OLLAWV: the worst-violator updates never depend on the stopping threshold (the classifier's
+margin, the regressor's tube), only the stop does, so every model of a threshold path is a
+prefix of the longest run. The bag-kernel SVMs (MISMO, miGraph): the bag kernel does not
+depend on ``C``, so one kernel serves every ``C``. :func:`fit_along_path` turns one such run
+into one fitted estimator per value, each identical to a separate ``fit`` with that value.
 """
 
 from __future__ import annotations
@@ -21,11 +23,12 @@ def fit_along_path(estimator, name: str, values, run, store) -> list:
 
     Parameters
     ----------
-    estimator : OLLAWV estimator
+    estimator : estimator
+        Any estimator with scikit-learn's ``_validate_params``.
     name : str
-        The path parameter (``"margin"``, ``"epsilon"``).
+        The path parameter (``"margin"``, ``"epsilon"``, ``"C"``).
     values : sequence of float
-        Its values, each finite and >= 0.
+        Its values, each finite and >= 0 (and valid for the estimator's parameter).
     run : callable
         ``run(model, values) -> state``: validates the data on ``model`` and runs the loop
         once for every value.
@@ -43,7 +46,8 @@ def fit_along_path(estimator, name: str, values, run, store) -> list:
             f"{name} values must be a non-empty list of finite numbers >= 0; got {values}"
         )
     models = [clone(estimator).set_params(**{name: v}) for v in values]
-    models[0]._validate_params()
+    for model in models:
+        model._validate_params()
     state = run(models[0], values)
     for i, model in enumerate(models):
         if i:
