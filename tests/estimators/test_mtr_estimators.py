@@ -347,3 +347,30 @@ def test_inner_grid_search_chooses_what_gridsearchcv_chooses():
     ).fit(Z, y)
     assert _grid_search(SVR(), grid, Z, y, 4, 11, None) == ref.best_params_
     assert _grid_search(SVR(), grid, Z, y, 4, 11, 2) == ref.best_params_
+
+
+def test_an_svr_grid_shares_each_gammas_kernels_with_the_same_scores():
+    from sklearn.model_selection import KFold, ParameterGrid
+    from sklearn.svm import SVR
+
+    from svmlab.estimators.mtr.tuning import (
+        PAPER_GRID,
+        _cv_rmse,
+        _shares_rbf_kernels,
+        _svr_cv_rmse,
+    )
+
+    rng = np.random.default_rng(5)
+    Z = rng.normal(size=(80, 40))
+    y = Z[:, 0] - np.tanh(Z[:, 1]) + 0.1 * rng.normal(size=80)
+    points = list(ParameterGrid(PAPER_GRID))
+    folds = list(KFold(5, shuffle=True, random_state=1).split(Z))
+    template = SVR(tol=1e-4)
+    assert _shares_rbf_kernels(template, points)
+    shared = _svr_cv_rmse(template, points, Z, y, folds)
+    alone = [_cv_rmse(template, p, Z, y, folds) for p in points]
+    np.testing.assert_allclose(shared, alone, rtol=1e-7, atol=1e-9)
+    assert int(np.argmin(shared)) == int(np.argmin(alone))
+    assert not _shares_rbf_kernels(SVR(kernel="linear"), points)
+    assert not _shares_rbf_kernels(SVR(), [{"C": 1.0}, {"C": 2.0}])  # gamma="scale"
+    assert not _shares_rbf_kernels(SVR(), [{"gamma": 0.1, "degree": 2}, {"gamma": 1.0}])

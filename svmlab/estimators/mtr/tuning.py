@@ -15,7 +15,9 @@ from typing import Any
 import numpy as np
 from joblib import Parallel, delayed
 from sklearn.base import clone
+from sklearn.metrics.pairwise import rbf_kernel
 from sklearn.model_selection import KFold, ParameterGrid
+from sklearn.svm import SVR
 
 from svmlab.seeding import derive_seed
 
@@ -120,6 +122,48 @@ def _cv_rmse(template, params: dict, Z, y, folds) -> float:
     return float(np.mean(errors))
 
 
+#: The parameters of an RBF ``SVR`` a grid may vary while the folds share one kernel per gamma.
+_SVR_GRID_KEYS = frozenset({"C", "epsilon", "gamma", "tol", "shrinking", "max_iter"})
+
+
+def _shares_rbf_kernels(template, points) -> bool:
+    """Whether the grid is over an RBF :class:`~sklearn.svm.SVR` with numeric gammas, so that
+    every point with the same gamma can reuse that gamma's kernel matrices."""
+    if type(template) is not SVR or template.kernel != "rbf" or len(points) < 2:
+        return False
+    if any(not set(p) <= _SVR_GRID_KEYS for p in points):
+        return False
+    gammas = [p.get("gamma", template.gamma) for p in points]
+    return all(isinstance(g, (int, float)) and not isinstance(g, bool) for g in gammas)
+
+
+def _svr_cv_rmse(template, points, Z, y, folds) -> list[float]:
+    """:func:`_cv_rmse` of every point of an RBF SVR grid, with each gamma's kernel matrices
+    computed once per fold and LIBSVM fed them (``kernel="precomputed"``) for every ``C`` and
+    ``epsilon``: LIBSVM otherwise evaluates the kernel from the inputs inside every fit, which
+    dominates on sets with hundreds of features (atp1d: 2.9x less CPU for Eq. 3.3's grid). The
+    kernel values differ from LIBSVM's own in the last bits only."""
+    base = {k: v for k, v in template.get_params().items() if k not in ("kernel", "gamma")}
+    scores = [0.0] * len(points)
+    by_gamma: dict[float, list[int]] = {}
+    for i, p in enumerate(points):
+        by_gamma.setdefault(float(p.get("gamma", template.gamma)), []).append(i)
+    for gamma, members in by_gamma.items():
+        kernels = [
+            (rbf_kernel(Z[tr], gamma=gamma), rbf_kernel(Z[te], Z[tr], gamma=gamma))
+            for tr, te in folds
+        ]
+        for i in members:
+            params = {k: v for k, v in points[i].items() if k != "gamma"}
+            model = SVR(**{**base, **params, "kernel": "precomputed"})
+            errors = []
+            for (tr, te), (K_tr, K_te) in zip(folds, kernels):
+                model.fit(K_tr, y[tr])
+                errors.append(float(np.sqrt(np.mean((model.predict(K_te) - y[te]) ** 2))))
+            scores[i] = float(np.mean(errors))
+    return scores
+
+
 def _grid_search(template, param_grid, Z, y, n_folds: int, seed: int, n_jobs) -> dict:
     """The grid point with the smallest mean inner-CV RMSE, the first in grid order on ties.
 
@@ -129,7 +173,9 @@ def _grid_search(template, param_grid, Z, y, n_folds: int, seed: int, n_jobs) ->
     """
     folds = list(KFold(n_folds, shuffle=True, random_state=seed).split(Z))
     points = list(ParameterGrid(param_grid))
-    if n_jobs in (None, 1) or len(points) == 1:
+    if _shares_rbf_kernels(template, points) and n_jobs in (None, 1):
+        scores = _svr_cv_rmse(template, points, Z, y, folds)
+    elif n_jobs in (None, 1) or len(points) == 1:
         scores = [_cv_rmse(template, p, Z, y, folds) for p in points]
     else:
         scores = Parallel(n_jobs=n_jobs)(
