@@ -395,3 +395,16 @@ def test_model_size():
 
     assert model_size(Custom()) == 7.0
     assert math.isnan(model_size(object()))
+
+
+def test_roc_auc_takes_saturated_log_odds_by_their_order():
+    """A diverse-density model's log-odds are +-inf where P(B+) is 1 or 0: still ranks."""
+    from svmlab.evaluation.metrics import compute_metrics
+
+    y = np.array([0, 0, 1, 1, 1])
+    pred = np.array([0, 1, 1, 1, 0])
+    saturated = np.array([-np.inf, 2.0, np.inf, 3.0, -np.inf])
+    finite = np.array([-1e308, 2.0, 1e308, 3.0, -1e308])
+    got = compute_metrics("binary", y, pred, scores=saturated, classes=np.array([0, 1]))
+    ref = compute_metrics("binary", y, pred, scores=finite, classes=np.array([0, 1]))
+    assert got["roc_auc"] == ref["roc_auc"] == 0.75  # 4 pairs ordered, 1 tied, 1 reversed

@@ -134,6 +134,10 @@ def _roc_auc(y_true, scores, classes):
     if scores.ndim == 1:
         if len(classes) != 2:
             raise ValueError("1-D scores need a two-class problem; pass an (n, K) score matrix")
+        if np.isinf(scores).any():  # a saturated log-odds (P = 0 or 1): AUC needs only order
+            from scipy.stats import rankdata
+
+            scores = rankdata(scores)
         return float(roc_auc_score(y_true == classes[1], scores))
     if scores.shape[1] != len(classes):
         raise ValueError(f"scores has {scores.shape[1]} columns for {len(classes)} classes")
