@@ -40,8 +40,9 @@ def fit_along_path(estimator, name: str, values, run, store) -> list:
     list
         The fitted clones, in the order of ``values``.
     """
-    values = [float(v) for v in values]
-    if not values or min(values) < 0 or not all(math.isfinite(v) for v in values):
+    values = list(values)  # as given: an int parameter stays int
+    numbers = [float(v) for v in values]
+    if not values or min(numbers) < 0 or not all(math.isfinite(v) for v in numbers):
         raise ValueError(
             f"{name} values must be a non-empty list of finite numbers >= 0; got {values}"
         )

@@ -66,8 +66,14 @@ from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted
 
 from svmlab._sklearn_compat import Interval, StrOptions, _fit_context
-from svmlab.estimators.mil._bags import BagClassifierMixin, check_bag_labels, check_bags
-from svmlab.estimators.mil._dd_kernels import TIMES_SQUARE, weighted_moments, weighted_sq_dist
+from svmlab.estimators.mil._bags import (
+    TIMES_SQUARE,
+    BagClassifierMixin,
+    check_bag_labels,
+    check_bags,
+    weighted_moments,
+    weighted_sq_dist,
+)
 from svmlab.estimators.weka.java_random import JavaRandom
 from svmlab.estimators.weka.optimization import WEKA_ZERO, WekaQuasiNewton
 

@@ -40,7 +40,7 @@ import numpy as np
 from sklearn.utils.validation import check_is_fitted
 
 from svmlab._sklearn_compat import _fit_context
-from svmlab.estimators.mil._dd_kernels import OVER_SQUARE, weighted_moments, weighted_sq_dist
+from svmlab.estimators.mil._bags import OVER_SQUARE, weighted_moments, weighted_sq_dist
 from svmlab.estimators.mil.diverse_density import DiverseDensityClassifier
 from svmlab.estimators.weka.optimization import WEKA_ZERO
 
