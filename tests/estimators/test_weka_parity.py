@@ -42,17 +42,16 @@ TOO_SLOW_FOR_CI: dict[tuple[str, str], str] = {
     "with --folds 2 instead",
     # MILR / MDD (measured loaded); tests/estimators/test_milr_mdd.py compares them with Weka
     # on mutagenesis fold 8 (MILR -A 0 / -A 1) and a 2-fold split of musk1[:, :4] (MDD)
-    ("milr", "mutagenesis_atoms"): "Weka MILR 8 s, native 1 s; bench: both 0.6968, 0 bags differ",
-    ("milr", "musk1"): "Weka MILR 42 s, native 18 s; bench: native 0.7717, Weka 0.7826 (1 bag "
-    "differs: near-separable, ridge 1e-6, the optimum moves with rounding)",
-    ("milr", "elephant"): "Weka MILR 102 s, native 27 s; bench: native 0.7950, Weka 0.7900 "
-    "(3 bags differ, as on musk1)",
-    ("mdd", "mutagenesis_atoms"): "Weka MDD 23 s, native 7 s; bench: both 0.7181, 0 bags "
+    ("milr", "mutagenesis_atoms"): "Weka MILR 5 s, native 1 s; bench: both 0.6968, 0 bags differ",
+    ("milr", "musk1"): "Weka MILR 19 s, native 2 s; bench: both 0.7826, 0 bags differ",
+    ("milr", "elephant"): "Weka MILR 75 s, native 8 s; bench: native 0.8000, Weka 0.7900 "
+    "(4 bags differ: near-separable, ridge 1e-6, the optimum moves with rounding)",
+    ("mdd", "mutagenesis_atoms"): "Weka MDD 10 s, native 7 s; bench: both 0.7181, 0 bags "
     "differ",
-    ("mdd", "musk1"): "Weka MDD 52 s, native 20 s; bench: native 0.8370, Weka 0.8152, 4 bags "
+    ("mdd", "musk1"): "Weka MDD 58 s, native 23 s; bench: native 0.8261, Weka 0.8152, 3 bags "
     "differ (other local optima)",
-    ("mdd", "elephant"): "Weka MDD 668 s, native 171 s; bench: native 0.7950, Weka 0.7800, "
-    "5 bags differ (other local optima)",
+    ("mdd", "elephant"): "Weka MDD 569 s, native 301 s; bench: native 0.7850, Weka 0.7800, "
+    "7 bags differ (other local optima)",
     # elephant (230 features) passes for these too but costs 20-50 s each in CI's 15-minute
     # budget (measured 2026-11, 2 cores): scripts/bench/mil_weka_parity.py runs it
     **{
