@@ -277,3 +277,33 @@ def test_sklearn_compatible(estimator, check):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", (ConvergenceWarning, RuntimeWarning))
         check(estimator)
+
+
+@pytest.mark.parametrize(
+    "model",
+    [
+        MLMRegressor(n_reference=0.4, random_state=3),
+        MLMRegressor(n_reference=None, random_state=3),  # every point: C = 0 is Full-MLM
+        MLMClassifier(n_reference=0.5, class_weight="balanced", random_state=3),
+        MLMRegressor(n_reference=0.4, regularization="m_focuss", random_state=3),
+    ],
+    ids=["rank", "full", "weighted_classifier", "rmf"],
+)
+def test_a_c_path_gives_the_models_separate_fits_give(model):
+    from sklearn.base import clone
+
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(60, 3))
+    y = X[:, 0] - X[:, 1] + 0.1 * rng.normal(size=60)
+    if isinstance(model, MLMClassifier):
+        y = np.digitize(y, [-0.5, 0.5])
+    Cs = [0.25, 0.0, 4.0] if model.regularization == "ridge" else [0.25, 4.0]
+    path = model.fit_path(X, y, Cs)
+    for C, fitted in zip(Cs, path):
+        alone = clone(model).set_params(C=C).fit(X, y)
+        assert fitted.C == C
+        np.testing.assert_array_equal(fitted.B_, alone.B_)
+        np.testing.assert_array_equal(fitted.reference_points_, alone.reference_points_)
+        np.testing.assert_array_equal(fitted.predict(X), alone.predict(X))
+        assert fitted.fit_info_ == alone.fit_info_ and fitted.n_iter_ == alone.n_iter_
+    assert MLMRegressor.svmlab_contract.path_parameter == "C"

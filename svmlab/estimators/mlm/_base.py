@@ -50,13 +50,21 @@ class MLMTrainingBase:
         return np.arange(n)
 
     def _fit_encoded(self, X, Y, weights=None):
-        rng = check_random_state(self.random_state)
-        n = len(X)
-        rp = np.asarray(self._select_reference(n, rng), dtype=np.intp)
-        D = distance_matrix(X, X[rp])
-        Delta = distance_matrix(Y, Y[rp])
+        rng, rp, D, Delta = self._distances(X, Y)
         B, info = self._coefficients(D, Delta, X, Y, rng, weights)
         del D, Delta
+        return self._store(X, Y, rp, B, info)
+
+    def _distances(self, X, Y):
+        """The generator of ``random_state`` after drawing the reference points, the points,
+        and the input and output distances to them (``D``, ``Delta``)."""
+        rng = check_random_state(self.random_state)
+        rp = np.asarray(self._select_reference(len(X), rng), dtype=np.intp)
+        return rng, rp, distance_matrix(X, X[rp]), distance_matrix(Y, Y[rp])
+
+    def _store(self, X, Y, rp, B, info):
+        """Keep ``B``, the reference points left and ``fit_info_``; warn about a fallback."""
+        n = len(X)
         kept = info.pop("kept", None)
         if kept is not None:
             rp = rp[kept]
@@ -124,13 +132,20 @@ class MLMRegressionPart:
         -------
         self
         """
+        return self._fit_encoded(*self._validated(X, y))
+
+    #: What :meth:`_validated` sets besides scikit-learn's input attributes.
+    _target_attributes = ("_y_ndim", "n_outputs_")
+
+    def _validated(self, X, y):
+        """``(X, Y, weights)``: the checked inputs, the outputs as a matrix, no weights."""
         self._validate_params()
         X, y = validate_data(self, X, y, multi_output=True, y_numeric=True, dtype=np.float64)
         y = np.asarray(y, dtype=np.float64)
         self._y_ndim = y.ndim
         Y = y.reshape(len(y), -1)
         self.n_outputs_ = Y.shape[1]
-        return self._fit_encoded(X, Y)
+        return X, Y, None
 
     def _multilateration_method(self):
         m = self.multilateration
@@ -186,12 +201,19 @@ class MLMClassificationPart:
         -------
         self
         """
+        return self._fit_encoded(*self._validated(X, y))
+
+    #: What :meth:`_validated` sets besides scikit-learn's input attributes.
+    _target_attributes = ("classes_",)
+
+    def _validated(self, X, y):
+        """``(X, Y, weights)``: the checked inputs, one-hot codes, the sample weights."""
         self._validate_params()
         X, y = validate_data(self, X, y, dtype=np.float64)
         check_classification_targets(y)
         self.classes_, y_index = np.unique(y, return_inverse=True)
         Y = one_hot(y_index, len(self.classes_))
-        return self._fit_encoded(X, Y, self._sample_weights(y_index))
+        return X, Y, self._sample_weights(y_index)
 
     def _sample_weights(self, y_index):
         return None

@@ -57,7 +57,7 @@ def square_solve(D: np.ndarray, Delta: np.ndarray):
     return _lstsq(D, Delta), {"fallback": "lstsq"}
 
 
-def regularised_least_squares(D, Delta, penalty=0.0, weights=None):
+def regularised_least_squares(D, Delta, penalty=0.0, weights=None, cache=None):
     """``min_B ||W^{1/2} (D B - Delta)||_F^2 + ||P B||_F^2`` with ``P^T P = diag(penalty)``.
 
     One solver for Random-MLM (``penalty = 0``, Eq. 2.15), Rank-MLM (``penalty = C``,
@@ -77,17 +77,29 @@ def regularised_least_squares(D, Delta, penalty=0.0, weights=None):
         ``C`` (scalar) or the squared per-reference-point penalties ``p**2``; >= 0.
     weights : ndarray of shape (n,) or None
         Per-sample weights ``W`` (wMLM); >= 0.
+    cache : dict or None
+        For a path over the penalty (Rank-MLM's ``C``) on the same ``D``, ``Delta`` and
+        ``weights``: an empty dict at the first call keeps ``D^T W D`` and ``D^T W Delta``
+        for the next calls, whose results are those of calls without it.
     """
-    if weights is not None:
-        root = np.sqrt(np.asarray(weights, dtype=np.float64))[:, None]
-        D, Delta = root * D, root * Delta
+    if cache is not None and "gram" in cache:
+        D, Delta, gram, rhs = cache["gram"]
+    else:
+        if weights is not None:
+            root = np.sqrt(np.asarray(weights, dtype=np.float64))[:, None]
+            D, Delta = root * D, root * Delta
+        gram = rhs = None
     K = D.shape[1]
     penalty = np.broadcast_to(np.asarray(penalty, dtype=np.float64), (K,))
     if not np.any(penalty > 0):
         return _lstsq(D, Delta), {"fallback": None}
-    G = D.T @ D  # for a symmetric D (all training points as RPs) this is D @ D
+    if gram is None:
+        gram = D.T @ D  # for a symmetric D (all training points as RPs) this is D @ D
+        rhs = D.T @ Delta
+        if cache is not None:
+            cache["gram"] = (D, Delta, gram, rhs)
+    G = gram.copy() if cache is not None else gram
     G[np.diag_indices(K)] += penalty
-    rhs = D.T @ Delta
     try:
         factor = linalg.cho_factor(G, lower=False, overwrite_a=True, check_finite=False)
         B = linalg.cho_solve(factor, rhs, check_finite=False)

@@ -6,9 +6,11 @@ from __future__ import annotations
 from numbers import Integral, Real
 
 import numpy as np
-from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
+from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin, clone
 
 from svmlab._sklearn_compat import Interval, StrOptions
+from svmlab.contract import Contract
+from svmlab.estimators._path import fit_along_path
 from svmlab.estimators.mlm._base import (
     CLASSIFICATION_MULTILATERATION,
     REGRESSION_MULTILATERATION,
@@ -106,10 +108,55 @@ _ATTRIBUTES_DOC = """
 class _StandardTraining(MLMTrainingBase):
     """Reference points at random (or all), then one of the Table 2 solvers."""
 
-    def _fit_encoded(self, X, Y, weights=None):
-        super()._fit_encoded(X, Y, weights)
+    # Rank-MLM's C: the reference points, distances and D^T D serve every value
+    svmlab_contract = Contract(
+        path_parameter="C",
+        path_simpler="max",
+        row_values=MLMTrainingBase.svmlab_contract.row_values,
+    )
+
+    def _store(self, X, Y, rp, B, info):
+        super()._store(X, Y, rp, B, info)
         self.n_iter_ = int(self.fit_info_.get("iterations", 1))
         return self
+
+    def fit_path(self, X, y, Cs):
+        """One fitted model per ``C``, sharing the reference points, the distances and, for the
+        ridge (Rank-MLM), ``D^T W D`` and ``D^T W Delta``.
+
+        With an int ``random_state`` each model is identical to
+        ``clone(self).set_params(C=c).fit(X, y)``; ``regularization`` other than ``"ridge"``
+        fits each on its own.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+        y : array-like of shape (n_samples,) or (n_samples, n_outputs)
+        Cs : sequence of float
+            Values of ``C`` (each >= 0).
+
+        Returns
+        -------
+        models : list
+            Fitted copies of this estimator with ``C`` set to each value, in the order given.
+        """
+        if self.regularization != "ridge":
+            return [clone(self).set_params(C=c).fit(X, y) for c in Cs]
+
+        def shared(model, _):
+            X_, Y, weights = model._validated(X, y)
+            rng, rp, D, Delta = model._distances(X_, Y)
+            targets = {a: getattr(model, a) for a in model._target_attributes}
+            return X_, Y, weights, rng, rp, D, Delta, targets, {}
+
+        def solve(model, state, _):
+            X_, Y, weights, rng, rp, D, Delta, targets, cache = state
+            for name, value in targets.items():
+                setattr(model, name, value)
+            B, info = model._coefficients(D, Delta, X_, Y, rng, weights, cache=cache)
+            model._store(X_, Y, rp, B, info)
+
+        return fit_along_path(self, "C", Cs, shared, solve)
 
     def _select_reference(self, n, rng):
         # at least 2, and one more than the outputs (Levenberg-Marquardt needs K >= S)
@@ -119,7 +166,7 @@ class _StandardTraining(MLMTrainingBase):
             return np.arange(n)
         return np.sort(rng.choice(n, size=K, replace=False))
 
-    def _coefficients(self, D, Delta, X, Y, rng, weights):
+    def _coefficients(self, D, Delta, X, Y, rng, weights, cache=None):
         reg = self.regularization
         if weights is not None and reg != "ridge":
             root = np.sqrt(weights)[:, None]
@@ -145,7 +192,7 @@ class _StandardTraining(MLMTrainingBase):
         if self.C == 0 and square:
             B, info = square_solve(D, Delta)
             return B, {**info, "solver": info["fallback"] or "solve"}
-        B, info = regularised_least_squares(D, Delta, self.C, weights)
+        B, info = regularised_least_squares(D, Delta, self.C, weights, cache=cache)
         return B, {**info, "solver": "ridge" if self.C > 0 else "lstsq"}
 
 
