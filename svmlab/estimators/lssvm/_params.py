@@ -15,7 +15,7 @@ from numbers import Integral, Real
 
 import numpy as np
 
-from svmlab._sklearn_compat import Interval
+from svmlab._sklearn_compat import HasMethods, Interval
 
 __all__ = ["DEFAULT_CS", "DEFAULT_GAMMAS", "LSSVM_CONSTRAINTS"]
 
@@ -37,5 +37,6 @@ LSSVM_CONSTRAINTS: dict = {
     "gammas": ["array-like", None],
     "tune_folds": [Interval(Integral, 2, None, closed="left")],
     "tune_max_samples": [Interval(Integral, 2, None, closed="left"), None],
+    "memory": [None, str, HasMethods(["cache"])],
     "random_state": ["random_state"],
 }

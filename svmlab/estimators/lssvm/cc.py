@@ -55,6 +55,10 @@ class CCLSSVMClassifier(ClassCornerLSSVMBase):
     tune_max_samples : int or None, default=2000
         Tune on a stratified subsample of this size when N is larger (None: all samples); the
         same default as every LSSVM estimator, so that all tune to the same values.
+    memory : str, joblib.Memory or None, default=None
+        Caches the ``C``/``gamma`` search (joblib.Memory): every LSSVM variant finds the same
+        values on the same training rows and seed, so a study that fits several variants on one
+        split searches once. ``"auto"``: svmlab's user cache; a path: a joblib cache there.
     random_state : int, RandomState or None, default=None
         Seeds the tuning folds (and the subsample, and fallback ties).
 
@@ -103,6 +107,7 @@ class CCLSSVMClassifier(ClassCornerLSSVMBase):
         gammas=None,
         tune_folds=10,
         tune_max_samples=2000,
+        memory=None,
         random_state=None,
     ):
         self.C = C
@@ -118,6 +123,7 @@ class CCLSSVMClassifier(ClassCornerLSSVMBase):
         self.gammas = gammas
         self.tune_folds = tune_folds
         self.tune_max_samples = tune_max_samples
+        self.memory = memory
         self.random_state = random_state
 
     def _select(self, X, t, info, rng):

@@ -86,6 +86,10 @@ class CCPLSSVMClassifier(SparseLSSVMClassifierBase):
     tune_max_samples : int or None, default=2000
         The tuning (``C``/``gamma`` None) runs on at most this many stratified training rows
         (its cost is that of the full LSSVM, ``O(n^3)`` per fold and ``gamma``); None: all rows.
+    memory : str, joblib.Memory or None, default=None
+        Caches the ``C``/``gamma`` search (joblib.Memory): every LSSVM variant finds the same
+        values on the same training rows and seed, so a study that fits several variants on one
+        split searches once. ``"auto"``: svmlab's user cache; a path: a joblib cache there.
     tune_folds : int, default=10
         Folds of that search (the thesis's 10-fold grid search).
     random_state : int, RandomState instance or None, default=None
@@ -126,6 +130,7 @@ class CCPLSSVMClassifier(SparseLSSVMClassifierBase):
         Cs=None,
         gammas=None,
         tune_max_samples=2000,
+        memory=None,
         tune_folds=10,
         random_state=None,
     ):
@@ -137,6 +142,7 @@ class CCPLSSVMClassifier(SparseLSSVMClassifierBase):
         self.Cs = Cs
         self.gammas = gammas
         self.tune_max_samples = tune_max_samples
+        self.memory = memory
         self.tune_folds = tune_folds
         self.random_state = random_state
 

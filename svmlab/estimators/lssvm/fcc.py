@@ -42,6 +42,10 @@ class FCCLSSVMClassifier(ClassCornerLSSVMBase):
     tune_max_samples : int or None, default=2000
         ``C``/``gamma`` left None are tuned on a stratified subsample of this size (the full
         LSSVM of the tuning is ``N x N``).
+    memory : str, joblib.Memory or None, default=None
+        Caches the ``C``/``gamma`` search (joblib.Memory): every LSSVM variant finds the same
+        values on the same training rows and seed, so a study that fits several variants on one
+        split searches once. ``"auto"``: svmlab's user cache; a path: a joblib cache there.
     C, gamma, n_neighbors, corner_threshold, radius, r_factor, threshold_mode, fallback, \
 constraints, Cs, gammas, tune_folds, random_state
         As in :class:`CCLSSVMClassifier`; ``radius`` (if given) is used in every stratum;
@@ -89,6 +93,7 @@ constraints, Cs, gammas, tune_folds, random_state
         gammas=None,
         tune_folds=10,
         tune_max_samples=2000,
+        memory=None,
         random_state=None,
     ):
         self.n_support = n_support
@@ -106,6 +111,7 @@ constraints, Cs, gammas, tune_folds, random_state
         self.gammas = gammas
         self.tune_folds = tune_folds
         self.tune_max_samples = tune_max_samples
+        self.memory = memory
         self.random_state = random_state
 
     def _strata(self, t, rng):

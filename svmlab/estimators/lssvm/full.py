@@ -53,6 +53,7 @@ class _FullLSSVM(TunedCGammaMixin, BaseEstimator):
         gammas=None,
         tune_folds=10,
         tune_max_samples=2000,
+        memory=None,
         random_state=None,
     ):
         self.C = C
@@ -61,6 +62,7 @@ class _FullLSSVM(TunedCGammaMixin, BaseEstimator):
         self.gammas = gammas
         self.tune_folds = tune_folds
         self.tune_max_samples = tune_max_samples
+        self.memory = memory
         self.random_state = random_state
 
     def _solve(self, X, t):
@@ -112,6 +114,10 @@ class LSSVMClassifier(BinaryKernelExpansionMixin, ClassifierMixin, _FullLSSVM):
         Folds of the tuning (the thesis's 10-fold grid search).
     tune_max_samples : int or None, default=2000
         Tune on a stratified subsample of this many rows when N is larger (None: all rows).
+    memory : str, joblib.Memory or None, default=None
+        Caches the ``C``/``gamma`` search (joblib.Memory): every LSSVM variant finds the same
+        values on the same training rows and seed, so a study that fits several variants on one
+        split searches once. ``"auto"``: svmlab's user cache; a path: a joblib cache there.
     random_state : int, RandomState instance or None, default=None
         Seeds the tuning's subsample and folds.
 
@@ -163,7 +169,7 @@ class LSSVMRegressor(RegressorMixin, _FullLSSVM):
 
     Parameters
     ----------
-    C, gamma, Cs, gammas, tune_folds, tune_max_samples, random_state
+    C, gamma, Cs, gammas, tune_folds, tune_max_samples, memory, random_state
         As in :class:`LSSVMClassifier` (the tuning minimises the cross-validated MSE; its
         subsample is not stratified).
 

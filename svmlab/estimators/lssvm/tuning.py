@@ -44,7 +44,14 @@ from svmlab.kernels import squared_euclidean
 #: (measured: 39 s against 1.1 s for N = 200).
 SINGLE_THREAD_MAX_SAMPLES = 2000
 
-__all__ = ["tune_lssvm", "cv_scores", "cv_folds", "subsample_for_tuning", "TunedCGammaMixin"]
+__all__ = [
+    "tune_lssvm",
+    "cv_scores",
+    "cv_folds",
+    "subsample_for_tuning",
+    "tuning_memory",
+    "TunedCGammaMixin",
+]
 
 TASKS = ("auto", "classification", "regression")
 
@@ -131,6 +138,7 @@ def tune_lssvm(
     n_folds=10,
     random_state=None,
     task="auto",
+    memory=None,
 ) -> tuple[float, float]:
     """``(C, gamma)`` of the best full LSSVM by ``n_folds``-fold grid search.
 
@@ -147,6 +155,9 @@ def tune_lssvm(
         Seeds the fold shuffle.
     task : {"auto", "classification", "regression"}, default="auto"
         ``"auto"``: classification when ``y`` has exactly two distinct values.
+    memory : str, joblib.Memory or None, default=None
+        Cache the result (:func:`tuning_memory`): a second call with the same data, grids,
+        folds and seed reads it instead of searching again.
 
     Returns
     -------
@@ -156,13 +167,39 @@ def tune_lssvm(
     ----------
     Oliveira (2021), Sec. 3.3.1; Suykens et al. (2002) for the eigendecomposition over C.
     """
+    if memory is None or not isinstance(random_state, (int, np.integer)):
+        search = _search  # a generator's draws would not be part of the cache's key
+    else:
+        search = tuning_memory(memory).cache(_search)
+    Cs = [float(c) for c in np.atleast_1d(Cs)]
+    gammas = [float(g) for g in np.atleast_1d(gammas)]
+    return search(np.asarray(X), np.asarray(y), Cs, gammas, n_folds, random_state, task)
+
+
+#: Part of the cached search's key: raise it when the search's results change.
+_SEARCH_VERSION = 1
+
+
+def _search(X, y, Cs, gammas, n_folds, random_state, task, version=_SEARCH_VERSION):
+    """:func:`tune_lssvm`'s search and choice (cached as a whole by ``memory``)."""
     scores, task = cv_scores(
         X, y, Cs=Cs, gammas=gammas, n_folds=n_folds, random_state=random_state, task=task
     )
     flat = np.argmax(scores) if task == "classification" else np.argmin(scores)
     i, j = np.unravel_index(flat, scores.shape)  # first best, gamma-major
-    Cs, gammas = np.atleast_1d(Cs), np.atleast_1d(gammas)
     return float(Cs[j]), float(gammas[i])
+
+
+def tuning_memory(memory):
+    """The joblib cache ``memory`` names: ``"auto"`` is ``<svmlab cache>/lssvm-tuning``
+    (:func:`svmlab.paths.cache_dir`), another string a directory, a ``joblib.Memory`` itself."""
+    from sklearn.utils.validation import check_memory
+
+    if isinstance(memory, str) and memory == "auto":
+        from svmlab.paths import cache_dir
+
+        memory = str(cache_dir() / "lssvm-tuning")
+    return check_memory(memory)
 
 
 def subsample_for_tuning(X, y, max_samples, random_state):
@@ -199,7 +236,8 @@ class TunedCGammaMixin:
 
     The host stores the parameters ``C``, ``gamma``, ``Cs``, ``gammas``, ``tune_folds``,
     ``tune_max_samples`` and ``random_state`` (validated by
-    :data:`~svmlab.estimators.lssvm._params.LSSVM_CONSTRAINTS`). A None ``C`` (``gamma``) is
+    :data:`~svmlab.estimators.lssvm._params.LSSVM_CONSTRAINTS`) and ``memory``. A None ``C``
+    (``gamma``) is
     searched over ``Cs`` (``gammas``; None: the spec A5 grid), a given one is kept fixed; the
     search runs ``tune_folds``-fold on at most ``tune_max_samples`` rows (stratified for
     classification; :func:`subsample_for_tuning`), seeded by ``random_state``.
@@ -232,5 +270,6 @@ class TunedCGammaMixin:
             n_folds=int(self.tune_folds),
             random_state=self.random_state,
             task=task,
+            memory=getattr(self, "memory", None),
         )
         return float(C), float(gamma), True, int(Xs.shape[0])
