@@ -9,6 +9,7 @@ growing each anew (Oliveira (2021), Table 15's grid has 100, 200 and 300 trees: 
 
 from __future__ import annotations
 
+import numpy as np
 from sklearn.base import clone
 from sklearn.ensemble import RandomForestRegressor as _SklearnForest
 
@@ -27,8 +28,10 @@ class RandomForestRegressor(_SklearnForest):
     def fit_path(self, X, y, n_estimators):
         """One fitted forest per number of trees, all cut from one forest.
 
-        With an int ``random_state`` each forest is identical (trees, predictions) to
-        ``clone(self).set_params(n_estimators=n).fit(X, y)``. With ``oob_score`` or
+        With an int ``random_state`` each forest has the trees of
+        ``clone(self).set_params(n_estimators=n).fit(X, y)`` (and, with ``n_jobs=1``, its
+        predictions to the bit; several jobs sum the trees in another order, as two separate
+        fits would). With ``oob_score`` or
         ``warm_start``, or a ``random_state`` that is not an int, each is fitted on its own.
 
         Parameters
@@ -43,7 +46,10 @@ class RandomForestRegressor(_SklearnForest):
         models : list of RandomForestRegressor
             Fitted forests with ``n_estimators`` set to each value, in the order given.
         """
-        values = [int(n) for n in n_estimators]
+        values = list(n_estimators)
+        if not all(isinstance(n, (int, np.integer)) and not isinstance(n, bool) for n in values):
+            raise ValueError(f"n_estimators values must be integers >= 1; got {values}")
+        values = [int(n) for n in values]
         if self.oob_score or self.warm_start or not isinstance(self.random_state, int):
             return [clone(self).set_params(n_estimators=n).fit(X, y) for n in values]
         largest = max(values)

@@ -366,8 +366,15 @@ def _check_bag_weights(settings: RunSettings, solvers: list[SolverEntry]) -> Non
         )
 
 
+#: Solver parameters that only say where work is cached (scikit-learn's ``memory``), never
+#: what is computed: left out of a run's identity and its task keys, so a run resumes whether
+#: or not they are set.
+CACHE_ONLY_PARAMETERS = frozenset({"memory"})
+
+
 def _identity_solver(spec: SolverSpec) -> dict:
-    return {"name": spec.name, **spec.settings()}
+    settings = {k: v for k, v in spec.settings().items() if k not in CACHE_ONLY_PARAMETERS}
+    return {"name": spec.name, **settings}
 
 
 def identity(settings: RunSettings, solvers, datasets) -> dict:

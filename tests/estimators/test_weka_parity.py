@@ -46,8 +46,7 @@ TOO_SLOW_FOR_CI: dict[tuple[str, str], str] = {
     ("milr", "musk1"): "Weka MILR 19 s, native 2 s; bench: both 0.7826, 0 bags differ",
     ("milr", "elephant"): "Weka MILR 75 s, native 8 s; bench: native 0.8000, Weka 0.7900 "
     "(4 bags differ: near-separable, ridge 1e-6, the optimum moves with rounding)",
-    ("mdd", "mutagenesis_atoms"): "Weka MDD 10 s, native 7 s; bench: both 0.7181, 0 bags "
-    "differ",
+    ("mdd", "mutagenesis_atoms"): "Weka MDD 10 s, native 7 s; bench: both 0.7181, 0 bags differ",
     ("mdd", "musk1"): "Weka MDD 58 s, native 23 s; bench: native 0.8261, Weka 0.8152, 3 bags "
     "differ (other local optima)",
     ("mdd", "elephant"): "Weka MDD 569 s, native 301 s; bench: native 0.7850, Weka 0.7800, "

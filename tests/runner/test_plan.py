@@ -434,3 +434,21 @@ def test_an_unknown_order_names_the_choices(make_cfg, tmp_path):
         ConfigError, match="runner.order='random' is not valid; choose one of datasets, folds"
     ):
         build_plan(cfg, str(tmp_path), "r")
+
+
+def test_a_cache_only_parameter_changes_neither_the_identity_nor_the_task_keys(make_cfg, tmp_path):
+    lssvm = {
+        "name": "lssvm",
+        "_target_": "svmlab.estimators.lssvm.LSSVMClassifier",
+        "tasks": ["binary"],
+        "C": 1.0,
+        "gamma": 0.5,
+    }
+    cfg = make_cfg(dataset={"name": "breast_cancer", "params": {}}, solver=lssvm)
+    cfg["tuning"]["mode"] = "none"
+    plain = build_plan(cfg, str(tmp_path), "r")
+    cfg["solver"]["memory"] = "auto"
+    cached = build_plan(cfg, str(tmp_path), "r")
+    assert cached.identity == plain.identity
+    assert [t.key for t in cached.tasks] == [t.key for t in plain.tasks]
+    assert cached.tasks[0].solver.params["memory"] == "auto"  # still passed to the estimator

@@ -176,8 +176,24 @@ def tune_lssvm(
     return search(np.asarray(X), np.asarray(y), Cs, gammas, n_folds, random_state, task)
 
 
-#: Part of the cached search's key: raise it when the search's results change.
-_SEARCH_VERSION = 1
+def _code_version() -> str:
+    """Part of the cached search's key: the source of this module and of the eigen-solver it
+    uses, and the NumPy / SciPy versions, so that a change to any of them searches anew."""
+    import hashlib
+
+    import scipy
+
+    from svmlab.estimators.lssvm import _kkt
+
+    digest = hashlib.sha256()
+    for path in (__file__, _kkt.__file__):
+        with open(path, "rb") as source:
+            digest.update(source.read())
+    digest.update(f"{np.__version__} {scipy.__version__}".encode())
+    return digest.hexdigest()[:16]
+
+
+_SEARCH_VERSION = _code_version()
 
 
 def _search(X, y, Cs, gammas, n_folds, random_state, task, version=_SEARCH_VERSION):

@@ -154,7 +154,7 @@ class _StandardTraining(MLMTrainingBase):
             for name, value in targets.items():
                 setattr(model, name, value)
             B, info = model._coefficients(D, Delta, X_, Y, rng, weights, cache=cache)
-            model._store(X_, Y, rp, B, info)
+            model._store(X_, Y, rp.copy(), B, info)  # each model its own arrays
 
         return fit_along_path(self, "C", Cs, shared, solve)
 
