@@ -214,6 +214,19 @@ def grid_path(solver: SolverSpec) -> str | None:
     return name if name is not None and len(solver.grid.get(name, ())) > 1 else None
 
 
+def evaluate_point(solver: SolverSpec, point: dict, train, test, **common) -> dict:
+    """:func:`fit_and_score` of the grid point ``point``, by model key (:func:`model_key`); for
+    a solver with a path parameter (:func:`grid_path`), of every point of its path, from one
+    ``fit_path``. ``common`` is passed on (preprocessing, classes, random_state)."""
+    path = grid_path(solver)
+    if path is None:
+        return {model_key(solver, point): fit_and_score(solver, point, train, test, **common)}
+    rest = {k: v for k, v in point.items() if k != path}
+    values = list(solver.grid[path])
+    evaluations = fit_and_score_path(solver, rest, (path, values), train, test, **common)
+    return {model_key(solver, rest | {path: v}): ev for v, ev in zip(values, evaluations)}
+
+
 def point_seed(random_state: int | None, key: str) -> int | None:
     """The ``random_state`` of one grid point: per (dataset, fold, grid point), as the MIL
     study seeds its random initialisations; equivalent points share it."""
@@ -333,25 +346,16 @@ def inner_search(
     for point in solver.grid_points():
         key = model_key(solver, point)
         if key not in done:  # equivalent points (same model) are trained once
-            rest = {k: v for k, v in point.items() if k != path}
-            values = list(solver.grid[path]) if path else [None]
             common = dict(
                 preprocessing=preprocessing,
                 classes=classes,
                 random_state=point_seed(random_state, seed_key(solver, point)),
             )
-            evaluations = [
-                # a path: every value of it from one fit per inner fold
-                fit_and_score_path(solver, rest, (path, values), a, b, **common)
-                if path
-                else [fit_and_score(solver, point, a, b, **common)]
-                for a, b in parts
-            ]
-            for j, value in enumerate(values):
-                scores = [fold[j].metrics[metric] for fold in evaluations]
-                member = model_key(solver, rest | {path: value}) if path else key
+            per_fold = [evaluate_point(solver, point, a, b, **common) for a, b in parts]
+            for member in per_fold[0]:
+                scores = [fold[member].metrics[metric] for fold in per_fold]
                 mean = float(np.nanmean(scores)) if np.any(np.isfinite(scores)) else np.nan
-                done[member] = (mean, fold_standard_error(scores))
+                done.setdefault(member, (mean, fold_standard_error(scores)))
         mean, error = done[key]
         table.append({"params": point, "score": mean} | ({"se": error} if rule == "one_se" else {}))
     chosen = select_point(

@@ -14,12 +14,12 @@ from functools import lru_cache
 import numpy as np
 
 from svmlab.data.registry import load_dataset
-from svmlab.evaluation.evaluate import Evaluation, fit_and_score, fit_and_score_path
+from svmlab.evaluation.evaluate import Evaluation, fit_and_score
 from svmlab.evaluation.prequential import prequential_evaluate
 from svmlab.evaluation.protocols import Prequential, Protocol
 from svmlab.evaluation.tuning import (
     Tuning,
-    grid_path,
+    evaluate_point,
     inner_search,
     model_key,
     point_seed,
@@ -151,19 +151,13 @@ def _evaluate_run(spec: TaskSpec, solver, ds, train, test, base: dict, rs: int) 
     common = dict(preprocessing=spec.preprocessing, classes=classes, random_state=rs)
     if spec.tuning_mode == "outer_best":
         rows, done = [], {}
-        path = grid_path(solver)  # a path parameter: all its values from one fit_path
         for i, point in enumerate(solver.grid_points()):
             key = model_key(solver, point)
-            if key not in done:  # equivalent points (same model) are trained once
+            if key not in done:  # equivalent points (same model) are trained once, a path's
+                # values together (evaluate_point: one fit_path)
                 seeded = common | {"random_state": point_seed(rs, seed_key(solver, point))}
-                if path:
-                    rest = {k: v for k, v in point.items() if k != path}
-                    values = list(solver.grid[path])
-                    evs = fit_and_score_path(solver, rest, (path, values), train, test, **seeded)
-                    for value, ev in zip(values, evs):
-                        done.setdefault(model_key(solver, rest | {path: value}), ev)
-                else:
-                    done[key] = fit_and_score(solver, point, train, test, **seeded)
+                for member, ev in evaluate_point(solver, point, train, test, **seeded).items():
+                    done.setdefault(member, ev)
             rows.append(_row(base | {"grid_point": i}, used_params(spec, point), done[key], 0.0))
         return rows
     chosen, tune_time, table = {}, 0.0, None

@@ -110,15 +110,17 @@ def _plain(value):
     return value.item() if isinstance(value, np.generic) else value
 
 
+def _rmse(predicted, y) -> float:
+    return float(np.sqrt(np.mean((np.asarray(predicted).ravel() - y) ** 2)))
+
+
 def _cv_rmse(template, params: dict, Z, y, folds) -> float:
     """Mean over ``folds`` of the validation RMSE of ``template`` with ``params``."""
     model = clone(template).set_params(**params)
     errors = []
     for train, test in folds:
         model.fit(Z[train], y[train])
-        errors.append(
-            float(np.sqrt(np.mean((np.asarray(model.predict(Z[test])).ravel() - y[test]) ** 2)))
-        )
+        errors.append(_rmse(model.predict(Z[test]), y[test]))
     return float(np.mean(errors))
 
 
@@ -155,7 +157,7 @@ def _svr_cv_rmse(template, points, Z, y, folds) -> list[float]:
             for i in members:
                 params = {k: v for k, v in points[i].items() if k != "gamma"}
                 model = SVR(**{**base, **params, "kernel": "precomputed"}).fit(K_tr, y[tr])
-                errors[i].append(float(np.sqrt(np.mean((model.predict(K_te) - y[te]) ** 2))))
+                errors[i].append(_rmse(model.predict(K_te), y[te]))
         for i in members:
             scores[i] = float(np.mean(errors[i]))
     return scores
