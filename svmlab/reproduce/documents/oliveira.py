@@ -232,6 +232,7 @@ REPRODUCTIONS = (
         protocol=Protocol(
             "random hold-out splits of Table 14's sizes; the number of runs is not printed"
         ),
+        deviations=("lwmlm_knn_rs",),
     ),
     _reproduction(
         "cclwmlm_table_19",
