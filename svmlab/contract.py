@@ -69,16 +69,22 @@ class Contract:
     transductive : bool, default=False
         ``fit`` takes the training rows plus the test rows marked unlabeled (``y = -1``,
         scikit-learn's semi-supervised convention); their labels are never passed.
-    path_parameter : str or None, default=None
+    path_parameter : str, tuple of str or None, default=None
         A parameter whose values ``fit_path(X, y, values)`` fits in one run, returning one
         fitted estimator per value, each the model a separate fit with that value gives
-        (OLLAWV's stopping margin). The tuner then fits the path once per inner fold.
-    path_simpler : {"min", "max"} or None, default=None
+        (OLLAWV's stopping margin). The tuner then fits the path once per inner fold. A
+        tuple names parameters fitted jointly: ``fit_path(X, y, points)`` then takes a list
+        of dicts over those of them the grid varies, every combination of their grid values
+        (the MLM's number of reference points and ``C``: one factorisation serves all).
+        The points of a path share their ``random_state``.
+    path_simpler : {"min", "max"}, tuple of them or None, default=None
         Which end of the path parameter's values gives the simpler model: ``"min"`` when
         smaller values do (OLLAWV's margin: a smaller one stops the run earlier, with fewer
-        support vectors), ``"max"`` when larger ones do. The tuner's one-standard-error rule
-        (``tuning.rule=one_se``) moves towards that end; None declares no direction, and
-        that rule then refuses the estimator.
+        support vectors), ``"max"`` when larger ones do; for a tuple of parameters, a tuple
+        of the same length (None for a parameter without a direction). The tuner's
+        one-standard-error rule (``tuning.rule=one_se``) moves towards that end along the
+        first parameter the grid varies; None declares no direction, and that rule then
+        refuses the estimator.
     tuning_ignores : callable, default=no parameter
         ``tuning_ignores(params) -> names``: the parameters that do not change the fitted
         model at the estimator's parameters ``params`` (its constructor's defaults updated
@@ -97,8 +103,8 @@ class Contract:
 
     input: str = "vector"
     transductive: bool = False
-    path_parameter: str | None = None
-    path_simpler: str | None = None
+    path_parameter: str | tuple[str, ...] | None = None
+    path_simpler: str | tuple[str | None, ...] | None = None
     tuning_ignores: Callable[[Mapping[str, Any]], Iterable[str]] = _no_ignored
     row_values: Mapping[str, RowValue] = field(default_factory=dict)
     tune_seconds: str | None = None
@@ -107,11 +113,30 @@ class Contract:
     def __post_init__(self):
         if self.input not in INPUTS:
             raise ValueError(f"Contract.input must be one of {INPUTS}, got {self.input!r}")
-        if self.path_simpler not in (None, "min", "max"):
+        simpler = self.path_simpler
+        joint = isinstance(self.path_parameter, tuple)
+        if joint and (
+            not self.path_parameter or not all(isinstance(n, str) for n in self.path_parameter)
+        ):
             raise ValueError(
-                f"Contract.path_simpler must be 'min', 'max' or None, got {self.path_simpler!r}"
+                "Contract.path_parameter must be a name or a tuple of names, "
+                f"got {self.path_parameter!r}"
             )
-        if self.path_simpler is not None and self.path_parameter is None:
+        if (
+            joint
+            and simpler is not None
+            and (not isinstance(simpler, tuple) or len(simpler) != len(self.path_parameter))
+        ):
+            raise ValueError(
+                "Contract.path_simpler must be a tuple as long as path_parameter "
+                f"{self.path_parameter!r}, got {simpler!r}"
+            )
+        for each in simpler if joint and simpler is not None else (simpler,):
+            if each not in (None, "min", "max"):
+                raise ValueError(
+                    f"Contract.path_simpler must be 'min', 'max' or None, got {simpler!r}"
+                )
+        if simpler is not None and self.path_parameter is None:
             raise ValueError("Contract.path_simpler needs a path_parameter to point along")
         if not callable(self.tuning_ignores):
             raise TypeError("Contract.tuning_ignores must be a function of the parameters")
@@ -119,6 +144,21 @@ class Contract:
         if bad:
             raise TypeError(f"Contract.row_values[{bad[0]!r}] must be a RowValue")
         object.__setattr__(self, "row_values", dict(self.row_values))  # a copy of its own
+
+    @property
+    def path_names(self) -> tuple[str, ...]:
+        """The path parameters as a tuple (empty without one)."""
+        if self.path_parameter is None:
+            return ()
+        if isinstance(self.path_parameter, tuple):
+            return self.path_parameter
+        return (self.path_parameter,)
+
+    def simpler_end(self, name: str) -> str | None:
+        """``path_simpler`` of the path parameter ``name`` (None: no direction declared)."""
+        if isinstance(self.path_simpler, tuple):
+            return self.path_simpler[self.path_names.index(name)]
+        return self.path_simpler if name in self.path_names else None
 
     def missing_methods(self, cls) -> list[str]:
         """The methods this contract promises that ``cls`` does not have: ``fit_path`` for a

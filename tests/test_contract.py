@@ -45,6 +45,9 @@ def test_a_declaration_that_is_not_a_contract_is_named():
         ({"row_values": {"x": "objective"}}, "row_values\\['x'\\] must be a RowValue"),
         ({"path_parameter": "m", "path_simpler": "low"}, "path_simpler must be 'min', 'max'"),
         ({"path_simpler": "min"}, "path_simpler needs a path_parameter"),
+        ({"path_parameter": ()}, "a name or a tuple of names"),
+        ({"path_parameter": ("k", "C"), "path_simpler": "min"}, "tuple as long as"),
+        ({"path_parameter": ("k", "C"), "path_simpler": ("min", "low")}, "'min', 'max' or None"),
     ],
 )
 def test_a_malformed_contract_is_refused_where_it_is_declared(kwargs, message):
@@ -82,3 +85,12 @@ def test_a_solver_whose_class_breaks_its_promise_is_refused_at_validation():
     spec = _spec_with(Contract(path_parameter="C"))
     with pytest.raises(ConfigError, match="SVC declares a contract that needs fit_path"):
         spec.validate()
+
+
+def test_a_joint_path_names_its_parameters_and_their_simpler_ends():
+    joint = Contract(path_parameter=("k", "C"), path_simpler=("min", None))
+    assert joint.path_names == ("k", "C")
+    assert joint.simpler_end("k") == "min" and joint.simpler_end("C") is None
+    single = Contract(path_parameter="margin", path_simpler="min")
+    assert single.path_names == ("margin",) and single.simpler_end("margin") == "min"
+    assert Contract().path_names == () and Contract().simpler_end("C") is None

@@ -4,8 +4,10 @@ declared by its contract's ``path_parameter``).
 OLLAWV: the worst-violator updates never depend on the stopping threshold (the classifier's
 margin, the regressor's tube), only the stop does, so every model of a threshold path is a
 prefix of the longest run. The bag-kernel SVMs (MISMO, miGraph): the bag kernel does not
-depend on ``C``, so one kernel serves every ``C``. :func:`fit_along_path` turns one such run
-into one fitted estimator per value, each identical to a separate ``fit`` with that value.
+depend on ``C``, so one kernel serves every ``C``. The MLM: nested sets of reference points
+share one factorisation for every number of them and every ``C``. :func:`fit_along_path`
+turns one such run into one fitted estimator per value, each the model a separate ``fit``
+with that value gives.
 """
 
 from __future__ import annotations
@@ -25,10 +27,12 @@ def fit_along_path(estimator, name: str, values, run, store) -> list:
     ----------
     estimator : estimator
         Any estimator with scikit-learn's ``_validate_params``.
-    name : str
-        The path parameter (``"margin"``, ``"epsilon"``, ``"C"``).
-    values : sequence of float
-        Its values, each finite and >= 0 (and valid for the estimator's parameter).
+    name : str or tuple of str
+        The path parameter (``"margin"``, ``"epsilon"``, ``"C"``), or the parameters of a
+        joint path (``("n_reference", "C")``).
+    values : sequence of float, or of dict for a joint path
+        The parameter's values, each finite and >= 0; for a joint path, each point's
+        parameters (checked by the estimator's own parameter validation).
     run : callable
         ``run(model, values) -> state``: validates the data on ``model`` and runs the loop
         once for every value.
@@ -41,12 +45,20 @@ def fit_along_path(estimator, name: str, values, run, store) -> list:
         The fitted clones, in the order of ``values``.
     """
     values = list(values)  # as given: an int parameter stays int
-    numbers = [float(v) for v in values]
-    if not values or min(numbers) < 0 or not all(math.isfinite(v) for v in numbers):
-        raise ValueError(
-            f"{name} values must be a non-empty list of finite numbers >= 0; got {values}"
-        )
-    models = [clone(estimator).set_params(**{name: v}) for v in values]
+    if isinstance(name, tuple):
+        if not values or not all(isinstance(v, dict) and set(v) <= set(name) for v in values):
+            raise ValueError(
+                f"a path over {name} takes a non-empty list of dicts over those parameters; "
+                f"got {values}"
+            )
+        models = [clone(estimator).set_params(**v) for v in values]
+    else:
+        numbers = [float(v) for v in values]
+        if not values or min(numbers) < 0 or not all(math.isfinite(v) for v in numbers):
+            raise ValueError(
+                f"{name} values must be a non-empty list of finite numbers >= 0; got {values}"
+            )
+        models = [clone(estimator).set_params(**{name: v}) for v in values]
     for model in models:
         model._validate_params()
     state = run(models[0], values)

@@ -162,7 +162,7 @@ def fit_and_score(
 def fit_and_score_path(
     solver: SolverSpec,
     params: dict,
-    path: tuple[str, list] | None,
+    path: tuple[tuple[str, ...], list] | None,
     train: Dataset,
     test: Dataset,
     *,
@@ -172,8 +172,10 @@ def fit_and_score_path(
 ) -> list[Evaluation]:
     """:func:`fit_and_score` for every value of a path parameter, from one ``fit_path``.
 
-    ``path = (name, values)``, ``name`` the contract's ``path_parameter``; ``None`` is a single
-    plain fit.
+    ``path = (names, values)``: the path parameters the grid varies
+    (:func:`svmlab.evaluation.tuning.grid_path`) and what ``fit_path`` takes, their values
+    (one parameter) or a list of dicts over them (a joint path); ``None`` is a single plain
+    fit.
     Each model's ``fit_time`` is the shared fit's time divided among the models.
 
     Returns

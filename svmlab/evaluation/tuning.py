@@ -21,15 +21,17 @@
     The one-standard-error rule (Hastie, Tibshirani and Friedman, *The Elements of Statistical
     Learning*, 2nd ed., Sec. 7.10): the simplest point whose mean inner score is within one
     standard error (:func:`fold_standard_error`) of the best one's. "Simplest" follows the
-    solver's path parameter towards the end its estimator's contract declares simpler
-    (``Contract.path_simpler``), along the best point's own path (its other parameters
-    fixed: the path orders only those points); an estimator that declares none is refused.
+    solver's path parameter (the first one the grid varies, for a joint path) towards the end
+    its estimator's contract declares simpler (``Contract.path_simpler``), along the best
+    point's own path (its other parameters fixed: the path orders only those points); an
+    estimator that declares none is refused.
 """
 
 from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from itertools import product
 
 import numpy as np
 
@@ -149,7 +151,9 @@ class Tuning:
             )
         if self.rule_of(solver) != "one_se" or self.mode == "none" or not solver.grid:
             return
-        if solver.contract.path_simpler:
+        along = next(iter(grid_path(solver)), None)  # the parameter one_se moves along
+        names = (along,) if along else solver.contract.path_names
+        if any(solver.contract.simpler_end(n) for n in names):
             return
         where = "its rule" if solver.rule else "tuning.rule"
         raise ConfigError(
@@ -174,7 +178,7 @@ class Tuning:
         (:meth:`mode_for`): ``one_se`` only for ``nested`` along a path of more than one
         value (:func:`grid_path`), since without one every point is equally simple and the
         rule keeps the best point; ``best`` otherwise. Rows record it (``tuning_rule``)."""
-        if mode != "nested" or grid_path(solver) is None:
+        if mode != "nested" or not grid_path(solver):
             return "best"
         return self.rule_of(solver)
 
@@ -199,32 +203,38 @@ def model_key(solver: SolverSpec, point: dict) -> str:
 
 def seed_key(solver: SolverSpec, point: dict) -> str:
     """The key a grid point's ``random_state`` derives from: its :func:`model_key` without the
-    solver's path parameter (:func:`grid_path`), so the models of one path, fitted
+    solver's path parameters (:func:`grid_path`), so the models of one path, fitted
     together, share a seed."""
     path = grid_path(solver)
-    return model_key(solver, {k: v for k, v in point.items() if k != path})
+    return model_key(solver, {k: v for k, v in point.items() if k not in path})
 
 
-def grid_path(solver: SolverSpec) -> str | None:
-    """The grid parameter the solver fits as a whole path at once (the estimator's
-    contract's ``path_parameter``), when the grid has more than one value of it; else None."""
+def grid_path(solver: SolverSpec) -> tuple[str, ...]:
+    """The grid parameters the solver fits as a whole path at once (the estimator's
+    contract's ``path_parameter``, in its order), those of them the grid gives more than one
+    value; empty when there are none."""
     if not solver.grid:
-        return None
-    name = solver.contract.path_parameter
-    return name if name is not None and len(solver.grid.get(name, ())) > 1 else None
+        return ()
+    return tuple(n for n in solver.contract.path_names if len(solver.grid.get(n, ())) > 1)
 
 
 def evaluate_point(solver: SolverSpec, point: dict, train, test, **common) -> dict:
     """:func:`fit_and_score` of the grid point ``point``, by model key (:func:`model_key`); for
     a solver with a path parameter (:func:`grid_path`), of every point of its path, from one
-    ``fit_path``. ``common`` is passed on (preprocessing, classes, random_state)."""
+    ``fit_path``: the values of a single parameter, or every combination of the grid values
+    of a joint path (a list of dicts). ``common`` is passed on (preprocessing, classes,
+    random_state)."""
     path = grid_path(solver)
-    if path is None:
+    if not path:
         return {model_key(solver, point): fit_and_score(solver, point, train, test, **common)}
-    rest = {k: v for k, v in point.items() if k != path}
-    values = list(solver.grid[path])
+    rest = {k: v for k, v in point.items() if k not in path}
+    members = [dict(zip(path, combo)) for combo in product(*(solver.grid[n] for n in path))]
+    if isinstance(solver.contract.path_parameter, tuple):
+        values = members
+    else:
+        values = [member[path[0]] for member in members]
     evaluations = fit_and_score_path(solver, rest, (path, values), train, test, **common)
-    return {model_key(solver, rest | {path: v}): ev for v, ev in zip(values, evaluations)}
+    return {model_key(solver, rest | m): ev for m, ev in zip(members, evaluations)}
 
 
 def point_seed(random_state: int | None, key: str) -> int | None:
@@ -340,7 +350,9 @@ def inner_search(
         train.targets, seed=derive_seed(seed, "inner"), dataset=train.name, task=train.task
     )
     parts = [(train.subset(s.train), train.subset(s.test)) for s in splits]
-    path = grid_path(solver)
+    # one_se moves along the first path parameter the grid varies, among points that share
+    # the others
+    along = next(iter(grid_path(solver)), None)
     rule = tuning.rule_for(solver, "nested")
     table, done = [], {}
     for point in solver.grid_points():
@@ -363,8 +375,11 @@ def inner_search(
         rule=rule,
         higher_is_better=direction(metric) == "max",
         errors=[done[model_key(solver, row["params"])][1] for row in table],
-        path_values=[row["params"].get(path) for row in table],
-        simpler=solver.contract.path_simpler,
-        groups=[seed_key(solver, row["params"]) for row in table],  # the point less its path
+        path_values=[row["params"].get(along) for row in table],
+        simpler=solver.contract.simpler_end(along) if along else None,
+        groups=[  # the point less the parameter one_se moves along
+            model_key(solver, {k: v for k, v in row["params"].items() if k != along})
+            for row in table
+        ],
     )
     return table[chosen]["params"], table

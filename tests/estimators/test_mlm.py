@@ -279,6 +279,32 @@ def test_sklearn_compatible(estimator, check):
         check(estimator)
 
 
+def _path_data(model, n=60):
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(n, 3))
+    y = X[:, 0] - X[:, 1] + 0.1 * rng.normal(size=n)
+    if isinstance(model, MLMClassifier):
+        y = np.digitize(y, [-0.5, 0.5])
+    return X, y
+
+
+def _assert_same_model(fitted, alone, X, exact):
+    same = np.testing.assert_array_equal if exact else np.testing.assert_allclose
+    np.testing.assert_array_equal(fitted.reference_points_, alone.reference_points_)
+    if exact:
+        np.testing.assert_array_equal(fitted.B_, alone.B_)
+    else:  # the same system solved from another factorisation: equal to rounding
+        np.testing.assert_allclose(fitted.B_, alone.B_, rtol=1e-7, atol=1e-9 * abs(alone.B_).max())
+    if isinstance(fitted, MLMClassifier):
+        np.testing.assert_array_equal(fitted.predict(X), alone.predict(X))
+    else:
+        same(fitted.predict(X), alone.predict(X))
+    info = {k: v for k, v in fitted.fit_info_.items() if k != "b_norm"}
+    assert info == {k: v for k, v in alone.fit_info_.items() if k != "b_norm"}
+    assert fitted.fit_info_["b_norm"] == pytest.approx(alone.fit_info_["b_norm"], rel=1e-7)
+    assert fitted.n_iter_ == alone.n_iter_
+
+
 @pytest.mark.parametrize(
     "model",
     [
@@ -292,18 +318,63 @@ def test_sklearn_compatible(estimator, check):
 def test_a_c_path_gives_the_models_separate_fits_give(model):
     from sklearn.base import clone
 
-    rng = np.random.default_rng(0)
-    X = rng.normal(size=(60, 3))
-    y = X[:, 0] - X[:, 1] + 0.1 * rng.normal(size=60)
-    if isinstance(model, MLMClassifier):
-        y = np.digitize(y, [-0.5, 0.5])
+    X, y = _path_data(model)
     Cs = [0.25, 0.0, 4.0] if model.regularization == "ridge" else [0.25, 4.0]
-    path = model.fit_path(X, y, Cs)
+    path = model.fit_path(X, y, Cs)  # plain numbers are values of C
     for C, fitted in zip(Cs, path):
         alone = clone(model).set_params(C=C).fit(X, y)
         assert fitted.C == C
-        np.testing.assert_array_equal(fitted.B_, alone.B_)
+        # all points as reference points, or another regularisation: fitted on their own
+        exact = model.n_reference is None or model.regularization != "ridge"
+        _assert_same_model(fitted, alone, X, exact)
+
+
+@pytest.mark.parametrize(
+    "model",
+    [
+        MLMRegressor(random_state=3),
+        MLMRegressor(random_state=3, multilateration="lm"),
+        MLMClassifier(class_weight="balanced", random_state=3),
+        MLMClassifier(random_state=3),
+    ],
+    ids=["regressor", "regressor_lm", "weighted_classifier", "classifier"],
+)
+def test_a_path_over_k_and_c_gives_the_models_separate_fits_give(model):
+    """Random- and Rank-MLM's Table 10 grid in one fit_path: the reference points of every K
+    are the ones a separate fit with the same seed draws, and the models agree to rounding."""
+    from sklearn.base import clone
+
+    X, y = _path_data(model, n=80)
+    if model.multilateration == "lm":
+        y = np.column_stack([y, X[:, 2]])
+    points = [{"n_reference": k, "C": c} for k in (0.1, 0.3, 0.5, 1.0, 12) for c in (0.0, 0.5, 2.0)]
+    path = model.fit_path(X, y, points)
+    assert len(path) == len(points)
+    for point, fitted in zip(points, path):
+        alone = clone(model).set_params(**point).fit(X, y)
+        assert fitted.get_params()["n_reference"] == point["n_reference"]
+        assert fitted.C == point["C"]
+        full_mlm = point["n_reference"] == 1.0 and point["C"] == 0.0  # fitted on its own
+        _assert_same_model(fitted, alone, X, exact=full_mlm)
+
+
+def test_an_ill_conditioned_block_of_a_k_path_is_solved_as_a_separate_fit_would():
+    """Duplicate inputs among the reference points make D's columns equal: the path falls
+    back to lstsq for that K, and the model is still the separate fit's."""
+    from sklearn.base import clone
+
+    X, y = _path_data(MLMRegressor())
+    X = np.vstack([X, X[:30]])  # every one of the first 30 rows twice
+    y = np.concatenate([y, y[:30]])
+    model = MLMRegressor(random_state=1)
+    points = [{"n_reference": k, "C": 0.0} for k in (0.2, 0.5)]
+    for point, fitted in zip(points, model.fit_path(X, y, points)):
+        alone = clone(model).set_params(**point).fit(X, y)
         np.testing.assert_array_equal(fitted.reference_points_, alone.reference_points_)
-        np.testing.assert_array_equal(fitted.predict(X), alone.predict(X))
-        assert fitted.fit_info_ == alone.fit_info_ and fitted.n_iter_ == alone.n_iter_
-    assert MLMRegressor.svmlab_contract.path_parameter == "C"
+        np.testing.assert_allclose(fitted.predict(X), alone.predict(X), rtol=1e-6, atol=1e-6)
+
+
+def test_the_mlm_contract_declares_a_joint_path_over_k_and_c():
+    contract = MLMRegressor.svmlab_contract
+    assert contract.path_parameter == ("n_reference", "C")
+    assert contract.simpler_end("n_reference") == "min" and contract.simpler_end("C") == "max"

@@ -123,7 +123,7 @@ def test_a_path_parameter_is_fitted_as_one_path_with_the_same_scores(monkeypatch
             "grid": {"C": [1.0, 4.0], "margin": [0.3, 0.03, 0.003], "gamma": [0.5, 2.0]},
         }
     )
-    assert tuning.grid_path(spec) == "margin"
+    assert tuning.grid_path(spec) == ("margin",)
     assert tuning.seed_key(spec, {"C": 1.0, "margin": 0.3, "gamma": 0.5}) == tuning.seed_key(
         spec, {"C": 4.0, "margin": 0.003, "gamma": 0.5}
     )
@@ -146,7 +146,7 @@ def test_a_path_parameter_is_fitted_as_one_path_with_the_same_scores(monkeypatch
     assert all(values == [0.3, 0.03, 0.003] for values in paths)
     # the same search with every point fitted on its own
     real = tuning.fit_and_score
-    monkeypatch.setattr(tuning, "grid_path", lambda solver: None)
+    monkeypatch.setattr(tuning, "grid_path", lambda solver: ())
     monkeypatch.setattr(
         tuning, "fit_and_score", lambda *a, **k: singles.append(a[1]) or real(*a, **k)
     )
@@ -161,3 +161,41 @@ def test_a_path_parameter_is_fitted_as_one_path_with_the_same_scores(monkeypatch
     assert len(singles) == 6 * 3  # C does not change the model: 2 gammas x 3 margins x 3 folds
     assert [row["score"] for row in table] == [row["score"] for row in alone]
     assert len({row["score"] for row in table}) > 2  # the margins do change the score
+
+
+def test_a_joint_path_is_fitted_once_per_inner_fold_with_the_scores_of_separate_fits(monkeypatch):
+    """Random-/Rank-MLM's K x C grid: one fit_path per inner fold over every (K, C), whose
+    points share one seed; the same scores as fitting each point with that seed."""
+    from svmlab.estimators.mlm import MLMRegressor
+
+    rng = np.random.default_rng(4)
+    X = rng.normal(size=(80, 3))
+    data = Dataset(name="toy", task="regression", X=X, y=X[:, 0] - X[:, 1] + rng.normal(size=80))
+    spec = SolverSpec.from_config(
+        {
+            "name": "mlm_rank",
+            "_target_": "svmlab.estimators.mlm.MLMRegressor",
+            "grid": {"n_reference": [0.2, 0.5], "C": [0.0, 1.0, 4.0]},
+        }
+    )
+    assert tuning.grid_path(spec) == ("n_reference", "C")
+    assert len({tuning.seed_key(spec, p) for p in spec.grid_points()}) == 1
+    paths = []
+    real_path = MLMRegressor.fit_path
+    monkeypatch.setattr(
+        MLMRegressor,
+        "fit_path",
+        lambda self, *a, **k: paths.append(a[2]) or real_path(self, *a, **k),
+    )
+    run = dict(tuning={"inner_folds": 3}, preprocessing=None, classes=None, seed=0, random_state=0)
+    _, table = tuning.inner_search(spec, data, **run)
+    assert len(table) == 6 and len(paths) == 3  # one path per inner fold
+    assert all(len(points) == 6 and isinstance(points[0], dict) for points in paths)
+    monkeypatch.setattr(tuning, "grid_path", lambda solver: ())
+    monkeypatch.setattr(  # the seed of the path search, so the reference points are the same
+        tuning, "seed_key", lambda solver, point: tuning.model_key(solver, {})
+    )
+    _, alone = tuning.inner_search(spec, data, **run)
+    np.testing.assert_allclose(
+        [row["score"] for row in table], [row["score"] for row in alone], rtol=1e-9
+    )

@@ -6,7 +6,9 @@ from __future__ import annotations
 from numbers import Integral, Real
 
 import numpy as np
+from scipy import linalg
 from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin, clone
+from sklearn.utils import check_random_state
 
 from svmlab._sklearn_compat import Interval, StrOptions
 from svmlab.contract import Contract
@@ -24,7 +26,7 @@ from svmlab.estimators.mlm.coefficients import (
     regularised_least_squares,
     square_solve,
 )
-from svmlab.estimators.mlm.distances import resolve_count
+from svmlab.estimators.mlm.distances import distance_matrix, resolve_count
 
 __all__ = ["MLMClassifier", "MLMRegressor"]
 
@@ -108,10 +110,12 @@ _ATTRIBUTES_DOC = """
 class _StandardTraining(MLMTrainingBase):
     """Reference points at random (or all), then one of the Table 2 solvers."""
 
-    # Rank-MLM's C: the reference points, distances and D^T D serve every value
+    # Random- and Rank-MLM's K and C: nested sets of reference points share the distances
+    # and one factorisation (a QR of D for C = 0, D^T D for C > 0); fewer reference points
+    # and a larger C give the simpler model
     svmlab_contract = Contract(
-        path_parameter="C",
-        path_simpler="max",
+        path_parameter=("n_reference", "C"),
+        path_simpler=("min", "max"),
         row_values=MLMTrainingBase.svmlab_contract.row_values,
     )
 
@@ -120,48 +124,92 @@ class _StandardTraining(MLMTrainingBase):
         self.n_iter_ = int(self.fit_info_.get("iterations", 1))
         return self
 
-    def fit_path(self, X, y, Cs):
-        """One fitted model per ``C``, sharing the reference points, the distances and, for the
-        ridge (Rank-MLM), ``D^T W D`` and ``D^T W Delta``.
+    def fit_path(self, X, y, points):
+        """One fitted model per grid point over ``n_reference`` and ``C`` (Random- and
+        Rank-MLM's Table 10 grid), from one set of distances and one factorisation.
 
-        With an int ``random_state`` each model is identical to
-        ``clone(self).set_params(C=c).fit(X, y)``; ``regularization`` other than ``"ridge"``
-        fits each on its own.
+        The reference points of a smaller ``K`` are the first ``K`` of the same random draw,
+        so one ``D`` to the largest set serves every point: for ``C = 0`` its QR
+        factorisation (``B`` of the first ``K`` columns by a triangular solve), for
+        ``C > 0`` its ``D^T W D`` (a Cholesky factorisation of the leading block per point).
+        A block whose triangular factor is ill-conditioned (reciprocal condition below
+        1e-8, e.g. duplicate reference inputs) is solved by ``lstsq`` as a separate fit
+        would. With an int ``random_state`` each model is the one
+        ``clone(self).set_params(**point).fit(X, y)`` gives, to rounding. Full-MLM's points
+        (every training point a reference point, ``C = 0``), and ``regularization`` other
+        than ``"ridge"``, are fitted on their own.
 
         Parameters
         ----------
         X : array-like of shape (n_samples, n_features)
         y : array-like of shape (n_samples,) or (n_samples, n_outputs)
-        Cs : sequence of float
-            Values of ``C`` (each >= 0).
+        points : sequence of dict or of float
+            Each model's ``n_reference`` and / or ``C``; plain numbers are values of ``C``.
 
         Returns
         -------
         models : list
-            Fitted copies of this estimator with ``C`` set to each value, in the order given.
+            Fitted copies of this estimator with each point's parameters, in the order given.
         """
+        points = [dict(p) if isinstance(p, dict) else {"C": p} for p in points]
         if self.regularization != "ridge":
-            return [clone(self).set_params(C=c).fit(X, y) for c in Cs]
+            return [clone(self).set_params(**p).fit(X, y) for p in points]
 
         def shared(model, _):
             X_, Y, weights = model._validated(X, y)
-            rng, rp, D, Delta = model._distances(X_, Y)
             targets = {a: getattr(model, a) for a in model._target_attributes}
-            return X_, Y, weights, rng, rp, D, Delta, targets, {}
+            n = len(X_)
+            counts = [
+                model._reference_count(n, p.get("n_reference", self.n_reference)) for p in points
+            ]
+            Cs = [p.get("C", self.C) for p in points]
+            joint = [i for i in range(len(points)) if _on_the_path(counts[i], n, Cs[i])]
+            if not joint:
+                return X_, Y, targets, counts, None
+            if all(counts[i] == n for i in joint):  # Ch. 5's Rank-MLM: every point, C path
+                order = np.arange(n)
+            else:
+                # RandomState.choice(n, K, replace=False) is permutation(n)[:K]: every K's
+                # points are those a separate fit with the same seed draws
+                order = check_random_state(self.random_state).permutation(n)
+                order = order[: max(counts[i] for i in joint)]
+            D, Delta = distance_matrix(X_, X_[order]), distance_matrix(Y, Y[order])
+            if weights is not None:
+                root = np.sqrt(weights)[:, None]
+                D, Delta = root * D, root * Delta
+            factors = {}
+            if any(Cs[i] == 0 for i in joint):
+                DeltaQ, R = linalg.qr_multiply(D, Delta.T, mode="right")
+                factors["qr"] = (R, DeltaQ.T)
+            if any(Cs[i] > 0 for i in joint):
+                factors["gram"] = (D.T @ D, D.T @ Delta)
+            return X_, Y, targets, counts, (order, D, Delta, factors)
 
-        def solve(model, state, _):
-            X_, Y, weights, rng, rp, D, Delta, targets, cache = state
+        def solve(model, state, i):
+            X_, Y, targets, counts, joint = state
+            K = counts[i]
+            if joint is None or not _on_the_path(K, len(X_), model.C):
+                model.fit(X, y)
+                return
             for name, value in targets.items():
                 setattr(model, name, value)
-            B, info = model._coefficients(D, Delta, X_, Y, rng, weights, cache=cache)
-            model._store(X_, Y, rp.copy(), B, info)  # each model its own arrays
+            order, D, Delta, factors = joint
+            B, info = _prefix_coefficients(D, Delta, factors, K, model.C)
+            rp = order[:K]
+            if np.any(np.diff(rp) < 0):  # keep the reference points in sorted order
+                sort = np.argsort(rp)
+                rp, B = rp[sort], B[np.ix_(sort, sort)]
+            model._store(X_, Y, rp.copy(), B, info)
 
-        return fit_along_path(self, "C", Cs, shared, solve)
+        return fit_along_path(self, ("n_reference", "C"), points, shared, solve)
 
-    def _select_reference(self, n, rng):
+    def _reference_count(self, n, value):
         # at least 2, and one more than the outputs (Levenberg-Marquardt needs K >= S)
         minimum = max(2, getattr(self, "n_outputs_", 1) + 1)
-        K = resolve_count(self.n_reference, n, name="n_reference", minimum=minimum)
+        return resolve_count(value, n, name="n_reference", minimum=minimum)
+
+    def _select_reference(self, n, rng):
+        K = self._reference_count(n, self.n_reference)
         if K >= n:
             return np.arange(n)
         return np.sort(rng.choice(n, size=K, replace=False))
@@ -194,6 +242,32 @@ class _StandardTraining(MLMTrainingBase):
             return B, {**info, "solver": info["fallback"] or "solve"}
         B, info = regularised_least_squares(D, Delta, self.C, weights, cache=cache)
         return B, {**info, "solver": "ridge" if self.C > 0 else "lstsq"}
+
+
+def _on_the_path(K, n, C):
+    """Whether a point is fitted from the path's shared factorisation: any ``K`` below ``n``,
+    and every training point as a reference point with a ridge; Full-MLM (``K = n``,
+    ``C = 0``) solves its square system on its own."""
+    return K < n or C > 0
+
+
+def _prefix_coefficients(D, Delta, factors, K, C):
+    """``B`` of the first ``K`` reference points (columns of ``D`` and ``Delta``) from the
+    factorisations of all of them (:meth:`_StandardTraining.fit_path`), and its ``info``."""
+    if C > 0:
+        gram, rhs = factors["gram"]
+        cache = {"gram": (D[:, :K], Delta[:, :K], gram[:K, :K], rhs[:K, :K])}
+        B, info = regularised_least_squares(D[:, :K], Delta[:, :K], C, cache=cache)
+        return B, {**info, "solver": "ridge"}
+    R, projected = factors["qr"]
+    block = R[:K, :K]
+    rcond, status = linalg.lapack.dtrcon(block, norm="1", uplo="U")
+    if status == 0 and rcond >= 1e-8:
+        B = linalg.solve_triangular(block, projected[:K, :K], check_finite=False)
+        if np.all(np.isfinite(B)):
+            return B, {"fallback": None, "solver": "lstsq"}
+    B, info = regularised_least_squares(D[:, :K], Delta[:, :K], 0.0)
+    return B, {**info, "solver": "lstsq"}
 
 
 class MLMRegressor(MLMRegressionPart, _StandardTraining, RegressorMixin, BaseEstimator):
