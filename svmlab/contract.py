@@ -75,7 +75,8 @@ class Contract:
         (OLLAWV's stopping margin). The tuner then fits the path once per inner fold. A
         tuple names parameters fitted jointly: ``fit_path(X, y, points)`` then takes a list
         of dicts over those of them the grid varies, every combination of their grid values
-        (the MLM's number of reference points and ``C``: one factorisation serves all).
+        (the MLM's ``C`` and number of reference points: one factorisation serves all), distinct
+        names.
         The points of a path share their ``random_state``.
     path_simpler : {"min", "max"}, tuple of them or None, default=None
         Which end of the path parameter's values gives the simpler model: ``"min"`` when
@@ -114,9 +115,16 @@ class Contract:
         if self.input not in INPUTS:
             raise ValueError(f"Contract.input must be one of {INPUTS}, got {self.input!r}")
         simpler = self.path_simpler
+        if simpler is not None and self.path_parameter is None:
+            raise ValueError("Contract.path_simpler needs a path_parameter to point along")
         joint = isinstance(self.path_parameter, tuple)
-        if joint and (
-            not self.path_parameter or not all(isinstance(n, str) for n in self.path_parameter)
+        if not (self.path_parameter is None or joint or isinstance(self.path_parameter, str)) or (
+            joint
+            and (
+                not self.path_parameter
+                or not all(isinstance(n, str) for n in self.path_parameter)
+                or len(set(self.path_parameter)) != len(self.path_parameter)
+            )
         ):
             raise ValueError(
                 "Contract.path_parameter must be a name or a tuple of names, "
@@ -136,14 +144,17 @@ class Contract:
                 raise ValueError(
                     f"Contract.path_simpler must be 'min', 'max' or None, got {simpler!r}"
                 )
-        if simpler is not None and self.path_parameter is None:
-            raise ValueError("Contract.path_simpler needs a path_parameter to point along")
         if not callable(self.tuning_ignores):
             raise TypeError("Contract.tuning_ignores must be a function of the parameters")
         bad = [c for c, v in self.row_values.items() if not isinstance(v, RowValue)]
         if bad:
             raise TypeError(f"Contract.row_values[{bad[0]!r}] must be a RowValue")
         object.__setattr__(self, "row_values", dict(self.row_values))  # a copy of its own
+
+    @property
+    def joint_path(self) -> bool:
+        """Whether ``fit_path`` takes points (dicts) of a joint path rather than values."""
+        return isinstance(self.path_parameter, tuple)
 
     @property
     def path_names(self) -> tuple[str, ...]:

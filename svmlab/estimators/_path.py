@@ -1,5 +1,5 @@
-"""Fitting a whole path of one parameter from a single run (an estimator's ``fit_path``,
-declared by its contract's ``path_parameter``).
+"""Fitting a whole path of one parameter, or of several jointly, from a single run (an
+estimator's ``fit_path``, declared by its contract's ``path_parameter``).
 
 OLLAWV: the worst-violator updates never depend on the stopping threshold (the classifier's
 margin, the regressor's tube), only the stop does, so every model of a threshold path is a
@@ -21,7 +21,8 @@ _INPUT_ATTRIBUTES = ("classes_", "n_features_in_", "feature_names_in_")
 
 
 def fit_along_path(estimator, name: str, values, run, store) -> list:
-    """One fitted clone of ``estimator`` per value of parameter ``name``, from one run.
+    """One fitted clone of ``estimator`` per value of parameter ``name`` (per point of a
+    joint path), from one run.
 
     Parameters
     ----------

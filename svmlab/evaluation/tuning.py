@@ -229,7 +229,7 @@ def evaluate_point(solver: SolverSpec, point: dict, train, test, **common) -> di
         return {model_key(solver, point): fit_and_score(solver, point, train, test, **common)}
     rest = {k: v for k, v in point.items() if k not in path}
     members = [dict(zip(path, combo)) for combo in product(*(solver.grid[n] for n in path))]
-    if isinstance(solver.contract.path_parameter, tuple):
+    if solver.contract.joint_path:
         values = members
     else:
         values = [member[path[0]] for member in members]
@@ -285,8 +285,9 @@ def select_point(
         The metric's direction.
     errors : sequence of float, optional
         Each point's standard error (``one_se`` only).
-    path_values : sequence of float, optional
-        Each point's value of the path parameter (``one_se`` only).
+    path_values : sequence of float or None, optional
+        Each point's value of the path parameter (``one_se`` only); None is the largest value
+        (scikit-learn's "no limit": every training point as a reference point, say).
     simpler : {"min", "max"}
         Which end of the path values is simpler (``Contract.path_simpler``).
     groups : sequence, optional
@@ -313,7 +314,11 @@ def select_point(
     toward = -1.0 if simpler == "min" else 1.0
     path = [i for i in finite if groups is None or groups[i] == groups[best]]
     within = [i for i in path if signed[i] >= reach]
-    return max(within, key=lambda i: (toward * float(path_values[i]), signed[i], -i))
+
+    def value(i):
+        return np.inf if path_values[i] is None else float(path_values[i])
+
+    return max(within, key=lambda i: (toward * value(i), signed[i], -i))
 
 
 def inner_search(

@@ -95,7 +95,7 @@ def table_status(summary: dict, partial: bool, explained: bool) -> str:
     partial : bool
         Whether the run is incomplete (the table may lack datasets or folds).
     explained : bool
-        Whether the study has known deviations explained in the report.
+        Whether known deviations that concern the table are explained in the report.
     """
     if not summary.get("n_compared"):
         return f"{NOT_COMPARED}: {summary.get('note') or 'no dataset of the table in the run'}"
@@ -220,7 +220,8 @@ def document_record(paper, entries: list, report_name: str, markdown: str, quick
         for s in summaries:
             anchor = _section_anchor(heads, heading, s.get("title", ""), s.get("job", ""))
             link = f"{report_name}#{anchor}" if anchor else report_name
-            tables.append(_table_row(s, study, link, bool(partial), bool(e.report.explained)))
+            explained = bool(s.get("explained_by"))
+            tables.append(_table_row(s, study, link, bool(partial), explained))
     return {
         "document": paper.name,
         "title": paper.title,

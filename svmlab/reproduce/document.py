@@ -58,6 +58,10 @@ class PublishedTable:
     ranks_only : bool, default=False
         Only the order of the values can be compared, not the values (run times measured on
         other hardware and in another language).
+    deviations : tuple of str, default=()
+        Known deviations of this table alone, each explained with measured numbers in
+        ``svmlab/reproduce/deviations/<topic>.md`` (the target's own ``deviations`` concern
+        all its tables).
     """
 
     title: str
@@ -73,6 +77,7 @@ class PublishedTable:
     std_file: str = ""
     read_off: str = ""
     ranks_only: bool = False
+    deviations: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

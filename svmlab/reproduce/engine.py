@@ -392,6 +392,8 @@ def table_summaries(repro: Reproduction, rows: pd.DataFrame) -> list[dict]:
           ``mean_abs_delta_overall`` is at most that spread (the published one where printed;
           at least half a unit of the table's last digit, ``digits``, as a printed 0.00 is);
         * ``protocol_paper``, ``protocol_run`` and ``quick``: what each used;
+        * ``explained_by``: the topics of the known deviations that concern the table (the
+          target's and the table's own, :func:`known_deviations`);
         * ``note``: why a table has no published values to compare ("" otherwise).
     """
     run = run_protocol(rows)
@@ -401,6 +403,7 @@ def table_summaries(repro: Reproduction, rows: pd.DataFrame) -> list[dict]:
         "protocol_paper": repro.protocol.text if repro.protocol else "",
         "protocol_run": run.text if run else "",
         "quick": bool(run and run.quick),
+        "explained_by": list(repro.deviations),
     }
     out = []
     for table in repro.tables:
@@ -442,6 +445,7 @@ def _grid_summary(repro: Reproduction, table: PublishedTable, rows: pd.DataFrame
         "rho": {m: rank_correlation(p) for m, p in pairs.items()},
         "spread_run": _mean_cells(spread, cells),
         "spread_published": None if pstd is None else _mean_cells(pstd, cells),
+        "explained_by": list(dict.fromkeys(repro.deviations + table.deviations)),
         **verdicts,
     }
     return _with_defaults(entry)
@@ -533,10 +537,11 @@ def figures(repro: Reproduction, rows: pd.DataFrame, out_dir, formats=("png",)) 
 
 
 def known_deviations(repro: Reproduction) -> list[tuple[str, str]]:
-    """The explained deviations of ``repro``: ``(topic, Markdown text)`` each, from
-    ``svmlab/reproduce/deviations/<topic>.md``."""
+    """The explained deviations of ``repro`` (its own and its tables'): ``(topic, Markdown
+    text)`` each, from ``svmlab/reproduce/deviations/<topic>.md``."""
     folder = resources.files("svmlab.reproduce").joinpath("deviations")
+    topics = dict.fromkeys(repro.deviations + tuple(d for t in repro.tables for d in t.deviations))
     return [
         (topic, folder.joinpath(f"{topic}.md").read_text(encoding="utf-8").strip())
-        for topic in repro.deviations
+        for topic in topics
     ]

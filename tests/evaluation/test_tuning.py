@@ -1,7 +1,10 @@
+import json
+
 import numpy as np
 
 import svmlab.evaluation.tuning as tuning
 from svmlab.data.dataset import Dataset
+from svmlab.evaluation.tuning import Tuning
 from svmlab.solvers import SolverSpec
 
 
@@ -178,7 +181,7 @@ def test_a_joint_path_is_fitted_once_per_inner_fold_with_the_scores_of_separate_
             "grid": {"n_reference": [0.2, 0.5], "C": [0.0, 1.0, 4.0]},
         }
     )
-    assert tuning.grid_path(spec) == ("n_reference", "C")
+    assert tuning.grid_path(spec) == ("C", "n_reference")
     assert len({tuning.seed_key(spec, p) for p in spec.grid_points()}) == 1
     paths = []
     real_path = MLMRegressor.fit_path
@@ -199,3 +202,44 @@ def test_a_joint_path_is_fitted_once_per_inner_fold_with_the_scores_of_separate_
     np.testing.assert_allclose(
         [row["score"] for row in table], [row["score"] for row in alone], rtol=1e-9
     )
+
+
+def test_one_se_on_a_joint_path_moves_along_its_first_varied_parameter():
+    """Rank-MLM: towards a larger C at the best point's K; Random-MLM (only K varies):
+    towards fewer reference points, with None (every point) the largest K."""
+    from svmlab.estimators.mlm import MLMRegressor
+
+    rng = np.random.default_rng(5)
+    X = rng.normal(size=(60, 2))
+    data = Dataset(name="toy", task="regression", X=X, y=X[:, 0] + 0.3 * rng.normal(size=60))
+    run = dict(preprocessing=None, classes=None, seed=0, random_state=0)
+    rule = {"inner_folds": 3, "rule": "one_se"}
+    target = "svmlab.estimators.mlm.MLMRegressor"
+    rank = SolverSpec.from_config(
+        {"name": "rank", "_target_": target, "grid": {"n_reference": [0.3, 0.6], "C": [0.5, 8.0]}}
+    )
+    random = SolverSpec.from_config(
+        {"name": "random", "_target_": target, "grid": {"n_reference": [0.2, None]}}
+    )
+    assert MLMRegressor.svmlab_contract.simpler_end("C") == "max"
+    for spec, along in ((rank, "C"), (random, "n_reference")):
+        Tuning.from_config(rule).check_rule(spec)  # a direction is declared: not refused
+        best, table = tuning.inner_search(spec, data, tuning=rule | {"rule": "best"}, **run)
+        chosen, table = tuning.inner_search(spec, data, tuning=rule, **run)
+        assert all("se" in row for row in table)
+        others = {k: v for k, v in best.items() if k != along}
+        assert {k: v for k, v in chosen.items() if k != along} == others  # same path
+        score = {json.dumps(r["params"], sort_keys=True): r for r in table}
+        b, c = score[json.dumps(best, sort_keys=True)], score[json.dumps(chosen, sort_keys=True)]
+        assert c["score"] >= b["score"] - b["se"]
+
+
+def test_one_se_orders_none_as_the_largest_path_value():
+    picked = tuning.select_point(
+        [0.80, 0.79, 0.81],
+        rule="one_se",
+        errors=[0.05, 0.05, 0.05],
+        path_values=[None, 0.5, 0.2],
+        simpler="max",
+    )
+    assert picked == 0

@@ -7,7 +7,7 @@ import pytest
 import yaml
 
 from svmlab.reproduce import REPRODUCTIONS, get_reproduction, run_summaries, sections, side_by_side
-from svmlab.reproduce.engine import DATASETS_ROW, table_summaries
+from svmlab.reproduce.engine import DATASETS_ROW, known_deviations, table_summaries
 from tests.reproduce._rows import ok_row
 
 #: Fold error rates per (registry dataset, solver): three folds each.
@@ -231,3 +231,27 @@ def test_run_time_tables_compare_ranks_only():
     by_file = {s["file"]: s for s in table_summaries(repro, rows)}
     assert by_file["ollawv_runtime.csv"]["ranks_only"]
     assert not by_file["ollawv_accuracy.csv"]["ranks_only"]
+
+
+def test_a_known_deviation_marks_the_tables_it_concerns_and_no_other():
+    """A target's own deviations concern all its tables, a table's only that table."""
+    import dataclasses
+
+    repro = get_reproduction("evosvm_table_3_3")
+    error, objective = repro.tables[:2]
+
+    def summary(deviations=(), error_topics=(), objective_topics=()):
+        tables = (
+            dataclasses.replace(error, deviations=error_topics),
+            dataclasses.replace(objective, deviations=objective_topics),
+        )
+        target = dataclasses.replace(repro, deviations=deviations, tables=tables)
+        return table_summaries(target, _evosvm_rows())[0]  # the rows have errors only
+
+    assert summary(error_topics=("evosvm_spiral",))["explained_by"] == ["evosvm_spiral"]
+    assert summary(objective_topics=("evosvm_objective",))["explained_by"] == []
+    assert summary(deviations=("evosvm_mysvm",))["explained_by"] == ["evosvm_mysvm"]
+    marked = dataclasses.replace(
+        repro, tables=(error, dataclasses.replace(objective, deviations=("evosvm_spiral",)))
+    )
+    assert "evosvm_spiral" in [topic for topic, _ in known_deviations(marked)]

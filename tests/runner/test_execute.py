@@ -265,7 +265,7 @@ def test_outer_best_fits_a_path_once_with_the_rows_of_separate_fits(
     )
     _, _, path = _run(cfg, tmp_path / "path")
     assert len(calls) == 5 * 2  # per fold, one kernel per sigma
-    monkeypatch.setattr("svmlab.evaluation.tuning.grid_path", lambda solver: None)
+    monkeypatch.setattr("svmlab.evaluation.tuning.grid_path", lambda solver: ())
     _, _, alone = _run(cfg, tmp_path / "alone")
     assert len(calls) == 5 * 2 + 5 * 4  # per fold, one per grid point
     key = ["fold", "grid_point"]

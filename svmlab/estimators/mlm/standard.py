@@ -110,12 +110,12 @@ _ATTRIBUTES_DOC = """
 class _StandardTraining(MLMTrainingBase):
     """Reference points at random (or all), then one of the Table 2 solvers."""
 
-    # Random- and Rank-MLM's K and C: nested sets of reference points share the distances
-    # and one factorisation (a QR of D for C = 0, D^T D for C > 0); fewer reference points
-    # and a larger C give the simpler model
+    # Random- and Rank-MLM's C and K: nested sets of reference points share the distances
+    # and one factorisation (a QR of D for C = 0, D^T D for C > 0); a larger C and fewer
+    # reference points give the simpler model (one_se moves along C when the grid varies it)
     svmlab_contract = Contract(
-        path_parameter=("n_reference", "C"),
-        path_simpler=("min", "max"),
+        path_parameter=("C", "n_reference"),
+        path_simpler=("max", "min"),
         row_values=MLMTrainingBase.svmlab_contract.row_values,
     )
 
@@ -150,6 +150,12 @@ class _StandardTraining(MLMTrainingBase):
         -------
         models : list
             Fitted copies of this estimator with each point's parameters, in the order given.
+
+        Notes
+        -----
+        Memory: besides ``D`` and ``Delta`` to the largest set (n x K_max each), every
+        model keeps its own ``B_``: Table 10's 70 points at K up to n / 2 hold about
+        7 n^2 floats (1.2 GB at n = 4800).
         """
         points = [dict(p) if isinstance(p, dict) else {"C": p} for p in points]
         if self.regularization != "ridge":
@@ -166,23 +172,8 @@ class _StandardTraining(MLMTrainingBase):
             joint = [i for i in range(len(points)) if _on_the_path(counts[i], n, Cs[i])]
             if not joint:
                 return X_, Y, targets, counts, None
-            if all(counts[i] == n for i in joint):  # Ch. 5's Rank-MLM: every point, C path
-                order = np.arange(n)
-            else:
-                # RandomState.choice(n, K, replace=False) is permutation(n)[:K]: every K's
-                # points are those a separate fit with the same seed draws
-                order = check_random_state(self.random_state).permutation(n)
-                order = order[: max(counts[i] for i in joint)]
-            D, Delta = distance_matrix(X_, X_[order]), distance_matrix(Y, Y[order])
-            if weights is not None:
-                root = np.sqrt(weights)[:, None]
-                D, Delta = root * D, root * Delta
-            factors = {}
-            if any(Cs[i] == 0 for i in joint):
-                DeltaQ, R = linalg.qr_multiply(D, Delta.T, mode="right")
-                factors["qr"] = (R, DeltaQ.T)
-            if any(Cs[i] > 0 for i in joint):
-                factors["gram"] = (D.T @ D, D.T @ Delta)
+            order = _reference_order([counts[i] for i in joint], n, self.random_state)
+            D, Delta, factors = _factorise(X_, Y, weights, order, [Cs[i] for i in joint])
             return X_, Y, targets, counts, (order, D, Delta, factors)
 
         def solve(model, state, i):
@@ -201,7 +192,7 @@ class _StandardTraining(MLMTrainingBase):
                 rp, B = rp[sort], B[np.ix_(sort, sort)]
             model._store(X_, Y, rp.copy(), B, info)
 
-        return fit_along_path(self, ("n_reference", "C"), points, shared, solve)
+        return fit_along_path(self, ("C", "n_reference"), points, shared, solve)
 
     def _reference_count(self, n, value):
         # at least 2, and one more than the outputs (Levenberg-Marquardt needs K >= S)
@@ -242,6 +233,32 @@ class _StandardTraining(MLMTrainingBase):
             return B, {**info, "solver": info["fallback"] or "solve"}
         B, info = regularised_least_squares(D, Delta, self.C, weights, cache=cache)
         return B, {**info, "solver": "ridge" if self.C > 0 else "lstsq"}
+
+
+def _reference_order(counts, n, random_state):
+    """The reference points of a path, in the order whose prefixes are each K's points."""
+    if all(K == n for K in counts):  # Ch. 5's Rank-MLM: every point, a path over C
+        return np.arange(n)
+    # RandomState.choice(n, K, replace=False) is permutation(n)[:K]: every K's points are
+    # those a separate fit with the same seed draws
+    order = check_random_state(random_state).permutation(n)[: max(counts)]
+    return np.sort(order) if len(set(counts)) == 1 else order  # one K: a separate fit's order
+
+
+def _factorise(X, Y, weights, order, Cs):
+    """``D`` and ``Delta`` (weighted) to the points ``order``, and what the path's values of
+    ``C`` need: the QR factors of ``D`` (C = 0) and ``D^T D``, ``D^T Delta`` (C > 0)."""
+    D, Delta = distance_matrix(X, X[order]), distance_matrix(Y, Y[order])
+    if weights is not None:
+        root = np.sqrt(weights)[:, None]
+        D, Delta = root * D, root * Delta
+    factors = {}
+    if any(C == 0 for C in Cs):
+        DeltaQ, R = linalg.qr_multiply(D, Delta.T, mode="right")
+        factors["qr"] = (R, DeltaQ.T)
+    if any(C > 0 for C in Cs):
+        factors["gram"] = (D.T @ D, D.T @ Delta)
+    return D, Delta, factors
 
 
 def _on_the_path(K, n, C):
