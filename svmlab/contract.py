@@ -127,7 +127,7 @@ class Contract:
             )
         ):
             raise ValueError(
-                "Contract.path_parameter must be a name or a tuple of names, "
+                "Contract.path_parameter must be a name or a tuple of distinct names, "
                 f"got {self.path_parameter!r}"
             )
         if (
