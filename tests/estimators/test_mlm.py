@@ -359,20 +359,33 @@ def test_a_path_over_k_and_c_gives_the_models_separate_fits_give(model):
         _assert_same_model(fitted, alone, X, exact=full_mlm)
 
 
-def test_an_ill_conditioned_block_of_a_k_path_is_solved_as_a_separate_fit_would():
-    """Duplicate inputs among the reference points make D's columns equal: the path falls
-    back to lstsq for that K, and the model is still the separate fit's."""
+@pytest.mark.parametrize("shift, fallback", [(0.0, False), (1e-10, True)], ids=["copies", "near"])
+def test_repeated_reference_inputs_on_a_k_path_give_a_separate_fits_model(
+    monkeypatch, shift, fallback
+):
+    """Copies of a reference input make D's columns equal: the path shares their
+    coefficients as the minimum-norm solution does, without lstsq; nearly equal columns
+    (ill-conditioned) are solved by lstsq for that K. Either way the separate fit's model."""
     from sklearn.base import clone
 
+    import svmlab.estimators.mlm.standard as standard
+
     X, y = _path_data(MLMRegressor())
-    X = np.vstack([X, X[:30]])  # every one of the first 30 rows twice
-    y = np.concatenate([y, y[:30]])
+    X = np.vstack([X, X[:30] + shift])  # the first 30 rows twice (or nearly)
+    y = np.concatenate([y, y[:30] + 0.05])
     model = MLMRegressor(random_state=1)
-    points = [{"n_reference": k, "C": 0.0} for k in (0.2, 0.5)]
-    for point, fitted in zip(points, model.fit_path(X, y, points)):
+    points = [{"n_reference": k, "C": 0.0} for k in (0.2, 0.5, 0.9)]
+    calls, real = [], standard.regularised_least_squares
+    monkeypatch.setattr(
+        standard, "regularised_least_squares", lambda *a, **k: calls.append(1) or real(*a, **k)
+    )
+    path = model.fit_path(X, y, points)
+    assert bool(calls) == fallback
+    for point, fitted in zip(points, path):
         alone = clone(model).set_params(**point).fit(X, y)
         np.testing.assert_array_equal(fitted.reference_points_, alone.reference_points_)
-        np.testing.assert_allclose(fitted.predict(X), alone.predict(X), rtol=1e-6, atol=1e-6)
+        np.testing.assert_allclose(fitted.B_, alone.B_, rtol=1e-7, atol=1e-9 * abs(alone.B_).max())
+        np.testing.assert_allclose(fitted.predict(X), alone.predict(X), rtol=1e-9, atol=1e-9)
 
 
 def test_the_mlm_contract_declares_a_joint_path_over_k_and_c():

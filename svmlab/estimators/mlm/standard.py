@@ -132,9 +132,10 @@ class _StandardTraining(MLMTrainingBase):
         so one ``D`` to the largest set serves every point: for ``C = 0`` its QR
         factorisation (``B`` of the first ``K`` columns by a triangular solve), for
         ``C > 0`` its ``D^T W D`` (a Cholesky factorisation of the leading block per point).
-        A block whose triangular factor is ill-conditioned (reciprocal condition below
-        1e-8, e.g. duplicate reference inputs) is solved by ``lstsq`` as a separate fit
-        would. With an int ``random_state`` each model is the one
+        Copies of a reference input (equal columns of ``D``) share their coefficients
+        equally, as the minimum-norm solution of a separate fit's ``lstsq`` does; a block
+        whose triangular factor is still ill-conditioned (reciprocal condition below 1e-8,
+        nearly equal inputs) is solved by that ``lstsq`` itself. With an int ``random_state`` each model is the one
         ``clone(self).set_params(**point).fit(X, y)`` gives, to rounding. Full-MLM's points
         (every training point a reference point, ``C = 0``), and ``regularization`` other
         than ``"ridge"``, are fitted on their own.
@@ -185,12 +186,8 @@ class _StandardTraining(MLMTrainingBase):
             for name, value in targets.items():
                 setattr(model, name, value)
             order, D, Delta, factors = joint
-            B, info = _prefix_coefficients(D, Delta, factors, K, model.C)
-            rp = order[:K]
-            if np.any(np.diff(rp) < 0):  # keep the reference points in sorted order
-                sort = np.argsort(rp)
-                rp, B = rp[sort], B[np.ix_(sort, sort)]
-            model._store(X_, Y, rp.copy(), B, info)
+            rp, B, info = _prefix_coefficients(D, Delta, factors, order[:K], model.C)
+            model._store(X_, Y, rp, B, info)
 
         return fit_along_path(self, ("C", "n_reference"), points, shared, solve)
 
@@ -247,15 +244,21 @@ def _reference_order(counts, n, random_state):
 
 def _factorise(X, Y, weights, order, Cs):
     """``D`` and ``Delta`` (weighted) to the points ``order``, and what the path's values of
-    ``C`` need: the QR factors of ``D`` (C = 0) and ``D^T D``, ``D^T Delta`` (C > 0)."""
+    ``C`` need: the QR factors of ``D``'s distinct columns (C = 0) and ``D^T D``,
+    ``D^T Delta`` (C > 0)."""
     D, Delta = distance_matrix(X, X[order]), distance_matrix(Y, Y[order])
     if weights is not None:
         root = np.sqrt(weights)[:, None]
         D, Delta = root * D, root * Delta
     factors = {}
     if any(C == 0 for C in Cs):
-        DeltaQ, R = linalg.qr_multiply(D, Delta.T, mode="right")
-        factors["qr"] = (R, DeltaQ.T)
+        # identical reference inputs give identical columns of D, among which the minimum-norm
+        # solution (lstsq's) shares the coefficients equally: factorise the distinct ones
+        _, first, inverse = np.unique(X[order], axis=0, return_index=True, return_inverse=True)
+        rep = first[inverse.ravel()]  # the position of each point's first copy
+        distinct = np.flatnonzero(rep == np.arange(len(order)))
+        DeltaQ, R = linalg.qr_multiply(D[:, distinct], Delta.T, mode="right")
+        factors["qr"] = (R, DeltaQ.T, rep, distinct)
     if any(C > 0 for C in Cs):
         factors["gram"] = (D.T @ D, D.T @ Delta)
     return D, Delta, factors
@@ -268,23 +271,38 @@ def _on_the_path(K, n, C):
     return K < n or C > 0
 
 
-def _prefix_coefficients(D, Delta, factors, K, C):
-    """``B`` of the first ``K`` reference points (columns of ``D`` and ``Delta``) from the
-    factorisations of all of them (:meth:`_StandardTraining.fit_path`), and its ``info``."""
+def _prefix_coefficients(D, Delta, factors, points, C):
+    """The reference points ``points`` (the first ``K`` of the path's columns of ``D`` and
+    ``Delta``) in ascending order, their ``B`` in that order from the factorisations of all
+    of them (:meth:`_StandardTraining.fit_path`), and its ``info``."""
+    K = len(points)
+    sort = np.argsort(points)
     if C > 0:
         gram, rhs = factors["gram"]
         cache = {"gram": (D[:, :K], Delta[:, :K], gram[:K, :K], rhs[:K, :K])}
         B, info = regularised_least_squares(D[:, :K], Delta[:, :K], C, cache=cache)
-        return B, {**info, "solver": "ridge"}
-    R, projected = factors["qr"]
-    block = R[:K, :K]
+        return (*_ascending(points, sort, B), {**info, "solver": "ridge"})
+    R, projected, rep, distinct = factors["qr"]
+    u = int(np.searchsorted(distinct, K))  # the distinct points among the first K
+    block = R[:u, :u]
     rcond, status = linalg.lapack.dtrcon(block, norm="1", uplo="U")
     if status == 0 and rcond >= 1e-8:
-        B = linalg.solve_triangular(block, projected[:K, :K], check_finite=False)
+        B = linalg.solve_triangular(block, projected[:u, :K], check_finite=False)
+        if u < K:  # each copy of a point gets an equal share of its coefficients
+            column = np.searchsorted(distinct, rep[:K])
+            B = B[column] / np.bincount(column, minlength=u)[column][:, None]
         if np.all(np.isfinite(B)):
-            return B, {"fallback": None, "solver": "lstsq"}
-    B, info = regularised_least_squares(D[:, :K], Delta[:, :K], 0.0)
-    return B, {**info, "solver": "lstsq"}
+            return (*_ascending(points, sort, B), {"fallback": None, "solver": "lstsq"})
+    # ill-conditioned: the separate fit's lstsq on the same columns in the same order
+    B, info = regularised_least_squares(D[:, sort], Delta[:, sort], 0.0)
+    return points[sort], B, {**info, "solver": "lstsq"}
+
+
+def _ascending(points, sort, B):
+    """``(points, B)`` with the reference points in ascending order (a separate fit's)."""
+    if np.all(sort == np.arange(len(sort))):
+        return points.copy(), B  # already in order: B keeps its memory layout
+    return points[sort], B[np.ix_(sort, sort)]
 
 
 class MLMRegressor(MLMRegressionPart, _StandardTraining, RegressorMixin, BaseEstimator):
