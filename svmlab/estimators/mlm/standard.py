@@ -135,8 +135,9 @@ class _StandardTraining(MLMTrainingBase):
         Copies of a reference input (equal columns of ``D``) share their coefficients
         equally, as the minimum-norm solution of a separate fit's ``lstsq`` does; a block
         whose triangular factor is still ill-conditioned (reciprocal condition below 1e-8,
-        nearly equal inputs) is solved by that ``lstsq`` itself. With an int ``random_state`` each model is the one
-        ``clone(self).set_params(**point).fit(X, y)`` gives, to rounding. Full-MLM's points
+        nearly equal inputs) is solved by that ``lstsq`` itself. With an int
+        ``random_state`` each model is the one ``clone(self).set_params(**point).fit(X, y)``
+        gives, to rounding. Full-MLM's points
         (every training point a reference point, ``C = 0``), and ``regularization`` other
         than ``"ridge"``, are fitted on their own.
 

@@ -1,0 +1,108 @@
+"""When CC-LSSVM falls to the majority class in Oliveira (2021), Table 5 / Fig. 7 (Ch. 3).
+
+Usage::
+
+    python scripts/deviations/cc_lssvm_small_c.py RUN_DIR [--refit heart ripley]
+
+RUN_DIR is a run of ``lssvm_bench`` (``svmlab reproduce oliveira`` keeps it in
+``RESULTS/lssvm_bench/reproduce``). Every LSSVM variant of a realisation uses the (C, sigma)
+that a 10-fold search of the full LSSVM picked on its training part (the thesis's protocol).
+From the run's rows the script prints, per dataset and per chosen C, how many realisations
+chose it and the mean accuracy of CC-LSSVM and of the full LSSVM.
+
+Then, for the datasets of ``--refit`` (small ones: a few CPU-seconds each), it refits the
+realisations whose chosen C is at most 0.125, on the same split and with the same gamma:
+CC-LSSVM and the full LSSVM at the chosen C and at C = 0.5, the next value of the grid, and
+prints their mean accuracies. The numbers quoted in
+``svmlab/reproduce/deviations/cc_lssvm_small_c.md`` are this script's. Needs
+``SVMLAB_DATA_DIR``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+import numpy as np
+import pandas as pd
+from threadpoolctl import threadpool_limits
+
+from svmlab.config import compose
+from svmlab.data.registry import load_dataset
+from svmlab.estimators.lssvm import CCLSSVMClassifier, LSSVMClassifier
+from svmlab.evaluation.protocols import get_protocol
+from svmlab.results import load_results
+from svmlab.runner.task import _splits
+
+SMALL_C = 0.125
+NEXT_C = 0.5
+
+
+def _chosen(rows: pd.DataFrame) -> pd.DataFrame:
+    info = rows["fit_info"].map(lambda v: json.loads(v) if isinstance(v, str) else v)
+    rows = rows.assign(C=[float(i["C"]) for i in info], gamma=[float(i["gamma"]) for i in info])
+    wide = rows.pivot_table(
+        index=["dataset", "repeat"], columns="solver", values="accuracy", aggfunc="first"
+    )
+    params = rows[rows["solver"] == "lssvm"].set_index(["dataset", "repeat"])[["C", "gamma"]]
+    return wide.join(params)
+
+
+def _refit(name: str, table: pd.DataFrame) -> None:
+    cfg, _ = compose(["+experiment=lssvm_bench"])
+    protocol = get_protocol(dict(cfg["protocol"]))
+    ds = load_dataset(name)
+    failing = table.loc[name]
+    failing = failing[failing["C"] <= SMALL_C]
+    acc = {key: [] for key in ("cc", "cc_next", "full", "full_next")}
+    for repeat, row in failing.iterrows():
+        split = list(_splits(name, "{}", protocol, cfg.get("seed", 0), int(repeat)).values())[0]
+        X, y = np.asarray(ds.X, dtype=np.float64), np.asarray(ds.y)
+        mean, std = X[split.train].mean(0), X[split.train].std(0)
+        X = (X - mean) / np.where(std > 0, std, 1.0)
+        for key, model in (
+            ("cc", CCLSSVMClassifier(C=row["C"], gamma=row["gamma"], random_state=0)),
+            ("cc_next", CCLSSVMClassifier(C=NEXT_C, gamma=row["gamma"], random_state=0)),
+            ("full", LSSVMClassifier(C=row["C"], gamma=row["gamma"])),
+            ("full_next", LSSVMClassifier(C=NEXT_C, gamma=row["gamma"])),
+        ):
+            model.fit(X[split.train], y[split.train])
+            acc[key].append(float(np.mean(model.predict(X[split.test]) == y[split.test])))
+    print(
+        f"{name}: the {len(failing)} realisations with C <= {SMALL_C}, refitted on their "
+        f"splits with their gamma: CC-LSSVM {np.mean(acc['cc']):.3f} at their C, "
+        f"{np.mean(acc['cc_next']):.3f} at C = {NEXT_C}; full LSSVM {np.mean(acc['full']):.3f} "
+        f"and {np.mean(acc['full_next']):.3f}"
+    )
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("run_dir")
+    p.add_argument("--refit", nargs="*", default=["heart", "ripley"])
+    args = p.parse_args()
+    rows = load_results(args.run_dir)
+    rows = rows[(rows["status"] == "ok") & rows["solver"].isin(["lssvm", "cc_lssvm"])]
+    table = _chosen(rows)
+    print("dataset             C chosen   realisations  CC-LSSVM  full LSSVM")
+    for (name, C), group in table.groupby(["dataset", "C"]):
+        print(
+            f"{name:<19} {C:>9g} {len(group):>14d} {group['cc_lssvm'].mean():>9.3f} "
+            f"{group['lssvm'].mean():>11.3f}"
+        )
+    print("\nCC-LSSVM minus full LSSVM, mean accuracy, by the chosen C (n realisations):")
+    for name, group in table.groupby("dataset"):
+        gap = group["cc_lssvm"] - group["lssvm"]
+        small = group["C"] <= SMALL_C
+        if small.any() and (~small).any():
+            print(
+                f"{name:<19} C <= {SMALL_C}: {gap[small].mean():+.3f} ({small.sum()}), "
+                f"C > {SMALL_C}: {gap[~small].mean():+.3f} ({(~small).sum()})"
+            )
+    with threadpool_limits(1):
+        for name in args.refit:
+            _refit(name, table)
+
+
+if __name__ == "__main__":
+    main()
