@@ -131,7 +131,8 @@ class _StandardTraining(MLMTrainingBase):
         The reference points of a smaller ``K`` are the first ``K`` of the same random draw,
         so one ``D`` to the largest set serves every point: for ``C = 0`` its QR
         factorisation (``B`` of the first ``K`` columns by a triangular solve), for
-        ``C > 0`` its ``D^T W D`` (a Cholesky factorisation of the leading block per point).
+        ``C > 0`` its ``D^T W D`` (one Cholesky factorisation and forward solve per ``C``,
+        whose leading blocks are each K's, then a back substitution per point).
         Copies of a reference input (equal columns of ``D``) share their coefficients
         equally, as the minimum-norm solution of a separate fit's ``lstsq`` does; a block
         whose triangular factor is still ill-conditioned (reciprocal condition below 1e-8,
@@ -279,6 +280,9 @@ def _prefix_coefficients(D, Delta, factors, points, C):
     K = len(points)
     sort = np.argsort(points)
     if C > 0:
+        B = _ridge_prefix(factors, K, C)
+        if B is not None:
+            return (*_ascending(points, sort, B), {"fallback": None, "solver": "ridge"})
         gram, rhs = factors["gram"]
         cache = {"gram": (D[:, :K], Delta[:, :K], gram[:K, :K], rhs[:K, :K])}
         B, info = regularised_least_squares(D[:, :K], Delta[:, :K], C, cache=cache)
@@ -297,6 +301,30 @@ def _prefix_coefficients(D, Delta, factors, points, C):
     # ill-conditioned: the separate fit's lstsq on the same columns in the same order
     B, info = regularised_least_squares(D[:, sort], Delta[:, sort], 0.0)
     return points[sort], B, {**info, "solver": "lstsq"}
+
+
+def _ridge_prefix(factors, K, C):
+    """``(D^T D + C I)^{-1} D^T Delta`` of the first ``K`` points, or None if not positive
+    definite. The Cholesky factor ``U`` of the whole ``D^T D + C I`` holds every leading
+    block's factor, and the forward solve ``U^T Y = D^T Delta`` every leading block's, so
+    one factorisation per ``C`` (kept for the next points of the same ``C``) leaves each K a
+    back substitution."""
+    if factors.get("ridge_C") != C:
+        gram, rhs = factors["gram"]
+        G = gram.copy()
+        G[np.diag_indices_from(G)] += C
+        try:
+            U = linalg.cholesky(G, lower=False, overwrite_a=True, check_finite=False)
+            Y = linalg.solve_triangular(U, rhs, trans="T", check_finite=False)
+            factors["ridge"] = (U, Y)
+        except linalg.LinAlgError:
+            factors["ridge"] = None
+        factors["ridge_C"] = C
+    if factors["ridge"] is None:
+        return None
+    U, Y = factors["ridge"]
+    B = linalg.solve_triangular(U[:K, :K], Y[:K, :K], check_finite=False)
+    return B if np.all(np.isfinite(B)) else None
 
 
 def _ascending(points, sort, B):
