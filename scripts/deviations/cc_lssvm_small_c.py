@@ -8,7 +8,9 @@ RUN_DIR is a run of ``lssvm_bench`` (``svmlab reproduce oliveira`` keeps it in
 ``RESULTS/lssvm_bench/reproduce``). Every LSSVM variant of a realisation uses the (C, sigma)
 that a 10-fold search of the full LSSVM picked on its training part (the thesis's protocol).
 From the run's rows the script prints, per dataset and per chosen C, how many realisations
-chose it and the mean accuracy of CC-LSSVM and of the full LSSVM.
+chose it and the mean accuracy of CC-LSSVM and of the full LSSVM; per dataset, CC-LSSVM's gap
+to the full LSSVM at small and larger C; how often CC-LSSVM predicts a single class; and the
+methods' mean accuracy ranks over all realisations and over those with C > 0.125.
 
 Then, for the datasets of ``--refit`` (small ones: a few CPU-seconds each), it refits the
 realisations whose chosen C is at most 0.125, on the same split and with the same gamma:
@@ -48,6 +50,12 @@ def _chosen(rows: pd.DataFrame) -> pd.DataFrame:
     return wide.join(params)
 
 
+def _mean_ranks(rows: pd.DataFrame) -> pd.Series:
+    """Each method's mean rank of its mean accuracy per dataset (1 = best, ties averaged)."""
+    means = rows.pivot_table(index="dataset", columns="solver", values="accuracy", aggfunc="mean")
+    return means.rank(axis=1, ascending=False).mean().sort_values()
+
+
 def _refit(name: str, table: pd.DataFrame) -> None:
     cfg, _ = compose(["+experiment=lssvm_bench"])
     protocol = get_protocol(dict(cfg["protocol"]))
@@ -81,8 +89,9 @@ def main() -> None:
     p.add_argument("run_dir")
     p.add_argument("--refit", nargs="*", default=["heart", "ripley"])
     args = p.parse_args()
-    rows = load_results(args.run_dir)
-    rows = rows[(rows["status"] == "ok") & rows["solver"].isin(["lssvm", "cc_lssvm"])]
+    every = load_results(args.run_dir)
+    every = every[every["status"] == "ok"]
+    rows = every[every["solver"].isin(["lssvm", "cc_lssvm"])]
     table = _chosen(rows)
     print("dataset             C chosen   realisations  CC-LSSVM  full LSSVM")
     for (name, C), group in table.groupby(["dataset", "C"]):
@@ -94,11 +103,31 @@ def main() -> None:
     for name, group in table.groupby("dataset"):
         gap = group["cc_lssvm"] - group["lssvm"]
         small = group["C"] <= SMALL_C
-        if small.any() and (~small).any():
-            print(
-                f"{name:<19} C <= {SMALL_C}: {gap[small].mean():+.3f} ({small.sum()}), "
-                f"C > {SMALL_C}: {gap[~small].mean():+.3f} ({(~small).sum()})"
-            )
+        per_c = gap.groupby(group["C"]).mean()
+        print(
+            f"{name:<19} C <= {SMALL_C}: "
+            + (f"{gap[small].mean():+.3f} ({small.sum()})" if small.any() else "-")
+            + f", C > {SMALL_C}: "
+            + (f"{gap[~small].mean():+.3f} ({(~small).sum()})" if (~small).any() else "-")
+            + f"; per C from {per_c.min():+.3f} to {per_c.max():+.3f}"
+        )
+    cc = every[every["solver"] == "cc_lssvm"].set_index(["dataset", "repeat"])
+    one_class = (cc["tp"] + cc["fp"] == 0) | (cc["tn"] + cc["fn"] == 0)  # one class predicted
+    small = table["C"] <= SMALL_C
+    print(
+        f"\nC <= {SMALL_C} in {int(small.sum())} of {len(table)} realisations; CC-LSSVM predicts "
+        f"one class for the whole test part in {int(one_class[small].sum())} of them and in "
+        f"{int(one_class[~small].sum())} of the others"
+    )
+    keep = table.index[~small]
+    for label, part in (("all realisations", every), (f"C > {SMALL_C}", None)):
+        if part is None:
+            index = every.set_index(["dataset", "repeat"]).index
+            part = every[index.isin(keep)]
+        ranks = _mean_ranks(part)
+        print(
+            f"mean accuracy ranks, {label}: " + ", ".join(f"{k} {v:.2f}" for k, v in ranks.items())
+        )
     with threadpool_limits(1):
         for name in args.refit:
             _refit(name, table)

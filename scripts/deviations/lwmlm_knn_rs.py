@@ -14,9 +14,10 @@ The script prints that bound for every published pair, then the spread that RS's
 actually have: on the 10 hold-outs of ``lwmlm_hd`` (its protocol and seed, Table 14's sizes)
 and on ``--draws`` random test parts of the same size. From the smallest spread seen it prints
 the lowest RMSE that kNN's published r² allows. The table's cells are means over an
-unprinted number of hold-outs, while the bound holds per hold-out; for means it weakens to
-s <= RMSE / (1 - r²) on average (sqrt(1 - x) >= 1 - x), which the script prints beside the
-smallest mean spread of 10 random test parts. The numbers quoted in
+unprinted number of hold-outs, while the bound holds per hold-out: it holds for the means as
+it stands if r² is the same on every hold-out; if r² varies but does not rise with the spread,
+the mean spread is at most RMSE / (1 - r²) (as sqrt(1 - x) >= 1 - x), which the script prints
+beside the smallest mean spread of 10 random test parts. The numbers quoted in
 ``svmlab/reproduce/deviations/lwmlm_knn_rs.md`` are this script's. A few CPU-seconds. Needs
 ``SVMLAB_DATA_DIR``.
 """

@@ -1,4 +1,4 @@
-"""How much one test fold moves SCPF's aRMSE in Melki (2018), Tables 3.5-3.9 (Ch. 3).
+"""How much one test fold moves SCPF's aRMSE and MSE in Melki (2018), Tables 3.5 and 3.7.
 
 Usage::
 

@@ -30,7 +30,7 @@ def fit_along_path(estimator, name: str, values, run, store) -> list:
         Any estimator with scikit-learn's ``_validate_params``.
     name : str or tuple of str
         The path parameter (``"margin"``, ``"epsilon"``, ``"C"``), or the parameters of a
-        joint path (``("n_reference", "C")``).
+        joint path (``("C", "n_reference")``).
     values : sequence of float, or of dict for a joint path
         The parameter's values, each finite and >= 0; for a joint path, each point's
         parameters (checked by the estimator's own parameter validation).

@@ -1,5 +1,3 @@
-import json
-
 import numpy as np
 
 import svmlab.evaluation.tuning as tuning
@@ -204,11 +202,9 @@ def test_a_joint_path_is_fitted_once_per_inner_fold_with_the_scores_of_separate_
     )
 
 
-def test_one_se_on_a_joint_path_moves_along_its_first_varied_parameter():
-    """Rank-MLM: towards a larger C at the best point's K; Random-MLM (only K varies):
-    towards fewer reference points, with None (every point) the largest K."""
-    from svmlab.estimators.mlm import MLMRegressor
-
+def test_one_se_on_a_joint_path_moves_along_its_first_varied_parameter(monkeypatch):
+    """Rank-MLM: along C (towards larger) among the points of one K; Random-MLM (only K
+    varies): along K (towards fewer reference points), None counting as the largest."""
     rng = np.random.default_rng(5)
     X = rng.normal(size=(60, 2))
     data = Dataset(name="toy", task="regression", X=X, y=X[:, 0] + 0.3 * rng.normal(size=60))
@@ -221,17 +217,18 @@ def test_one_se_on_a_joint_path_moves_along_its_first_varied_parameter():
     random = SolverSpec.from_config(
         {"name": "random", "_target_": target, "grid": {"n_reference": [0.2, None]}}
     )
-    assert MLMRegressor.svmlab_contract.simpler_end("C") == "max"
-    for spec, along in ((rank, "C"), (random, "n_reference")):
+    seen = []
+    real = tuning.select_point
+    monkeypatch.setattr(tuning, "select_point", lambda *a, **k: seen.append(k) or real(*a, **k))
+    for spec, along, simpler in ((rank, "C", "max"), (random, "n_reference", "min")):
         Tuning.from_config(rule).check_rule(spec)  # a direction is declared: not refused
-        best, table = tuning.inner_search(spec, data, tuning=rule | {"rule": "best"}, **run)
-        chosen, table = tuning.inner_search(spec, data, tuning=rule, **run)
-        assert all("se" in row for row in table)
-        others = {k: v for k, v in best.items() if k != along}
-        assert {k: v for k, v in chosen.items() if k != along} == others  # same path
-        score = {json.dumps(r["params"], sort_keys=True): r for r in table}
-        b, c = score[json.dumps(best, sort_keys=True)], score[json.dumps(chosen, sort_keys=True)]
-        assert c["score"] >= b["score"] - b["se"]
+        _, table = tuning.inner_search(spec, data, tuning=rule, **run)
+        used = seen.pop()
+        assert used["rule"] == "one_se" and used["simpler"] == simpler
+        assert used["path_values"] == [row["params"][along] for row in table]
+        others = [{k: v for k, v in row["params"].items() if k != along} for row in table]
+        same = [[a == b for b in others] for a in others]
+        assert [[a == b for b in used["groups"]] for a in used["groups"]] == same
 
 
 def test_one_se_orders_none_as_the_largest_path_value():

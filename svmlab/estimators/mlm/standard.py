@@ -156,9 +156,10 @@ class _StandardTraining(MLMTrainingBase):
 
         Notes
         -----
-        Memory: besides ``D`` and ``Delta`` to the largest set (n x K_max each), every
-        model keeps its own ``B_``: Table 10's 70 points at K up to n / 2 hold about
-        7 n^2 floats (1.2 GB at n = 4800).
+        Memory: besides ``D`` and ``Delta`` to the largest set (n x K_max each) and the
+        K_max x K_max factors of one ``C`` at a time (points grouped by ``C``, as the tuner
+        passes them, factorise once per ``C``), every model keeps its own ``B_``: Table 10's
+        70 points at K up to n / 2 hold about 7 n^2 floats (1.2 GB at n = 4800).
         """
         points = [dict(p) if isinstance(p, dict) else {"C": p} for p in points]
         if self.regularization != "ridge":
