@@ -143,9 +143,10 @@ def _table_5_summary(rows: pd.DataFrame) -> list[dict]:
         "the table's numbers are lost from the thesis; Fig. 7 claims CC-LSSVM has the best mean "
         "rank of accuracy and the worst of sparsity (SPR)"
     )
-    accuracy = _mean_ranks(rows, "accuracy") if "accuracy" in rows else pd.Series(dtype=float)
+    ranked = {"dataset", "solver", "accuracy", "sparsity"} <= set(rows.columns)
+    accuracy = _mean_ranks(rows, "accuracy") if ranked else pd.Series(dtype=float)
     sparse = [s for s in accuracy.index if s != "lssvm"]  # the full LSSVM has SPR 0
-    sparsity = _mean_ranks(rows, "sparsity", sparse) if "sparsity" in rows else accuracy
+    sparsity = _mean_ranks(rows, "sparsity", sparse) if ranked else accuracy
     if "cc_lssvm" in accuracy.index and "cc_lssvm" in sparsity.index:
         note += (
             f"; this run: CC-LSSVM's accuracy rank {accuracy['cc_lssvm']:.2f} of "
