@@ -160,3 +160,21 @@ def test_tables_without_printed_numbers_are_listed_with_the_reason():
     (t5,) = table_summaries(repro, pd.DataFrame({"dataset": ["banana"], "accuracy": [0.9]}))
     assert t5["number"] == "Table 5 / Fig. 7" and t5["n_published"] == 0 and t5["note"]
     assert t5["n_compared"] == 0 and not t5["within_spread"]
+
+
+def test_table_5s_note_sets_the_runs_mean_ranks_beside_fig_7s_claims():
+    rows = pd.DataFrame(
+        [
+            {"dataset": d, "solver": s, "accuracy": a, "sparsity": sp}
+            for d in ("banana", "ripley")
+            for s, a, sp in (
+                ("lssvm", 0.90, 0.0),
+                ("cc_lssvm", 0.80, 0.9),
+                ("fsa_lssvm", 0.85, 0.5),
+            )
+        ]
+    )
+    (t5,) = table_summaries(get_reproduction("lssvm_figure_7"), rows)
+    assert "Fig. 7 claims CC-LSSVM has the best mean rank of accuracy" in t5["note"]
+    assert "CC-LSSVM's accuracy rank 3.00 of 3 (best lssvm, 1.00)" in t5["note"]
+    assert "its sparsity rank 1.00 of 2 sparse methods" in t5["note"]
