@@ -33,6 +33,7 @@ from svmlab.config import compose
 from svmlab.data.registry import load_dataset
 from svmlab.estimators.lssvm import CCLSSVMClassifier, LSSVMClassifier
 from svmlab.evaluation.protocols import get_protocol
+from svmlab.reproduce.documents.oliveira import _mean_ranks
 from svmlab.results import load_results
 from svmlab.runner.task import _splits
 
@@ -48,12 +49,6 @@ def _chosen(rows: pd.DataFrame) -> pd.DataFrame:
     )
     params = rows[rows["solver"] == "lssvm"].set_index(["dataset", "repeat"])[["C", "gamma"]]
     return wide.join(params)
-
-
-def _mean_ranks(rows: pd.DataFrame) -> pd.Series:
-    """Each method's mean rank of its mean accuracy per dataset (1 = best, ties averaged)."""
-    means = rows.pivot_table(index="dataset", columns="solver", values="accuracy", aggfunc="mean")
-    return means.rank(axis=1, ascending=False).mean().sort_values()
 
 
 def _refit(name: str, table: pd.DataFrame) -> None:
@@ -124,7 +119,7 @@ def main() -> None:
         if part is None:
             index = every.set_index(["dataset", "repeat"]).index
             part = every[index.isin(keep)]
-        ranks = _mean_ranks(part)
+        ranks = _mean_ranks(part, "accuracy")
         print(
             f"mean accuracy ranks, {label}: " + ", ".join(f"{k} {v:.2f}" for k, v in ranks.items())
         )
