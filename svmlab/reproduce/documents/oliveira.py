@@ -225,6 +225,7 @@ REPRODUCTIONS = (
                 "norm_ratio",
                 std_file="lwmlm_t13_norm_std.csv",
                 number="Table 13",
+                deviations=("lwmlm_norm",),
             ),
         ),
         _MLM_REGRESSION,
