@@ -27,15 +27,12 @@ import json
 
 import numpy as np
 import pandas as pd
+from _study import study_split, zscored  # scripts/deviations/_study.py
 from threadpoolctl import threadpool_limits
 
-from svmlab.config import compose
-from svmlab.data.registry import load_dataset
 from svmlab.estimators.lssvm import CCLSSVMClassifier, LSSVMClassifier
-from svmlab.evaluation.protocols import get_protocol
 from svmlab.reproduce.documents.oliveira import _mean_ranks
 from svmlab.results import load_results
-from svmlab.runner.task import _splits
 
 SMALL_C = 0.125
 NEXT_C = 0.5
@@ -52,17 +49,12 @@ def _chosen(rows: pd.DataFrame) -> pd.DataFrame:
 
 
 def _refit(name: str, table: pd.DataFrame) -> None:
-    cfg, _ = compose(["+experiment=lssvm_bench"])
-    protocol = get_protocol(dict(cfg["protocol"]))
-    ds = load_dataset(name)
     failing = table.loc[name]
     failing = failing[failing["C"] <= SMALL_C]
     acc = {key: [] for key in ("cc", "cc_next", "full", "full_next")}
     for repeat, row in failing.iterrows():
-        split = list(_splits(name, "{}", protocol, cfg.get("seed", 0), int(repeat)).values())[0]
-        X, y = np.asarray(ds.X, dtype=np.float64), np.asarray(ds.y)
-        mean, std = X[split.train].mean(0), X[split.train].std(0)
-        X = (X - mean) / np.where(std > 0, std, 1.0)
+        ds, split = study_split("lssvm_bench", name, int(repeat))
+        X, y = zscored(ds.X, split.train), np.asarray(ds.y)
         for key, model in (
             ("cc", CCLSSVMClassifier(C=row["C"], gamma=row["gamma"], random_state=0)),
             ("cc_next", CCLSSVMClassifier(C=NEXT_C, gamma=row["gamma"], random_state=0)),

@@ -21,15 +21,12 @@ from __future__ import annotations
 import argparse
 
 import numpy as np
+from _study import study_split, zscored  # scripts/deviations/_study.py
 from scipy import linalg
 from threadpoolctl import threadpool_limits
 
-from svmlab.config import compose
-from svmlab.data.registry import load_dataset
 from svmlab.estimators.mlm import MLMClassifier
 from svmlab.estimators.mlm.distances import distance_matrix, one_hot
-from svmlab.evaluation.protocols import get_protocol
-from svmlab.runner.task import _splits
 
 GRID = (0.05, 0.10, 0.15, 0.20, 0.25, 0.30, 0.35, 0.40, 0.45, 0.50)
 
@@ -39,12 +36,8 @@ def main() -> None:
     p.add_argument("--dataset", default="banana")
     p.add_argument("--repeat", type=int, default=0)
     args = p.parse_args()
-    cfg, _ = compose(["+experiment=cclwmlm_bench"])
-    protocol = get_protocol(dict(cfg["protocol"]))
-    split = list(_splits(args.dataset, "{}", protocol, cfg.get("seed", 0), args.repeat).values())[0]
-    ds = load_dataset(args.dataset)
-    X = ds.X[split.train]
-    X = (X - X.mean(0)) / np.where(X.std(0) > 0, X.std(0), 1.0)
+    ds, split = study_split("cclwmlm_bench", args.dataset, args.repeat)
+    X = zscored(ds.X[split.train], slice(None))
     y = ds.y[split.train]
     _, index = np.unique(y, return_inverse=True)
     D, Delta = distance_matrix(X, X), distance_matrix(*(2 * [one_hot(index, 2)]))

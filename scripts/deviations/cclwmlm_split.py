@@ -20,19 +20,15 @@ import argparse
 import warnings
 
 import numpy as np
+from _study import study_split, zscored  # scripts/deviations/_study.py
 from sklearn.model_selection import train_test_split
 from threadpoolctl import threadpool_limits
 
-from svmlab.config import compose
-from svmlab.data.registry import load_dataset
 from svmlab.estimators.mlm import MLMClassifier
-from svmlab.evaluation.protocols import get_protocol
-from svmlab.runner.task import _splits
 
 
 def _accuracy(X, y, train, test) -> float:
-    mean, std = X[train].mean(0), X[train].std(0)
-    Z = (X - mean) / np.where(std > 0, std, 1.0)
+    Z = zscored(X, train)
     model = MLMClassifier().fit(Z[train], y[train])
     return float(np.mean(model.predict(Z[test]) == y[test]))
 
@@ -42,10 +38,7 @@ def main() -> None:
     p.add_argument("--dataset", default="banana")
     p.add_argument("--splits", type=int, default=10)
     args = p.parse_args()
-    cfg, _ = compose(["+experiment=cclwmlm_bench"])
-    protocol = get_protocol(dict(cfg["protocol"]))
-    split = list(_splits(args.dataset, "{}", protocol, cfg.get("seed", 0), 0).values())[0]
-    ds = load_dataset(args.dataset)
+    ds, split = study_split("cclwmlm_bench", args.dataset)
     X, y = np.asarray(ds.X, dtype=np.float64), np.asarray(ds.y)
     rows = np.arange(len(y))
     warnings.simplefilter("ignore", RuntimeWarning)  # banana's 9 repeated rows: lstsq, as noted

@@ -29,11 +29,10 @@ from importlib import resources
 
 import numpy as np
 import pandas as pd
+from _study import study_split  # scripts/deviations/_study.py
 
 from svmlab.config import compose
 from svmlab.data.registry import load_dataset
-from svmlab.evaluation.protocols import get_protocol
-from svmlab.runner.task import _splits
 
 DATASET = "residential_building"
 
@@ -55,11 +54,10 @@ def main() -> None:
     print(bound.map(lambda v: f"{v:.0f}" if v >= 10 else f"{v:.2f}").to_string())
 
     cfg, _ = compose(["+experiment=lwmlm_hd"])
-    protocol = get_protocol(dict(cfg["protocol"]))
     y = np.asarray(load_dataset(DATASET).y, dtype=np.float64)
     spreads = []
     for repeat in range(int(cfg["protocol"].get("n_repeats", 10))):
-        split = list(_splits(DATASET, "{}", protocol, cfg.get("seed", 0), repeat).values())[0]
+        _, split = study_split("lwmlm_hd", DATASET, repeat)
         spreads.append(y[split.test].std())
     n_test = len(split.test)
     rng = np.random.default_rng(0)

@@ -21,13 +21,10 @@ from __future__ import annotations
 import argparse
 
 import numpy as np
+from _study import study_split, zscored  # scripts/deviations/_study.py
 from threadpoolctl import threadpool_limits
 
-from svmlab.config import compose
-from svmlab.data.registry import load_dataset
 from svmlab.estimators.mlm import LWMLMRegressor, MLMRegressor
-from svmlab.evaluation.protocols import get_protocol
-from svmlab.runner.task import _splits
 
 PENALTIES = (1e-6, 1e-4, 1e-3, 1e-2, 1e-1, 1.0)
 
@@ -41,13 +38,8 @@ def main() -> None:
     p.add_argument("--dataset", default="abalone")
     p.add_argument("--repeat", type=int, default=0)
     args = p.parse_args()
-    cfg, _ = compose(["+experiment=lwmlm_bench"])
-    protocol = get_protocol(dict(cfg["protocol"]))
-    split = list(_splits(args.dataset, "{}", protocol, cfg.get("seed", 0), args.repeat).values())[0]
-    ds = load_dataset(args.dataset)
-    X, y = np.asarray(ds.X, dtype=np.float64), np.asarray(ds.y, dtype=np.float64)
-    mean, std = X[split.train].mean(0), X[split.train].std(0)
-    X = (X - mean) / np.where(std > 0, std, 1.0)
+    ds, split = study_split("lwmlm_bench", args.dataset, args.repeat)
+    X, y = zscored(ds.X, split.train), np.asarray(ds.y, dtype=np.float64)
     train, test = (X[split.train], y[split.train]), (X[split.test], y[split.test])
     with threadpool_limits(1):
         full = MLMRegressor().fit(*train)

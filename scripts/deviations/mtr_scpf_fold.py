@@ -19,18 +19,9 @@ from __future__ import annotations
 import argparse
 
 import numpy as np
+from _study import study_splits, zscored  # scripts/deviations/_study.py
 from sklearn.ensemble import RandomForestRegressor
 from threadpoolctl import threadpool_limits
-
-from svmlab.config import compose
-from svmlab.data.registry import load_dataset
-from svmlab.evaluation.protocols import get_protocol
-from svmlab.runner.task import _splits
-
-
-def _zscore(A, train):
-    mean, std = A[train].mean(0), A[train].std(0)
-    return (A - mean) / np.where(std > 0, std, 1.0)
 
 
 def _armse(Z, P):
@@ -41,17 +32,14 @@ def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--dataset", default="scpf")
     args = p.parse_args()
-    cfg, _ = compose(["+experiment=mtr_bench"])
-    protocol = get_protocol(dict(cfg["protocol"]))
-    ds = load_dataset(args.dataset)
-    X, Y = np.asarray(ds.X, dtype=np.float64), np.asarray(ds.Y, dtype=np.float64)
-    folds = _splits(args.dataset, "{}", protocol, cfg.get("seed", 0), 0)
+    ds, folds = study_splits("mtr_bench", args.dataset)
+    X, Y = ds.X, ds.Y
     print(f"{args.dataset}: {X.shape[0]} rows, {X.shape[1]} inputs, {Y.shape[1]} targets")
     print("fold  test rows  largest |z|  aRMSE training mean  aRMSE random forest")
     scores = []
     with threadpool_limits(1):
         for fold, split in sorted(folds.items()):
-            Xz, Z = _zscore(X, split.train), _zscore(Y, split.train)
+            Xz, Z = zscored(X, split.train), zscored(Y, split.train)
             test = Z[split.test]
             forest = RandomForestRegressor(100, random_state=0, n_jobs=1)
             forest.fit(Xz[split.train], Z[split.train])
