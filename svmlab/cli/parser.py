@@ -287,13 +287,15 @@ def _add_reproduce(sub) -> None:
     )
     r.add_argument(
         "--order",
-        choices=("datasets", "folds"),
+        choices=("datasets", "folds", "solvers"),
         default="datasets",
         help="the order the tasks run in (runner.order): 'datasets' finishes one dataset "
         "after another; 'folds' runs the first fold (split) of every dataset and method, then "
-        "the second, ... so that a run stopped early covers every dataset on fewer folds. "
-        "Either order resumes the other's run; with 'folds' tasks are sent one at a time "
-        "(more overhead on tasks of milliseconds) (default: datasets)",
+        "the second, ... so that a run stopped early covers every dataset on fewer folds; "
+        "'solvers' finishes one method after another (in the experiment's order, each in fold "
+        "order), so that a run stopped early has whole columns for the methods listed first. "
+        "Every order resumes the others' runs; with 'folds' and 'solvers' tasks are sent one at "
+        "a time (more overhead on tasks of milliseconds) (default: datasets)",
     )
 
 

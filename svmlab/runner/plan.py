@@ -537,6 +537,19 @@ def _check_coverage(tasks, solvers, datasets) -> None:
             )
 
 
+def _ordered(tasks: list, order: str) -> list:
+    """``tasks`` (dataset-major, in the configuration's order) in ``runner.order``: as they are
+    (``"datasets"``); split 1 of every dataset and solver, then split 2, ... (``"folds"``); or
+    one solver after another, each in fold order (``"solvers"``). The sorts are stable, so the
+    configuration's order holds within."""
+    if order == "folds":
+        return sorted(tasks, key=lambda t: (t.repeat, t.fold))
+    if order == "solvers":
+        rank = {name: i for i, name in enumerate(dict.fromkeys(t.solver.name for t in tasks))}
+        return sorted(tasks, key=lambda t: (rank[t.solver.name], t.repeat, t.fold))
+    return tasks
+
+
 def build_plan(
     cfg: dict,
     run_dir: str,
@@ -572,8 +585,7 @@ def build_plan(
         settings, solvers, datasets, run_dir=run_dir, run_id=run_id, variant=variant
     )
     _check_coverage(tasks, solvers, datasets)
-    if settings.runner.get("order") == "folds":  # every dataset and solver's split 1, then 2...
-        tasks = sorted(tasks, key=lambda t: (t.repeat, t.fold))  # stable: config order within
+    tasks = _ordered(tasks, settings.runner.get("order", "datasets"))
     return Plan(
         settings.experiment,
         str(run_dir),

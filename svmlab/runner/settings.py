@@ -14,8 +14,9 @@ KEYS = (
     "name", "description", "backend", "n_jobs", "task_timeout", "progress", "address", "max_tasks",
     "order",
 )  # fmt: skip
-#: ``runner.order``: finish one dataset after another, or run every dataset's first fold first.
-ORDERS = ("datasets", "folds")
+#: ``runner.order``: finish one dataset after another, run every dataset's first fold first, or
+#: finish one solver after another (each in fold order).
+ORDERS = ("datasets", "folds", "solvers")
 #: Most tasks a plan may have unless ``runner.max_tasks`` says otherwise: a planned task
 #: costs about 0.5 KB of the main process's memory while the run goes on.
 MAX_TASKS = 2_000_000

@@ -136,6 +136,18 @@ def test_only_runs_the_named_studies_and_the_report_names_the_rest(tmp_path, mon
     assert (tmp_path / "quickstart" / "reproduce" / "results.parquet").is_file()
 
 
+@pytest.mark.parametrize("order", ["folds", "solvers"])
+def test_order_reaches_the_run_as_runner_order(tmp_path, monkeypatch, order):
+    import svmlab.app
+
+    calls = []
+    monkeypatch.setattr(svmlab.app, "run", lambda overrides: calls.append(overrides) or 0)
+    monkeypatch.setitem(papers.PAPERS, "tiny", Paper("tiny", "T", (Study("Sec. 1", "quickstart"),)))
+    argv = ["reproduce", "tiny", "--results-dir", str(tmp_path), "--out", str(tmp_path / "out")]
+    main([*argv, "--order", order])
+    assert len(calls) == 1 and f"runner.order={order}" in calls[0]
+
+
 def test_only_with_an_unknown_experiment_is_one_line(capsys):
     assert main(["reproduce", "mierswa2009", "--only", "evosvm_bnch", "--no-run"]) == 2
     err = capsys.readouterr().err.strip().splitlines()

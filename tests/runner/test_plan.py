@@ -427,12 +427,35 @@ def test_fold_order_runs_every_dataset_and_solver_split_by_split(make_cfg, tmp_p
     )  # within a fold, the configuration's order
 
 
+def test_solver_order_finishes_one_solver_after_another_each_in_fold_order(make_cfg, tmp_path):
+    knn = make_cfg()["solver"]
+    cfg = make_cfg(
+        datasets={"wine": {"name": "wine", "params": {}}, "iris": {"name": "iris", "params": {}}},
+        solvers={
+            "knn3": {**knn, "name": "knn3", "n_neighbors": 3, "grid": None},
+            "knn1": {**knn, "name": "knn1", "n_neighbors": 1, "grid": None},
+        },
+    )
+    by_dataset = build_plan(cfg, str(tmp_path), "r")
+    cfg["runner"]["order"] = "solvers"
+    by_solver = build_plan(cfg, str(tmp_path), "r")
+    assert by_solver.identity == by_dataset.identity  # every order resumes the others' runs
+    assert sorted(t.key for t in by_solver.tasks) == sorted(t.key for t in by_dataset.tasks)
+    solvers = list(dict.fromkeys(t.solver.name for t in by_dataset.tasks))
+    datasets = list(dict.fromkeys(t.dataset for t in by_dataset.tasks))
+    assert len(solvers) == 2 and len(datasets) == 2
+    seen = [t.solver.name for t in by_solver.tasks]
+    assert seen == sorted(seen, key=solvers.index)  # the first solver's tasks all come first
+    first = [t for t in by_solver.tasks if t.solver.name == solvers[0]]
+    assert [(t.repeat, t.fold) for t in first] == sorted((t.repeat, t.fold) for t in first)
+    assert [t.dataset for t in first[:2]] == datasets  # split 1 of every dataset, then 2, ...
+
+
 def test_an_unknown_order_names_the_choices(make_cfg, tmp_path):
     cfg = make_cfg()
     cfg["runner"]["order"] = "random"
-    with pytest.raises(
-        ConfigError, match="runner.order='random' is not valid; choose one of datasets, folds"
-    ):
+    message = "runner.order='random' is not valid; choose one of datasets, folds, solvers"
+    with pytest.raises(ConfigError, match=message):
         build_plan(cfg, str(tmp_path), "r")
 
 
