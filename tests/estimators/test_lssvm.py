@@ -9,6 +9,7 @@ import pytest
 
 from svmlab.estimators.lssvm import (
     CCLSSVMClassifier,
+    FCCLSSVMClassifier,
     FSALSSVMClassifier,
     LSSVMClassifier,
     LSSVMRegressor,
@@ -159,6 +160,25 @@ def test_none_c_gamma_tune_to_the_values_of_the_sparse_variants():
     # a given C is kept and only gamma is searched
     half = LSSVMClassifier(C=8.0, gamma=None, **tuning).fit(X, y)
     assert half.C_ == 8.0 and half.gamma_ in tuning["gammas"] and half.fit_info_["tuned"]
+
+
+def test_tune_random_state_fixes_the_search_whatever_the_estimator_seed():
+    """Oliveira (2021), Table 7: one (C, gamma) per dataset for realisations that differ by
+    the estimator's seed. With ``tune_random_state`` the search (its subsample and folds) no
+    longer follows ``random_state``; without it, it does."""
+    X, y = xor_data(120, seed=5)
+    grids = {"Cs": [0.5, 8.0, 128.0], "gammas": [0.1, 0.3, 1.0, 3.0], "tune_folds": 3}
+    grids.update(tune_max_samples=40, C=None, gamma=None)
+    full = {s: LSSVMClassifier(random_state=s, **grids).fit(X, y) for s in range(6)}
+    searched = {s: (m.C_, m.gamma_) for s, m in full.items()}
+    assert len(set(searched.values())) > 1  # the seed matters on this data
+    for seed in range(6):
+        follows = FCCLSSVMClassifier(n_support=5, random_state=seed, **grids).fit(X, y)
+        fixed = FCCLSSVMClassifier(
+            n_support=5, random_state=seed, tune_random_state=0, **grids
+        ).fit(X, y)
+        assert (follows.C_, follows.gamma_) == searched[seed]
+        assert (fixed.C_, fixed.gamma_) == searched[0]
 
 
 def test_regressor_with_none_gamma_minimises_the_cv_mse():

@@ -37,6 +37,7 @@ LSSVM_CONSTRAINTS: dict = {
     "gammas": ["array-like", None],
     "tune_folds": [Interval(Integral, 2, None, closed="left")],
     "tune_max_samples": [Interval(Integral, 2, None, closed="left"), None],
+    "tune_random_state": ["random_state"],
     "memory": [None, str, HasMethods(["cache"])],
     "random_state": ["random_state"],
 }

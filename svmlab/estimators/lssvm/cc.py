@@ -55,6 +55,10 @@ class CCLSSVMClassifier(ClassCornerLSSVMBase):
     tune_max_samples : int or None, default=2000
         Tune on a stratified subsample of this size when N is larger (None: all samples); the
         same default as every LSSVM estimator, so that all tune to the same values.
+    tune_random_state : int, RandomState or None, default=None
+        Seeds the tuning's subsample and folds in place of ``random_state``: an int gives the
+        same ``(C, gamma)`` to fits on the same training rows whatever their ``random_state``
+        (Oliveira (2021), Table 7: one pair per dataset for all 20 realisations).
     memory : str, joblib.Memory or None, default=None
         Caches the ``C``/``gamma`` search (joblib.Memory): every LSSVM variant finds the same
         values on the same training rows and seed, so a study that fits several variants on one
@@ -107,6 +111,7 @@ class CCLSSVMClassifier(ClassCornerLSSVMBase):
         gammas=None,
         tune_folds=10,
         tune_max_samples=2000,
+        tune_random_state=None,
         memory=None,
         random_state=None,
     ):
@@ -123,6 +128,7 @@ class CCLSSVMClassifier(ClassCornerLSSVMBase):
         self.gammas = gammas
         self.tune_folds = tune_folds
         self.tune_max_samples = tune_max_samples
+        self.tune_random_state = tune_random_state
         self.memory = memory
         self.random_state = random_state
 

@@ -42,6 +42,10 @@ class FCCLSSVMClassifier(ClassCornerLSSVMBase):
     tune_max_samples : int or None, default=2000
         ``C``/``gamma`` left None are tuned on a stratified subsample of this size (the full
         LSSVM of the tuning is ``N x N``).
+    tune_random_state : int, RandomState or None, default=None
+        Seeds the tuning's subsample and folds in place of ``random_state``: an int gives the
+        same ``(C, gamma)`` to fits on the same training rows whatever their ``random_state``
+        (Oliveira (2021), Table 7: one pair per dataset for all 20 realisations).
     memory : str, joblib.Memory or None, default=None
         Caches the ``C``/``gamma`` search (joblib.Memory): every LSSVM variant finds the same
         values on the same training rows and seed, so a study that fits several variants on one
@@ -93,6 +97,7 @@ constraints, Cs, gammas, tune_folds, random_state
         gammas=None,
         tune_folds=10,
         tune_max_samples=2000,
+        tune_random_state=None,
         memory=None,
         random_state=None,
     ):
@@ -111,6 +116,7 @@ constraints, Cs, gammas, tune_folds, random_state
         self.gammas = gammas
         self.tune_folds = tune_folds
         self.tune_max_samples = tune_max_samples
+        self.tune_random_state = tune_random_state
         self.memory = memory
         self.random_state = random_state
 

@@ -53,6 +53,7 @@ class _FullLSSVM(TunedCGammaMixin, BaseEstimator):
         gammas=None,
         tune_folds=10,
         tune_max_samples=2000,
+        tune_random_state=None,
         memory=None,
         random_state=None,
     ):
@@ -62,6 +63,7 @@ class _FullLSSVM(TunedCGammaMixin, BaseEstimator):
         self.gammas = gammas
         self.tune_folds = tune_folds
         self.tune_max_samples = tune_max_samples
+        self.tune_random_state = tune_random_state
         self.memory = memory
         self.random_state = random_state
 
@@ -114,6 +116,10 @@ class LSSVMClassifier(BinaryKernelExpansionMixin, ClassifierMixin, _FullLSSVM):
         Folds of the tuning (the thesis's 10-fold grid search).
     tune_max_samples : int or None, default=2000
         Tune on a stratified subsample of this many rows when N is larger (None: all rows).
+    tune_random_state : int, RandomState or None, default=None
+        Seeds the tuning's subsample and folds in place of ``random_state``: an int gives the
+        same ``(C, gamma)`` to fits on the same training rows whatever their ``random_state``
+        (Oliveira (2021), Table 7: one pair per dataset for all 20 realisations).
     memory : str, joblib.Memory or None, default=None
         Caches the ``C``/``gamma`` search (joblib.Memory): every LSSVM variant finds the same
         values on the same training rows and seed, so a study that fits several variants on one
@@ -169,7 +175,8 @@ class LSSVMRegressor(RegressorMixin, _FullLSSVM):
 
     Parameters
     ----------
-    C, gamma, Cs, gammas, tune_folds, tune_max_samples, memory, random_state
+    C, gamma, Cs, gammas, tune_folds, tune_max_samples, tune_random_state, memory, \
+random_state
         As in :class:`LSSVMClassifier` (the tuning minimises the cross-validated MSE; its
         subsample is not stratified).
 

@@ -128,6 +128,10 @@ class SSDLSSVMClassifier(SparseLSSVMClassifierBase):
     tune_max_samples : int or None, default=2000
         The tuning (``C``/``gamma`` None) runs on at most this many stratified training rows
         (its cost is that of the full LSSVM, ``O(n^3)`` per fold and ``gamma``); None: all rows.
+    tune_random_state : int, RandomState or None, default=None
+        Seeds the tuning's subsample and folds in place of ``random_state``: an int gives the
+        same ``(C, gamma)`` to fits on the same training rows whatever their ``random_state``
+        (Oliveira (2021), Table 7: one pair per dataset for all 20 realisations).
     memory : str, joblib.Memory or None, default=None
         Caches the ``C``/``gamma`` search (joblib.Memory): every LSSVM variant finds the same
         values on the same training rows and seed, so a study that fits several variants on one
@@ -178,6 +182,7 @@ class SSDLSSVMClassifier(SparseLSSVMClassifierBase):
         Cs=None,
         gammas=None,
         tune_max_samples=2000,
+        tune_random_state=None,
         memory=None,
         tune_folds=10,
         random_state=None,
@@ -191,6 +196,7 @@ class SSDLSSVMClassifier(SparseLSSVMClassifierBase):
         self.Cs = Cs
         self.gammas = gammas
         self.tune_max_samples = tune_max_samples
+        self.tune_random_state = tune_random_state
         self.memory = memory
         self.tune_folds = tune_folds
         self.random_state = random_state

@@ -251,12 +251,13 @@ class TunedCGammaMixin:
     for every LSSVM estimator.
 
     The host stores the parameters ``C``, ``gamma``, ``Cs``, ``gammas``, ``tune_folds``,
-    ``tune_max_samples`` and ``random_state`` (validated by
+    ``tune_max_samples``, ``tune_random_state`` and ``random_state`` (validated by
     :data:`~svmlab.estimators.lssvm._params.LSSVM_CONSTRAINTS`) and ``memory``. A None ``C``
     (``gamma``) is
     searched over ``Cs`` (``gammas``; None: the spec A5 grid), a given one is kept fixed; the
     search runs ``tune_folds``-fold on at most ``tune_max_samples`` rows (stratified for
-    classification; :func:`subsample_for_tuning`), seeded by ``random_state``.
+    classification; :func:`subsample_for_tuning`), seeded by ``tune_random_state`` or, when
+    that is None, ``random_state``.
     """
 
     def _check_grids(self) -> None:
@@ -275,7 +276,8 @@ class TunedCGammaMixin:
         ``tune_samples`` is 0 when nothing was tuned."""
         if self.C is not None and self.gamma is not None:
             return float(self.C), float(self.gamma), False, 0
-        Xs, ts = subsample_for_tuning(X, t, self.tune_max_samples, self.random_state)
+        seed = self.random_state if self.tune_random_state is None else self.tune_random_state
+        Xs, ts = subsample_for_tuning(X, t, self.tune_max_samples, seed)
         grid_C = DEFAULT_CS if self.Cs is None else self.Cs
         grid_g = DEFAULT_GAMMAS if self.gammas is None else self.gammas
         C, gamma = tune_lssvm(
@@ -284,7 +286,7 @@ class TunedCGammaMixin:
             Cs=[float(self.C)] if self.C is not None else [float(c) for c in grid_C],
             gammas=[float(self.gamma)] if self.gamma is not None else [float(g) for g in grid_g],
             n_folds=int(self.tune_folds),
-            random_state=self.random_state,
+            random_state=seed,
             task=task,
             memory=getattr(self, "memory", None),
         )
