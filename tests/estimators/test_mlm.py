@@ -81,6 +81,24 @@ def test_duplicate_inputs_fall_back_to_lstsq_with_a_warning():
     np.testing.assert_allclose(est.predict(X), y, atol=1e-6)
 
 
+@pytest.mark.parametrize("estimator", [MLMRegressor, MLMClassifier])
+def test_duplicate_inputs_give_lstsq_minimum_norm_solution_from_the_distinct_ones(estimator):
+    """Copies of an input (some with another output) make D singular: the distinct system's
+    solve, shared among the copies, is lstsq's minimum-norm solution."""
+    rng = np.random.default_rng(4)
+    X = rng.normal(size=(40, 3))
+    y = (X[:, 0] > 0).astype(int) if estimator is MLMClassifier else X @ [1.0, -2.0, 0.5]
+    X = np.vstack([X, X[:6], X[:2]])  # six inputs twice, two of them three times
+    y = np.concatenate([y, 1 - y[:6] if estimator is MLMClassifier else y[:6] + 1.0, y[:2]])
+    with pytest.warns(RuntimeWarning, match="singular"):
+        est = estimator().fit(X, y)
+    assert est.fit_info_["fallback"] == "lstsq"
+    assert est.fit_info_["solver"] == "solve_distinct"
+    D = distance_matrix(X, est.reference_inputs_)
+    Delta = distance_matrix(est.reference_outputs_, est.reference_outputs_)
+    np.testing.assert_allclose(est.B_, np.linalg.pinv(D, rcond=1e-10) @ Delta, atol=1e-8)
+
+
 # --------------------------------------------------------------------------- multilateration
 
 

@@ -33,16 +33,63 @@ def _lstsq(A, Y):
     return linalg.lstsq(A, Y, lapack_driver="gelsy", check_finite=False)[0]
 
 
-def square_solve(D: np.ndarray, Delta: np.ndarray):
+def square_solve(D: np.ndarray, Delta: np.ndarray, copies: np.ndarray | None = None):
     """Full-MLM, ``B = D^{-1} Delta`` (Oliveira (2021), Eq. 2.11) for a square ``D``.
 
     LU with partial pivoting (``lu_factor``/``lu_solve``; ``D`` is symmetric but indefinite;
     LAPACK's symmetric-indefinite ``sysv`` and scipy 1.17's ``linalg.solve`` measured 6-10x
     slower at N = 2000). When ``D`` is singular or numerically so (duplicate inputs: an exact
     zero pivot, or LAPACK's reciprocal condition estimate ``gecon`` below machine precision,
-    the test of ``scipy.linalg.solve``), the minimum-norm least-squares solution (``lstsq``,
-    = ``pinv(D) Delta``) instead, with ``info["fallback"] = "lstsq"``.
+    the test of ``scipy.linalg.solve``), the minimum-norm least-squares solution (``pinv(D)
+    Delta``) instead, with ``info["fallback"] = "lstsq"``.
+
+    Identical inputs are what usually makes ``D`` singular: their rows and columns of ``D``
+    are equal. With ``copies`` given, the minimum-norm solution is then computed from the
+    distinct inputs alone: writing ``D = P D_u P^T`` (``P`` marks each input's distinct
+    point, ``c`` the copies of each), ``pinv(D) = P diag(1/c) D_u^{-1} diag(1/c) P^T``, so
+    the LU solve of ``D_u`` against ``Delta``'s rows averaged over the copies, each copy then
+    taking an equal share of its point's coefficients (``info["solver"] = "solve_distinct"``;
+    Full-MLM on banana's 4,240 training rows, one thread: 6.8 s against ``lstsq``'s 17.1 s,
+    ``B`` equal to 3e-9). Only when ``D_u`` is itself (numerically) singular (nearly equal
+    inputs) does ``lstsq`` run on the whole ``D``.
+
+    Parameters
+    ----------
+    D : ndarray of shape (n, n)
+        Distances between the inputs, the reference points in the same order.
+    Delta : ndarray of shape (n, q)
+    copies : ndarray of shape (n,), optional
+        For each input, the position of its first identical input (its own when it has none
+        before it).
+
+    Returns
+    -------
+    B : ndarray of shape (n, q)
+    info : dict
+        ``fallback`` (None or ``"lstsq"``) and ``solver`` (``"solve"``, ``"solve_distinct"``
+        or ``"lstsq"``).
     """
+    B = _lu_solve(D, Delta)
+    if B is not None:
+        return B, {"fallback": None, "solver": "solve"}
+    if copies is not None:
+        distinct = np.flatnonzero(copies == np.arange(len(copies)))
+        if len(distinct) < len(copies):
+            group = np.searchsorted(distinct, copies)  # each input's distinct point
+            counts = np.bincount(group, minlength=len(distinct)).astype(np.float64)
+            mean = np.zeros((len(distinct), Delta.shape[1]))
+            np.add.at(mean, group, Delta)
+            B = _lu_solve(D[np.ix_(distinct, distinct)], mean / counts[:, None])
+            if B is not None:
+                return B[group] / counts[group, None], {
+                    "fallback": "lstsq",
+                    "solver": "solve_distinct",
+                }
+    return _lstsq(D, Delta), {"fallback": "lstsq", "solver": "lstsq"}
+
+
+def _lu_solve(D, Delta):
+    """``D^{-1} Delta`` by LU, or None when ``D`` is (numerically) singular."""
     with warnings.catch_warnings():
         warnings.simplefilter("error", linalg.LinAlgWarning)
         try:
@@ -51,10 +98,10 @@ def square_solve(D: np.ndarray, Delta: np.ndarray):
             if rcond >= np.finfo(np.float64).eps:
                 B = linalg.lu_solve((lu, piv), Delta, check_finite=False)
                 if np.all(np.isfinite(B)):
-                    return B, {"fallback": None}
+                    return B
         except (linalg.LinAlgError, linalg.LinAlgWarning, ValueError):
             pass
-    return _lstsq(D, Delta), {"fallback": "lstsq"}
+    return None
 
 
 def regularised_least_squares(D, Delta, penalty=0.0, weights=None, cache=None):

@@ -100,7 +100,8 @@ _ATTRIBUTES_DOC = """
     fit_info_ : dict
         ``b_norm`` (``||B||_F``), ``n_reference``, ``n_samples``, ``fallback`` (``"lstsq"``
         when ``D`` was singular, e.g. duplicate inputs, else None), ``solver``
-        ("solve", "lstsq", "ridge", "l_half", "m_focuss") and ``iterations`` (iterative ones).
+        ("solve", "solve_distinct", "lstsq", "ridge", "l_half", "m_focuss") and ``iterations``
+        (iterative ones).
     n_iter_ : int
         Epochs / iterations of ell_{1/2}- and RMF-MLM; 1 for the closed-form solvers.
     n_features_in_ : int
@@ -229,8 +230,8 @@ class _StandardTraining(MLMTrainingBase):
             return B, {**info, "solver": "m_focuss"}
         square = D.shape[0] == D.shape[1] and weights is None
         if self.C == 0 and square:
-            B, info = square_solve(D, Delta)
-            return B, {**info, "solver": info["fallback"] or "solve"}
+            _, first, inverse = np.unique(X, axis=0, return_index=True, return_inverse=True)
+            return square_solve(D, Delta, copies=first[inverse.ravel()])
         B, info = regularised_least_squares(D, Delta, self.C, weights, cache=cache)
         return B, {**info, "solver": "ridge" if self.C > 0 else "lstsq"}
 
