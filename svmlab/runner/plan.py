@@ -537,15 +537,15 @@ def _check_coverage(tasks, solvers, datasets) -> None:
             )
 
 
-def _ordered(tasks: list, order: str) -> list:
+def _ordered(tasks: list, order: str, solver_names: list[str]) -> list:
     """``tasks`` (dataset-major, in the configuration's order) in ``runner.order``: as they are
     (``"datasets"``); split 1 of every dataset and solver, then split 2, ... (``"folds"``); or
-    one solver after another, each in fold order (``"solvers"``). The sorts are stable, so the
-    configuration's order holds within."""
+    one solver after another in ``solver_names``' order (the experiment's), each in fold order
+    (``"solvers"``). The sorts are stable, so the configuration's order holds within."""
     if order == "folds":
         return sorted(tasks, key=lambda t: (t.repeat, t.fold))
     if order == "solvers":
-        rank = {name: i for i, name in enumerate(dict.fromkeys(t.solver.name for t in tasks))}
+        rank = {name: i for i, name in enumerate(solver_names)}
         return sorted(tasks, key=lambda t: (rank[t.solver.name], t.repeat, t.fold))
     return tasks
 
@@ -585,7 +585,9 @@ def build_plan(
         settings, solvers, datasets, run_dir=run_dir, run_id=run_id, variant=variant
     )
     _check_coverage(tasks, solvers, datasets)
-    tasks = _ordered(tasks, settings.runner.get("order", "datasets"))
+    tasks = _ordered(
+        tasks, settings.runner.get("order", "datasets"), [e.spec.name for e in solvers]
+    )
     return Plan(
         settings.experiment,
         str(run_dir),

@@ -451,6 +451,25 @@ def test_solver_order_finishes_one_solver_after_another_each_in_fold_order(make_
     assert [t.dataset for t in first[:2]] == datasets  # split 1 of every dataset, then 2, ...
 
 
+def test_solver_order_is_the_experiments_even_where_the_first_dataset_skips_a_solver(
+    make_cfg, tmp_path
+):
+    knn = make_cfg()["solver"]
+    cfg = make_cfg(
+        datasets={
+            "wine": {"name": "wine", "params": {}},  # multiclass: the binary-only solver skips it
+            "breast_cancer": {"name": "breast_cancer", "params": {}},
+        },
+        solvers={
+            "binary_knn": {**knn, "name": "binary_knn", "tasks": ["binary"], "grid": None},
+            "knn1": {**knn, "name": "knn1", "n_neighbors": 1, "grid": None},
+        },
+    )
+    cfg["runner"]["order"] = "solvers"
+    plan = build_plan(cfg, str(tmp_path), "r")
+    assert list(dict.fromkeys(t.solver.name for t in plan.tasks)) == ["binary_knn", "knn1"]
+
+
 def test_an_unknown_order_names_the_choices(make_cfg, tmp_path):
     cfg = make_cfg()
     cfg["runner"]["order"] = "random"

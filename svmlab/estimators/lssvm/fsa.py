@@ -53,7 +53,8 @@ class FSALSSVMClassifier(SparseLSSVMClassifierBase):
       the basis, with labels in ``{-1, +1}``;
     * the probabilistic speed-up of the paper (PFSALS-SVM: the best of a random candidate
       subset) is not used: every candidate is scored, so the fit is deterministic and
-      ``random_state`` only reaches the hyper-parameter tuning;
+      ``random_state`` only reaches the hyper-parameter tuning (and not even that when
+      ``tune_random_state`` is given);
     * a candidate whose kernel column is numerically dependent on the basis (Cholesky pivot
       below 1e-10) is skipped; the number skipped is in ``fit_info_["n_dependent"]``.
 

@@ -71,8 +71,9 @@ class MLMTrainingBase:
         if info.get("fallback"):
             warnings.warn(  # noqa: B028 (about this fit, not the caller's line)
                 f"{type(self).__name__}: the linear system for B is singular or not positive "
-                f"definite (duplicate inputs?); solved by {info['fallback']} instead "
-                "(recorded in fit_info_['fallback'])",
+                f"definite (duplicate inputs?); its minimum-norm solution taken instead, by "
+                f"{info.get('solver') or info['fallback']} (recorded in fit_info_['fallback'] "
+                "and ['solver'])",
                 RuntimeWarning,
             )
         self.B_ = B

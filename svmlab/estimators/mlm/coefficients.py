@@ -33,7 +33,7 @@ def _lstsq(A, Y):
     return linalg.lstsq(A, Y, lapack_driver="gelsy", check_finite=False)[0]
 
 
-def square_solve(D: np.ndarray, Delta: np.ndarray, copies: np.ndarray | None = None):
+def square_solve(D: np.ndarray, Delta: np.ndarray, inputs: np.ndarray | None = None):
     """Full-MLM, ``B = D^{-1} Delta`` (Oliveira (2021), Eq. 2.11) for a square ``D``.
 
     LU with partial pivoting (``lu_factor``/``lu_solve``; ``D`` is symmetric but indefinite;
@@ -44,7 +44,7 @@ def square_solve(D: np.ndarray, Delta: np.ndarray, copies: np.ndarray | None = N
     Delta``) instead, with ``info["fallback"] = "lstsq"``.
 
     Identical inputs are what usually makes ``D`` singular: their rows and columns of ``D``
-    are equal. With ``copies`` given, the minimum-norm solution is then computed from the
+    are equal. With ``inputs`` given, the minimum-norm solution is then computed from the
     distinct inputs alone: writing ``D = P D_u P^T`` (``P`` marks each input's distinct
     point, ``c`` the copies of each), ``pinv(D) = P diag(1/c) D_u^{-1} diag(1/c) P^T``, so
     the LU solve of ``D_u`` against ``Delta``'s rows averaged over the copies, each copy then
@@ -58,9 +58,9 @@ def square_solve(D: np.ndarray, Delta: np.ndarray, copies: np.ndarray | None = N
     D : ndarray of shape (n, n)
         Distances between the inputs, the reference points in the same order.
     Delta : ndarray of shape (n, q)
-    copies : ndarray of shape (n,), optional
-        For each input, the position of its first identical input (its own when it has none
-        before it).
+    inputs : ndarray of shape (n, n_features), optional
+        The inputs of ``D``'s rows, which are also its reference points (its columns) in the
+        same order; their copies are looked for only when ``D`` is singular.
 
     Returns
     -------
@@ -72,7 +72,9 @@ def square_solve(D: np.ndarray, Delta: np.ndarray, copies: np.ndarray | None = N
     B = _lu_solve(D, Delta)
     if B is not None:
         return B, {"fallback": None, "solver": "solve"}
-    if copies is not None:
+    if inputs is not None:
+        _, first, inverse = np.unique(inputs, axis=0, return_index=True, return_inverse=True)
+        copies = first[inverse.ravel()]  # each input's first identical input
         distinct = np.flatnonzero(copies == np.arange(len(copies)))
         if len(distinct) < len(copies):
             group = np.searchsorted(distinct, copies)  # each input's distinct point

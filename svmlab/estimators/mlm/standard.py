@@ -229,9 +229,8 @@ class _StandardTraining(MLMTrainingBase):
             )
             return B, {**info, "solver": "m_focuss"}
         square = D.shape[0] == D.shape[1] and weights is None
-        if self.C == 0 and square:
-            _, first, inverse = np.unique(X, axis=0, return_index=True, return_inverse=True)
-            return square_solve(D, Delta, copies=first[inverse.ravel()])
+        if self.C == 0 and square:  # K = n: the reference points are X's rows, in order
+            return square_solve(D, Delta, inputs=X)
         B, info = regularised_least_squares(D, Delta, self.C, weights, cache=cache)
         return B, {**info, "solver": "ridge" if self.C > 0 else "lstsq"}
 
