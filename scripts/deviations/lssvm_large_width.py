@@ -3,6 +3,7 @@
 Usage::
 
     python scripts/deviations/lssvm_large_width.py [--dataset adult_fixed] [--n-support 300]
+    python scripts/deviations/lssvm_large_width.py --dataset ijcnn1_fixed --n-support 400
 
 Table 7 prints FCC- and SSD-LSSVM on ADULT as 0.76 +- 0.00. The thesis took (C, sigma) from
 Zhou (2016) and does not print them; ``lssvm_large`` tunes them. On the dataset's own
@@ -10,7 +11,7 @@ train/test files, inputs z-scored on the training part as the study does, the sc
 FCC-LSSVM (``--n-support`` SVs, Table 6's M) and SSD-LSSVM at every width sigma^2 of the
 thesis's grid (2^-7 .. 2^9) and three C (2^-5, 2^3, 2^15), and prints each accuracy and the
 share of test rows predicted as the majority class, beside that class's share of the test
-file. About two CPU-minutes on adult. The numbers quoted in
+file. About two CPU-minutes on adult, three on ijcnn1. The numbers quoted in
 ``svmlab/reproduce/deviations/lssvm_large_width.md`` are this script's. Needs
 ``SVMLAB_DATA_DIR``.
 """
