@@ -104,6 +104,18 @@ def test_wrapper_sections_put_a_run_beside_tables_7_to_13():
     assert get_reproduction("hydrmi_tables_7_to_13").tables == ()
 
 
+def test_tables_12_and_13_are_listed_uncompared_while_hydrmi_has_one_classifier():
+    from svmlab.reproduce.documents.hydrmi import wrapper_summaries
+
+    rows = _rows("hydrmi_miwrapper_nb", "musk1", 0.9) + _rows("relieff_miwrapper_nb", "musk1", 0.8)
+    rows += _rows("relieff_citation_knn", "musk1", 0.8)
+    by_number = {s["number"]: s for s in wrapper_summaries(pd.DataFrame(rows))}
+    for number in ("Table 12", "Table 13"):
+        assert by_number[number]["n_compared"] == 0
+        assert "two or more classifiers" in by_number[number]["note"]
+    assert by_number["Table 10"]["datasets"]  # the per-dataset table is compared
+
+
 def test_relieff_sections_compare_distances():
     rows = []
     for d, acc in zip(("min", "max", "avg", "adapted"), (0.7, 0.6, 0.65, 0.8)):
