@@ -18,15 +18,14 @@ beside Table 3.9's MORF value. A few CPU-seconds per dataset. The numbers quoted
 from __future__ import annotations
 
 import argparse
-from importlib.resources import files
 
 import numpy as np
-import pandas as pd
 from _study import study_splits, zscored  # scripts/deviations/_study.py
 from threadpoolctl import threadpool_limits
 
 from svmlab.estimators.mtr import MORF
 from svmlab.evaluation.metrics.regression import multitarget_metrics
+from svmlab.reproduce.document import read_published
 
 #: The study's dataset names and Table 3.9's rows.
 PAPER_ROWS = {"edm": "EDM", "sf1": "Solar Flare 1", "sf2": "Solar Flare 2"}
@@ -36,8 +35,7 @@ def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--datasets", nargs="+", default=list(PAPER_ROWS), choices=list(PAPER_ROWS))
     args = p.parse_args()
-    table = files("svmlab.reproduce.published").joinpath("mtr_arrmse.csv")
-    paper = pd.read_csv(str(table)).set_index("dataset")["MORF"]
+    paper = read_published("mtr_arrmse.csv")["MORF"]
     with threadpool_limits(1):
         for name in args.datasets:
             ds, folds = study_splits("mtr_bench", name)

@@ -42,16 +42,12 @@ class FCCLSSVMClassifier(ClassCornerLSSVMBase):
     tune_max_samples : int or None, default=2000
         ``C``/``gamma`` left None are tuned on a stratified subsample of this size (the full
         LSSVM of the tuning is ``N x N``).
-    tune_random_state : int, RandomState or None, default=None
-        Seeds the tuning's subsample and folds in place of ``random_state``: an int gives the
-        same ``(C, gamma)`` to fits on the same training rows whatever their ``random_state``
-        (Oliveira (2021), Table 7: one pair per dataset for all 20 realisations).
     memory : str, joblib.Memory or None, default=None
         Caches the ``C``/``gamma`` search (joblib.Memory): every LSSVM variant finds the same
         values on the same training rows and seed, so a study that fits several variants on one
         split searches once. ``"auto"``: svmlab's user cache; a path: a joblib cache there.
     C, gamma, n_neighbors, corner_threshold, radius, r_factor, threshold_mode, fallback, \
-constraints, Cs, gammas, tune_folds, random_state
+constraints, Cs, gammas, tune_folds, tune_random_state, random_state
         As in :class:`CCLSSVMClassifier`; ``radius`` (if given) is used in every stratum;
         ``fallback="top_scores"`` takes the M prototypes of highest ``Gamma`` when no
         stratum has a corner. ``random_state`` also seeds the strata and the tie order.
