@@ -274,7 +274,7 @@ def _document_lines(paper, record: dict | None) -> list[str]:
         lines.append("")
     lines += [
         "| table | study | status | mean abs. Δ | spread | ρ (median) | verdicts differ "
-        "| datasets |",
+        "| rows compared |",
         "|---|---|---|---|---|---|---|---|",
     ]
     for t in record["tables"]:
