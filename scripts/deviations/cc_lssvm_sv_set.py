@@ -51,9 +51,9 @@ def _refits(rows: pd.DataFrame, thresholds) -> pd.DataFrame:
     """CC-LSSVM at each threshold on every realisation, with the run's (C, gamma)."""
     full = rows[rows["solver"] == "lssvm"]
     out = []
-    # two_moons is separable: no prototype at any P, so CC-LSSVM is the full LSSVM (warned)
-    warnings.filterwarnings("ignore", message=".*empty prototype set")
-    with threadpool_limits(1):
+    with threadpool_limits(1), warnings.catch_warnings():
+        # two_moons is separable: no prototype at any P, so CC-LSSVM is the full LSSVM (warned)
+        warnings.filterwarnings("ignore", message=".*empty prototype set")
         for r in full.itertuples():
             ds, split = study_split("lssvm_bench", r.dataset, int(r.repeat))
             X, y = zscored(ds.X, split.train), np.asarray(ds.y)
