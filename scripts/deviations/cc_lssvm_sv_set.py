@@ -21,7 +21,6 @@ numbers quoted in ``svmlab/reproduce/deviations/cc_lssvm_sv_set.md`` are this sc
 from __future__ import annotations
 
 import argparse
-import json
 import warnings
 
 import numpy as np
@@ -30,7 +29,9 @@ from _study import study_split, zscored  # scripts/deviations/_study.py
 from threadpoolctl import threadpool_limits
 
 from svmlab.estimators.lssvm import CCLSSVMClassifier
+from svmlab.reproduce.documents.mierswa2009_fronts import fit_info_of
 from svmlab.reproduce.documents.oliveira import _mean_ranks
+from svmlab.reproduce.engine import support_vector_columns
 from svmlab.results import load_results
 
 RUN_THRESHOLD = 9  # CCIS's P in the run (Table 4)
@@ -39,9 +40,8 @@ RUN_THRESHOLD = 9  # CCIS's P in the run (Table 4)
 def _run_rows(run_dir: str) -> pd.DataFrame:
     """The run's rows with each model's SPR and the (C, gamma) of its realisation."""
     rows = load_results(run_dir)
-    rows = rows[rows["status"] == "ok"].copy()
-    info = rows["fit_info"].map(lambda v: json.loads(v) if isinstance(v, str) else (v or {}))
-    rows["sparsity"] = [float(i.get("sparsity", 0.0)) for i in info]  # the full LSSVM: 0
+    rows = support_vector_columns(rows[rows["status"] == "ok"])  # SPR as the report derives it
+    info = rows["fit_info"].map(fit_info_of)
     rows["C"] = [float(i.get("C", np.nan)) for i in info]
     rows["gamma"] = [float(i.get("gamma", np.nan)) for i in info]
     return rows[["dataset", "repeat", "solver", "accuracy", "sparsity", "C", "gamma"]]

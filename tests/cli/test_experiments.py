@@ -25,6 +25,29 @@ def test_experiment_composes(name):
     assert all(s is None or s.get("_target_") or s.get("name") for s in solvers.values())
 
 
+def _composed(name):
+    from hydra import compose, initialize_config_dir
+
+    with initialize_config_dir(config_dir=str(conf_dir()), version_base="1.3"):
+        return compose("config", overrides=[f"+experiment={name}"])
+
+
+def test_cost_ordered_experiments_list_their_cheap_solvers_first():
+    """``--order solvers`` runs the solvers in the experiment's order: OLLAWV's placeholder
+    entry puts it first while ``${solver}`` still gives its settings (and takes overrides)."""
+    from omegaconf import OmegaConf
+
+    cfg = _composed("ollawv_bench")
+    assert list(cfg.solvers) == ["ollawv", "mnsvm", "nnisda"]
+    assert OmegaConf.to_container(cfg.solvers.ollawv, resolve=True) == OmegaConf.to_container(
+        cfg.solver, resolve=True
+    )
+    assert cfg.solvers.ollawv.use_bias is True and cfg.solvers.ollawv.grid.margin is None
+    relieff = list(_composed("hydrmi_relieff").solvers)
+    assert len(relieff) == 17 and relieff[0] == "relieff_miwrapper_nb"
+    assert relieff[-3:] == ["relieff_miemdd", "relieff_midd", "relieff_mdd"]
+
+
 def test_one_experiment_composes_through_the_cli(run_cli, tmp_path):
     out = run_cli("run", "+experiment=quickstart", "--cfg", "job", cwd=tmp_path, check=0).stdout
     assert "name: quickstart" in out

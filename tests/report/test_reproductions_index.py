@@ -145,3 +145,9 @@ def test_links_prefer_the_side_by_side_heading():
     anchor = _section_anchor(headings(md), "Part: exp", "accuracy", "")
     assert anchor == "doc-table-1-accuracy-paper-vs-this-run"
     assert _section_anchor(headings(md), "Part: exp", "missing title", "") == "part-exp"
+
+
+def test_the_last_column_counts_a_tables_rows_not_only_datasets():
+    # HyDR-MI's Tables 6-13 have subset sizes, classifiers or baselines as rows
+    text = index_markdown({"svmperf": _record()})
+    assert "| verdicts differ | rows compared |" in text and "| 2 of 2 |" in text

@@ -18,3 +18,9 @@ def test_every_deviation_names_a_script_that_exists():
         for topic, text in known_deviations(name):
             for script in re.findall(r"scripts/deviations/\w+\.py", text):
                 assert (ROOT / script).is_file(), (topic, script)
+
+
+def test_fig_7_carries_both_cc_lssvm_notes():
+    topics = dict(known_deviations("lssvm_figure_7"))
+    assert {"cc_lssvm_small_c", "cc_lssvm_sv_set"} <= set(topics)
+    assert "CCIS(D, 0)" in topics["cc_lssvm_sv_set"]
