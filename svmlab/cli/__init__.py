@@ -1,4 +1,4 @@
-"""The ``svmlab`` command line: run, report, stats, list, data, reproduce.
+"""The ``svmlab`` command line: run, report, stats, list, data, reproduce, pack.
 
 :func:`main` is the entry point (the ``svmlab`` console script, ``python -m svmlab`` and
 ``python -m svmlab.cli``): ``svmlab run`` goes to the Hydra app (:mod:`svmlab.app`), every
@@ -116,6 +116,10 @@ def _dispatch(argv: list[str]) -> int:
             from svmlab.cli.reproduce import reproduce
 
             return reproduce(args)
+        if args.command == "pack":
+            from svmlab.cli.pack import pack
+
+            return pack(args)
         from svmlab.cli.data import data
 
         return data(args)

@@ -31,6 +31,9 @@ commands:
               svmlab reproduce --list
               svmlab reproduce melki2018 --quick         # its quick profiles only
               svmlab reproduce svmperf --no-run          # report on the runs that exist
+  pack      a copy of a run with its task rows in one file per schema, to commit or move;
+            the copy is a run directory: reports read it and the run resumes from it
+              svmlab pack results/*/reproduce --into docs/reproductions/runs
 
 Data files are looked up in $SVMLAB_DATA_DIR (colon-separated), the checkout's
 datasets/, then the user cache; `svmlab data fetch` downloads and verifies them.
@@ -97,7 +100,7 @@ def build_parser() -> argparse.ArgumentParser:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument("--version", action="version", version=f"svmlab {__version__}")
-    sub = p.add_subparsers(dest="command", metavar="{run,report,stats,list,data,reproduce}")
+    sub = p.add_subparsers(dest="command", metavar="{run,report,stats,list,data,reproduce,pack}")
     sub.add_parser("run", help="run an experiment (Hydra overrides follow)", add_help=False)
 
     _add_report(sub)
@@ -105,6 +108,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_list(sub)
     _add_data(sub)
     _add_reproduce(sub)
+    _add_pack(sub)
     return p
 
 
@@ -297,6 +301,26 @@ def _add_reproduce(sub) -> None:
         "Every order resumes the others' runs; with 'folds' and 'solvers' tasks are sent one at "
         "a time (more overhead on tasks of milliseconds) (default: datasets)",
     )
+
+
+def _add_pack(sub) -> None:
+    """``svmlab pack``: run directories packed for keeping (:mod:`svmlab.runner.pack`)."""
+    r = sub.add_parser(
+        "pack",
+        help="copy runs with their task rows in one file per schema, to commit or move",
+        description="Write a copy of each run directory into INTO/<experiment>/<run id>: its "
+        "run.json and config.yaml, and the rows of its finished tasks in one Parquet file per "
+        "row schema instead of one file per task. The copy is a run directory: `svmlab "
+        "report` and `svmlab reproduce --no-run` read it, and the same experiment resumes from "
+        "it (copy it back under --results-dir / results_dir). A run may still be going: the "
+        "copy holds the tasks finished when it was read. A copy already at the destination "
+        "is replaced.",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog="examples:\n  svmlab pack results/*/reproduce --into docs/reproductions/runs\n"
+        "  cp -r docs/reproductions/runs/. results/   # a fresh clone: resume the kept runs",
+    )
+    r.add_argument("run_dirs", nargs="+", type=path_argument, metavar="RUN_DIR")
+    r.add_argument("--into", type=path_argument, required=True, help="the folder of packed runs")
 
 
 #: The statistical procedures, each with its definition (the help of the statistics options).
