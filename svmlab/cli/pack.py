@@ -8,13 +8,13 @@ from svmlab.cli._common import check_writable
 
 
 def pack(args) -> int:
-    """Pack every RUN_DIR into ``--into``; one line per run on stderr."""
+    """Pack every RUN_DIR into ``--into``; one line per run on stderr. Every run is checked
+    before the first is written, so a refused one leaves nothing half done."""
+    from svmlab.runner.pack import check_destinations
     from svmlab.runner.pack import pack as pack_run
-    from svmlab.runner.pack import packed_dir
 
     check_writable(args.into, "--into", directory=True)
-    for run_dir in args.run_dirs:  # every destination known before anything is written
-        packed_dir(run_dir, args.into)
+    check_destinations(args.run_dirs, args.into)
     for run_dir in args.run_dirs:
         dest, n_tasks, n_files = pack_run(run_dir, args.into)
         print(

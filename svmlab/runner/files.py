@@ -22,6 +22,7 @@ from pathlib import Path
 TASKS_DIR = "tasks"
 RESULTS_FILE = "results.parquet"
 RUN_FILE = "run.json"
+CONFIG_FILE = "config.yaml"
 INDEX_DIR = ".tasks-index"
 SUFFIX = ".parquet"
 BATCH_PREFIX = "batch-"

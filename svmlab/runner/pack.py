@@ -11,52 +11,153 @@ version control (``docs/reproductions/runs/``).
 
 Layout of the copy::
 
-    DEST/<experiment>/<run id>/
+    INTO/<experiment>/<run directory's name>/
       run.json  config.yaml
+      packed.json                     what was packed, from where, when; the files written
       tasks/batch-<digest>.parquet    one per row schema
+
+A copy holds every trusted task of the run directory. Tasks that belong to no task of the
+run's current plan (a configuration changed since) are in it too, where the original's
+``results.parquet`` leaves them out; a resume or ``svmlab reproduce`` consolidates with the
+plan's keys and leaves them out again.
 """
 
 from __future__ import annotations
 
+import datetime
 import json
+import os
+import re
 import shutil
+import uuid
 from pathlib import Path
 
-import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from svmlab.errors import ResultsError
 from svmlab.runner import lock, row_index
 from svmlab.runner.files import (
-    INDEX_DIR,
-    RESULTS_FILE,
+    CONFIG_FILE,
     RUN_FILE,
     SUFFIX,
     TASKS_DIR,
     atomic_write,
     batch_stem,
+    fsync_dir,
     task_file,
 )
 
-__all__ = ["pack", "packed_dir"]
+__all__ = ["PACKED_FILE", "check_destinations", "pack", "packed_dir"]
 
-#: The run's own files copied beside the packed task rows.
-KEPT_FILES = (RUN_FILE, "config.yaml")
+#: The file that marks a directory as a packed copy (and lists the task files written).
+PACKED_FILE = "packed.json"
+_NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.-]*")
 
 
 def packed_dir(run_dir: str | Path, into: str | Path) -> Path:
-    """Where :func:`pack` puts ``run_dir`` under ``into``: ``into/<experiment>/<run id>``,
-    the experiment read from the run's ``run.json`` and the run id being the directory's
-    name."""
+    """Where :func:`pack` puts ``run_dir``: ``into/<experiment>/<name of run_dir>``.
+
+    Parameters
+    ----------
+    run_dir : path
+        A run directory; its experiment is read from its ``run.json``.
+    into : path
+        The folder of packed runs.
+
+    Returns
+    -------
+    Path
+
+    Raises
+    ------
+    ResultsError
+        When ``run_dir`` is no run directory, or its ``run.json`` names no experiment that
+        can be a folder name.
+    """
     run_dir = Path(run_dir)
+    if not run_dir.is_dir():
+        raise ResultsError(f"{run_dir} is not a run directory: no such directory")
     try:
-        experiment = json.loads((run_dir / RUN_FILE).read_text())["experiment"]
+        identity = json.loads((run_dir / RUN_FILE).read_text())
     except FileNotFoundError:
         raise ResultsError(f"{run_dir} is not a run directory: it has no {RUN_FILE}") from None
-    except (ValueError, KeyError, TypeError):
-        raise ResultsError(f"{run_dir / RUN_FILE} does not name its experiment") from None
-    return Path(into) / str(experiment) / run_dir.resolve().name
+    except OSError as exc:
+        raise ResultsError(f"cannot read {run_dir / RUN_FILE}: {exc.strerror or exc}") from None
+    except ValueError:
+        raise ResultsError(f"{run_dir / RUN_FILE} is not JSON") from None
+    experiment = identity.get("experiment") if isinstance(identity, dict) else None
+    if not isinstance(experiment, str) or not _NAME.fullmatch(experiment):
+        raise ResultsError(
+            f"{run_dir / RUN_FILE} names no usable experiment ({experiment!r}); expected a "
+            "name of letters, digits, '_', '.' and '-'"
+        )
+    return Path(into) / experiment / run_dir.resolve().name
+
+
+def check_destinations(run_dirs, into: str | Path) -> list[Path]:
+    """The destination of each of ``run_dirs`` under ``into``, after every refusal
+    :func:`pack` would make, so that a command packing several runs writes nothing when one
+    of them cannot be packed.
+
+    Raises
+    ------
+    ResultsError
+        One line: a run is not a run directory, two runs would share a destination, a
+        destination lies inside its run (or is it), or a destination is not a packed copy
+        that may be replaced (:func:`_check_replaceable`).
+    """
+    seen: dict[Path, Path] = {}
+    out = []
+    for run_dir in run_dirs:
+        run_dir = Path(run_dir)
+        dest = packed_dir(run_dir, into)
+        src, target = run_dir.resolve(), dest.resolve()
+        if target == src or src in target.parents:
+            raise ResultsError(f"cannot pack {run_dir} into itself ({dest}): choose another folder")
+        if target in seen:
+            raise ResultsError(
+                f"{seen[target]} and {run_dir} would both be packed to {dest}: pack them "
+                "into different folders"
+            )
+        seen[target] = run_dir
+        _check_replaceable(dest)
+        out.append(dest)
+    return out
+
+
+def _check_replaceable(dest: Path) -> None:
+    """Refuse a destination that exists and is not a packed copy left as it was written: a
+    run's own directory, or a packed copy a run has since resumed in (task files it did not
+    list), would lose finished tasks."""
+    if not dest.exists():
+        return
+    if not dest.is_dir():
+        raise ResultsError(f"cannot pack into {dest}: it is a file")
+    busy = lock.in_use(dest)
+    if busy:
+        raise ResultsError(f"cannot pack into {dest}: {busy}")
+    if not any(dest.iterdir()):
+        return
+    try:
+        listed = set(json.loads((dest / PACKED_FILE).read_text())["files"])
+    except (OSError, ValueError, KeyError, TypeError):
+        raise ResultsError(
+            f"cannot pack into {dest}: it is not a packed copy (no readable {PACKED_FILE}), and "
+            "replacing it could lose a run's tasks; pack into another folder"
+        ) from None
+    tasks = dest / TASKS_DIR
+    extra = sorted(
+        p.name
+        for p in (tasks.iterdir() if tasks.is_dir() else ())
+        if p.name.endswith(SUFFIX) and not p.name.startswith(".") and p.name not in listed
+    )
+    if extra:
+        raise ResultsError(
+            f"cannot pack into {dest}: a run has written to this packed copy since it was "
+            f"packed ({len(extra)} task file(s), e.g. {extra[0]}); pack that run into another "
+            "folder, or remove it first"
+        )
 
 
 def pack(run_dir: str | Path, into: str | Path) -> tuple[Path, int, int]:
@@ -68,9 +169,8 @@ def pack(run_dir: str | Path, into: str | Path) -> tuple[Path, int, int]:
         A run directory (with ``run.json``). A run may still be writing to it: the copy
         holds the tasks finished when it was read.
     into : path
-        The folder of packed runs. A packed copy already there is replaced: its task files
-        are rewritten and any other file in its ``tasks/`` is removed, as are a stale
-        ``results.parquet`` and row index (a report or resume makes them again).
+        The folder of packed runs. An earlier packed copy there is replaced whole (the new
+        copy is written beside it and swapped in); any other existing directory is refused.
 
     Returns
     -------
@@ -79,70 +179,72 @@ def pack(run_dir: str | Path, into: str | Path) -> tuple[Path, int, int]:
     n_tasks : int
         Finished tasks (of any status) whose rows it holds.
     n_files : int
-        Task files written (one per row schema).
+        Task files written: one per row schema, plus one per task whose rows carry no
+        ``key`` column (rows written by hand keep their ``<key>.parquet`` name).
 
     Raises
     ------
     ResultsError
-        When ``run_dir`` is not a run directory, when the copy would be ``run_dir`` itself
-        or lie inside it, or when a run is using the destination.
+        The refusals of :func:`check_destinations`, or a file that cannot be read or
+        written (one line naming it and the system's reason).
     """
+    (dest,) = check_destinations([run_dir], into)
     run_dir = Path(run_dir)
-    dest = packed_dir(run_dir, into)
-    src, out = run_dir.resolve(), dest.resolve()
-    if out == src or src in out.parents:
-        raise ResultsError(f"cannot pack {run_dir} into itself ({dest}): choose another folder")
-    busy = lock.in_use(dest) if dest.is_dir() else None
-    if busy:
-        raise ResultsError(f"cannot pack into {dest}: {busy}")
     rows = row_index.collect(run_dir)
     for stem, reason in sorted({**rows.unreadable, **rows.untrusted}.items()):
         row_index.note(f"task file {task_file(run_dir, stem)} left out of the pack ({reason})")
-    tables = _chosen_rows(rows)
-    (dest / TASKS_DIR).mkdir(parents=True, exist_ok=True)
-    written = set()
-    n_tasks = 0
-    for table in tables:
-        keys = _distinct_in_order(table["key"])
-        n_tasks += len(keys)
-        stem = batch_stem(keys)
-        atomic_write(task_file(dest, stem), lambda tmp, t=table: pq.write_table(t, tmp))
-        written.add(stem + SUFFIX)
-    for name in KEPT_FILES:
-        if (run_dir / name).is_file():
-            data = (run_dir / name).read_bytes()
-            atomic_write(dest / name, lambda tmp, d=data: tmp.write_bytes(d))
-    for old in (dest / TASKS_DIR).iterdir():
-        if old.name not in written:
-            old.unlink()
-    (dest / RESULTS_FILE).unlink(missing_ok=True)
-    shutil.rmtree(dest / INDEX_DIR, ignore_errors=True)
+    new = dest.parent / f".{dest.name}.packing-{uuid.uuid4().hex[:8]}"
+    try:
+        (new / TASKS_DIR).mkdir(parents=True)
+        written, n_tasks = _write_tasks(new, rows)
+        for name in (RUN_FILE, CONFIG_FILE):
+            if (run_dir / name).is_file():
+                shutil.copyfile(run_dir / name, new / name)
+        record = {
+            "packed_from": str(run_dir.resolve()),
+            "packed_at": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
+            "tasks": n_tasks,
+            "files": sorted(written),
+        }
+        atomic_write(new / PACKED_FILE, lambda tmp: tmp.write_text(json.dumps(record, indent=2)))
+        _swap_in(new, dest)
+    except OSError as exc:
+        shutil.rmtree(new, ignore_errors=True)
+        where = f" ({exc.filename})" if exc.filename else ""
+        raise ResultsError(
+            f"cannot pack {run_dir} into {dest}{where}: {exc.strerror or exc}"
+        ) from None
     return dest, n_tasks, len(written)
 
 
-def _chosen_rows(rows: row_index.Rows) -> list[pa.Table]:
-    """One table per row schema: the rows of each task's chosen version (the one a report
-    reads), tasks in key order and each task's rows in file order, without the index's
-    columns. Rows that carry no ``key`` column (written by hand) get their task's key."""
-    versions, several = row_index.chosen_versions(rows)
-    chosen = None
-    if several:
-        chosen = pc.binary_join_element_wise(
-            versions[row_index._TASK], versions[row_index._FILE], "|"
-        ).combine_chunks()
-    out = []
-    for table in rows.groups.values():
-        if chosen is not None:
-            ids = pc.binary_join_element_wise(table[row_index._TASK], table[row_index._FILE], "|")
-            table = table.filter(pc.is_in(ids, value_set=chosen))
-        if not table.num_rows:
-            continue
-        table = table.sort_by([(row_index._TASK, "ascending"), (row_index._ROW, "ascending")])
-        if "key" not in table.column_names:
-            table = table.append_column("key", table[row_index._TASK])
-        out.append(table.drop_columns(list(row_index.TAGS)))
-    return out
+def _write_tasks(dest: Path, rows: row_index.Rows) -> tuple[list[str], int]:
+    """Write the chosen rows (:func:`svmlab.runner.row_index.chosen_tables`) into
+    ``dest/tasks``: one batch file per row schema, tasks in key order and each task's rows
+    in file order; returns the file names and the number of tasks."""
+    written, n_tasks = [], 0
+    for table in row_index.chosen_tables(rows):
+        table = table.sort_by([(row_index.TASK, "ascending"), (row_index.ROW, "ascending")])
+        task = table[row_index.TASK]
+        table = table.drop_columns(list(row_index.TAGS))
+        if "key" in table.column_names:
+            keys = row_index.distinct_in_order(table["key"])
+            files = [(batch_stem(keys), table)]
+        else:  # rows written by hand: each task keeps its own file, read back as before
+            keys = row_index.distinct_in_order(task)
+            files = [(key, table.filter(pc.equal(task, key))) for key in keys]
+        n_tasks += len(keys)
+        for stem, part in files:
+            atomic_write(task_file(dest, stem), lambda tmp, t=part: pq.write_table(t, tmp))
+            written.append(stem + SUFFIX)
+    return written, n_tasks
 
 
-def _distinct_in_order(keys: pa.ChunkedArray) -> list[str]:
-    return list(dict.fromkeys(keys.to_pylist()))
+def _swap_in(new: Path, dest: Path) -> None:
+    """Put the directory ``new`` in the place of ``dest`` (an earlier packed copy, if any):
+    the old copy is renamed aside first and removed once the new one is in place."""
+    old = dest.parent / f".{dest.name}.replaced-{uuid.uuid4().hex[:8]}"
+    if dest.exists():
+        os.replace(dest, old)
+    os.replace(new, dest)
+    fsync_dir(dest.parent)
+    shutil.rmtree(old, ignore_errors=True)

@@ -52,6 +52,8 @@ _TASK, _FILE, _SIG, _ROW = (
     "__svmlab_row__",
 )
 TAGS = (_TASK, _FILE, _SIG, _ROW)
+#: The tag columns a reader of :func:`chosen_tables` may sort by: the task key, the row number.
+TASK, ROW = _TASK, _ROW
 _PART = "+"  # <schema id>+<n>.parquet: rows added to the index while a run goes on
 
 
@@ -117,19 +119,13 @@ def task_keys(stem: str, table: pa.Table) -> tuple[pa.Array | None, str]:
     if keys.null_count or not pa.types.is_string(keys.type):
         return None, "some of its rows carry no task key"
     if stem.startswith(BATCH_PREFIX):
-        if batch_stem(_in_order(keys)) != stem:
+        if batch_stem(distinct_in_order(keys)) != stem:
             return None, "its task keys are not the ones its name was made from"
         return keys, ""
     other = pc.filter(keys, pc.not_equal(keys, stem))
     if len(other):
         return None, f"it holds the rows of task {other[0].as_py()}, not of {stem}"
     return keys, ""
-
-
-def _in_order(keys: pa.Array) -> list[str]:
-    """The distinct keys in order of first appearance."""
-    seen: dict[str, None] = dict.fromkeys(keys.to_pylist())
-    return list(seen)
 
 
 class Rows:
@@ -423,6 +419,33 @@ def statuses(rows: Rows, keys=None) -> dict[str, str]:
     return {k: s for k, s in zip(tasks, status, strict=True) if k in keys}
 
 
+def chosen_tables(rows: Rows, keys=None):
+    """Yield, per row schema, the rows of each task's chosen version (:func:`chosen_versions`;
+    of ``keys`` only, if given), with the columns of :data:`TAGS`; schemas left without rows
+    are skipped. ``rows`` is emptied on the way (each table is handed over, not copied)."""
+    v, several = chosen_versions(rows)
+    chosen = (
+        pc.binary_join_element_wise(v[_TASK], v[_FILE], "|").combine_chunks() if several else None
+    )
+    wanted = pa.array(sorted(keys), pa.string()) if keys is not None else None
+    while rows.groups:
+        _, table = rows.groups.popitem()
+        if wanted is not None:
+            table = table.filter(pc.is_in(table[_TASK], value_set=wanted))
+        if chosen is not None:
+            ids = pc.binary_join_element_wise(table[_TASK], table[_FILE], "|")
+            table = table.filter(pc.is_in(ids, value_set=chosen))
+        if table.num_rows:
+            yield table
+
+
+def distinct_in_order(keys) -> list[str]:
+    """The distinct values of ``keys`` (an Arrow array or column) in order of first
+    appearance: the order a batch file's name is made from
+    (:func:`svmlab.runner.files.batch_stem`)."""
+    return list(dict.fromkeys(keys.to_pylist()))
+
+
 def frame(rows: Rows, keys=None):
     """The task rows as one pandas table, exactly as reading each task's rows (tasks in
     order of ``<key>.parquet``, rows in file order) and concatenating them would give it.
@@ -432,21 +455,7 @@ def frame(rows: Rows, keys=None):
     """
     import pandas as pd
 
-    v, several = chosen_versions(rows)
-    chosen = (
-        pc.binary_join_element_wise(v[_TASK], v[_FILE], "|").combine_chunks() if several else None
-    )
-    wanted = pa.array(sorted(keys), pa.string()) if keys is not None else None
-    parts = []
-    while rows.groups:
-        _, table = rows.groups.popitem()
-        if wanted is not None:
-            table = table.filter(pc.is_in(table[_TASK], value_set=wanted))
-        if chosen is not None:
-            ids = pc.binary_join_element_wise(table[_TASK], table[_FILE], "|")
-            table = table.filter(pc.is_in(ids, value_set=chosen))
-        if table.num_rows:
-            parts.append(table)
+    parts = list(chosen_tables(rows, keys))
     if not parts:
         return pd.DataFrame()
     names = sorted({k + SUFFIX for t in parts for k in pc.unique(t[_TASK]).to_pylist()})

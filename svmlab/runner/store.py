@@ -37,6 +37,7 @@ from svmlab.errors import ResultsError
 from svmlab.runner import lock, row_index
 from svmlab.runner.files import (
     BATCH_PREFIX,
+    CONFIG_FILE,
     INDEX_DIR,
     RESULTS_FILE,
     RUN_FILE,
@@ -298,7 +299,7 @@ def prepare_run_dir(run_dir: str | Path, identity: dict, config_yaml: str) -> bo
                 run_dir / RUN_FILE,
                 lambda tmp: tmp.write_text(json.dumps(identity, indent=2, sort_keys=True)),
             )
-            atomic_write(run_dir / "config.yaml", lambda tmp: tmp.write_text(config_yaml))
+            atomic_write(run_dir / CONFIG_FILE, lambda tmp: tmp.write_text(config_yaml))
     except OSError as exc:  # e.g. a disk already full: a new run leaves nothing behind
         _cannot_start(run_dir, exc, new_run=not resumed, taken=taken)
     return resumed
@@ -308,7 +309,7 @@ def _cannot_start(run_dir: Path, exc: OSError, *, new_run: bool, taken: bool) ->
     """Remove what a new run wrote into ``run_dir`` (run.json, config.yaml, an empty tasks/),
     release its lock, and raise one line naming the directory and the OS's reason."""
     if new_run:
-        for name in (RUN_FILE, "config.yaml"):
+        for name in (RUN_FILE, CONFIG_FILE):
             (run_dir / name).unlink(missing_ok=True)
         try:
             (run_dir / TASKS_DIR).rmdir()

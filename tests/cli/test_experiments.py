@@ -46,6 +46,10 @@ def test_cost_ordered_experiments_list_their_cheap_solvers_first():
     relieff = list(_composed("hydrmi_relieff").solvers)
     assert len(relieff) == 17 and relieff[0] == "relieff_miwrapper_nb"
     assert relieff[-3:] == ["relieff_miemdd", "relieff_midd", "relieff_mdd"]
+    full = [name.split("_", 1)[1] for name in _composed("hydrmi_full").solvers]
+    assert full == [
+        c for c in ("miwrapper_nb", "mi_optimal_ball", "mismo_poly", "mismo_rbf") for _ in range(3)
+    ]  # MISMO (minutes a search) after the seconds-a-search ones
 
 
 def test_one_experiment_composes_through_the_cli(run_cli, tmp_path):

@@ -58,7 +58,14 @@ def test_the_packed_copy_reads_as_the_run_with_one_file_per_schema(tmp_path):
     files = sorted(p.name for p in (dest / "tasks").iterdir())
     # ok rows with and without grid_point, error rows: one file each
     assert n_files == len(files) == 3 and all(f.startswith("batch-") for f in files)
-    assert sorted(p.name for p in dest.iterdir()) == ["config.yaml", "run.json", "tasks"]
+    assert sorted(p.name for p in dest.iterdir()) == [
+        "config.yaml",
+        "packed.json",
+        "run.json",
+        "tasks",
+    ]
+    record = json.loads((dest / "packed.json").read_text())
+    assert record["tasks"] == 10 and record["files"] == files
     before, after = store.read_task_rows(run), store.read_task_rows(dest)
     pd.testing.assert_frame_equal(after, before)
     assert after.set_index("key").loc["again", "status"] == "ok"  # the chosen version only
@@ -69,17 +76,81 @@ def test_the_packed_copy_reads_as_the_run_with_one_file_per_schema(tmp_path):
     )
 
 
-def test_packing_again_replaces_the_copy(tmp_path):
+def test_packing_again_replaces_the_copy_whole(tmp_path):
     run = tmp_path / "exp" / "r1"
     _run_with_every_shape(run)
     dest, *_ = pack(run, tmp_path / "packs")
     store.consolidate(dest)  # a report made from the copy leaves derived files there
-    old = {p.name for p in (dest / "tasks").iterdir()}
+    (dest / "report").mkdir()
     store.write_task_rows(run, "late", [_row("late", 2)])
-    dest, n_tasks, _ = pack(run, tmp_path / "packs")
-    assert n_tasks == 11 and not (dest / "results.parquet").exists()
-    assert not (dest / store.INDEX_DIR).exists()
-    assert {p.name for p in (dest / "tasks").iterdir()} != old
+    dest, n_tasks, n_files = pack(run, tmp_path / "packs")
+    assert n_tasks == 11
+    listed = json.loads((dest / "packed.json").read_text())["files"]
+    assert sorted(p.name for p in (dest / "tasks").iterdir()) == listed and len(listed) == n_files
+    assert sorted(p.name for p in dest.iterdir()) == [
+        "config.yaml",
+        "packed.json",
+        "run.json",
+        "tasks",
+    ]
+    assert [p.name for p in dest.parent.iterdir()] == ["r1"]  # no temporary left beside it
+    pd.testing.assert_frame_equal(store.read_task_rows(dest), store.read_task_rows(run))
+
+
+def test_a_destination_holding_a_run_is_never_replaced(tmp_path):
+    """Packing into a run's own folder, or into a packed copy a run has resumed in, would
+    delete finished tasks: refused, and nothing there changes."""
+    run = tmp_path / "old" / "exp" / "r1"
+    _run_with_every_shape(run)
+    live = tmp_path / "results" / "exp" / "r1"
+    _run_with_every_shape(live)
+    store.write_task_rows(live, "only-here", [_row("only-here", 1)])
+    before = sorted(p.name for p in (live / "tasks").iterdir())
+    with pytest.raises(ResultsError, match="not a packed copy"):
+        pack(run, tmp_path / "results")
+    assert sorted(p.name for p in (live / "tasks").iterdir()) == before
+    dest, *_ = pack(run, tmp_path / "kept")
+    store.write_task_rows(dest, "resumed", [_row("resumed", 1)])  # a run went on in the copy
+    with pytest.raises(ResultsError, match=r"a run has written to this packed copy .*resumed"):
+        pack(run, tmp_path / "kept")
+    assert (dest / "tasks" / "resumed.parquet").exists()
+    (tmp_path / "kept" / "exp" / "r2").parent.mkdir(parents=True, exist_ok=True)
+    (tmp_path / "kept" / "exp" / "r2").write_text("")
+    _run_with_every_shape(tmp_path / "old" / "exp" / "r2")
+    with pytest.raises(ResultsError, match="it is a file"):
+        pack(tmp_path / "old" / "exp" / "r2", tmp_path / "kept")
+
+
+def test_a_destination_in_use_by_a_run_is_refused(tmp_path):
+    run = tmp_path / "exp" / "r1"
+    _run_with_every_shape(run)
+    dest, *_ = pack(run, tmp_path / "kept")
+    holder = subprocess.Popen(  # another process runs in the copy
+        [
+            sys.executable,
+            "-c",
+            "import sys, time\nfrom svmlab.runner import lock\n"
+            "lock.acquire(sys.argv[1]); print('held', flush=True); time.sleep(600)",
+            str(dest),
+        ],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert holder.stdout.readline().strip() == "held"
+        with pytest.raises(ResultsError, match=f"cannot pack into {dest}: .*in use"):
+            pack(run, tmp_path / "kept")
+    finally:
+        holder.kill()
+        holder.wait()
+
+
+def test_rows_without_a_key_read_back_exactly(tmp_path):
+    run = tmp_path / "exp" / "r1"
+    _run_with_every_shape(run)
+    store.write_task_rows(run, "byhand", [{"status": "ok", "accuracy": 0.5}])  # no key column
+    dest, *_ = pack(run, tmp_path / "kept")
+    assert (dest / "tasks" / "byhand.parquet").exists()
     pd.testing.assert_frame_equal(store.read_task_rows(dest), store.read_task_rows(run))
 
 
@@ -105,6 +176,12 @@ def test_bad_destinations_are_refused_in_one_line(tmp_path):
         pack(run, run)
     with pytest.raises(ResultsError, match="no run.json"):
         pack(tmp_path / "exp", tmp_path / "packs")
+    with pytest.raises(ResultsError, match="no such directory"):
+        pack(tmp_path / "missing", tmp_path / "packs")
+    (run / "run.json").write_text(json.dumps({"experiment": "../../escaped"}))
+    with pytest.raises(ResultsError, match="names no usable experiment"):
+        pack(run, tmp_path / "packs")
+    assert not (tmp_path / "packs").exists() and not (tmp_path.parent / "escaped").exists()
     r = subprocess.run(
         [sys.executable, "-m", "svmlab", "pack", str(tmp_path), "--into", str(tmp_path / "p")],
         capture_output=True,
@@ -113,6 +190,30 @@ def test_bad_destinations_are_refused_in_one_line(tmp_path):
     assert r.returncode == 2 and r.stdout == ""
     assert r.stderr == f"svmlab: error: {tmp_path} is not a run directory: it has no run.json\n"
     assert not (tmp_path / "p").exists()  # refused before anything is written
+
+
+def test_the_command_checks_every_run_before_writing_any(tmp_path):
+    for name in ("r1", "r2"):
+        _run_with_every_shape(tmp_path / "a" / "exp" / name)
+    _run_with_every_shape(tmp_path / "b" / "exp" / "r1")
+    runs = [str(tmp_path / "a" / "exp" / "r1"), str(tmp_path / "b" / "exp" / "r1")]
+    r = subprocess.run(
+        [sys.executable, "-m", "svmlab", "pack", *runs, "--into", str(tmp_path / "kept")],
+        capture_output=True,
+        text=True,
+    )
+    assert r.returncode == 2 and r.stderr.count("\n") == 1
+    assert "would both be packed to" in r.stderr and not (tmp_path / "kept").exists()
+    (tmp_path / "kept" / "exp" / "r2").mkdir(parents=True)
+    (tmp_path / "kept" / "exp" / "r2" / "x").write_text("")  # not a packed copy: refused
+    runs = [str(tmp_path / "a" / "exp" / "r1"), str(tmp_path / "a" / "exp" / "r2")]
+    r = subprocess.run(
+        [sys.executable, "-m", "svmlab", "pack", *runs, "--into", str(tmp_path / "kept")],
+        capture_output=True,
+        text=True,
+    )
+    assert r.returncode == 2 and "not a packed copy" in r.stderr
+    assert not (tmp_path / "kept" / "exp" / "r1").exists()  # the first run was not packed either
 
 
 def test_the_command_packs_several_runs(tmp_path):
