@@ -411,3 +411,45 @@ def test_mismo_parity_benchmark_prints_the_natives_beside_weka(tmp_path):
     assert cells[0] == "east_west" and cells[2] == "linear"
     assert cells[5] == "0"  # the default native predicts every bag as Weka does
     assert "east_west/linear/2" in cache.read_text()  # Weka's predictions kept for a rerun
+
+
+FAKE_SVMLAB = """\
+import json, sys, time
+from pathlib import Path
+from svmlab.cli import main
+from svmlab.runner import store
+args = sys.argv[1:]
+if args[0] == "reproduce":  # a study that writes one task, then would run for a minute
+    run = Path(args[args.index("--results-dir") + 1]) / args[args.index("--only") + 1] / "reproduce"
+    (run / "tasks").mkdir(parents=True, exist_ok=True)
+    (run / "run.json").write_text(json.dumps({"experiment": args[3], "fingerprint": "f"}))
+    store.write_task_rows(run, "k1", [{"key": "k1", "status": "ok", "accuracy": 0.5}])
+    print("reproduce", " ".join(args), flush=True)
+    time.sleep(60)
+else:
+    sys.exit(main(args))
+"""
+
+
+def test_reproduce_boxes_stops_each_box_on_time_and_keeps_its_run(tmp_path):
+    fake = tmp_path / "svmlab"
+    fake.write_text(f"#!{sys.executable}\n{FAKE_SVMLAB}")
+    fake.chmod(0o755)
+    queue = tmp_path / "queue.txt"
+    queue.write_text("# paper experiment minutes order\nmelki2018 ollawv_bench 0.02 solvers\n")
+    script = str(REPO_ROOT / "scripts" / "reproduce_boxes.py")
+    run = [sys.executable, script, str(queue), "--svmlab", str(fake),
+           "--results-dir", str(tmp_path / "runs"), "--keep", str(tmp_path / "kept"),
+           "--reports", str(tmp_path / "reports")]  # fmt: skip
+    out = subprocess.run(run, check=True, capture_output=True, text=True, timeout=50).stdout
+    assert "start melki2018 ollawv_bench 0.02 solvers" in out and "(exit " in out
+    log = (tmp_path / "reports" / "ollawv_bench.log").read_text()
+    assert "--order solvers" in log and "--only ollawv_bench" in log
+    kept = tmp_path / "kept" / "ollawv_bench" / "reproduce"
+    assert json.loads((kept / "packed.json").read_text())["tasks"] == 1
+    assert (tmp_path / "queue.txt.done").read_text() == "melki2018 ollawv_bench 0.02 solvers\n"
+    again = subprocess.run(run, check=True, capture_output=True, text=True, timeout=50).stdout
+    assert again == ""  # nothing left to do
+    queue.write_text("melki2018 ollawv_bench soon\n")
+    bad = subprocess.run(run, capture_output=True, text=True, timeout=50)
+    assert bad.returncode == 1 and bad.stderr.strip().startswith(f"{queue}:1: expected")
