@@ -35,7 +35,13 @@ def run_dirs(path: str | Path) -> list[Path]:
         raise ResultsError(f"{path} does not exist")
     if (path / RUN_FILE).exists() or (path / TASKS_DIR).is_dir():
         return [path]
-    found = sorted({p.parent for p in path.rglob(RUN_FILE)})
+    found = sorted(  # not in hidden folders (e.g. a pack's copy being written)
+        {
+            p.parent
+            for p in path.rglob(RUN_FILE)
+            if not any(part.startswith(".") for part in p.relative_to(path).parts)
+        }
+    )
     if not found:
         raise ResultsError(f"{path} holds no svmlab run (no {RUN_FILE} or {TASKS_DIR}/ below it)")
     return found

@@ -2,8 +2,11 @@
 
 import json
 import runpy
+import shutil
+import signal
 import subprocess
 import sys
+import time
 
 import matplotlib.image as mpimg
 import pandas as pd
@@ -442,7 +445,8 @@ def test_reproduce_boxes_stops_each_box_on_time_and_keeps_its_run(tmp_path):
            "--results-dir", str(tmp_path / "runs"), "--keep", str(tmp_path / "kept"),
            "--reports", str(tmp_path / "reports")]  # fmt: skip
     out = subprocess.run(run, check=True, capture_output=True, text=True, timeout=50).stdout
-    assert "start melki2018 ollawv_bench 0.02 solvers" in out and "(exit " in out
+    assert "start melki2018 ollawv_bench 0.02 solvers" in out
+    assert "(box ran out, pack exit 0)" in out
     log = (tmp_path / "reports" / "ollawv_bench.log").read_text()
     assert "--order solvers" in log and "--only ollawv_bench" in log
     kept = tmp_path / "kept" / "ollawv_bench" / "reproduce"
@@ -450,6 +454,21 @@ def test_reproduce_boxes_stops_each_box_on_time_and_keeps_its_run(tmp_path):
     assert (tmp_path / "queue.txt.done").read_text() == "melki2018 ollawv_bench 0.02 solvers\n"
     again = subprocess.run(run, check=True, capture_output=True, text=True, timeout=50).stdout
     assert again == ""  # nothing left to do
+    # a fresh clone: no run under RUNS, so the study starts from its kept run
+    shutil.rmtree(tmp_path / "runs")
+    queue.write_text("melki2018 ollawv_bench 0.03 solvers\n")
+    out = subprocess.run(run, check=True, capture_output=True, text=True, timeout=50).stdout
+    assert f"resuming ollawv_bench from {kept}" in out
+    assert (tmp_path / "runs" / "ollawv_bench" / "reproduce" / "packed.json").exists()
+    # a stop signal to the script stops the box, packs its run and leaves the line to do
+    queue.write_text("melki2018 ollawv_bench 5 solvers\n")
+    proc = subprocess.Popen(run, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    assert "start melki2018 ollawv_bench 5" in proc.stdout.readline()
+    time.sleep(1.5)  # the box has started its (one-minute) study
+    proc.send_signal(signal.SIGTERM)
+    assert proc.wait(timeout=50) == 143
+    assert "pack exit 0" in proc.stdout.read() and "not marked done" in proc.stderr.read()
+    assert "5 solvers" not in (tmp_path / "queue.txt.done").read_text()
     queue.write_text("melki2018 ollawv_bench soon\n")
     bad = subprocess.run(run, capture_output=True, text=True, timeout=50)
     assert bad.returncode == 1 and bad.stderr.strip().startswith(f"{queue}:1: expected")

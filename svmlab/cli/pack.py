@@ -16,7 +16,7 @@ def pack(args) -> int:
     check_writable(args.into, "--into", directory=True)
     check_destinations(args.run_dirs, args.into)
     for run_dir in args.run_dirs:
-        dest, n_tasks, n_files = pack_run(run_dir, args.into)
+        dest, n_tasks, n_files = pack_run(run_dir, args.into, replace=args.replace)
         print(
             f"svmlab: packed {run_dir}: {n_tasks} task(s) in {n_files} file(s) -> {dest}",
             file=sys.stderr,

@@ -313,14 +313,23 @@ def _add_pack(sub) -> None:
         "row schema instead of one file per task. The copy is a run directory: `svmlab "
         "report` and `svmlab reproduce --no-run` read it, and the same experiment resumes from "
         "it (copy it back under --results-dir / results_dir). A run may still be going: the "
-        "copy holds the tasks finished when it was read. A copy already at the destination "
-        "is replaced.",
+        "copy holds the tasks finished when it was read. An earlier packed copy at the "
+        "destination is replaced whole, unless it holds tasks the run lacks (see --replace); "
+        "any other directory there is refused.",
         formatter_class=argparse.RawDescriptionHelpFormatter,
         epilog="examples:\n  svmlab pack results/*/reproduce --into docs/reproductions/runs\n"
         "  cp -r docs/reproductions/runs/. results/   # a fresh clone: resume the kept runs",
     )
-    r.add_argument("run_dirs", nargs="+", type=path_argument, metavar="RUN_DIR")
+    r.add_argument(
+        "run_dirs", nargs="+", type=path_argument, metavar="RUN_DIR", help="run directories"
+    )
     r.add_argument("--into", type=path_argument, required=True, help="the folder of packed runs")
+    r.add_argument(
+        "--replace",
+        action="store_true",
+        help="replace a packed copy even if it holds tasks the run has not finished (by "
+        "default refused: resume the run from a copy of the packed one first)",
+    )
 
 
 #: The statistical procedures, each with its definition (the help of the statistics options).

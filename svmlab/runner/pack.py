@@ -25,6 +25,7 @@ plan's keys and leaves them out again.
 from __future__ import annotations
 
 import datetime
+import hashlib
 import json
 import os
 import re
@@ -38,6 +39,7 @@ import pyarrow.parquet as pq
 from svmlab.errors import ResultsError
 from svmlab.runner import lock, row_index
 from svmlab.runner.files import (
+    BATCH_PREFIX,
     CONFIG_FILE,
     RUN_FILE,
     SUFFIX,
@@ -113,8 +115,11 @@ def check_destinations(run_dirs, into: str | Path) -> list[Path]:
         run_dir = Path(run_dir)
         dest = packed_dir(run_dir, into)
         src, target = run_dir.resolve(), dest.resolve()
-        if target == src or src in target.parents:
-            raise ResultsError(f"cannot pack {run_dir} into itself ({dest}): choose another folder")
+        if target == src or src in target.parents or target in src.parents:
+            raise ResultsError(
+                f"cannot pack {run_dir} into itself or a folder holding it ({dest}): choose "
+                "another folder"
+            )
         if target in seen:
             raise ResultsError(
                 f"{seen[target]} and {run_dir} would both be packed to {dest}: pack them "
@@ -128,39 +133,79 @@ def check_destinations(run_dirs, into: str | Path) -> list[Path]:
 
 def _check_replaceable(dest: Path) -> None:
     """Refuse a destination that exists and is not a packed copy left as it was written: a
-    run's own directory, or a packed copy a run has since resumed in (task files it did not
-    list), would lose finished tasks."""
-    if not dest.exists():
-        return
-    if not dest.is_dir():
-        raise ResultsError(f"cannot pack into {dest}: it is a file")
-    busy = lock.in_use(dest)
-    if busy:
-        raise ResultsError(f"cannot pack into {dest}: {busy}")
-    if not any(dest.iterdir()):
-        return
+    run's own directory, or a packed copy a run has since resumed in (task files it does not
+    list, or listed files rewritten), would lose finished tasks. A destination missing while
+    an earlier copy lies renamed beside it (a pack stopped mid-swap) is refused too."""
     try:
-        listed = set(json.loads((dest / PACKED_FILE).read_text())["files"])
+        if not dest.exists():
+            aside = (
+                sorted(dest.parent.glob(f".{dest.name}.replaced-*")) if dest.parent.is_dir() else []
+            )
+            if aside:
+                raise ResultsError(
+                    f"cannot pack into {dest}: an earlier packed copy was left at {aside[0]} by "
+                    f"a pack that stopped; rename it back to {dest.name} first"
+                )
+            return
+        if not dest.is_dir():
+            raise ResultsError(f"cannot pack into {dest}: it is a file")
+        busy = lock.in_use(dest)
+        if busy:
+            raise ResultsError(f"cannot pack into {dest}: {busy}")
+        entries = [p.name for p in dest.iterdir() if p.name != lock.LOCK_FILE]
+        if not entries:
+            return
+        listed = _listed_files(dest)
+        tasks = dest / TASKS_DIR
+        present = {
+            p.name: p
+            for p in (tasks.iterdir() if tasks.is_dir() else ())
+            if p.name.endswith(SUFFIX) and not p.name.startswith(".")
+        }
+    except OSError as exc:
+        raise ResultsError(f"cannot pack into {dest}: {exc.strerror or exc}") from None
+    changed = sorted(name for name, path in present.items() if listed.get(name) != _sha256(path))
+    if changed:
+        raise ResultsError(
+            f"cannot pack into {dest}: a run has written to this packed copy since it was "
+            f"packed ({len(changed)} task file(s), e.g. {changed[0]}); pack that run into "
+            "another folder, or remove it first"
+        )
+
+
+def _listed_files(dest: Path) -> dict[str, str]:
+    """``{task file name: sha256}`` that the packed copy ``dest`` was written with."""
+    try:
+        files = json.loads((dest / PACKED_FILE).read_text())["files"]
+        if not isinstance(files, dict):
+            raise TypeError
+        return files
     except (OSError, ValueError, KeyError, TypeError):
         raise ResultsError(
             f"cannot pack into {dest}: it is not a packed copy (no readable {PACKED_FILE}), and "
             "replacing it could lose a run's tasks; pack into another folder"
         ) from None
-    tasks = dest / TASKS_DIR
-    extra = sorted(
-        p.name
-        for p in (tasks.iterdir() if tasks.is_dir() else ())
-        if p.name.endswith(SUFFIX) and not p.name.startswith(".") and p.name not in listed
-    )
-    if extra:
-        raise ResultsError(
-            f"cannot pack into {dest}: a run has written to this packed copy since it was "
-            f"packed ({len(extra)} task file(s), e.g. {extra[0]}); pack that run into another "
-            "folder, or remove it first"
-        )
 
 
-def pack(run_dir: str | Path, into: str | Path) -> tuple[Path, int, int]:
+def _sha256(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def _kept_keys(dest: Path) -> set[str]:
+    """The task keys of the packed copy at ``dest`` (none when there is no copy)."""
+    if not (dest / PACKED_FILE).is_file():
+        return set()
+    keys: set[str] = set()
+    for name in _listed_files(dest):
+        path = task_file(dest, name[: -len(SUFFIX)])
+        if name.startswith(BATCH_PREFIX):
+            keys.update(pq.read_table(path, columns=["key"])["key"].to_pylist())
+        else:
+            keys.add(name[: -len(SUFFIX)])
+    return keys
+
+
+def pack(run_dir: str | Path, into: str | Path, *, replace: bool = False) -> tuple[Path, int, int]:
     """Write the packed copy of ``run_dir`` to :func:`packed_dir` under ``into``.
 
     Parameters
@@ -170,7 +215,12 @@ def pack(run_dir: str | Path, into: str | Path) -> tuple[Path, int, int]:
         holds the tasks finished when it was read.
     into : path
         The folder of packed runs. An earlier packed copy there is replaced whole (the new
-        copy is written beside it and swapped in); any other existing directory is refused.
+        copy is written beside it and swapped in, under the destination's run lock); any
+        other existing directory is refused.
+    replace : bool
+        Replace an earlier packed copy even when it holds tasks the run has not finished
+        (a copy of another run of the experiment); by default that is refused, so a fresh
+        run packed by mistake over a kept one loses nothing.
 
     Returns
     -------
@@ -185,43 +235,66 @@ def pack(run_dir: str | Path, into: str | Path) -> tuple[Path, int, int]:
     Raises
     ------
     ResultsError
-        The refusals of :func:`check_destinations`, or a file that cannot be read or
-        written (one line naming it and the system's reason).
+        The refusals of :func:`check_destinations`, an earlier copy with tasks the run lacks
+        (without ``replace``), or a file that cannot be read or written (one line naming it
+        and the system's reason).
     """
     (dest,) = check_destinations([run_dir], into)
     run_dir = Path(run_dir)
-    rows = row_index.collect(run_dir)
-    for stem, reason in sorted({**rows.unreadable, **rows.untrusted}.items()):
-        row_index.note(f"task file {task_file(run_dir, stem)} left out of the pack ({reason})")
     new = dest.parent / f".{dest.name}.packing-{uuid.uuid4().hex[:8]}"
     try:
-        (new / TASKS_DIR).mkdir(parents=True)
-        written, n_tasks = _write_tasks(new, rows)
-        for name in (RUN_FILE, CONFIG_FILE):
-            if (run_dir / name).is_file():
-                shutil.copyfile(run_dir / name, new / name)
-        record = {
-            "packed_from": str(run_dir.resolve()),
-            "packed_at": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
-            "tasks": n_tasks,
-            "files": sorted(written),
-        }
-        atomic_write(new / PACKED_FILE, lambda tmp: tmp.write_text(json.dumps(record, indent=2)))
-        _swap_in(new, dest)
+        dest.mkdir(parents=True, exist_ok=True)  # a place to lock, so no run starts in it
+        with lock.run_lock(dest):
+            _check_replaceable(dest)  # again, under the lock
+            for stale in dest.parent.glob(f".{dest.name}.*"):  # a stopped pack's leftovers
+                shutil.rmtree(stale, ignore_errors=True)
+            rows = row_index.collect(run_dir)
+            for stem, reason in sorted({**rows.unreadable, **rows.untrusted}.items()):
+                row_index.note(
+                    f"task file {task_file(run_dir, stem)} left out of the pack ({reason})"
+                )
+            (new / TASKS_DIR).mkdir(parents=True)
+            written, keys = _write_tasks(new, rows)
+            lost = _kept_keys(dest) - keys
+            if lost and not replace:
+                raise ResultsError(
+                    f"cannot pack {run_dir} into {dest}: the packed copy there holds "
+                    f"{len(lost)} task(s) this run has not finished (e.g. {min(lost)}); resume "
+                    "the run from a copy of it first, or pass --replace to drop them"
+                )
+            for name in (RUN_FILE, CONFIG_FILE):
+                if (run_dir / name).is_file():
+                    data = (run_dir / name).read_bytes()
+                    atomic_write(new / name, lambda tmp, d=data: tmp.write_bytes(d))
+            record = {
+                "packed_from": str(run_dir.resolve()),
+                "packed_at": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
+                "tasks": len(keys),
+                "files": {name: _sha256(new / TASKS_DIR / name) for name in sorted(written)},
+            }
+            atomic_write(
+                new / PACKED_FILE, lambda tmp: tmp.write_text(json.dumps(record, indent=2))
+            )
+            _swap_in(new, dest)
     except OSError as exc:
-        shutil.rmtree(new, ignore_errors=True)
         where = f" ({exc.filename})" if exc.filename else ""
         raise ResultsError(
             f"cannot pack {run_dir} into {dest}{where}: {exc.strerror or exc}"
         ) from None
-    return dest, n_tasks, len(written)
+    finally:  # an incomplete copy never stays (a stop signal included)
+        shutil.rmtree(new, ignore_errors=True)
+        try:
+            dest.rmdir()  # only if the pack made it and wrote nothing into it
+        except OSError:
+            pass
+    return dest, len(keys), len(written)
 
 
-def _write_tasks(dest: Path, rows: row_index.Rows) -> tuple[list[str], int]:
+def _write_tasks(dest: Path, rows: row_index.Rows) -> tuple[list[str], set[str]]:
     """Write the chosen rows (:func:`svmlab.runner.row_index.chosen_tables`) into
     ``dest/tasks``: one batch file per row schema, tasks in key order and each task's rows
-    in file order; returns the file names and the number of tasks."""
-    written, n_tasks = [], 0
+    in file order; returns the file names and the task keys."""
+    written, all_keys = [], set()
     for table in row_index.chosen_tables(rows):
         table = table.sort_by([(row_index.TASK, "ascending"), (row_index.ROW, "ascending")])
         task = table[row_index.TASK]
@@ -232,19 +305,23 @@ def _write_tasks(dest: Path, rows: row_index.Rows) -> tuple[list[str], int]:
         else:  # rows written by hand: each task keeps its own file, read back as before
             keys = row_index.distinct_in_order(task)
             files = [(key, table.filter(pc.equal(task, key))) for key in keys]
-        n_tasks += len(keys)
+        all_keys.update(keys)
         for stem, part in files:
             atomic_write(task_file(dest, stem), lambda tmp, t=part: pq.write_table(t, tmp))
             written.append(stem + SUFFIX)
-    return written, n_tasks
+    return written, all_keys
 
 
 def _swap_in(new: Path, dest: Path) -> None:
-    """Put the directory ``new`` in the place of ``dest`` (an earlier packed copy, if any):
-    the old copy is renamed aside first and removed once the new one is in place."""
+    """Put the directory ``new`` in the place of ``dest`` (an earlier packed copy, or the
+    empty directory locked for the pack): the old one is renamed aside first, put back if
+    the new one cannot take its place, and removed once it has."""
     old = dest.parent / f".{dest.name}.replaced-{uuid.uuid4().hex[:8]}"
-    if dest.exists():
-        os.replace(dest, old)
-    os.replace(new, dest)
+    os.replace(dest, old)
+    try:
+        os.replace(new, dest)
+    except BaseException:
+        os.replace(old, dest)
+        raise
     fsync_dir(dest.parent)
     shutil.rmtree(old, ignore_errors=True)

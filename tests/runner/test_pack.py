@@ -1,7 +1,10 @@
 """Packing a run directory (:mod:`svmlab.runner.pack`): same rows, one file per schema, and
 a copy that reports read and runs resume from."""
 
+import errno
 import json
+import os
+import shutil
 import subprocess
 import sys
 
@@ -65,7 +68,7 @@ def test_the_packed_copy_reads_as_the_run_with_one_file_per_schema(tmp_path):
         "tasks",
     ]
     record = json.loads((dest / "packed.json").read_text())
-    assert record["tasks"] == 10 and record["files"] == files
+    assert record["tasks"] == 10 and sorted(record["files"]) == files
     before, after = store.read_task_rows(run), store.read_task_rows(dest)
     pd.testing.assert_frame_equal(after, before)
     assert after.set_index("key").loc["again", "status"] == "ok"  # the chosen version only
@@ -86,7 +89,8 @@ def test_packing_again_replaces_the_copy_whole(tmp_path):
     dest, n_tasks, n_files = pack(run, tmp_path / "packs")
     assert n_tasks == 11
     listed = json.loads((dest / "packed.json").read_text())["files"]
-    assert sorted(p.name for p in (dest / "tasks").iterdir()) == listed and len(listed) == n_files
+    assert sorted(p.name for p in (dest / "tasks").iterdir()) == sorted(listed)
+    assert len(listed) == n_files
     assert sorted(p.name for p in dest.iterdir()) == [
         "config.yaml",
         "packed.json",
@@ -121,6 +125,88 @@ def test_a_destination_holding_a_run_is_never_replaced(tmp_path):
         pack(tmp_path / "old" / "exp" / "r2", tmp_path / "kept")
 
 
+def test_a_kept_copy_is_not_replaced_by_a_run_that_lacks_its_tasks(tmp_path):
+    """A fresh run of the same study packed over the kept one (a clone that did not resume
+    from it) is refused; --replace drops the kept tasks on purpose."""
+    run = tmp_path / "old" / "exp" / "reproduce"
+    _run_with_every_shape(run)
+    dest, *_ = pack(run, tmp_path / "kept")
+    fresh = tmp_path / "new" / "exp" / "reproduce"
+    (fresh / "tasks").mkdir(parents=True)
+    (fresh / "run.json").write_text((run / "run.json").read_text())
+    store.write_task_rows(fresh, "t0", [_row("t0", 0)])
+    with pytest.raises(ResultsError, match=r"holds 9 task\(s\) this run has not finished"):
+        pack(fresh, tmp_path / "kept")
+    assert store.finished_keys(dest) == store.finished_keys(run)  # untouched
+    _, n_tasks, _ = pack(fresh, tmp_path / "kept", replace=True)
+    assert n_tasks == 1 and set(store.finished_keys(dest)) == {"t0"}
+
+
+def test_a_rewritten_task_file_in_the_copy_is_seen(tmp_path):
+    run = tmp_path / "exp" / "r1"
+    _run_with_every_shape(run)
+    store.write_task_rows(run, "byhand", [{"status": "ok", "accuracy": 0.5}])
+    dest, *_ = pack(run, tmp_path / "kept")
+    store.write_task_rows(dest, "byhand", [{"status": "ok", "accuracy": 0.9}])  # same name
+    with pytest.raises(ResultsError, match="a run has written to this packed copy"):
+        pack(run, tmp_path / "kept")
+
+
+def test_a_stopped_pack_leaves_the_kept_copy_or_says_where_it_is(tmp_path, monkeypatch):
+    import svmlab.runner.pack as pack_module
+
+    run = tmp_path / "exp" / "r1"
+    _run_with_every_shape(run)
+    dest, *_ = pack(run, tmp_path / "kept")
+    expected = store.read_task_rows(dest)
+    store.write_task_rows(run, "late", [_row("late", 2)])
+
+    def stop(*args):  # Ctrl-C while the new copy is written
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(pack_module, "_write_tasks", stop)
+    with pytest.raises(KeyboardInterrupt):
+        pack(run, tmp_path / "kept")
+    monkeypatch.undo()
+    assert [p.name for p in dest.parent.iterdir()] == ["r1"]  # no half-written copy beside
+    pd.testing.assert_frame_equal(store.read_task_rows(dest), expected)
+    real_replace, calls = os.replace, []
+
+    def second_rename_fails(src, dst):
+        calls.append(src)
+        if len(calls) == 2:
+            raise OSError(errno.EXDEV, os.strerror(errno.EXDEV), str(src))
+        return real_replace(src, dst)
+
+    monkeypatch.setattr(pack_module.os, "replace", second_rename_fails)
+    with pytest.raises(ResultsError, match="cannot pack .* Invalid cross-device link"):
+        pack(run, tmp_path / "kept")
+    monkeypatch.undo()
+    assert [p.name for p in dest.parent.iterdir()] == ["r1"]  # the old copy put back
+    pd.testing.assert_frame_equal(store.read_task_rows(dest), expected)
+    # a pack killed between its two renames: the kept copy lies aside, and is not lost
+    aside = dest.parent / ".r1.replaced-0000"
+    os.replace(dest, aside)
+    with pytest.raises(ResultsError, match=f"left at {aside} .*rename it back"):
+        pack(run, tmp_path / "kept")
+    assert aside.is_dir() and not dest.exists()
+    os.replace(aside, dest)
+    (dest.parent / ".r1.packing-0000").mkdir()  # a killed pack's unfinished copy
+    _, n_tasks, _ = pack(run, tmp_path / "kept")
+    assert n_tasks == 11 and [p.name for p in dest.parent.iterdir()] == ["r1"]
+
+
+def test_hidden_folders_are_not_runs(tmp_path):
+    from svmlab.results import run_dirs
+
+    run = tmp_path / "exp" / "r1"
+    _run_with_every_shape(run)
+    pack(run, tmp_path / "kept")
+    (tmp_path / "kept" / "exp" / ".r1.packing-0000").mkdir()
+    (tmp_path / "kept" / "exp" / ".r1.packing-0000" / "run.json").write_text("{}")
+    assert run_dirs(tmp_path / "kept") == [tmp_path / "kept" / "exp" / "r1"]
+
+
 def test_a_destination_in_use_by_a_run_is_refused(tmp_path):
     run = tmp_path / "exp" / "r1"
     _run_with_every_shape(run)
@@ -148,9 +234,11 @@ def test_a_destination_in_use_by_a_run_is_refused(tmp_path):
 def test_rows_without_a_key_read_back_exactly(tmp_path):
     run = tmp_path / "exp" / "r1"
     _run_with_every_shape(run)
-    store.write_task_rows(run, "byhand", [{"status": "ok", "accuracy": 0.5}])  # no key column
+    for name in ("byhand", "byhand2"):  # no key column, the same schema
+        store.write_task_rows(run, name, [{"status": "ok", "accuracy": len(name) / 10}])
     dest, *_ = pack(run, tmp_path / "kept")
     assert (dest / "tasks" / "byhand.parquet").exists()
+    assert pq.read_table(dest / "tasks" / "byhand2.parquet").num_rows == 1
     pd.testing.assert_frame_equal(store.read_task_rows(dest), store.read_task_rows(run))
 
 
@@ -174,6 +262,22 @@ def test_bad_destinations_are_refused_in_one_line(tmp_path):
     _run_with_every_shape(run)
     with pytest.raises(ResultsError, match="into itself"):
         pack(run, run)
+    nested = tmp_path / "kept" / "exp" / "r1" / "old" / "r1"  # a run inside the copy's place
+    _run_with_every_shape(nested)
+    with pytest.raises(ResultsError, match="into itself or a folder holding it"):
+        pack(nested, tmp_path / "kept")
+    (tmp_path / "exp" / "r2" / "tasks").mkdir(parents=True)
+    (tmp_path / "exp" / "r2" / "run.json").write_text('{"experiment": "exp"}')
+    (tmp_path / "exp" / "r2" / "tasks" / "k.parquet").mkdir()  # not a file: left out
+    store.write_task_rows(tmp_path / "exp" / "r2", "j", [_row("j", 1)])
+    assert pack(tmp_path / "exp" / "r2", tmp_path / "packs")[1] == 1
+    (tmp_path / "exp" / "r3").mkdir()
+    (tmp_path / "exp" / "r3" / "run.json").write_text('{"experiment": "exp"}')
+    (tmp_path / "exp" / "r3" / "tasks").write_text("")  # a file where tasks/ should be
+    with pytest.raises(ResultsError, match=r"cannot pack .*r3.*tasks\): Not a directory"):
+        pack(tmp_path / "exp" / "r3", tmp_path / "packs")
+    assert not (tmp_path / "packs" / "exp" / "r3").exists()
+    shutil.rmtree(tmp_path / "packs")
     with pytest.raises(ResultsError, match="no run.json"):
         pack(tmp_path / "exp", tmp_path / "packs")
     with pytest.raises(ResultsError, match="no such directory"):
