@@ -262,19 +262,7 @@ def pack(run_dir: str | Path, into: str | Path, *, replace: bool = False) -> tup
                     f"{len(lost)} task(s) this run has not finished (e.g. {min(lost)}); resume "
                     "the run from a copy of it first, or pass --replace to drop them"
                 )
-            for name in (RUN_FILE, CONFIG_FILE):
-                if (run_dir / name).is_file():
-                    data = (run_dir / name).read_bytes()
-                    atomic_write(new / name, lambda tmp, d=data: tmp.write_bytes(d))
-            record = {
-                "packed_from": str(run_dir.resolve()),
-                "packed_at": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
-                "tasks": len(keys),
-                "files": {name: _sha256(new / TASKS_DIR / name) for name in sorted(written)},
-            }
-            atomic_write(
-                new / PACKED_FILE, lambda tmp: tmp.write_text(json.dumps(record, indent=2))
-            )
+            _write_run_files(run_dir, new, written, keys)
             _swap_in(new, dest)
     except OSError as exc:
         where = f" ({exc.filename})" if exc.filename else ""
@@ -310,6 +298,22 @@ def _write_tasks(dest: Path, rows: row_index.Rows) -> tuple[list[str], set[str]]
             atomic_write(task_file(dest, stem), lambda tmp, t=part: pq.write_table(t, tmp))
             written.append(stem + SUFFIX)
     return written, all_keys
+
+
+def _write_run_files(run_dir: Path, new: Path, written: list[str], keys: set[str]) -> None:
+    """Copy the run's ``run.json`` and ``config.yaml`` into the new copy and write its
+    ``packed.json``: where from, when, how many tasks, the task files and their sha256."""
+    for name in (RUN_FILE, CONFIG_FILE):
+        if (run_dir / name).is_file():
+            data = (run_dir / name).read_bytes()
+            atomic_write(new / name, lambda tmp, d=data: tmp.write_bytes(d))
+    record = {
+        "packed_from": str(run_dir.resolve()),
+        "packed_at": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
+        "tasks": len(keys),
+        "files": {name: _sha256(new / TASKS_DIR / name) for name in sorted(written)},
+    }
+    atomic_write(new / PACKED_FILE, lambda tmp: tmp.write_text(json.dumps(record, indent=2)))
 
 
 def _swap_in(new: Path, dest: Path) -> None:
