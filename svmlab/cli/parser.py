@@ -308,7 +308,7 @@ def _add_pack(sub) -> None:
     r = sub.add_parser(
         "pack",
         help="copy runs with their task rows in one file per schema, to commit or move",
-        description="Write a copy of each run directory into INTO/<experiment>/<run id>: its "
+        description="Write a copy of each run directory into INTO/<experiment>/<its folder name>: its "
         "run.json and config.yaml, and the rows of its finished tasks in one Parquet file per "
         "row schema instead of one file per task. The copy is a run directory: `svmlab "
         "report` and `svmlab reproduce --no-run` read it, and the same experiment resumes from "
