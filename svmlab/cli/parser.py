@@ -308,14 +308,15 @@ def _add_pack(sub) -> None:
     r = sub.add_parser(
         "pack",
         help="copy runs with their task rows in one file per schema, to commit or move",
-        description="Write a copy of each run directory into INTO/<experiment>/<its folder name>: its "
-        "run.json and config.yaml, and the rows of its finished tasks in one Parquet file per "
-        "row schema instead of one file per task. The copy is a run directory: `svmlab "
-        "report` and `svmlab reproduce --no-run` read it, and the same experiment resumes from "
-        "it (copy it back under --results-dir / results_dir). A run may still be going: the "
-        "copy holds the tasks finished when it was read. An earlier packed copy at the "
-        "destination is replaced whole, unless it holds tasks the run lacks (see --replace); "
-        "any other directory there is refused.",
+        description="Write a copy of each run directory into INTO/<experiment>/<its folder "
+        "name>: its run.json and config.yaml, and the rows of its finished tasks "
+        "in one Parquet file per row schema instead of one file per task. The "
+        "copy is a run directory: `svmlab report` and `svmlab reproduce --no-run`"
+        " read it, and the same experiment resumes from it (copy it back under "
+        "--results-dir / results_dir). A run may still be going: the copy holds "
+        "the tasks finished when it was read. An earlier packed copy at the "
+        "destination is replaced whole, unless it holds tasks the run lacks (see "
+        "--replace); any other directory there is refused.",
         formatter_class=argparse.RawDescriptionHelpFormatter,
         epilog="examples:\n  svmlab pack results/*/reproduce --into docs/reproductions/runs\n"
         "  cp -r docs/reproductions/runs/. results/   # a fresh clone: resume the kept runs",
