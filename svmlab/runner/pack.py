@@ -98,9 +98,10 @@ def packed_dir(run_dir: str | Path, into: str | Path) -> Path:
 
 
 def check_destinations(run_dirs, into: str | Path) -> list[Path]:
-    """The destination of each of ``run_dirs`` under ``into``, after every refusal
-    :func:`pack` would make, so that a command packing several runs writes nothing when one
-    of them cannot be packed.
+    """The destination of each of ``run_dirs`` under ``into``, after every refusal of
+    :func:`pack` that does not need the runs' rows, so that a command packing several runs
+    writes nothing when one of them cannot be packed. (A kept copy holding tasks a run lacks
+    is found only while that run is packed.)
 
     Raises
     ------
@@ -188,6 +189,7 @@ def _listed_files(dest: Path) -> dict[str, str]:
 
 
 def _sha256(path: Path) -> str:
+    """The sha256 hex digest of a file's bytes."""
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
