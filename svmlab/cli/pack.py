@@ -14,7 +14,7 @@ def pack(args) -> int:
     from svmlab.runner.pack import pack as pack_run
 
     check_writable(args.into, "--into", directory=True)
-    check_destinations(args.run_dirs, args.into)
+    check_destinations(args.run_dirs, args.into, replace=args.replace)
     for run_dir in args.run_dirs:
         dest, n_tasks, n_files = pack_run(run_dir, args.into, replace=args.replace)
         print(

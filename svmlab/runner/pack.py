@@ -97,18 +97,19 @@ def packed_dir(run_dir: str | Path, into: str | Path) -> Path:
     return Path(into) / experiment / run_dir.resolve().name
 
 
-def check_destinations(run_dirs, into: str | Path) -> list[Path]:
+def check_destinations(run_dirs, into: str | Path, *, replace: bool = False) -> list[Path]:
     """The destination of each of ``run_dirs`` under ``into``, after every refusal of
-    :func:`pack` that does not need the runs' rows, so that a command packing several runs
-    writes nothing when one of them cannot be packed. (A kept copy holding tasks a run lacks
-    is found only while that run is packed.)
+    :func:`pack`, so that a command packing several runs writes nothing when one of them
+    cannot be packed. With ``replace`` false, a kept copy holding tasks its run lacks is
+    refused too (this reads the run's rows; :func:`pack` checks again while it writes).
 
     Raises
     ------
     ResultsError
         One line: a run is not a run directory, two runs would share a destination, a
-        destination lies inside its run (or is it), or a destination is not a packed copy
-        that may be replaced (:func:`_check_replaceable`).
+        destination lies inside its run (or is it), a destination is not a packed copy
+        that may be replaced (:func:`_check_replaceable`), or (without ``replace``) its
+        copy holds tasks the run lacks.
     """
     seen: dict[Path, Path] = {}
     out = []
@@ -128,8 +129,30 @@ def check_destinations(run_dirs, into: str | Path) -> list[Path]:
             )
         seen[target] = run_dir
         _check_replaceable(dest)
+        if not replace and (dest / PACKED_FILE).is_file():
+            _check_nothing_lost(run_dir, dest, _run_keys(run_dir))
         out.append(dest)
     return out
+
+
+def _run_keys(run_dir: Path) -> set[str]:
+    """The keys of the tasks whose rows a pack of ``run_dir`` would hold."""
+    try:
+        return set(row_index.statuses(row_index.collect(run_dir)))
+    except OSError as exc:
+        where = f" ({exc.filename})" if exc.filename else ""
+        raise ResultsError(f"cannot pack {run_dir}{where}: {exc.strerror or exc}") from None
+
+
+def _check_nothing_lost(run_dir: Path, dest: Path, keys: set[str]) -> None:
+    """Refuse to replace a packed copy at ``dest`` that holds tasks missing from ``keys``."""
+    lost = _kept_keys(dest) - keys
+    if lost:
+        raise ResultsError(
+            f"cannot pack {run_dir} into {dest}: the packed copy there holds "
+            f"{len(lost)} task(s) this run has not finished (e.g. {min(lost)}); resume "
+            "the run from a copy of it first, or pass --replace to drop them"
+        )
 
 
 def _check_replaceable(dest: Path) -> None:
@@ -241,7 +264,7 @@ def pack(run_dir: str | Path, into: str | Path, *, replace: bool = False) -> tup
         (without ``replace``), or a file that cannot be read or written (one line naming it
         and the system's reason).
     """
-    (dest,) = check_destinations([run_dir], into)
+    (dest,) = check_destinations([run_dir], into, replace=replace)
     run_dir = Path(run_dir)
     new = dest.parent / f".{dest.name}.packing-{uuid.uuid4().hex[:8]}"
     try:
@@ -257,13 +280,8 @@ def pack(run_dir: str | Path, into: str | Path, *, replace: bool = False) -> tup
                 )
             (new / TASKS_DIR).mkdir(parents=True)
             written, keys = _write_tasks(new, rows)
-            lost = _kept_keys(dest) - keys
-            if lost and not replace:
-                raise ResultsError(
-                    f"cannot pack {run_dir} into {dest}: the packed copy there holds "
-                    f"{len(lost)} task(s) this run has not finished (e.g. {min(lost)}); resume "
-                    "the run from a copy of it first, or pass --replace to drop them"
-                )
+            if not replace:  # again, as written under the lock
+                _check_nothing_lost(run_dir, dest, keys)
             _write_run_files(run_dir, new, written, keys)
             _swap_in(new, dest)
     except OSError as exc:

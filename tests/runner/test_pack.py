@@ -320,6 +320,31 @@ def test_the_command_checks_every_run_before_writing_any(tmp_path):
     assert not (tmp_path / "kept" / "exp" / "r1").exists()  # the first run was not packed either
 
 
+def test_the_command_refuses_a_lost_kept_task_before_writing_any(tmp_path):
+    """Of two runs, the second would drop tasks of its kept copy: the first is not packed
+    either, and --replace packs both."""
+    _run_with_every_shape(tmp_path / "a" / "exp" / "r1")
+    kept_run = tmp_path / "b" / "exp" / "r2"
+    _run_with_every_shape(kept_run)
+    pack(kept_run, tmp_path / "kept")
+    fresh = tmp_path / "a" / "exp" / "r2"
+    (fresh / "tasks").mkdir(parents=True)
+    (fresh / "run.json").write_text((kept_run / "run.json").read_text())
+    store.write_task_rows(fresh, "t0", [_row("t0", 0)])
+    command = [sys.executable, "-m", "svmlab", "pack", str(tmp_path / "a" / "exp" / "r1")]
+    command += [str(fresh), "--into", str(tmp_path / "kept")]
+    r = subprocess.run(command, capture_output=True, text=True)
+    assert r.returncode == 2 and r.stderr.count("\n") == 1
+    assert "holds 9 task(s) this run has not finished" in r.stderr
+    assert not (tmp_path / "kept" / "exp" / "r1").exists()
+    assert set(store.finished_keys(tmp_path / "kept" / "exp" / "r2")) == set(
+        store.finished_keys(kept_run)
+    )
+    r = subprocess.run([*command, "--replace"], capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    assert set(store.finished_keys(tmp_path / "kept" / "exp" / "r2")) == {"t0"}
+
+
 def test_the_command_packs_several_runs(tmp_path):
     for name in ("r1", "r2"):
         _run_with_every_shape(tmp_path / "exp" / name)
