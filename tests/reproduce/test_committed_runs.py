@@ -35,3 +35,26 @@ def test_a_kept_run_is_packed_whole_and_trusted(run_dir):
     assert sorted(json.loads((run_dir / PACKED_FILE).read_text())["files"]) == files
     versions, several = row_index.chosen_versions(rows)
     assert not several and versions.num_rows > 0
+
+
+@pytest.mark.data
+@pytest.mark.parametrize("run_dir", PACKED, ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_a_kept_run_has_the_identity_its_study_plans_today(run_dir, tmp_path):
+    """`svmlab reproduce` resumes a kept run only while its study's configuration plans the
+    same run (solvers and their order, datasets, protocol, seed): a change to the experiment
+    would strand the kept tasks, so it fails here rather than at the next sitting's resume."""
+    from svmlab.config import compose
+    from svmlab.errors import DataUnavailableError
+    from svmlab.runner.plan import build_plan
+
+    stored = json.loads((run_dir / RUN_FILE).read_text())
+    (study,) = [s for p in PAPERS.values() for s in p.studies if s.full == stored["experiment"]]
+    settings = [o for o in study.overrides if not o.startswith("-")]
+    where = [f"+experiment={study.full}", f"run_id={run_dir.name}", f"results_dir={tmp_path}"]
+    container, _ = compose([*where, *settings])
+    try:
+        plan = build_plan(container, str(tmp_path), run_dir.name)
+    except DataUnavailableError as exc:
+        pytest.skip(f"{exc} (svmlab data fetch --experiment {study.full})")
+    changed = sorted(k for k, v in plan.identity["parts"].items() if stored["parts"].get(k) != v)
+    assert plan.identity["fingerprint"] == stored["fingerprint"], f"changed: {changed}"
