@@ -15,23 +15,16 @@ show how much tie-breaking alone moves a cell.
 from __future__ import annotations
 
 import argparse
-import sys
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
+from _study import study_splits  # scripts/deviations/_study.py
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _study import study_splits  # noqa: E402
+from svmlab.estimators.mil import HyDRMIClassifier
+from svmlab.estimators.mil.wrapper import MIWrapperClassifier
+from svmlab.estimators.weka.naive_bayes import PrecisionNaiveBayes
+from svmlab.reproduce.document import read_published
 
-from svmlab.estimators.mil import HyDRMIClassifier  # noqa: E402
-from svmlab.estimators.mil.wrapper import MIWrapperClassifier  # noqa: E402
-from svmlab.estimators.weka.naive_bayes import PrecisionNaiveBayes  # noqa: E402
-
-PUBLISHED = (
-    Path(__file__).resolve().parents[2]
-    / "svmlab/reproduce/published/hydrmi_t2_t5_relieff_accuracy.csv"
-)
 DATASETS = {"musk1": "Musk1", "elephant": "Elephant", "fox": "Fox", "tiger_andrews": "Tiger"}
 
 
@@ -62,7 +55,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--fraction", type=float, default=0.1, help="share of features kept")
     fraction = parser.parse_args().fraction
-    published = pd.read_csv(PUBLISHED)
+    published = read_published("hydrmi_t2_t5_relieff_accuracy.csv").reset_index()
     published = published[
         (published.algorithm == "MIWrapper (Naive Bayes)")
         & (published.percent == round(fraction * 100))

@@ -97,15 +97,13 @@ def _reproduce_study(study, args, run_id: str, figures_dir: Path):
     from svmlab.config import compose
     from svmlab.config import run_dir as run_dir_of
 
-    where = [f"+experiment={name}", f"run_id={run_id}", f"results_dir={args.results_dir}"]
+    flags, where, rest = study.run_arguments(name, run_id, args.results_dir)
     run_dir = run_dir_of(compose(where)[0])
     status, code = f"run directory {run_dir}", 0
     if not args.no_run:
         from svmlab.app import run
 
         print(f"svmlab: reproduce: {name} -> {run_dir}", file=sys.stderr)
-        flags = [o for o in study.overrides if o.startswith("-")]  # -m: Hydra's flags go first
-        rest = [o for o in study.overrides if not o.startswith("-")]
         order = getattr(args, "order", "datasets")
         ordering = [f"runner.order={order}"] if order != "datasets" else []
         code = run([*flags, *where, *rest, *ordering])

@@ -207,6 +207,15 @@ class Study:
         """The experiment to run for the profile (None: no quick profile)."""
         return self.quick if quick else self.full
 
+    def run_arguments(self, name: str, run_id: str, results_dir):
+        """``(flags, where, rest)``: the Hydra flags (``-m``), the settings that place
+        experiment ``name`` of this study in ``results_dir/<name>/<run_id>``, and the study's
+        other settings, as ``svmlab reproduce`` runs it (``[*flags, *where, *rest]``; ``where``
+        alone composes even when ``rest`` holds a sweep)."""
+        where = [f"+experiment={name}", f"run_id={run_id}", f"results_dir={results_dir}"]
+        flags = [o for o in self.overrides if o.startswith("-")]
+        return flags, where, [o for o in self.overrides if not o.startswith("-")]
+
 
 @dataclass(frozen=True)
 class Paper:

@@ -264,7 +264,8 @@ def pack(run_dir: str | Path, into: str | Path, *, replace: bool = False) -> tup
         (without ``replace``), or a file that cannot be read or written (one line naming it
         and the system's reason).
     """
-    (dest,) = check_destinations([run_dir], into, replace=replace)
+    # the lost-task refusal is made once, below, on the rows as written under the lock
+    (dest,) = check_destinations([run_dir], into, replace=True)
     run_dir = Path(run_dir)
     new = dest.parent / f".{dest.name}.packing-{uuid.uuid4().hex[:8]}"
     try:

@@ -49,9 +49,8 @@ def test_a_kept_run_has_the_identity_its_study_plans_today(run_dir, tmp_path):
 
     stored = json.loads((run_dir / RUN_FILE).read_text())
     (study,) = [s for p in PAPERS.values() for s in p.studies if s.full == stored["experiment"]]
-    settings = [o for o in study.overrides if not o.startswith("-")]
-    where = [f"+experiment={study.full}", f"run_id={run_dir.name}", f"results_dir={tmp_path}"]
-    container, _ = compose([*where, *settings])
+    _, where, rest = study.run_arguments(study.full, run_dir.name, tmp_path)
+    container, _ = compose([*where, *rest])
     try:
         plan = build_plan(container, str(tmp_path), run_dir.name)
     except DataUnavailableError as exc:
