@@ -24,7 +24,12 @@ from svmlab.selection.mi_filter import MultiInstanceFeatureSelector, rank_featur
 from svmlab.selection.mo_clustering import ClusteringFeatureSelector
 from svmlab.selection.mo_search import MaskSearchResult, search_masks
 from svmlab.selection.mo_wrapper import MOFeatureSelector
-from svmlab.selection.relieff_mi import bag_distance_matrix, bag_distance_tables, relieff_mi_weights
+from svmlab.selection.relieff_mi import (
+    bag_distance_matrix,
+    bag_distance_tables,
+    relieff_mi_terms,
+    relieff_mi_weights,
+)
 
 __all__ = [
     "THRESHOLD_MODES",
@@ -40,6 +45,7 @@ __all__ = [
     "corner_scores",
     "nearest_prototype_distance",
     "rank_features",
+    "relieff_mi_terms",
     "relieff_mi_weights",
     "selection_masks",
     "search_masks",

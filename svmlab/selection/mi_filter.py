@@ -18,6 +18,7 @@ from svmlab._sklearn_compat import Interval, StrOptions, _fit_context
 from svmlab.bags import check_bags
 from svmlab.selection.relieff_mi import (
     BAG_DISTANCES,
+    DIFF_PAIRS,
     INSTANCE_METRICS,
     SAMPLINGS,
     relieff_mi_weights,
@@ -127,6 +128,9 @@ class MultiInstanceFeatureSelector(BagColumnSelectorMixin, BaseEstimator):
     instance_metric : {"cityblock", "euclidean"}, default="cityblock"
     sampling : {"all", "random"}, default="all"
         Every bag the reference once, or ``m`` bags drawn at random.
+    diff_pairs : {"distance", "min", "max", "avg"}, default="distance"
+        The instance pairs the per-feature differences are taken on: those that realise
+        ``distance`` (the paper), or one simple distance's for every pair of bags.
     constant_features : {"rank_as_zero", "rank_last", "drop"}, default="rank_as_zero"
         Where features constant over the training instances rank (:func:`rank_features`).
     rounding : {"half_up", "floor"}, default="half_up"
@@ -166,6 +170,7 @@ class MultiInstanceFeatureSelector(BagColumnSelectorMixin, BaseEstimator):
         "m": [Interval(Integral, 1, None, closed="left")],
         "instance_metric": [StrOptions(set(INSTANCE_METRICS))],
         "sampling": [StrOptions(set(SAMPLINGS))],
+        "diff_pairs": [StrOptions(set(DIFF_PAIRS))],
         "constant_features": [StrOptions(set(CONSTANT_FEATURES))],
         "rounding": [StrOptions(set(ROUNDINGS))],
         "random_state": ["random_state"],
@@ -180,6 +185,7 @@ class MultiInstanceFeatureSelector(BagColumnSelectorMixin, BaseEstimator):
         m: int = 180,
         instance_metric: str = "cityblock",
         sampling: str = "all",
+        diff_pairs: str = "distance",
         constant_features: str = "rank_as_zero",
         rounding: str = "half_up",
         random_state=None,
@@ -190,6 +196,7 @@ class MultiInstanceFeatureSelector(BagColumnSelectorMixin, BaseEstimator):
         self.m = m
         self.instance_metric = instance_metric
         self.sampling = sampling
+        self.diff_pairs = diff_pairs
         self.constant_features = constant_features
         self.rounding = rounding
         self.random_state = random_state
@@ -206,6 +213,7 @@ class MultiInstanceFeatureSelector(BagColumnSelectorMixin, BaseEstimator):
             m=self.m,
             instance_metric=self.instance_metric,
             sampling=self.sampling,
+            diff_pairs=self.diff_pairs,
             random_state=self.random_state,
             return_span=True,
         )

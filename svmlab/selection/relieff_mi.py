@@ -12,6 +12,10 @@ hits do. Bags are compared with a Hausdorff bag distance (Sec. 3.2.1):
 * ``"adapted"``: ``min`` between two positive bags, ``avg`` between two negative bags and
   ``max`` between bags of different classes.
 
+``diff_pairs`` takes ``diff_bag`` on one simple distance's witness pairs instead, whatever
+distance ranks the neighbours (an alternative reading of the adapted distance, measured in
+docs/decisions/hydrmi.md).
+
 ``d`` is the Manhattan distance on range-normalised features (the sum of ReliefF's per-feature
 ``diff``), and the per-feature difference of two bags (``diff_bag``) is taken on the instance
 pairs that realise their distance: one pair for ``min`` and ``max``, every instance and its
@@ -41,11 +45,16 @@ __all__ = [
     "BagDistanceTables",
     "bag_distance_matrix",
     "bag_distance_tables",
+    "ReliefFTerms",
     "range_normalise",
+    "relieff_mi_terms",
     "relieff_mi_weights",
 ]
 
 BAG_DISTANCES = ("min", "max", "avg", "adapted")
+#: Whose witness pairs ``diff_bag`` is taken on: the bag distance's own (the paper), or those of
+#: one simple distance for every pair of bags.
+DIFF_PAIRS = ("distance", "min", "max", "avg")
 INSTANCE_METRICS = ("cityblock", "euclidean")
 SAMPLINGS = ("all", "random")
 
@@ -294,7 +303,54 @@ def _cached_tables(Z, starts, sizes, metric) -> BagDistanceTables:
     return tables
 
 
-def relieff_mi_weights(
+@dataclass(frozen=True)
+class ReliefFTerms:
+    """The two sums a ReliefF-MI weight is the difference of.
+
+    Attributes
+    ----------
+    hits, misses : ndarray of shape (n_features,)
+        ``sum_R mean_H diff_bag(:, R, H) / m`` over the nearest hits, and over the nearest
+        misses.
+    weights : ndarray of shape (n_features,)
+        ``misses - hits`` (summed reference by reference, as Listing 1 updates ``W``), exactly
+        0 for a constant feature.
+    span : ndarray of shape (n_features,)
+        The features' ranges over the training instances (0 marks a constant feature).
+    """
+
+    hits: np.ndarray
+    misses: np.ndarray
+    weights: np.ndarray
+    span: np.ndarray
+
+
+def relieff_mi_weights(bags, y, *, return_span: bool = False, **params):
+    """ReliefF-MI feature weights (HyDR-MI paper, Listing 1).
+
+    Parameters
+    ----------
+    bags : sequence of ndarray of shape (n_instances_I, n_features)
+    y : array-like of shape (n_bags,)
+        Two classes; the larger label is the positive class of the adapted distance.
+    return_span : bool, default=False
+        Also return the features' ranges (0 marks a constant feature).
+    **params
+        ``distance``, ``k``, ``m``, ``instance_metric``, ``sampling``, ``diff_pairs`` and
+        ``random_state`` of :func:`relieff_mi_terms`.
+
+    Returns
+    -------
+    weights : ndarray of shape (n_features,)
+        Exactly 0 for a feature constant over the training instances.
+    span : ndarray of shape (n_features,)
+        Only with ``return_span``.
+    """
+    terms = relieff_mi_terms(bags, y, **params)
+    return (terms.weights, terms.span) if return_span else terms.weights
+
+
+def relieff_mi_terms(
     bags,
     y,
     *,
@@ -303,10 +359,10 @@ def relieff_mi_weights(
     m: int = 180,
     instance_metric: str = "cityblock",
     sampling: str = "all",
+    diff_pairs: str = "distance",
     random_state=None,
-    return_span: bool = False,
-):
-    """ReliefF-MI feature weights (HyDR-MI paper, Listing 1).
+) -> ReliefFTerms:
+    """The hit and miss sums of ReliefF-MI (HyDR-MI paper, Listing 1, line 11).
 
     Parameters
     ----------
@@ -314,8 +370,8 @@ def relieff_mi_weights(
     y : array-like of shape (n_bags,)
         Two classes; the larger label is the positive class of the adapted distance.
     distance : {"adapted", "min", "max", "avg"}, default="adapted"
-        The bag distance (module docstring); it ranks the neighbours and picks the witness
-        pairs of ``diff_bag``.
+        The bag distance (module docstring); it ranks the neighbours and, with
+        ``diff_pairs="distance"``, picks the witness pairs of ``diff_bag``.
     k : int, default=80
         Nearest hits and misses per reference bag, capped at the bags available; the sums are
         divided by the number actually used.
@@ -327,48 +383,54 @@ def relieff_mi_weights(
     sampling : {"all", "random"}, default="all"
         ``"all"``: every bag is the reference once (the paper's loop over the examples);
         ``"random"``: ``m`` reference bags drawn with replacement (Kononenko's ReliefF).
+    diff_pairs : {"distance", "min", "max", "avg"}, default="distance"
+        The witness pairs of ``diff_bag``: those of ``distance`` (the paper; for
+        ``"adapted"`` chosen by the two bags' classes), or those of one simple distance for
+        every pair.
     random_state : int, RandomState instance or None
         Only for ``sampling="random"``.
-    return_span : bool, default=False
-        Also return the features' ranges (0 marks a constant feature).
 
     Returns
     -------
-    weights : ndarray of shape (n_features,)
-        Exactly 0 for a feature constant over the training instances.
-    span : ndarray of shape (n_features,)
-        Only with ``return_span``.
+    ReliefFTerms
     """
     X, starts, sizes = check_bags(bags)
     _, y_idx = check_bag_labels(y, len(sizes), "ReliefF-MI")
-    _check_params(distance, k, m, instance_metric, sampling)
+    _check_params(distance, k, m, instance_metric, sampling, diff_pairs)
     Z, _, span = range_normalise(X)
     t = _cached_tables(Z, starts, sizes, instance_metric)
     positive = y_idx == 1
     H = bag_distance_matrix(t, distance, positive)
-    variants = _pair_variants(distance, positive)
+    witness = distance if diff_pairs == "distance" else diff_pairs
+    variants = _pair_variants(witness, positive)
     n = len(sizes)
     refs = (
         np.arange(n)
         if sampling == "all"
         else check_random_state(random_state).randint(0, n, size=m)
     )
-    W = np.zeros(Z.shape[1])
+    W, hit_sum, miss_sum = (np.zeros(Z.shape[1]) for _ in range(3))
     for i in refs:
         # two classes: the prior factor P(C) / (1 - P(class(R))) of the misses is exactly 1
         hits = _neighbours(H[i], i, y_idx, y_idx[i], k)
         misses = _neighbours(H[i], i, y_idx, 1 - y_idx[i], k)
         if len(hits):
-            W -= _diff_sum(Z, t, i, hits, variants[i, hits]) / (len(hits) * m)
+            term = _diff_sum(Z, t, i, hits, variants[i, hits]) / (len(hits) * m)
+            W -= term
+            hit_sum += term
         if len(misses):
-            W += _diff_sum(Z, t, i, misses, variants[i, misses]) / (len(misses) * m)
+            term = _diff_sum(Z, t, i, misses, variants[i, misses]) / (len(misses) * m)
+            W += term
+            miss_sum += term
     W[span == 0] = 0.0
-    return (W, span) if return_span else W
+    return ReliefFTerms(hits=hit_sum, misses=miss_sum, weights=W, span=span)
 
 
-def _check_params(distance, k, m, instance_metric, sampling) -> None:
+def _check_params(distance, k, m, instance_metric, sampling, diff_pairs) -> None:
     if distance not in BAG_DISTANCES:
         raise ValueError(f"distance must be one of {BAG_DISTANCES}, got {distance!r}")
+    if diff_pairs not in DIFF_PAIRS:
+        raise ValueError(f"diff_pairs must be one of {DIFF_PAIRS}, got {diff_pairs!r}")
     if instance_metric not in INSTANCE_METRICS:
         raise ValueError(
             f"instance_metric must be one of {INSTANCE_METRICS}, got {instance_metric!r}"

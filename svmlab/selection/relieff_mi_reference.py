@@ -18,7 +18,14 @@ __all__ = ["relieff_mi_weights_reference"]
 
 
 def relieff_mi_weights_reference(
-    bags, y, *, distance: str = "adapted", k: int = 80, m: int = 180, instance_metric="cityblock"
+    bags,
+    y,
+    *,
+    distance: str = "adapted",
+    k: int = 80,
+    m: int = 180,
+    instance_metric="cityblock",
+    diff_pairs: str = "distance",
 ):
     """ReliefF-MI weights by the paper's formulas (every training bag the reference once).
 
@@ -56,6 +63,8 @@ def relieff_mi_weights_reference(
 
     def diff_bag(A, R, H, D, kind):
         """diff_bag(A, R, H) of the paper for one feature A (D = instance distances R x H)."""
+        if diff_pairs != "distance":
+            kind = diff_pairs
         if kind == "min":
             r, q = np.unravel_index(np.argmin(D), D.shape)
             return abs(R[r, A] - H[q, A])

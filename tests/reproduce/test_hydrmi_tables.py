@@ -130,3 +130,18 @@ def test_relieff_sections_compare_distances():
     assert float(t6.loc["10%", "rank adapted"]) == 1.0
     assert np.isfinite(float(t6.loc["10%", "chi2 this run"]))
     assert t6.loc["70%", "chi2 printed"] == "—"
+
+
+def test_relieff_cells_pool_the_folds_per_distance_and_subset():
+    from svmlab.reproduce.documents.hydrmi_relieff import relieff_cells
+
+    rows = []
+    for d, acc in (("min", 0.7), ("adapted", 0.5)):
+        params = f'{{"distance": "{d}", "filter_fraction": 0.3}}'
+        rows += [r | {"chosen_params": params} for r in _rows("relieff_milr", "fox", acc)]
+    rows += _rows("hydrmi_milr", "fox", 0.9)  # not a filter-only row
+    cells = relieff_cells(pd.DataFrame(rows)).set_index("distance")
+    assert list(cells.index) == ["adapted", "min"]
+    assert cells.loc["min", "accuracy"] == pytest.approx(0.7)
+    assert set(cells["percent"]) == {30} and set(cells["dataset"]) == {"Fox"}
+    assert relieff_cells(pd.DataFrame(_rows("hydrmi_milr", "fox", 0.9))).empty

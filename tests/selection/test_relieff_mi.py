@@ -9,6 +9,7 @@ from svmlab.selection import (
     bag_distance_matrix,
     bag_distance_tables,
     rank_features,
+    relieff_mi_terms,
     relieff_mi_weights,
     subset_size,
 )
@@ -50,6 +51,44 @@ def test_weights_equal_the_per_formula_transcription(distance, metric):
     )
     np.testing.assert_allclose(fast, slow, rtol=0, atol=1e-12)
     assert fast[2] == 0.0  # a constant feature weighs exactly 0
+
+
+@pytest.mark.parametrize("diff_pairs", ["min", "max", "avg"])
+@pytest.mark.parametrize("distance", ["adapted", "min"])
+def test_other_witness_pairs_equal_the_transcription(distance, diff_pairs):
+    bags, y = random_bags(seed=6)
+    fast = relieff_mi_weights(bags, y, distance=distance, k=4, m=18, diff_pairs=diff_pairs)
+    slow = relieff_mi_weights_reference(
+        bags, y, distance=distance, k=4, m=18, diff_pairs=diff_pairs
+    )
+    np.testing.assert_allclose(fast, slow, rtol=0, atol=1e-12)
+
+
+def test_diff_pairs_change_the_differences_not_the_neighbours():
+    bags, y = random_bags(seed=7)
+    # with the distance's own pairs, a simple distance is its own diff_pairs
+    for distance in ("min", "max", "avg"):
+        np.testing.assert_array_equal(
+            relieff_mi_weights(bags, y, distance=distance, k=3),
+            relieff_mi_weights(bags, y, distance=distance, k=3, diff_pairs=distance),
+        )
+    # adapted with one kind of pairs differs from the paper's per-class-pair choice
+    paper = relieff_mi_weights(bags, y, k=3)
+    assert not np.allclose(paper, relieff_mi_weights(bags, y, k=3, diff_pairs="avg"))
+    # and from that distance alone, because the neighbours are still ranked by adapted
+    assert not np.allclose(
+        relieff_mi_weights(bags, y, k=3, diff_pairs="avg"),
+        relieff_mi_weights(bags, y, distance="avg", k=3),
+    )
+
+
+def test_the_terms_give_the_weights():
+    bags, y = random_bags(seed=8)
+    terms = relieff_mi_terms(bags, y, k=4, m=18)
+    np.testing.assert_array_equal(terms.weights, relieff_mi_weights(bags, y, k=4, m=18))
+    live = terms.span > 0
+    np.testing.assert_allclose(terms.weights[live], (terms.misses - terms.hits)[live], atol=1e-15)
+    assert terms.weights[2] == 0.0 and np.all(terms.hits >= 0) and np.all(terms.misses >= 0)
 
 
 @pytest.mark.parametrize("distance", DISTANCES)
@@ -109,6 +148,7 @@ def test_ranking_conventions_and_subset_sizes():
         ({"instance_metric": "cosine"}, "instance_metric must be one of"),
         ({"k": 0}, "k must be a positive integer"),
         ({"sampling": "some"}, "sampling must be one of"),
+        ({"diff_pairs": "adapted"}, "diff_pairs must be one of"),
     ],
 )
 def test_bad_parameters_are_refused_with_one_line(kwargs, match):

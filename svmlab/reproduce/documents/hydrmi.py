@@ -340,6 +340,7 @@ DOCUMENT = Paper(
             protocol=Protocol("10-fold CV", folds=10),
             extra_sections=relieff_sections,
             summaries=relieff_summaries,
+            deviations=("hydrmi_adapted_diff",),
         ),
         Reproduction(
             name="hydrmi_tables_7_to_13",

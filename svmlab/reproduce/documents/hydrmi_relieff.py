@@ -30,10 +30,19 @@ from svmlab.stats.omnibus import friedman
 from svmlab.stats.ranks import rank_table
 from svmlab.stats.sections import Section
 
-__all__ = ["distance_friedman", "relieff_sections", "relieff_summaries"]
+__all__ = ["distance_friedman", "relieff_cells", "relieff_sections", "relieff_summaries"]
 
 #: Tables 2-5: the bag distance of each.
 _DISTANCE_TABLES = {"min": 2, "max": 3, "avg": 4, "adapted": 5}
+
+
+def relieff_cells(df: pd.DataFrame) -> pd.DataFrame:
+    """The cells of Tables 2-5 a run's rows give: columns distance, percent, dataset (the
+    paper's name), algorithm and accuracy (pooled over the folds)."""
+    ok = parse_rows(df)
+    if ok.empty:
+        return pd.DataFrame(columns=[*_CELL_KEYS, "accuracy"])
+    return _relieff_measured(ok)
 
 
 def _relieff_measured(ok: pd.DataFrame) -> pd.DataFrame:
