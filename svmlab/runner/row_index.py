@@ -440,10 +440,10 @@ def chosen_tables(rows: Rows, keys=None):
 
 
 def distinct_in_order(keys) -> list[str]:
-    """The distinct values of ``keys`` (an Arrow array or column) in order of first
-    appearance: the order a batch file's name is made from
+    """The distinct values of ``keys`` (an Arrow array or column, or any iterable) in order
+    of first appearance: the order a batch file's name is made from
     (:func:`svmlab.runner.files.batch_stem`)."""
-    return list(dict.fromkeys(keys.to_pylist()))
+    return list(dict.fromkeys(keys.to_pylist() if hasattr(keys, "to_pylist") else keys))
 
 
 def frame(rows: Rows, keys=None):

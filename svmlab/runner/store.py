@@ -102,18 +102,12 @@ def write_batch(run_dir: str | Path, tasks: list[tuple[str, list[dict]]]) -> lis
             stem_of[key] = key
             continue
         table = pa.Table.from_pylist([row for _, rows in members for row in rows])
-        stem = batch_stem(_keys_in_order(members))
+        # the keys as the batch file's key column lists them (rows without one: the task's)
+        keys = (row.get("key", key) for key, rows in members for row in rows)
+        stem = batch_stem(row_index.distinct_in_order(keys))
         atomic_write(task_file(run_dir, stem), lambda tmp, t=table: pq.write_table(t, tmp))
         stem_of.update((key, stem) for key, _ in members)
     return [stem_of[key] for key, _ in tasks]
-
-
-def _keys_in_order(members: list[tuple[str, list[dict]]]) -> list[str]:
-    """The keys as the batch file's ``key`` column lists them (rows without one: the task's)."""
-    out: dict[str, None] = {}
-    for key, rows in members:
-        out.update(dict.fromkeys(row.get("key", key) for row in rows))
-    return list(out)
 
 
 def _unreadable(rows: row_index.Rows, keys=None) -> list[str]:
