@@ -23,7 +23,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from svmlab.reproduce.documents.hydrmi_common import published
+from svmlab.reproduce.document import read_published
 from svmlab.reproduce.documents.hydrmi_relieff import distance_friedman, relieff_cells
 from svmlab.results import load_results
 
@@ -40,7 +40,7 @@ def readings(kept: Path, others: dict[str, Path]) -> dict[str, pd.DataFrame]:
         alt = relieff_cells(load_results(run))
         alt = alt[alt["distance"] == "adapted"]
         cells[f"adapted, {name} pairs"] = pd.concat([base[base["distance"] != "adapted"], alt])
-    paper = published("hydrmi_t2_t5_relieff_accuracy.csv")
+    paper = read_published("hydrmi_t2_t5_relieff_accuracy.csv").reset_index()
     cells["the paper's cells"] = paper
     common = None
     for table in cells.values():
@@ -58,7 +58,7 @@ def main() -> None:
     parser.add_argument("--kept", type=Path, default=KEPT, help="the run of the paper's reading")
     args = parser.parse_args()
     others = dict(item.split("=", 1) for item in args.runs)
-    printed = published("hydrmi_t6_friedman.csv").set_index("percent")
+    printed = read_published("hydrmi_t6_friedman.csv")
     rows, deltas = [], {}
     cells_of = readings(args.kept, {k: Path(v) for k, v in others.items()})
     paper = cells_of["the paper's cells"].set_index(["distance", *BLOCK])["accuracy"]

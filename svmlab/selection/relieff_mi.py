@@ -12,15 +12,15 @@ hits do. Bags are compared with a Hausdorff bag distance (Sec. 3.2.1):
 * ``"adapted"``: ``min`` between two positive bags, ``avg`` between two negative bags and
   ``max`` between bags of different classes.
 
-``diff_pairs`` takes ``diff_bag`` on one simple distance's witness pairs instead, whatever
-distance ranks the neighbours (an alternative reading of the adapted distance, measured in
-docs/decisions/hydrmi.md).
-
 ``d`` is the Manhattan distance on range-normalised features (the sum of ReliefF's per-feature
 ``diff``), and the per-feature difference of two bags (``diff_bag``) is taken on the instance
 pairs that realise their distance: one pair for ``min`` and ``max``, every instance and its
 nearest instance in the other bag (weight ``1 / (|A| + |B|)``) for ``avg``. Summed over the
-features, ``diff_bag`` is the bag distance itself.
+features, ``diff_bag`` is then the bag distance itself.
+
+``diff_pairs`` takes every ``diff_bag`` on one simple distance's witness pairs instead,
+whatever distance ranks the neighbours: an alternative reading of the adapted distance
+(docs/decisions/hydrmi.md; measured in svmlab/reproduce/deviations/hydrmi_adapted_diff.md).
 
 Everything is computed from one pass over the instance distances (:func:`bag_distance_tables`):
 for every instance ``a`` and bag ``B``, the distance to and the row of ``a``'s nearest
@@ -325,7 +325,19 @@ class ReliefFTerms:
     span: np.ndarray
 
 
-def relieff_mi_weights(bags, y, *, return_span: bool = False, **params):
+def relieff_mi_weights(
+    bags,
+    y,
+    *,
+    distance: str = "adapted",
+    k: int = 80,
+    m: int = 180,
+    instance_metric: str = "cityblock",
+    sampling: str = "all",
+    diff_pairs: str = "distance",
+    random_state=None,
+    return_span: bool = False,
+):
     """ReliefF-MI feature weights (HyDR-MI paper, Listing 1).
 
     Parameters
@@ -333,11 +345,10 @@ def relieff_mi_weights(bags, y, *, return_span: bool = False, **params):
     bags : sequence of ndarray of shape (n_instances_I, n_features)
     y : array-like of shape (n_bags,)
         Two classes; the larger label is the positive class of the adapted distance.
+    distance, k, m, instance_metric, sampling, diff_pairs, random_state
+        As in :func:`relieff_mi_terms`.
     return_span : bool, default=False
         Also return the features' ranges (0 marks a constant feature).
-    **params
-        ``distance``, ``k``, ``m``, ``instance_metric``, ``sampling``, ``diff_pairs`` and
-        ``random_state`` of :func:`relieff_mi_terms`.
 
     Returns
     -------
@@ -346,7 +357,17 @@ def relieff_mi_weights(bags, y, *, return_span: bool = False, **params):
     span : ndarray of shape (n_features,)
         Only with ``return_span``.
     """
-    terms = relieff_mi_terms(bags, y, **params)
+    terms = relieff_mi_terms(
+        bags,
+        y,
+        distance=distance,
+        k=k,
+        m=m,
+        instance_metric=instance_metric,
+        sampling=sampling,
+        diff_pairs=diff_pairs,
+        random_state=random_state,
+    )
     return (terms.weights, terms.span) if return_span else terms.weights
 
 

@@ -32,6 +32,8 @@ def relieff_mi_weights_reference(
     Parameters are those of :func:`svmlab.selection.relieff_mi.relieff_mi_weights`
     (``sampling="all"``).
     """
+    if diff_pairs not in ("distance", "min", "max", "avg"):
+        raise ValueError(f"diff_pairs must be distance, min, max or avg, got {diff_pairs!r}")
     X, starts, sizes = check_bags(bags)
     _, y_idx = check_bag_labels(y, len(sizes), "ReliefF-MI")
     lo, span = X.min(axis=0), np.ptp(X, axis=0)

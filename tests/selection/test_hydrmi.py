@@ -12,6 +12,7 @@ from svmlab.estimators.mil import HyDRMIClassifier, SimpleMIClassifier
 from svmlab.selection import (
     GeneticFeatureSelector,
     MultiInstanceFeatureSelector,
+    relieff_mi_weights,
     sensitivity_x_specificity,
 )
 from svmlab.selection.genetic import FitnessCache
@@ -118,6 +119,19 @@ def test_hydrmi_baseline_conditions(selection, n_features):
     assert clf.fit_info_["n_features"] == n_features
     assert clf.fit_info_["n_constant_in_subset"] == (1 if selection == "full" else 0)
     assert "ga_evaluations" not in clf.fit_info_
+
+
+@pytest.mark.parametrize("diff_pairs", ["distance", "avg"])
+def test_the_filter_and_hydrmi_pass_the_witness_pairs_on(diff_pairs):
+    bags, y = planted(seed=5)
+    expected = relieff_mi_weights(bags, y, diff_pairs=diff_pairs)
+    assert not np.allclose(expected, relieff_mi_weights(bags, y, diff_pairs="min"))
+    selector = MultiInstanceFeatureSelector(0.3, diff_pairs=diff_pairs).fit(bags, y)
+    np.testing.assert_array_equal(selector.weights_, expected)
+    clf = HyDRMIClassifier(simple_mi(), selection="relieff_mi", diff_pairs=diff_pairs)
+    np.testing.assert_array_equal(clf.fit(bags, y).filter_.weights_, expected)
+    with pytest.raises(ValueError, match="diff_pairs"):
+        MultiInstanceFeatureSelector(diff_pairs="adapted").fit(bags, y)
 
 
 def test_missing_estimator_is_one_clear_line():

@@ -37,8 +37,20 @@ _DISTANCE_TABLES = {"min": 2, "max": 3, "avg": 4, "adapted": 5}
 
 
 def relieff_cells(df: pd.DataFrame) -> pd.DataFrame:
-    """The cells of Tables 2-5 a run's rows give: columns distance, percent, dataset (the
-    paper's name), algorithm and accuracy (pooled over the folds)."""
+    """The cells of Tables 2-5 that a run's rows give.
+
+    Parameters
+    ----------
+    df : DataFrame
+        A run's result rows (:func:`svmlab.results.load_results`); only the ok rows of the
+        ReliefF-MI condition count.
+
+    Returns
+    -------
+    DataFrame
+        One row per cell: distance, percent (of the features kept), dataset (the paper's
+        name), algorithm (the paper's name) and accuracy, pooled over the cell's folds.
+    """
     ok = parse_rows(df)
     if ok.empty:
         return pd.DataFrame(columns=[*_CELL_KEYS, "accuracy"])
