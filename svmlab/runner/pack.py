@@ -309,10 +309,10 @@ def _write_tasks(dest: Path, rows: row_index.Rows) -> tuple[list[str], set[str]]
         task = table[row_index.TASK]
         table = table.drop_columns(list(row_index.TAGS))
         if "key" in table.column_names:
-            keys = row_index.distinct_in_order(table["key"])
+            keys = row_index.distinct_in_order(table["key"].to_pylist())
             files = [(batch_stem(keys), table)]
         else:  # rows written by hand: each task keeps its own file, read back as before
-            keys = row_index.distinct_in_order(task)
+            keys = row_index.distinct_in_order(task.to_pylist())
             files = [(key, table.filter(pc.equal(task, key))) for key in keys]
         all_keys.update(keys)
         for stem, part in files:

@@ -119,7 +119,7 @@ def task_keys(stem: str, table: pa.Table) -> tuple[pa.Array | None, str]:
     if keys.null_count or not pa.types.is_string(keys.type):
         return None, "some of its rows carry no task key"
     if stem.startswith(BATCH_PREFIX):
-        if batch_stem(distinct_in_order(keys)) != stem:
+        if batch_stem(distinct_in_order(keys.to_pylist())) != stem:
             return None, "its task keys are not the ones its name was made from"
         return keys, ""
     other = pc.filter(keys, pc.not_equal(keys, stem))
@@ -440,10 +440,10 @@ def chosen_tables(rows: Rows, keys=None):
 
 
 def distinct_in_order(keys) -> list[str]:
-    """The distinct values of ``keys`` (an Arrow array or column, or any iterable) in order
-    of first appearance: the order a batch file's name is made from
-    (:func:`svmlab.runner.files.batch_stem`)."""
-    return list(dict.fromkeys(keys.to_pylist() if hasattr(keys, "to_pylist") else keys))
+    """The distinct values of ``keys`` (an iterable of str; an Arrow array or column through
+    its ``to_pylist()``) in order of first appearance: the order a batch file's name is made
+    from (:func:`svmlab.runner.files.batch_stem`)."""
+    return list(dict.fromkeys(keys))
 
 
 def frame(rows: Rows, keys=None):
