@@ -12,7 +12,8 @@ their tables as not run.
 The classification (:func:`table_status`) uses
 :func:`svmlab.reproduce.registry.run_summaries`: a table is reproduced when its mean absolute
 deviation over the compared cells is at most its spread (the published standard deviation over
-the folds where the document prints one, else the run's).
+the folds where the document prints one, else the run's). A table of tests has no spread; it
+is reproduced when every published verdict it compares is the run's too.
 """
 
 from __future__ import annotations
@@ -39,6 +40,7 @@ NOT_RUN = "not run yet"
 NOT_COMPARED = "not compared"
 ORDER_ONLY = "order only (run times on other hardware: see ρ)"
 NO_SPREAD = "compared, no spread to judge by"
+SAME_VERDICTS = "reproduced: every test verdict the same"
 
 
 def study_target(experiment: str) -> str | None:
@@ -103,6 +105,12 @@ def table_status(summary: dict, partial: bool, explained: bool) -> str:
     spread = summary.get("spread_run") if spread is None else spread
     if summary.get("ranks_only"):  # run times on other hardware: only the order compares
         status = ORDER_ONLY
+    elif _number(spread) is None and summary.get("verdicts_compared"):  # a table of tests
+        status = (
+            DEVIATES + (" (explained in the report)" if explained else "")
+            if summary.get("verdicts_differ")
+            else SAME_VERDICTS
+        )
     elif _number(spread) is None:  # one split, or ranks: nothing to judge the Δ by
         status = NO_SPREAD
     elif summary.get("within_spread"):

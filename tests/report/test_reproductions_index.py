@@ -9,6 +9,7 @@ from svmlab.report.reproductions_index import (
     NO_SPREAD,
     NOT_RUN,
     REPRODUCED,
+    SAME_VERDICTS,
     _unrun_rows,
     headings,
     index_markdown,
@@ -97,6 +98,14 @@ def test_update_index_rewrites_only_its_block_and_skips_quick_records(tmp_path):
 def test_a_table_without_a_spread_is_neither_reproduced_nor_deviating():
     status = table_status(_summary(spread_run=float("nan"), within_spread=False), False, False)
     assert status == NO_SPREAD
+
+
+def test_a_table_of_tests_is_judged_by_its_verdicts():
+    tests = _summary(spread_run=None, within_spread=False, verdicts_compared=6)
+    assert table_status(tests | {"verdicts_differ": 0}, False, False) == SAME_VERDICTS
+    assert table_status(tests | {"verdicts_differ": 5}, False, False) == DEVIATES
+    explained = table_status(tests | {"verdicts_differ": 5}, True, True)
+    assert explained == DEVIATES + " (explained in the report) - partial run"
 
 
 def test_run_time_tables_are_judged_by_order_only():
