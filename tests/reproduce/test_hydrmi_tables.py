@@ -145,3 +145,18 @@ def test_relieff_cells_pool_the_folds_per_distance_and_subset():
     assert cells.loc["min", "accuracy"] == pytest.approx(0.7)
     assert set(cells["percent"]) == {30} and set(cells["dataset"]) == {"Fox"}
     assert relieff_cells(pd.DataFrame(_rows("hydrmi_milr", "fox", 0.9))).empty
+
+
+def test_table_13_counts_verdicts_only_over_all_17_classifiers():
+    from svmlab.reproduce.documents.hydrmi import wrapper_summaries
+
+    rows = []
+    for i, clf in enumerate(["miwrapper_nb", "citation_knn", "mi_optimal_ball"]):
+        rows += _rows(f"hydrmi_{clf}", "musk1", 0.9 - 0.01 * i)
+        rows += _rows(f"relieff_{clf}", "musk1", 0.8 - 0.01 * i)
+    table13 = {s["number"]: s for s in wrapper_summaries(pd.DataFrame(rows))}["Table 13"]
+    assert table13["n_compared"] == 1 and table13["verdicts_compared"] is None
+    assert (
+        "this run: 3;" in table13["note"]
+        and "verdicts at 5 % differ, not counted" in (table13["note"])
+    )
