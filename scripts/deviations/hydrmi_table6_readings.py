@@ -13,7 +13,7 @@ It prints, per subset size, the statistic and the mean ranks on the blocks every
 beside the paper's printed statistic and the statistic of the paper's own cells on those
 blocks, and then each distance's mean difference from the paper's cells (run - paper).
 
-    python scripts/deviations/hydrmi_table6_readings.py min=RUN_DIR avg=RUN_DIR
+    python scripts/deviations/hydrmi_table6_readings.py min=RUN_DIR[,RUN_DIR...] avg=RUN_DIR
 """
 
 from __future__ import annotations
@@ -31,13 +31,13 @@ KEPT = Path("docs/reproductions/runs/hydrmi_relieff/reproduce")
 BLOCK = ["percent", "dataset", "algorithm"]
 
 
-def readings(kept: Path, others: dict[str, Path]) -> dict[str, pd.DataFrame]:
+def readings(kept: Path, others: dict[str, list[Path]]) -> dict[str, pd.DataFrame]:
     """reading -> its Tables 2-5 cells, all on the blocks every reading has, 10-60 %."""
     base = relieff_cells(load_results(kept))
     base = base[base["percent"] <= 60]
     cells = {"as the paper writes it": base}
-    for name, run in others.items():
-        alt = relieff_cells(load_results(run))
+    for name, runs in others.items():
+        alt = pd.concat([relieff_cells(load_results(run)) for run in runs])
         alt = alt[alt["distance"] == "adapted"]
         cells[f"adapted, {name} pairs"] = pd.concat([base[base["distance"] != "adapted"], alt])
     paper = read_published("hydrmi_t2_t5_relieff_accuracy.csv").reset_index()
@@ -54,13 +54,15 @@ def readings(kept: Path, others: dict[str, Path]) -> dict[str, pd.DataFrame]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("runs", nargs="*", metavar="NAME=RUN_DIR", help="a run per reading")
+    parser.add_argument(
+        "runs", nargs="*", metavar="NAME=RUN_DIR[,RUN_DIR]", help="the runs of a reading"
+    )
     parser.add_argument("--kept", type=Path, default=KEPT, help="the run of the paper's reading")
     args = parser.parse_args()
     others = dict(item.split("=", 1) for item in args.runs)
     printed = read_published("hydrmi_t6_friedman.csv")
     rows, deltas = [], {}
-    cells_of = readings(args.kept, {k: Path(v) for k, v in others.items()})
+    cells_of = readings(args.kept, {k: [Path(r) for r in v.split(",")] for k, v in others.items()})
     paper = cells_of["the paper's cells"].set_index(["distance", *BLOCK])["accuracy"]
     for name, cells in cells_of.items():
         run = cells.set_index(["distance", *BLOCK])["accuracy"]
