@@ -1,4 +1,5 @@
-"""What the deviation scripts share: a study's dataset and splits as its runner draws them."""
+"""What the deviation scripts share: a study's dataset and splits as its runner draws them, and
+its solvers as its runner builds them."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from svmlab.config import compose
 from svmlab.data.registry import load_dataset
 from svmlab.evaluation.protocols import get_protocol
 from svmlab.runner.task import _splits
+from svmlab.solvers import SolverSpec
 
 
 def study_splits(experiment: str, dataset: str, repeat: int = 0):
@@ -16,6 +18,13 @@ def study_splits(experiment: str, dataset: str, repeat: int = 0):
     cfg, _ = compose([f"+experiment={experiment}"])
     protocol = get_protocol(dict(cfg["protocol"]))
     return load_dataset(dataset), _splits(dataset, "{}", protocol, cfg.get("seed", 0), repeat)
+
+
+def study_estimator(experiment: str, solver: str, **params):
+    """A fresh estimator of ``experiment``'s solver ``solver`` as configured, with ``params``
+    set (a grid point, or any other parameter of the estimator)."""
+    cfg, _ = compose([f"+experiment={experiment}"])
+    return SolverSpec.from_config(dict(cfg["solvers"][solver])).build(params)
 
 
 def study_split(experiment: str, dataset: str, repeat: int = 0):

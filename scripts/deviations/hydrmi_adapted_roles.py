@@ -26,12 +26,10 @@ import argparse
 
 import numpy as np
 import pandas as pd
-from _study import study_splits  # scripts/deviations/_study.py
+from _study import study_estimator, study_splits  # scripts/deviations/_study.py
 from scipy.stats import spearmanr
+from sklearn.base import clone
 
-from svmlab.estimators.mil import HyDRMIClassifier
-from svmlab.estimators.mil.wrapper import MIWrapperClassifier
-from svmlab.estimators.weka.naive_bayes import PrecisionNaiveBayes
 from svmlab.reproduce.document import read_published
 from svmlab.selection import relieff_mi_terms
 
@@ -50,29 +48,22 @@ READINGS = {
 }
 
 
-def filtered_nb(distance: str, diff_pairs: str, fraction: float) -> HyDRMIClassifier:
-    """ReliefF-MI (the study's settings) in front of the study's MIWrapper (Naive Bayes)."""
-    base = MIWrapperClassifier(
-        method="geometric", weighting="bag_scaled", estimator=PrecisionNaiveBayes()
-    )
-    return HyDRMIClassifier(
-        estimator=base,
-        selection="relieff_mi",
-        filter_fraction=fraction,
-        distance=distance,
-        diff_pairs=diff_pairs,
-    )
-
-
 def pooled_accuracy(bags, y, splits, reading: str, fraction: float) -> float:
     """Accuracy pooled over the folds under one of :data:`READINGS`."""
     distance, diff_pairs, swap = READINGS[reading]
     if swap:
         low, high = np.unique(y)
         y = np.where(y == low, high, low)
+    study = study_estimator(
+        "hydrmi_relieff",
+        "relieff_miwrapper_nb",
+        distance=distance,
+        diff_pairs=diff_pairs,
+        filter_fraction=fraction,
+    )
     correct = total = 0
     for split in splits.values():
-        model = filtered_nb(distance, diff_pairs, fraction)
+        model = clone(study)
         model.fit([bags[i] for i in split.train], y[split.train])
         correct += int((model.predict([bags[i] for i in split.test]) == y[split.test]).sum())
         total += len(split.test)

@@ -103,20 +103,17 @@ def table_status(summary: dict, partial: bool, explained: bool) -> str:
         return f"{NOT_COMPARED}: {summary.get('note') or 'no dataset of the table in the run'}"
     spread = summary.get("spread_published")
     spread = summary.get("spread_run") if spread is None else spread
+    deviates = DEVIATES + (" (explained in the report)" if explained else "")
     if summary.get("ranks_only"):  # run times on other hardware: only the order compares
         status = ORDER_ONLY
     elif _number(spread) is None and summary.get("verdicts_compared"):  # a table of tests
-        status = (
-            DEVIATES + (" (explained in the report)" if explained else "")
-            if summary.get("verdicts_differ")
-            else SAME_VERDICTS
-        )
+        status = deviates if summary.get("verdicts_differ") else SAME_VERDICTS
     elif _number(spread) is None:  # one split, or ranks: nothing to judge the Δ by
         status = NO_SPREAD
     elif summary.get("within_spread"):
         status = REPRODUCED
     else:
-        status = DEVIATES + (" (explained in the report)" if explained else "")
+        status = deviates
     return status + (" - partial run" if partial else "")
 
 

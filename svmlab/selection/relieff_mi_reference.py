@@ -13,6 +13,7 @@ import numpy as np
 from scipy.spatial.distance import cdist
 
 from svmlab.bags import check_bag_labels, check_bags
+from svmlab.selection.relieff_mi import DIFF_PAIRS
 
 __all__ = ["relieff_mi_weights_reference"]
 
@@ -32,8 +33,8 @@ def relieff_mi_weights_reference(
     Parameters are those of :func:`svmlab.selection.relieff_mi.relieff_mi_weights`
     (``sampling="all"``).
     """
-    if diff_pairs not in ("distance", "min", "max", "avg"):
-        raise ValueError(f"diff_pairs must be distance, min, max or avg, got {diff_pairs!r}")
+    if diff_pairs not in DIFF_PAIRS:
+        raise ValueError(f"diff_pairs must be one of {DIFF_PAIRS}, got {diff_pairs!r}")
     X, starts, sizes = check_bags(bags)
     _, y_idx = check_bag_labels(y, len(sizes), "ReliefF-MI")
     lo, span = X.min(axis=0), np.ptp(X, axis=0)

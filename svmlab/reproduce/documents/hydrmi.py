@@ -300,20 +300,14 @@ def _rank_sum_summaries(measured: pd.DataFrame) -> list[dict]:
             "(the test runs over the classifiers)",
         }
         return [common | table12, common | table13]
-    lo, hi = min(n_classifiers), max(n_classifiers)
-    whole = lo == len(CLASSIFIERS)
-    common |= {
-        "datasets": sorted({ds for ds, _, _ in z}),
-        "n_compared": len(z),
-        "note": "mean ranks and z grow with the number of classifiers: comparable with the "
-        "paper's only when the run has all 17"
-        + (
-            ""
-            if whole
-            else f" (this run: {lo if lo == hi else f'{lo}-{hi}'}; "
-            f"{differ} of {len(z)} verdicts at 5 % differ, not counted)"
-        ),
-    }
+    # the test runs over the classifiers: its verdicts compare only when all 17 are in
+    whole = min(n_classifiers) == len(CLASSIFIERS)
+    note = "mean ranks and z grow with the number of classifiers: comparable with the paper's"
+    note += " only when the run has all 17"
+    if not whole:
+        counts = "-".join(map(str, sorted({min(n_classifiers), max(n_classifiers)})))
+        note += f" (this run: {counts}; {differ} of {len(z)} verdicts at 5 % differ, not counted)"
+    common |= {"datasets": sorted({ds for ds, _, _ in z}), "n_compared": len(z), "note": note}
     table12 |= {
         "mean_abs_delta": {k: float(np.mean([abs(a - b) for a, b in v])) for k, v in ranks.items()},
         "rho": {k: rank_correlation(v) for k, v in ranks.items()},

@@ -51,20 +51,22 @@ def relieff_cells(df: pd.DataFrame) -> pd.DataFrame:
         One row per cell: distance, percent (of the features kept), dataset (the paper's
         name), algorithm (the paper's name) and accuracy, pooled over the cell's folds.
     """
-    ok = parse_rows(df)
-    if ok.empty:
-        return pd.DataFrame(columns=[*_CELL_KEYS, "accuracy"])
-    return _relieff_measured(ok)
+    return _relieff_measured(parse_rows(df))
 
 
 def _relieff_measured(ok: pd.DataFrame) -> pd.DataFrame:
-    """(distance, percent, dataset, algorithm) -> pooled accuracy of the filter-only rows."""
-    rel = _relieff_rows(ok)
-    rows = [
-        {"distance": d, "percent": p, "dataset": ds, "algorithm": a, "accuracy": pooled(g)}
-        for (d, p, ds, a), g in rel.groupby(["distance", "percent", "paper_dataset", "algorithm"])
-    ]
-    return pd.DataFrame(rows)
+    """(distance, percent, dataset, algorithm) -> pooled accuracy of the filter-only rows of
+    the parsed rows ``ok`` (no rows: an empty table with those columns)."""
+    rows = []
+    if not ok.empty:
+        rel = _relieff_rows(ok)
+        rows = [
+            {"distance": d, "percent": p, "dataset": ds, "algorithm": a, "accuracy": pooled(g)}
+            for (d, p, ds, a), g in rel.groupby(
+                ["distance", "percent", "paper_dataset", "algorithm"]
+            )
+        ]
+    return pd.DataFrame(rows, columns=[*_CELL_KEYS, "accuracy"])
 
 
 def _relieff_rows(ok: pd.DataFrame) -> pd.DataFrame:
@@ -110,7 +112,7 @@ def _beside_paper(df: pd.DataFrame, how: str):
     in :meth:`pandas.DataFrame.merge`, the paper's columns suffixed ``_paper``); None when the
     run has no ReliefF-MI cell."""
     ok = parse_rows(df)
-    measured = _relieff_measured(ok) if not ok.empty else pd.DataFrame()
+    measured = _relieff_measured(ok)
     if measured.empty:
         return None
     paper = published("hydrmi_t2_t5_relieff_accuracy.csv")
