@@ -348,6 +348,39 @@ def unstarted_solvers(df: pd.DataFrame) -> list[str]:
     return sorted(missing)
 
 
+def sparse_methods(df: pd.DataFrame) -> dict[str, str]:
+    """The methods of an unfinished run (or sweep block) that its rank tests had better set
+    aside than the datasets they have not reached.
+
+    A paired comparison needs every method on every dataset. When a method has rows on only
+    some of the datasets the others have, either those datasets or that method must go;
+    :func:`common_folds` drops the datasets. Per task, this returns the methods to drop
+    first when that keeps more (dataset, method) cells with at least 2 datasets and 2
+    methods: a study run in solver order, whose last-started method has one fold of one
+    dataset, is then still tested on all its datasets, without that method.
+
+    Returns
+    -------
+    dict
+        ``{method: "rows on k of n datasets"}``, empty when dropping datasets keeps as much.
+    """
+    if df.empty or not {"dataset", "method", "task_type"} <= set(df.columns):
+        return {}
+    aside: dict[str, str] = {}
+    pairs = df[["task_type", "dataset", "method"]].drop_duplicates()
+    for _, rows in pairs.groupby("task_type"):
+        has = pd.crosstab(rows["dataset"], rows["method"]).astype(bool)
+        n_datasets, n_methods = has.shape
+        whole_datasets = int(has.all(axis=1).sum())
+        whole_methods = has.columns[has.all(axis=0)]
+        drop_datasets = whole_datasets * n_methods if whole_datasets >= 2 else 0
+        drop_methods = n_datasets * len(whole_methods) if len(whole_methods) >= 2 else 0
+        if n_datasets >= 2 and drop_methods > drop_datasets:
+            for method in has.columns.difference(whole_methods):
+                aside[method] = f"rows on {int(has[method].sum())} of {n_datasets} datasets"
+    return dict(sorted(aside.items()))
+
+
 def common_folds(df: pd.DataFrame) -> tuple[pd.DataFrame, dict[str, str], dict[str, str]]:
     """The rows of a killed or running run (or sweep) cut, per dataset, to the folds every
     method has finished: what a paired comparison of the methods may use.

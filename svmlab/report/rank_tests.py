@@ -136,13 +136,19 @@ def _incomplete(rows, notes: list, job: str = "") -> tuple[pd.DataFrame, dict[st
     """The rows of a killed (or running) run cut to the folds every method has finished on
     each dataset (:func:`svmlab.results.common_folds`), and the datasets without any such
     fold, which the rank tests of this block (``rows``, the run ``job`` of a sweep, or the
-    whole run when ``job`` is empty) leave out; one note names both."""
-    from svmlab.results import common_folds
+    whole run when ``job`` is empty) leave out; a method on too few datasets
+    (:func:`svmlab.results.sparse_methods`) is set aside first. One note names all three."""
+    from svmlab.results import common_folds, sparse_methods
 
+    aside = sparse_methods(rows)
+    rows = rows[~rows["method"].isin(list(aside))] if aside else rows
     rows, cut, partial = common_folds(rows)
-    if cut or partial:
+    if cut or partial or aside:
         which = f"the sweep's run {job} is" if job else "the run is"
         said = []
+        if aside:
+            named = "; ".join(f"{m} ({why})" for m, why in aside.items())
+            said.append(f"set aside {named} rather than leave out the datasets it lacks")
         if cut:
             named = "; ".join(f"{d} ({why})" for d, why in cut.items())
             said.append(f"compare each dataset on the folds every method has finished: {named}")

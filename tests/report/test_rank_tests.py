@@ -124,3 +124,39 @@ def test_a_sweep_of_one_method_per_run_is_paired_across_its_runs():
     spiral = rows[rows["dataset"] == "spiral"]
     assert set(spiral["fold"]) == {1, 2} and set(spiral["method"]) == {"svc [C=1]", "svc [C=2]"}
     assert cut == {"spiral": "2 of 3 folds"} and left_out == {}
+
+
+def test_a_method_on_one_dataset_is_set_aside_rather_than_every_other_dataset(tmp_path):
+    """A study run in solver order stops with its last method on one fold of one dataset:
+    the tests go on over all datasets without that method, and the note says so."""
+    from svmlab.results import sparse_methods
+
+    never = {("C=2", d, "tree", f) for d in DATASETS for f in range(3)} - {
+        ("C=2", "spiral", "tree", 0)
+    }
+    df = _sweep(missing=never)
+    block = df[df["job"] == "C=2"]
+    assert sparse_methods(block) == {"tree [C=2]": "rows on 1 of 3 datasets"}
+    out = RunReport()
+    stats = {"pairwise": ("holm",)}
+    add_rank_tests(out, df, ["accuracy"], "mean", {}, out_dir=tmp_path, formats=(), stats=stats)
+    partial = next(
+        n
+        for g, n in _omnibus_by_group(out).items()
+        if g.endswith("C=2 (its methods against each other)")
+    )
+    assert "N = 3 datasets" in partial and "k = 2" in partial
+    assert [n for n in out.notes if "incomplete" in n] == [
+        "the sweep's run C=2 is incomplete; the statistics set aside tree (rows on 1 of 3 "
+        "datasets) rather than leave out the datasets it lacks"
+    ]
+
+
+def test_a_method_missing_one_dataset_of_three_leaves_out_that_dataset():
+    """When dropping the dataset keeps as many cells as dropping the method, the method
+    stays: a published comparison is over its methods."""
+    from svmlab.results import sparse_methods
+
+    df = _sweep(missing={("C=1", "bupa", "knn", f) for f in range(3)})
+    assert sparse_methods(df[df["job"] == "C=1"]) == {}
+    assert sparse_methods(df[df["job"] == "C=2"]) == {}
