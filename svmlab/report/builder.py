@@ -57,7 +57,8 @@ class RunReport:
 
 def provenance(df: pd.DataFrame) -> dict:
     """How a run's rows were made: tasks, compute time, first and last start, and the hosts,
-    platforms, svmlab versions and git commits its rows record (several joined by ``, ``)."""
+    platforms, svmlab versions, git commits and Python and library versions its rows record
+    (several joined by ``, ``; a library as ``name version``)."""
     if df.empty:
         return {}
 
@@ -79,7 +80,22 @@ def provenance(df: pd.DataFrame) -> dict:
         "platform": values("prov_platform"),
         "svmlab": values("prov_svmlab"),
         "commit": values("prov_git_commit"),
+        "libraries": _libraries(df),
     }
+
+
+def _libraries(df: pd.DataFrame) -> str:
+    """The Python and library versions a run's rows record (every ``prov_`` column but the
+    host, platform, svmlab version and commit), e.g. ``python 3.11.14, numpy 2.4.6``: numbers
+    made with other versions may differ where a library's numerics changed."""
+    said = []
+    for column in df.columns:
+        name = column.removeprefix("prov_")
+        if name == column or name in ("svmlab", "git_commit", "host", "platform"):
+            continue
+        found = sorted({str(v) for v in df[column].dropna() if str(v)})
+        said += [f"{name.replace('_', '-')} {v}" for v in found]
+    return ", ".join(said)
 
 
 def run_report(

@@ -114,6 +114,23 @@ def test_task_hours_count_each_task_once():
     assert made["tasks"] == 2 and made["task-hours"] == 1.0
 
 
+def test_provenance_names_the_library_versions_the_rows_record():
+    from svmlab.report.builder import provenance
+
+    rows = pd.DataFrame(
+        {
+            "key": ["a", "b"],
+            "prov_host": ["vm", "vm"],
+            "prov_python": ["3.11.7", "3.11.7"],
+            "prov_scikit_learn": ["1.9.1", "1.8.0"],  # a run resumed after an upgrade
+            "prov_numpy": ["2.4.6", None],
+        }
+    )
+    made = provenance(rows)
+    assert made["libraries"] == "python 3.11.7, scikit-learn 1.8.0, scikit-learn 1.9.1, numpy 2.4.6"
+    assert made["host"] == "vm"
+
+
 def test_a_sweep_of_one_method_per_run_is_paired_across_its_runs():
     """Each run holds one method: the shared folds are those both runs finished."""
     from svmlab.results import common_folds
