@@ -373,9 +373,9 @@ def sparse_methods(df: pd.DataFrame) -> dict[str, str]:
         n_datasets, n_methods = has.shape
         whole_datasets = int(has.all(axis=1).sum())
         whole_methods = has.columns[has.all(axis=0)]
-        drop_datasets = whole_datasets * n_methods if whole_datasets >= 2 else 0
-        drop_methods = n_datasets * len(whole_methods) if len(whole_methods) >= 2 else 0
-        if n_datasets >= 2 and drop_methods > drop_datasets:
+        cells_dropping_datasets = whole_datasets * n_methods if whole_datasets >= 2 else 0
+        cells_dropping_methods = n_datasets * len(whole_methods) if len(whole_methods) >= 2 else 0
+        if n_datasets >= 2 and cells_dropping_methods > cells_dropping_datasets:
             for method in has.columns.difference(whole_methods):
                 aside[method] = f"rows on {int(has[method].sum())} of {n_datasets} datasets"
     return dict(sorted(aside.items()))
