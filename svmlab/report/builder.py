@@ -55,46 +55,53 @@ class RunReport:
     figure_groups: dict = field(default_factory=dict)
 
 
+#: The provenance columns the report names one by one (``prov_`` + key); the others are the
+#: Python and library versions, listed together (:func:`_libraries`).
+_MACHINE_AND_CODE = {
+    "host": "host",
+    "platform": "platform",
+    "svmlab": "svmlab",
+    "git_commit": "commit",
+}
+
+
+def _distinct(df: pd.DataFrame, column: str) -> list[str]:
+    """The distinct non-empty values of ``column`` as sorted strings (none without it)."""
+    if column not in df.columns:
+        return []
+    return sorted({str(v) for v in df[column].dropna() if str(v)})
+
+
 def provenance(df: pd.DataFrame) -> dict:
     """How a run's rows were made: tasks, compute time, first and last start, and the hosts,
     platforms, svmlab versions, git commits and Python and library versions its rows record
     (several joined by ``, ``; a library as ``name version``)."""
     if df.empty:
         return {}
-
-    def values(column):
-        if column not in df.columns:
-            return ""
-        return ", ".join(sorted({str(v) for v in df[column].dropna() if str(v)}))
-
     # a task's rows (one per candidate of a grid chosen on the outer folds) share its seconds
     once = df.drop_duplicates("key") if "key" in df.columns else df
     seconds = once["task_seconds"].sum() if "task_seconds" in df.columns else float("nan")
     started = df["started_at"].dropna().astype(str) if "started_at" in df.columns else []
-    return {
+    made = {
         "tasks": int(df["key"].nunique()) if "key" in df.columns else len(df),
         "task-hours": round(float(seconds) / 3600.0, 3),
         "first task": min(started) if len(started) else "",
         "last task": max(started) if len(started) else "",
-        "host": values("prov_host"),
-        "platform": values("prov_platform"),
-        "svmlab": values("prov_svmlab"),
-        "commit": values("prov_git_commit"),
-        "libraries": _libraries(df),
     }
+    for key, label in _MACHINE_AND_CODE.items():
+        made[label] = ", ".join(_distinct(df, "prov_" + key))
+    return made | {"libraries": _libraries(df)}
 
 
 def _libraries(df: pd.DataFrame) -> str:
-    """The Python and library versions a run's rows record (every ``prov_`` column but the
-    host, platform, svmlab version and commit), e.g. ``python 3.11.14, numpy 2.4.6``: numbers
-    made with other versions may differ where a library's numerics changed."""
+    """The Python and library versions a run's rows record (every ``prov_`` column but those
+    of :data:`_MACHINE_AND_CODE`), e.g. ``python 3.11.14, numpy 2.4.6``: numbers made with
+    other versions may differ where a library's numerics changed."""
     said = []
     for column in df.columns:
         name = column.removeprefix("prov_")
-        if name == column or name in ("svmlab", "git_commit", "host", "platform"):
-            continue
-        found = sorted({str(v) for v in df[column].dropna() if str(v)})
-        said += [f"{name.replace('_', '-')} {v}" for v in found]
+        if name != column and name not in _MACHINE_AND_CODE:
+            said += [f"{name.replace('_', '-')} {v}" for v in _distinct(df, column)]
     return ", ".join(said)
 
 
