@@ -62,6 +62,7 @@ _MACHINE_AND_CODE = {
     "platform": "platform",
     "svmlab": "svmlab",
     "git_commit": "commit",
+    "blas_threads": "BLAS threads per task",
 }
 
 

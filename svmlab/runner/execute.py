@@ -14,6 +14,7 @@ from joblib import Parallel, delayed, parallel_config
 from svmlab.errors import ResultsError
 from svmlab.runner import store
 from svmlab.runner.batches import BatchSizer, batches, group_of
+from svmlab.runner.blas import given_back
 from svmlab.runner.isolation import exit_with_parent
 from svmlab.runner.settings import check_runner, n_workers
 from svmlab.runner.task import UNWRITTEN, TaskOutcome, TaskSpec, record_crash, run_batch
@@ -166,8 +167,9 @@ def _outcomes(pending, runner, backend, sizer):
         return
     work = batches(pending, sizer)
     if backend == "sequential" or (backend == "loky" and runner.get("n_jobs", -1) == 1):
-        for batch in work:
-            yield from run_batch(batch)
+        with given_back():
+            for batch in work:
+                yield from run_batch(batch)
         return
     if backend == "ray":
         from svmlab.runner.ray_backend import ray_outcomes

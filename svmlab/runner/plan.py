@@ -30,7 +30,7 @@ from svmlab.evaluation.tuning import Tuning
 from svmlab.runner.keys import digest as _digest
 from svmlab.runner.keys import task_digests as _task_digests
 from svmlab.runner.provenance import provenance
-from svmlab.runner.settings import MAX_TASKS, check_backend, check_runner, runs_in_parallel
+from svmlab.runner.settings import MAX_TASKS, blas_threads, check_backend, check_runner
 from svmlab.runner.task import RUNNER_COLUMNS, TaskSpec
 from svmlab.solvers import SolverSpec
 
@@ -454,7 +454,7 @@ def expand(
     """Every (dataset, solver, repeat, fold) task, and the pairs skipped as incompatible."""
     _check_plan_size(settings, solvers, datasets)
     prov = provenance()
-    limit_blas = runs_in_parallel(settings.runner)
+    threads = blas_threads(settings.runner)
     tasks, skipped = [], []
     for d in datasets:
         ds = d.data
@@ -505,7 +505,7 @@ def expand(
                 fixed_params=fixed,
                 variant=variant,
                 timeout=settings.runner.get("task_timeout"),
-                limit_blas=limit_blas,
+                blas_threads=threads,
                 provenance=prov,
             )
             digest = _task_digests(shared)

@@ -12,7 +12,7 @@ from svmlab.errors import ConfigError
 BACKENDS = ("loky", "sequential", "dask", "ray")
 KEYS = (
     "name", "description", "backend", "n_jobs", "task_timeout", "progress", "address", "max_tasks",
-    "order",
+    "order", "blas_threads",
 )  # fmt: skip
 #: ``runner.order``: finish one dataset after another, run every dataset's first fold first, or
 #: finish one solver after another (each in fold order).
@@ -23,8 +23,8 @@ MAX_TASKS = 2_000_000
 
 
 def check_runner(runner: dict) -> dict:
-    """Validate the runner settings (backend, n_jobs, progress, task_timeout, order) and return
-    them.
+    """Validate the runner settings (backend, n_jobs, progress, task_timeout, order,
+    blas_threads) and return them.
 
     Raises
     ------
@@ -58,6 +58,12 @@ def check_runner(runner: dict) -> dict:
     if timeout is not None and (not isinstance(timeout, (int, float)) or timeout <= 0):
         raise ConfigError(
             f"runner.task_timeout must be a positive number of seconds or null, got {timeout!r}"
+        )
+    blas = runner.get("blas_threads", 1)
+    if blas is not None and (not isinstance(blas, int) or isinstance(blas, bool) or blas < 1):
+        raise ConfigError(
+            f"runner.blas_threads must be a positive integer or null (the libraries' own "
+            f"default), got {blas!r}"
         )
     return runner
 
@@ -210,6 +216,12 @@ def n_workers(n_jobs: int | None, default: int = 2) -> int:
     return n if n > 0 else max((os.cpu_count() or 1) + 1 + n, 1)
 
 
-def runs_in_parallel(runner: dict) -> bool:
-    """Whether several tasks run at once (then each worker uses one BLAS thread)."""
-    return runner.get("backend", "loky") != "sequential" and runner.get("n_jobs", 1) != 1
+def blas_threads(runner: dict) -> int | None:
+    """The BLAS/OpenMP threads each task runs with: ``runner.blas_threads``, 1 unless set.
+
+    One thread is the default whether tasks run one at a time or several at once: a BLAS
+    library splits a matrix product differently for another thread count, so its last digits,
+    and through them a solver's iterates, could change with ``n_jobs`` or the machine's cores.
+    None leaves the libraries' own default (faster for one large task alone on the machine).
+    """
+    return runner.get("blas_threads", 1)

@@ -6,7 +6,6 @@ import json
 import os
 import time
 import traceback
-from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from functools import lru_cache
@@ -26,6 +25,7 @@ from svmlab.evaluation.tuning import (
     seed_key,
 )
 from svmlab.runner import store
+from svmlab.runner.blas import use_threads
 from svmlab.runner.isolation import call_with_limit
 from svmlab.seeding import derive_seed
 from svmlab.solvers import SolverSpec
@@ -70,7 +70,7 @@ class TaskSpec:
     fixed_params: dict = field(default_factory=dict)
     variant: str = ""
     timeout: float | None = None
-    limit_blas: bool = False
+    blas_threads: int | None = 1
     provenance: dict = field(default_factory=dict)
 
 
@@ -221,9 +221,16 @@ def _json_default(obj):
 
 
 def _meta(
-    spec: TaskSpec, status: str, error: str, tb: str, seconds: float, start: datetime
+    spec: TaskSpec,
+    status: str,
+    error: str,
+    tb: str,
+    seconds: float,
+    start: datetime,
+    threads: int = 0,
 ) -> dict:
-    """The bookkeeping columns every row of a task carries, whatever its status."""
+    """The bookkeeping columns every row of a task carries, whatever its status; ``threads``:
+    the BLAS threads the task ran with (0: not known, the task's worker died)."""
     return {
         "key": spec.key,
         "experiment": spec.experiment,
@@ -244,6 +251,7 @@ def _meta(
         "task_seconds": seconds,
         "started_at": start.isoformat(timespec="seconds"),
         **{f"prov_{k}": v for k, v in spec.provenance.items()},
+        "prov_blas_threads": threads,
     }
 
 
@@ -286,13 +294,13 @@ def _run(spec: TaskSpec) -> tuple[TaskSpec, list[dict], TaskOutcome]:
     """The task evaluated: its rows (with the bookkeeping columns) and its outcome."""
     start = datetime.now(UTC)
     t0 = time.perf_counter()
-    with _blas_limit(spec.limit_blas):
-        if spec.timeout:
-            rows, status, error, tb = _evaluate_with_limit(spec)
-        else:
-            rows, status, error, tb = _evaluate_guarded(spec)
+    threads = use_threads(spec.blas_threads)
+    if spec.timeout:
+        rows, status, error, tb = _evaluate_with_limit(spec)
+    else:
+        rows, status, error, tb = _evaluate_guarded(spec)
     seconds = time.perf_counter() - t0
-    meta = _meta(spec, status, error, tb, seconds, start)
+    meta = _meta(spec, status, error, tb, seconds, start, threads)
     return spec, [meta | row for row in rows], TaskOutcome(spec.key, status, seconds, error)
 
 
@@ -357,22 +365,3 @@ def record_crash(spec: TaskSpec, error: str) -> TaskOutcome:
     """Store an error row for a task whose worker process died (segfault, out of memory...)."""
     meta = _meta(spec, "error", error, "", float("nan"), datetime.now(UTC))
     return _commit([(spec, [meta], TaskOutcome(spec.key, "error", float("nan"), error))])[0]
-
-
-_BLAS_LIMITED = False
-
-
-@contextmanager
-def _blas_limit(limit: bool):
-    """One BLAS/OpenMP thread in this worker process when several tasks run at once.
-
-    Set once per worker (inspecting the loaded libraries costs milliseconds) and left
-    in place: worker processes only ever run tasks.
-    """
-    global _BLAS_LIMITED
-    if limit and not _BLAS_LIMITED:
-        from threadpoolctl import threadpool_limits
-
-        threadpool_limits(limits=1)
-        _BLAS_LIMITED = True
-    yield

@@ -124,11 +124,12 @@ def test_provenance_names_the_library_versions_the_rows_record():
             "prov_python": ["3.11.7", "3.11.7"],
             "prov_scikit_learn": ["1.9.1", "1.8.0"],  # a run resumed after an upgrade
             "prov_numpy": ["2.4.6", None],
+            "prov_blas_threads": [1, 1],
         }
     )
     made = provenance(rows)
     assert made["libraries"] == "python 3.11.7, scikit-learn 1.8.0, scikit-learn 1.9.1, numpy 2.4.6"
-    assert made["host"] == "vm"
+    assert made["host"] == "vm" and made["BLAS threads per task"] == "1"
 
 
 def test_a_sweep_of_one_method_per_run_is_paired_across_its_runs():

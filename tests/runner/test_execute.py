@@ -1,4 +1,5 @@
 import json
+import os
 
 import pandas as pd
 import pytest
@@ -139,35 +140,69 @@ def test_outer_best_keeps_the_best_mean_grid_point(make_cfg, tmp_path):
     assert len(load_results(tmp_path)) == 10
 
 
+def _blas_threads_now():
+    from threadpoolctl import threadpool_info
+
+    return max((p["num_threads"] for p in threadpool_info() if p["user_api"] == "blas"), default=1)
+
+
 @pytest.mark.slow
-@pytest.mark.parametrize("limit", [True, False])
-def test_blas_limit_sets_one_thread(limit):
-    import os
+def test_use_threads_sets_and_gives_back_the_libraries_threads():
     import subprocess
     import sys
 
     if (os.cpu_count() or 1) < 2:
         pytest.skip("needs a machine with several cores to tell 1 thread from the default")
     code = (
-        "from svmlab.runner.task import _blas_limit\nfrom svmlab.testing import "
-        "BlasProbeClassifier\n"
-        f"with _blas_limit({limit}):\n    print(BlasProbeClassifier().fit([[0], [1]], [0, "
-        "1]).fit_info_['max_threads'])"
+        "from svmlab.runner.blas import use_threads\n"
+        "from svmlab.testing import BlasProbeClassifier\n"
+        "def probe():\n"
+        "    return BlasProbeClassifier().fit([[0], [1]], [0, 1]).fit_info_['max_threads']\n"
+        "print(probe(), use_threads(1), probe(), use_threads(None), probe())"
     )
     env = {k: v for k, v in os.environ.items() if not k.endswith("_NUM_THREADS")}
     out = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True
-    ).stdout
-    assert (int(out) == 1) is limit
+    ).stdout.split()
+    default, one, limited, back, restored = map(int, out)
+    assert default > 1 and (one, limited) == (1, 1)
+    assert back == default and restored == default
+
+
+def test_a_run_in_this_process_uses_one_blas_thread_and_gives_the_callers_back(make_cfg, tmp_path):
+    probe = solver("probe", "svmlab.testing.BlasProbeClassifier")
+    before = _blas_threads_now()
+    _, summary, df = _run(make_cfg(solver=probe), tmp_path)
+    assert summary.ok == 5
+    assert [json.loads(f)["max_threads"] for f in df["fit_info"]] == [1] * 5
+    assert (df["prov_blas_threads"] == 1).all()
+    assert _blas_threads_now() == before
+
+
+def test_blas_threads_null_leaves_the_libraries_default_and_the_row_says_so(make_cfg, tmp_path):
+    if _blas_threads_now() < 2:
+        pytest.skip("BLAS has one thread here anyway: nothing tells null from 1")
+    probe = solver("probe", "svmlab.testing.BlasProbeClassifier")
+    _, _, df = _run(make_cfg(solver=probe, runner__blas_threads=None), tmp_path)
+    assert (df["prov_blas_threads"] == _blas_threads_now()).all()
+    assert (df["prov_blas_threads"] > 1).all()
 
 
 @pytest.mark.slow
-def test_parallel_workers_use_one_blas_thread(make_cfg, tmp_path):
+def test_parallel_workers_use_the_asked_blas_threads(make_cfg, tmp_path):
+    """One thread each by default, two when asked; a later run with ``blas_threads=null`` on
+    the same (reused) worker processes gets the pool's default back (joblib gives each of
+    ``n_jobs`` workers ``cores // n_jobs`` threads), and every row says what its task used."""
+    from joblib import cpu_count
+
     probe = solver("probe", "svmlab.testing.BlasProbeClassifier")
     cfg = make_cfg(solver=probe, runner={"backend": "loky", "n_jobs": 2, "progress": False})
-    _, summary, df = _run(cfg, tmp_path)
-    assert summary.ok == 5
-    assert [json.loads(f)["max_threads"] for f in df["fit_info"]] == [1] * 5
+    for threads, expected in ((1, 1), (2, 2), (None, max(cpu_count() // 2, 1))):
+        cfg["runner"]["blas_threads"] = threads
+        _, summary, df = _run(cfg, tmp_path / str(threads))
+        assert summary.ok == 5
+        assert [json.loads(f)["max_threads"] for f in df["fit_info"]] == [expected] * 5
+        assert (df["prov_blas_threads"] == expected).all()
 
 
 @pytest.mark.slow

@@ -1,3 +1,5 @@
+import re
+
 import numpy as np
 import pytest
 
@@ -476,6 +478,22 @@ def test_an_unknown_order_names_the_choices(make_cfg, tmp_path):
     message = "runner.order='random' is not valid; choose one of datasets, folds, solvers"
     with pytest.raises(ConfigError, match=message):
         build_plan(cfg, str(tmp_path), "r")
+
+
+@pytest.mark.parametrize("threads", [0, -1, 1.5, True, "all"])
+def test_blas_threads_must_be_a_positive_integer_or_null(make_cfg, tmp_path, threads):
+    cfg = make_cfg()
+    cfg["runner"]["blas_threads"] = threads
+    message = r"runner.blas_threads must be a positive integer or null .*, got "
+    with pytest.raises(ConfigError, match=message + re.escape(repr(threads))):
+        build_plan(cfg, str(tmp_path), "r")
+
+
+def test_tasks_carry_the_runs_blas_threads(make_cfg, tmp_path):
+    assert {t.blas_threads for t in build_plan(make_cfg(), str(tmp_path), "r").tasks} == {1}
+    cfg = make_cfg()
+    cfg["runner"]["blas_threads"] = None
+    assert {t.blas_threads for t in build_plan(cfg, str(tmp_path), "r").tasks} == {None}
 
 
 def test_a_cache_only_parameter_changes_neither_the_identity_nor_the_task_keys(make_cfg, tmp_path):
