@@ -20,6 +20,7 @@ from svmlab.selection.relieff_mi import (
     BAG_DISTANCES,
     DIFF_PAIRS,
     INSTANCE_METRICS,
+    MAX_WITNESSES,
     SAMPLINGS,
     relieff_mi_weights,
 )
@@ -131,6 +132,9 @@ class MultiInstanceFeatureSelector(BagColumnSelectorMixin, BaseEstimator):
     diff_pairs : {"distance", "min", "max", "avg"}, default="distance"
         The instance pairs the per-feature differences are taken on: those that realise
         ``distance`` (the paper), or one simple distance's for every pair of bags.
+    max_witness : {"larger", "reference"}, default="larger"
+        The pair a maximal-distance ``diff_bag`` is taken on: that of the larger directed
+        distance (the paper's maximal distance), or always the reference bag's, ``h(R, B)``'s.
     constant_features : {"rank_as_zero", "rank_last", "drop"}, default="rank_as_zero"
         Where features constant over the training instances rank (:func:`rank_features`).
     rounding : {"half_up", "floor"}, default="half_up"
@@ -171,6 +175,7 @@ class MultiInstanceFeatureSelector(BagColumnSelectorMixin, BaseEstimator):
         "instance_metric": [StrOptions(set(INSTANCE_METRICS))],
         "sampling": [StrOptions(set(SAMPLINGS))],
         "diff_pairs": [StrOptions(set(DIFF_PAIRS))],
+        "max_witness": [StrOptions(set(MAX_WITNESSES))],
         "constant_features": [StrOptions(set(CONSTANT_FEATURES))],
         "rounding": [StrOptions(set(ROUNDINGS))],
         "random_state": ["random_state"],
@@ -186,6 +191,7 @@ class MultiInstanceFeatureSelector(BagColumnSelectorMixin, BaseEstimator):
         instance_metric: str = "cityblock",
         sampling: str = "all",
         diff_pairs: str = "distance",
+        max_witness: str = "larger",
         constant_features: str = "rank_as_zero",
         rounding: str = "half_up",
         random_state=None,
@@ -197,6 +203,7 @@ class MultiInstanceFeatureSelector(BagColumnSelectorMixin, BaseEstimator):
         self.instance_metric = instance_metric
         self.sampling = sampling
         self.diff_pairs = diff_pairs
+        self.max_witness = max_witness
         self.constant_features = constant_features
         self.rounding = rounding
         self.random_state = random_state
@@ -214,6 +221,7 @@ class MultiInstanceFeatureSelector(BagColumnSelectorMixin, BaseEstimator):
             instance_metric=self.instance_metric,
             sampling=self.sampling,
             diff_pairs=self.diff_pairs,
+            max_witness=self.max_witness,
             random_state=self.random_state,
             return_span=True,
         )

@@ -19,8 +19,11 @@ nearest instance in the other bag (weight ``1 / (|A| + |B|)``) for ``avg``. Summ
 features, ``diff_bag`` is then the bag distance itself.
 
 ``diff_pairs`` takes every ``diff_bag`` on one simple distance's witness pairs instead,
-whatever distance ranks the neighbours: an alternative reading of the adapted distance
-(docs/decisions/hydrmi.md; measured in svmlab/reproduce/deviations/hydrmi_adapted_diff.md).
+whatever distance ranks the neighbours: an alternative reading of the adapted distance.
+``max_witness="reference"`` takes the maximal distance's ``diff_bag`` on the reference bag's
+directed pair, ``h(R, B)``'s, whichever direction is larger: an alternative reading of the
+maximal distance (both in docs/decisions/hydrmi.md; measured in
+svmlab/reproduce/deviations/hydrmi_adapted_diff.md).
 
 Everything is computed from one pass over the instance distances (:func:`bag_distance_tables`):
 for every instance ``a`` and bag ``B``, the distance to and the row of ``a``'s nearest
@@ -55,6 +58,9 @@ BAG_DISTANCES = ("min", "max", "avg", "adapted")
 #: Whose witness pairs ``diff_bag`` is taken on: the bag distance's own (the paper), or those of
 #: one simple distance for every pair of bags.
 DIFF_PAIRS = ("distance", "min", "max", "avg")
+#: The maximal distance's witness pair: that of the larger directed distance (the distance's
+#: own), or always the reference bag's, ``h(R, B)``'s.
+MAX_WITNESSES = ("larger", "reference")
 INSTANCE_METRICS = ("cityblock", "euclidean")
 SAMPLINGS = ("all", "random")
 
@@ -235,7 +241,9 @@ def bag_distance_matrix(tables: BagDistanceTables, distance: str, positive=None)
     return np.choose(variant, simple)
 
 
-def _witness_pairs(t: BagDistanceTables, i: int, js: np.ndarray, variant: int):
+def _witness_pairs(
+    t: BagDistanceTables, i: int, js: np.ndarray, variant: int, max_witness: str = "larger"
+):
     """Rows ``p``, ``q`` and weights ``w`` of the instance pairs on which ``diff_bag(R_i, B_j)``
     is taken, for all ``j`` in ``js`` at once (``variant`` 0 min, 1 max, 2 avg)."""
     if variant == 0:  # the closest pair
@@ -243,6 +251,8 @@ def _witness_pairs(t: BagDistanceTables, i: int, js: np.ndarray, variant: int):
         return p, t.nearest_row[p, js], np.ones(len(js))
     if variant == 1:  # the pair realising the larger directed distance, R -> H on ties
         forward = t.directed[i, js] >= t.directed[js, i]
+        if max_witness == "reference":  # always R's farthest instance and its nearest in B
+            forward[:] = True
         p = np.empty(len(js), dtype=np.int64)
         q = np.empty(len(js), dtype=np.int64)
         p[forward] = t.row_of_max[i, js[forward]]
@@ -263,12 +273,12 @@ def _witness_pairs(t: BagDistanceTables, i: int, js: np.ndarray, variant: int):
     return np.concatenate([p1, p2]), np.concatenate([q1, q2]), np.concatenate([w1, w2])
 
 
-def _diff_sum(Z, t, i, js, variants) -> np.ndarray:
+def _diff_sum(Z, t, i, js, variants, max_witness: str = "larger") -> np.ndarray:
     """``sum_j diff_bag(:, R_i, B_j)`` over ``js``, a vector over the features."""
     out = np.zeros(Z.shape[1])
     for v in np.unique(variants):
         sel = js[variants == v]
-        p, q, w = _witness_pairs(t, i, sel, int(v))
+        p, q, w = _witness_pairs(t, i, sel, int(v), max_witness)
         out += _weighted_abs_diff(Z, p, q, w)
     return out
 
@@ -335,6 +345,7 @@ def relieff_mi_weights(
     instance_metric: str = "cityblock",
     sampling: str = "all",
     diff_pairs: str = "distance",
+    max_witness: str = "larger",
     random_state=None,
     return_span: bool = False,
 ):
@@ -345,7 +356,7 @@ def relieff_mi_weights(
     bags : sequence of ndarray of shape (n_instances_I, n_features)
     y : array-like of shape (n_bags,)
         Two classes; the larger label is the positive class of the adapted distance.
-    distance, k, m, instance_metric, sampling, diff_pairs, random_state
+    distance, k, m, instance_metric, sampling, diff_pairs, max_witness, random_state
         As in :func:`relieff_mi_terms`.
     return_span : bool, default=False
         Also return the features' ranges (0 marks a constant feature).
@@ -366,6 +377,7 @@ def relieff_mi_weights(
         instance_metric=instance_metric,
         sampling=sampling,
         diff_pairs=diff_pairs,
+        max_witness=max_witness,
         random_state=random_state,
     )
     return (terms.weights, terms.span) if return_span else terms.weights
@@ -381,6 +393,7 @@ def relieff_mi_terms(
     instance_metric: str = "cityblock",
     sampling: str = "all",
     diff_pairs: str = "distance",
+    max_witness: str = "larger",
     random_state=None,
 ) -> ReliefFTerms:
     """The hit and miss sums of ReliefF-MI (HyDR-MI paper, Listing 1, line 11).
@@ -408,6 +421,11 @@ def relieff_mi_terms(
         The witness pairs of ``diff_bag``: those of ``distance`` (the paper; for
         ``"adapted"`` chosen by the two bags' classes), or those of one simple distance for
         every pair.
+    max_witness : {"larger", "reference"}, default="larger"
+        The instance pair of a ``diff_bag`` taken on the maximal distance's pairs: the one
+        that realises the larger directed distance, ``h(R, B)`` or ``h(B, R)`` (the classical
+        Hausdorff distance's own pair), or always ``h(R, B)``'s: the reference bag's instance
+        farthest from ``B`` and its nearest instance in ``B``.
     random_state : int, RandomState instance or None
         Only for ``sampling="random"``.
 
@@ -417,7 +435,7 @@ def relieff_mi_terms(
     """
     X, starts, sizes = check_bags(bags)
     _, y_idx = check_bag_labels(y, len(sizes), "ReliefF-MI")
-    _check_params(distance, k, m, instance_metric, sampling, diff_pairs)
+    _check_params(distance, k, m, instance_metric, sampling, diff_pairs, max_witness)
     Z, _, span = range_normalise(X)
     t = _cached_tables(Z, starts, sizes, instance_metric)
     positive = y_idx == 1
@@ -436,22 +454,25 @@ def relieff_mi_terms(
         hits = _neighbours(H[i], i, y_idx, y_idx[i], k)
         misses = _neighbours(H[i], i, y_idx, 1 - y_idx[i], k)
         if len(hits):
-            term = _diff_sum(Z, t, i, hits, variants[i, hits]) / (len(hits) * m)
+            term = _diff_sum(Z, t, i, hits, variants[i, hits], max_witness) / (len(hits) * m)
             W -= term
             hit_sum += term
         if len(misses):
-            term = _diff_sum(Z, t, i, misses, variants[i, misses]) / (len(misses) * m)
+            term = _diff_sum(Z, t, i, misses, variants[i, misses], max_witness)
+            term /= len(misses) * m
             W += term
             miss_sum += term
     W[span == 0] = 0.0
     return ReliefFTerms(hits=hit_sum, misses=miss_sum, weights=W, span=span)
 
 
-def _check_params(distance, k, m, instance_metric, sampling, diff_pairs) -> None:
+def _check_params(distance, k, m, instance_metric, sampling, diff_pairs, max_witness) -> None:
     if distance not in BAG_DISTANCES:
         raise ValueError(f"distance must be one of {BAG_DISTANCES}, got {distance!r}")
     if diff_pairs not in DIFF_PAIRS:
         raise ValueError(f"diff_pairs must be one of {DIFF_PAIRS}, got {diff_pairs!r}")
+    if max_witness not in MAX_WITNESSES:
+        raise ValueError(f"max_witness must be one of {MAX_WITNESSES}, got {max_witness!r}")
     if instance_metric not in INSTANCE_METRICS:
         raise ValueError(
             f"instance_metric must be one of {INSTANCE_METRICS}, got {instance_metric!r}"

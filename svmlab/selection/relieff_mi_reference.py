@@ -13,7 +13,7 @@ import numpy as np
 from scipy.spatial.distance import cdist
 
 from svmlab.bags import check_bag_labels, check_bags
-from svmlab.selection.relieff_mi import DIFF_PAIRS
+from svmlab.selection.relieff_mi import DIFF_PAIRS, MAX_WITNESSES
 
 __all__ = ["relieff_mi_weights_reference"]
 
@@ -27,6 +27,7 @@ def relieff_mi_weights_reference(
     m: int = 180,
     instance_metric="cityblock",
     diff_pairs: str = "distance",
+    max_witness: str = "larger",
 ):
     """ReliefF-MI weights by the paper's formulas (every training bag the reference once).
 
@@ -35,6 +36,8 @@ def relieff_mi_weights_reference(
     """
     if diff_pairs not in DIFF_PAIRS:
         raise ValueError(f"diff_pairs must be one of {DIFF_PAIRS}, got {diff_pairs!r}")
+    if max_witness not in MAX_WITNESSES:
+        raise ValueError(f"max_witness must be one of {MAX_WITNESSES}, got {max_witness!r}")
     X, starts, sizes = check_bags(bags)
     _, y_idx = check_bag_labels(y, len(sizes), "ReliefF-MI")
     lo, span = X.min(axis=0), np.ptp(X, axis=0)
@@ -72,7 +75,7 @@ def relieff_mi_weights_reference(
             r, q = np.unravel_index(np.argmin(D), D.shape)
             return abs(R[r, A] - H[q, A])
         if kind == "max":
-            if h(D) >= h(D.T):
+            if max_witness == "reference" or h(D) >= h(D.T):
                 r = np.argmax(D.min(axis=1))
                 q = np.argmin(D[r])
             else:

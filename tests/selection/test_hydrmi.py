@@ -134,6 +134,20 @@ def test_the_filter_and_hydrmi_pass_the_witness_pairs_on(diff_pairs):
         MultiInstanceFeatureSelector(diff_pairs="adapted").fit(bags, y)
 
 
+def test_the_filter_and_hydrmi_pass_the_max_witness_on():
+    bags, y = planted(seed=5)
+    expected = relieff_mi_weights(bags, y, distance="max", max_witness="reference")
+    assert not np.allclose(expected, relieff_mi_weights(bags, y, distance="max"))
+    selector = MultiInstanceFeatureSelector(0.3, distance="max", max_witness="reference")
+    np.testing.assert_array_equal(selector.fit(bags, y).weights_, expected)
+    clf = HyDRMIClassifier(
+        simple_mi(), selection="relieff_mi", distance="max", max_witness="reference"
+    )
+    np.testing.assert_array_equal(clf.fit(bags, y).filter_.weights_, expected)
+    with pytest.raises(ValueError, match="max_witness"):
+        MultiInstanceFeatureSelector(max_witness="forward").fit(bags, y)
+
+
 def test_missing_estimator_is_one_clear_line():
     bags, y = planted()
     with pytest.raises(ValueError, match="needs an estimator"):

@@ -64,6 +64,30 @@ def test_other_witness_pairs_equal_the_transcription(distance, diff_pairs):
     np.testing.assert_allclose(fast, slow, rtol=0, atol=1e-12)
 
 
+@pytest.mark.parametrize(
+    ("distance", "diff_pairs"), [("max", "distance"), ("adapted", "distance"), ("min", "max")]
+)
+def test_the_reference_max_witness_equals_the_transcription(distance, diff_pairs):
+    bags, y = random_bags(seed=8)
+    kwargs = dict(distance=distance, k=4, m=18, diff_pairs=diff_pairs, max_witness="reference")
+    fast = relieff_mi_weights(bags, y, **kwargs)
+    np.testing.assert_allclose(fast, relieff_mi_weights_reference(bags, y, **kwargs), atol=1e-12)
+    # the reference bag's pair is not always the larger direction's
+    larger = relieff_mi_weights(bags, y, **{**kwargs, "max_witness": "larger"})
+    assert not np.allclose(fast, larger)
+
+
+def test_the_max_witness_leaves_the_min_and_avg_pairs_alone():
+    bags, y = random_bags(seed=8)
+    for distance in ("min", "avg"):
+        np.testing.assert_array_equal(
+            relieff_mi_weights(bags, y, distance=distance, k=3),
+            relieff_mi_weights(bags, y, distance=distance, k=3, max_witness="reference"),
+        )
+    with pytest.raises(ValueError, match=r"max_witness must be one of \('larger', 'reference'\)"):
+        relieff_mi_weights(bags, y, max_witness="forward")
+
+
 def test_diff_pairs_change_the_differences_not_the_neighbours():
     bags, y = random_bags(seed=7)
     # with the distance's own pairs, a simple distance is its own diff_pairs

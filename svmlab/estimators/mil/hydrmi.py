@@ -41,7 +41,8 @@ class HyDRMIClassifier(ClassifierMixin, BaseEstimator):
         every feature (the paper's three columns).
     filter_fraction : float in (0, 1], default=0.5
         Share of the features the filter keeps.
-    distance, k, m, instance_metric, sampling, diff_pairs, constant_features, rounding
+    distance, k, m, instance_metric, sampling, diff_pairs, max_witness, constant_features, \
+rounding
         The filter (:class:`~svmlab.selection.MultiInstanceFeatureSelector`).
     population_size, max_generations, crossover_rate, mutation_rate, gene_mutation_rate, \
 fitness_evaluation, fitness_cv
@@ -107,6 +108,7 @@ fitness_evaluation, fitness_cv
         instance_metric: str = "cityblock",
         sampling: str = "all",
         diff_pairs: str = "distance",
+        max_witness: str = "larger",
         constant_features: str = "rank_as_zero",
         rounding: str = "half_up",
         population_size: int = 100,
@@ -128,6 +130,7 @@ fitness_evaluation, fitness_cv
         self.instance_metric = instance_metric
         self.sampling = sampling
         self.diff_pairs = diff_pairs
+        self.max_witness = max_witness
         self.constant_features = constant_features
         self.rounding = rounding
         self.population_size = population_size
@@ -164,6 +167,7 @@ fitness_evaluation, fitness_cv
                 instance_metric=self.instance_metric,
                 sampling=self.sampling,
                 diff_pairs=self.diff_pairs,
+                max_witness=self.max_witness,
                 constant_features=self.constant_features,
                 rounding=self.rounding,
                 random_state=seed,
