@@ -15,6 +15,11 @@ beside the paper's printed statistic and the statistic of the paper's own cells 
 blocks, and then each distance's mean difference from the paper's cells (run - paper).
 
     python scripts/deviations/hydrmi_table6_readings.py min=RUN_DIR[,RUN_DIR...] avg=RUN_DIR
+    python scripts/deviations/hydrmi_table6_readings.py "reference max=MAX_RUN,ADAPTED_RUN"
+
+A reading's label names the distances its runs replace, then NAME and "pairs" ("adapted, max,
+reference max pairs" for the second line: runs with ``+solvers.NAME.max_witness=reference``
+and ``grid.distance=[max]`` and ``[adapted]``).
 """
 
 from __future__ import annotations
@@ -40,10 +45,12 @@ def readings(kept: Path, others: dict[str, list[Path]]) -> dict[str, pd.DataFram
     for name, runs in others.items():
         alt = pd.concat([relieff_cells(load_results(run)) for run in runs])
         alt = alt[alt["percent"] <= 60]
+        if alt.duplicated(["distance", *BLOCK]).any():
+            raise SystemExit(f"{name}: two of its runs have cells of the same distance and block")
         replaced = sorted(set(alt["distance"]))
         label = ", ".join(replaced)
-        kept = base[~base["distance"].isin(replaced)]
-        cells[f"{label}, {name} pairs"] = pd.concat([kept, alt])
+        unchanged = base[~base["distance"].isin(replaced)]
+        cells[f"{label}, {name} pairs"] = pd.concat([unchanged, alt])
     paper = read_published("hydrmi_t2_t5_relieff_accuracy.csv").reset_index()
     cells["the paper's cells"] = paper
     common = None

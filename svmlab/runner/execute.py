@@ -166,7 +166,8 @@ def _outcomes(pending, runner, backend, sizer):
     if not pending:
         return
     work = batches(pending, sizer)
-    if backend == "sequential" or (backend == "loky" and runner.get("n_jobs", -1) == 1):
+    # one loky worker (n_jobs=1, or -2 on two cores): joblib would run it here anyway
+    if backend == "sequential" or (backend == "loky" and n_workers(runner.get("n_jobs", -1)) == 1):
         with given_back():
             for batch in work:
                 yield from run_batch(batch)

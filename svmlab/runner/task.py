@@ -227,10 +227,10 @@ def _meta(
     tb: str,
     seconds: float,
     start: datetime,
-    threads: int = 0,
+    threads: int | None = None,
 ) -> dict:
     """The bookkeeping columns every row of a task carries, whatever its status; ``threads``:
-    the BLAS threads the task ran with (0: not known, the task's worker died)."""
+    the BLAS threads the task ran with (None: what it asked for, its worker having died)."""
     return {
         "key": spec.key,
         "experiment": spec.experiment,
@@ -251,7 +251,7 @@ def _meta(
         "task_seconds": seconds,
         "started_at": start.isoformat(timespec="seconds"),
         **{f"prov_{k}": v for k, v in spec.provenance.items()},
-        "prov_blas_threads": threads,
+        "prov_blas_threads": spec.blas_threads if threads is None else threads,
     }
 
 

@@ -21,8 +21,8 @@ features, ``diff_bag`` is then the bag distance itself.
 ``diff_pairs`` takes every ``diff_bag`` on one simple distance's witness pairs instead,
 whatever distance ranks the neighbours: an alternative reading of the adapted distance.
 ``max_witness="reference"`` takes the maximal distance's ``diff_bag`` on the reference bag's
-directed pair, ``h(R, B)``'s, whichever direction is larger: an alternative reading of the
-maximal distance (both in docs/decisions/hydrmi.md; measured in
+directed pair, ``h(R, B)``'s, even where ``h(B, R)`` is the larger: an alternative reading of
+the maximal distance (both in docs/decisions/hydrmi.md; measured in
 svmlab/reproduce/deviations/hydrmi_adapted_diff.md).
 
 Everything is computed from one pass over the instance distances (:func:`bag_distance_tables`):

@@ -169,10 +169,19 @@ def test_use_threads_sets_and_gives_back_the_libraries_threads():
     assert back == default and restored == default
 
 
-def test_a_run_in_this_process_uses_one_blas_thread_and_gives_the_callers_back(make_cfg, tmp_path):
-    probe = solver("probe", "svmlab.testing.BlasProbeClassifier")
+@pytest.mark.parametrize("runner", [{}, {"backend": "loky", "n_jobs": -(os.cpu_count() or 1)}])
+def test_a_run_in_this_process_uses_one_blas_thread_and_gives_the_callers_back(
+    make_cfg, tmp_path, runner
+):
+    """The sequential runner, and loky with one worker (``n_jobs=-cores``: joblib runs it in
+    this process too), leave this process's own limits as they were."""
     before = _blas_threads_now()
-    _, summary, df = _run(make_cfg(solver=probe), tmp_path)
+    if before < 2:
+        pytest.skip("BLAS has one thread here anyway: nothing tells the limit from the default")
+    probe = solver("probe", "svmlab.testing.BlasProbeClassifier")
+    cfg = make_cfg(solver=probe)
+    cfg["runner"].update(runner)
+    _, summary, df = _run(cfg, tmp_path)
     assert summary.ok == 5
     assert [json.loads(f)["max_threads"] for f in df["fit_info"]] == [1] * 5
     assert (df["prov_blas_threads"] == 1).all()
@@ -180,24 +189,35 @@ def test_a_run_in_this_process_uses_one_blas_thread_and_gives_the_callers_back(m
 
 
 def test_blas_threads_null_leaves_the_libraries_default_and_the_row_says_so(make_cfg, tmp_path):
+    from threadpoolctl import threadpool_limits
+
     if _blas_threads_now() < 2:
         pytest.skip("BLAS has one thread here anyway: nothing tells null from 1")
     probe = solver("probe", "svmlab.testing.BlasProbeClassifier")
-    _, _, df = _run(make_cfg(solver=probe, runner__blas_threads=None), tmp_path)
+    _, _, df = _run(make_cfg(solver=probe, runner__blas_threads=None), tmp_path / "a")
     assert (df["prov_blas_threads"] == _blas_threads_now()).all()
     assert (df["prov_blas_threads"] > 1).all()
+    # the caller limits its libraries between two runs: the second run's rows say so
+    with threadpool_limits(limits=1):
+        _, _, df = _run(make_cfg(solver=probe, runner__blas_threads=None), tmp_path / "b")
+    assert [json.loads(f)["max_threads"] for f in df["fit_info"]] == [1] * 5
+    assert (df["prov_blas_threads"] == 1).all()
 
 
 @pytest.mark.slow
 def test_parallel_workers_use_the_asked_blas_threads(make_cfg, tmp_path):
-    """One thread each by default, two when asked; a later run with ``blas_threads=null`` on
-    the same (reused) worker processes gets the pool's default back (joblib gives each of
-    ``n_jobs`` workers ``cores // n_jobs`` threads), and every row says what its task used."""
+    """One thread each by default, every core when asked; a later run with
+    ``blas_threads=null`` on the same (reused) worker processes gets the pool's default back
+    (joblib gives each of ``n_jobs`` workers ``cores // n_jobs`` threads), and every row says
+    what its task used."""
     from joblib import cpu_count
 
     probe = solver("probe", "svmlab.testing.BlasProbeClassifier")
     cfg = make_cfg(solver=probe, runner={"backend": "loky", "n_jobs": 2, "progress": False})
-    for threads, expected in ((1, 1), (2, 2), (None, max(cpu_count() // 2, 1))):
+    if cpu_count() < 2:
+        pytest.skip("needs several cores to tell the asked threads from the pool's default")
+    asked = ((1, 1), (cpu_count(), cpu_count()), (None, max(cpu_count() // 2, 1)))
+    for threads, expected in asked:
         cfg["runner"]["blas_threads"] = threads
         _, summary, df = _run(cfg, tmp_path / str(threads))
         assert summary.ok == 5
@@ -216,6 +236,7 @@ def test_a_dying_worker_becomes_an_error_row_and_the_rest_runs(make_cfg, tmp_pat
     assert summary.ok == 5 and summary.n_failed == 5
     crashed = df[df["solver"] == "crash"]
     assert (crashed["status"] == "error").all()
+    assert (crashed["prov_blas_threads"] == 1).all()  # what the task asked for
     assert crashed["error"].str.contains("worker process died").all()
     assert (df[df["solver"] == "knn"]["status"] == "ok").all()
 
