@@ -451,17 +451,12 @@ def relieff_mi_terms(
     W, hit_sum, miss_sum = (np.zeros(Z.shape[1]) for _ in range(3))
     for i in refs:
         # two classes: the prior factor P(C) / (1 - P(class(R))) of the misses is exactly 1
-        hits = _neighbours(H[i], i, y_idx, y_idx[i], k)
-        misses = _neighbours(H[i], i, y_idx, 1 - y_idx[i], k)
-        if len(hits):
-            term = _diff_sum(Z, t, i, hits, variants[i, hits], max_witness) / (len(hits) * m)
-            W -= term
-            hit_sum += term
-        if len(misses):
-            term = _diff_sum(Z, t, i, misses, variants[i, misses], max_witness)
-            term /= len(misses) * m
-            W += term
-            miss_sum += term
+        for label, sign, total in ((y_idx[i], -1.0, hit_sum), (1 - y_idx[i], 1.0, miss_sum)):
+            js = _neighbours(H[i], i, y_idx, label, k)  # the nearest hits, then misses
+            if len(js):
+                term = _diff_sum(Z, t, i, js, variants[i, js], max_witness) / (len(js) * m)
+                W += sign * term
+                total += term
     W[span == 0] = 0.0
     return ReliefFTerms(hits=hit_sum, misses=miss_sum, weights=W, span=span)
 

@@ -29,11 +29,8 @@ def relieff_mi_weights_reference(
     diff_pairs: str = "distance",
     max_witness: str = "larger",
 ):
-    """ReliefF-MI weights by the paper's formulas (every training bag the reference once).
-
-    Parameters are those of :func:`svmlab.selection.relieff_mi.relieff_mi_weights`
-    (``sampling="all"``).
-    """
+    """ReliefF-MI weights by the paper's formulas (every training bag the reference once),
+    with the parameters of :func:`svmlab.selection.relieff_mi.relieff_mi_weights` (all bags)."""
     if diff_pairs not in DIFF_PAIRS:
         raise ValueError(f"diff_pairs must be one of {DIFF_PAIRS}, got {diff_pairs!r}")
     if max_witness not in MAX_WITNESSES:
@@ -75,7 +72,7 @@ def relieff_mi_weights_reference(
             r, q = np.unravel_index(np.argmin(D), D.shape)
             return abs(R[r, A] - H[q, A])
         if kind == "max":
-            if max_witness == "reference" or h(D) >= h(D.T):
+            if max_witness == "reference" or h(D) >= h(D.T):  # h(R, H)'s pair
                 r = np.argmax(D.min(axis=1))
                 q = np.argmin(D[r])
             else:
@@ -94,10 +91,8 @@ def relieff_mi_weights_reference(
         hits = [j for j in order if y_idx[j] == y_idx[i]][:k]
         misses = [j for j in order if y_idx[j] != y_idx[i]][:k]
         for A in range(d):
-            if hits:
-                total = sum(diff_bag(A, B[i], B[j], D[j], kind_of(i, j)) for j in hits)
-                W[A] -= total / (m * len(hits))
-            if misses:
-                total = sum(diff_bag(A, B[i], B[j], D[j], kind_of(i, j)) for j in misses)
-                W[A] += total / (m * len(misses))
+            for js, sign in ((hits, -1.0), (misses, 1.0)):  # W -= hit terms, W += miss terms
+                if js:
+                    total = sum(diff_bag(A, B[i], B[j], D[j], kind_of(i, j)) for j in js)
+                    W[A] += sign * total / (m * len(js))
     return W
