@@ -75,8 +75,9 @@ def _distinct(df: pd.DataFrame, column: str) -> list[str]:
 
 def provenance(df: pd.DataFrame) -> dict:
     """How a run's rows were made: tasks, compute time, first and last start, and the hosts,
-    platforms, svmlab versions, git commits and Python and library versions its rows record
-    (several joined by ``, ``; a library as ``name version``)."""
+    platforms, svmlab versions, git commits, BLAS threads and Python and library versions its
+    rows record (several joined by ``, ``; a library as ``name version``; "not recorded" where
+    no row says, as in rows made before svmlab recorded it)."""
     if df.empty:
         return {}
     # a task's rows (one per candidate of a grid chosen on the outer folds) share its seconds
@@ -90,7 +91,7 @@ def provenance(df: pd.DataFrame) -> dict:
         "last task": max(started) if len(started) else "",
     }
     for key, label in _MACHINE_AND_CODE.items():
-        made[label] = ", ".join(_distinct(df, "prov_" + key))
+        made[label] = ", ".join(_distinct(df, "prov_" + key)) or "not recorded"
     return made | {"libraries": _libraries(df)}
 
 

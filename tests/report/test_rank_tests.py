@@ -130,6 +130,10 @@ def test_provenance_names_the_library_versions_the_rows_record():
     made = provenance(rows)
     assert made["libraries"] == "python 3.11.7, scikit-learn 1.8.0, scikit-learn 1.9.1, numpy 2.4.6"
     assert made["host"] == "vm" and made["BLAS threads per task"] == "1"
+    older = provenance(rows.drop(columns="prov_blas_threads"))
+    assert (
+        older["BLAS threads per task"] == "not recorded" and older["libraries"] == made["libraries"]
+    )
 
 
 def test_a_sweep_of_one_method_per_run_is_paired_across_its_runs():
