@@ -59,7 +59,7 @@ def check_runner(runner: dict) -> dict:
         raise ConfigError(
             f"runner.task_timeout must be a positive number of seconds or null, got {timeout!r}"
         )
-    blas = runner.get("blas_threads", 1)
+    blas = blas_threads(runner)
     if blas is not None and (not isinstance(blas, int) or isinstance(blas, bool) or blas < 1):
         raise ConfigError(
             f"runner.blas_threads must be a positive integer or null (the libraries' own "

@@ -249,10 +249,8 @@ def _witness_pairs(
     if variant == 0:  # the closest pair
         p = t.row_of_min[i, js]
         return p, t.nearest_row[p, js], np.ones(len(js))
-    if variant == 1:  # the pair realising the larger directed distance, R -> H on ties
-        forward = t.directed[i, js] >= t.directed[js, i]
-        if max_witness == "reference":  # always R's farthest instance and its nearest in B
-            forward[:] = True
+    if variant == 1:  # the pair of the larger directed distance (R -> H on ties), or R's own
+        forward = (t.directed[i, js] >= t.directed[js, i]) | (max_witness == "reference")
         p = np.empty(len(js), dtype=np.int64)
         q = np.empty(len(js), dtype=np.int64)
         p[forward] = t.row_of_max[i, js[forward]]

@@ -13,7 +13,7 @@ import numpy as np
 from scipy.spatial.distance import cdist
 
 from svmlab.bags import check_bag_labels, check_bags
-from svmlab.selection.relieff_mi import DIFF_PAIRS, MAX_WITNESSES
+from svmlab.selection.relieff_mi import _check_params
 
 __all__ = ["relieff_mi_weights_reference"]
 
@@ -31,10 +31,7 @@ def relieff_mi_weights_reference(
 ):
     """ReliefF-MI weights by the paper's formulas (every training bag the reference once),
     with the parameters of :func:`svmlab.selection.relieff_mi.relieff_mi_weights` (all bags)."""
-    if diff_pairs not in DIFF_PAIRS:
-        raise ValueError(f"diff_pairs must be one of {DIFF_PAIRS}, got {diff_pairs!r}")
-    if max_witness not in MAX_WITNESSES:
-        raise ValueError(f"max_witness must be one of {MAX_WITNESSES}, got {max_witness!r}")
+    _check_params(distance, k, m, instance_metric, "all", diff_pairs, max_witness)
     X, starts, sizes = check_bags(bags)
     _, y_idx = check_bag_labels(y, len(sizes), "ReliefF-MI")
     lo, span = X.min(axis=0), np.ptp(X, axis=0)
