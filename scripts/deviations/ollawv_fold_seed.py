@@ -20,37 +20,30 @@ from __future__ import annotations
 
 import argparse
 import subprocess
-import sys
 import tempfile
 from pathlib import Path
 
 import pandas as pd
 
+from svmlab.config import compose
 from svmlab.reproduce.document import read_published
 from svmlab.results import load_results
 
-#: The study's small sets: its ``datasets.<key>`` (Table 5.3's row) and the registered dataset.
-ROWS = {
-    "iris": "iris_libsvm",
-    "teach": "teach",
-    "wine": "wine_libsvm",
-    "cancer": "cancer",
-    "sonar": "sonar_libsvm",
-    "glass": "glass_libsvm",
-    "vote": "vote_libsvm",
-    "heart": "heart2",
-    "dermatology": "dermatology",
-    "prokaryotic": "pro",
-}
-#: The six small sets where the study's OLLAWV accuracy is more than 2 points from Table 5.3.
+#: The six small sets (``datasets.<key>`` of ``ollawv_bench``, Table 5.3's rows) where the
+#: study's OLLAWV accuracy is more than 2 points from Table 5.3.
 DEFAULT = ["iris", "teach", "wine", "cancer", "sonar", "glass"]
-#: The study's other datasets, left out.
-LARGE = ["eukaryotic", "optdigits", "satimage", "usps", "pendigits", "letter", "shuttle"]
 
 
-def run_seeds(datasets: list[str], seeds: int, out: Path) -> pd.DataFrame:
-    """OLLAWV's mean accuracy (%) over the folds per dataset key (rows) and seed (columns)."""
-    dropped = [f"~datasets.{d}" for d in [*ROWS, *LARGE] if d not in datasets]
+def study_datasets() -> dict[str, str]:
+    """``ollawv_bench``'s datasets: its key (Table 5.3's row) -> the registered dataset."""
+    cfg, _ = compose(["+experiment=ollawv_bench"])
+    return {key: entry["name"] for key, entry in cfg["datasets"].items()}
+
+
+def run_seeds(names: dict[str, str], datasets: list[str], seeds: int, out: Path) -> pd.DataFrame:
+    """OLLAWV's mean accuracy (%) over the folds per dataset key (rows) and seed (columns), for
+    the keys ``datasets`` of the study's ``names`` (:func:`study_datasets`)."""
+    dropped = [f"~datasets.{key}" for key in names if key not in datasets]
     command = [
         "svmlab", "run", "-m", "+experiment=ollawv_bench", *dropped,
         "~solvers.mnsvm", "~solvers.nnisda", "runner.n_jobs=1",
@@ -64,18 +57,19 @@ def run_seeds(datasets: list[str], seeds: int, out: Path) -> pd.DataFrame:
     for seed in range(seeds):
         rows = load_results(out / str(seed))
         columns[seed] = rows.groupby("dataset")["accuracy"].mean() * 100.0
-    key = {name: k for k, name in ROWS.items()}
-    return pd.DataFrame(columns).rename(index=key)
+    key_of = {name: key for key, name in names.items() if key in datasets}
+    return pd.DataFrame(columns).rename(index=key_of)
 
 
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    names = study_datasets()
     p.add_argument("--seeds", type=int, default=10)
-    p.add_argument("--datasets", nargs="+", default=DEFAULT, choices=list(ROWS))
+    p.add_argument("--datasets", nargs="+", default=DEFAULT, choices=list(names))
     args = p.parse_args()
     paper = read_published("ollawv_accuracy.csv")["OLLAWV"]
     with tempfile.TemporaryDirectory() as tmp:
-        acc = run_seeds(args.datasets, args.seeds, Path(tmp))
+        acc = run_seeds(names, args.datasets, args.seeds, Path(tmp))
     table = acc.round(2)
     table["mean"], table["std"] = acc.mean(axis=1).round(2), acc.std(axis=1).round(2)
     table["paper"] = [paper[d] for d in acc.index]
@@ -91,4 +85,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    main()

@@ -4,6 +4,7 @@ import re
 from pathlib import Path
 
 from svmlab.reproduce import REPRODUCTIONS, known_deviations
+from svmlab.reproduce.registry import get_reproduction
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -32,7 +33,5 @@ def test_ollawv_accuracy_tables_carry_the_fold_assignment_note():
         assert "ollawv_fold_seed" in topics, target
         assert "scripts/deviations/ollawv_fold_seed.py" in topics["ollawv_fold_seed"]
     # the note concerns the accuracy tables only, not Table 5.3's run times or %SV
-    from svmlab.reproduce.registry import get_reproduction
-
     tables = get_reproduction("ollawv_table_5_3").tables
     assert [t.title for t in tables if "ollawv_fold_seed" in t.deviations] == ["accuracy (%)"]
