@@ -12,8 +12,10 @@ inner 5-fold CV) once per seed 0, 1, ..., ``--seeds``-1, each seed drawing other
 prints each set's accuracy per seed, their mean, standard deviation and range, beside the
 published value; then the mean absolute difference from the published values with the
 study's folds (seed 0) and averaged over the seeds. About three minutes for the six small
-sets and 10 seeds. The numbers quoted in ``svmlab/reproduce/deviations/ollawv_fold_seed.md`` are
-this script's. Needs ``SVMLAB_DATA_DIR``.
+sets and 10 seeds. ``--set`` passes further overrides to the run, to measure another reading
+of the thesis under the same folds, e.g. ``--set solver.use_bias=false`` or
+``--set solver.max_iter_frac=null``. The numbers quoted in
+``svmlab/reproduce/deviations/ollawv_fold_seed.md`` are this script's. Needs ``SVMLAB_DATA_DIR``.
 """
 
 from __future__ import annotations
@@ -40,15 +42,18 @@ def study_datasets() -> dict[str, str]:
     return {key: entry["name"] for key, entry in cfg["datasets"].items()}
 
 
-def run_seeds(names: dict[str, str], datasets: list[str], seeds: int, out: Path) -> pd.DataFrame:
+def run_seeds(
+    names: dict[str, str], datasets: list[str], seeds: int, out: Path, overrides: list[str]
+) -> pd.DataFrame:
     """OLLAWV's mean accuracy (%) over the folds per dataset key (rows) and seed (columns), for
-    the keys ``datasets`` of the study's ``names`` (:func:`study_datasets`)."""
+    the keys ``datasets`` of the study's ``names`` (:func:`study_datasets`), with the Hydra
+    ``overrides`` added to the study's configuration."""
     dropped = [f"~datasets.{key}" for key in names if key not in datasets]
     command = [
         "svmlab", "run", "-m", "+experiment=ollawv_bench", *dropped,
         "~solvers.mnsvm", "~solvers.nnisda", "runner.n_jobs=1",
         "seed=" + ",".join(str(s) for s in range(seeds)), "run_id=seeds",
-        f"hydra.sweep.dir={out}", f"results_dir={out}",
+        f"hydra.sweep.dir={out}", f"results_dir={out}", *overrides,
     ]  # fmt: skip
     done = subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     if done.returncode != 0:
@@ -66,10 +71,14 @@ def main() -> None:
     names = study_datasets()
     p.add_argument("--seeds", type=int, default=10)
     p.add_argument("--datasets", nargs="+", default=DEFAULT, choices=list(names))
+    p.add_argument(
+        "--set", nargs="+", default=[], metavar="KEY=VALUE",
+        help="further overrides of ollawv_bench, e.g. solver.use_bias=false",
+    )  # fmt: skip
     args = p.parse_args()
     paper = read_published("ollawv_accuracy.csv")["OLLAWV"]
     with tempfile.TemporaryDirectory() as tmp:
-        acc = run_seeds(names, args.datasets, args.seeds, Path(tmp))
+        acc = run_seeds(names, args.datasets, args.seeds, Path(tmp), args.set)
     table = acc.round(2)
     table["mean"], table["std"] = acc.mean(axis=1).round(2), acc.std(axis=1).round(2)
     table["paper"] = [paper[d] for d in acc.index]
