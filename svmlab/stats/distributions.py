@@ -5,10 +5,12 @@ small table computes; ``svmlab stats TABLE --figures none`` is mostly start-up. 
 probabilities here are the ``scipy.special`` functions that ``scipy.stats`` itself calls
 (``chi2.sf`` is ``chdtrc``, ``f.sf`` is ``fdtrc``, ``norm.cdf``/``sf``/``ppf`` are ``ndtr`` /
 ``ndtr(-x)`` / ``ndtri``), so the values are the same to the last bit. :func:`rankdata` is
-scipy's average-rank algorithm on numpy. The studentized range quantile for infinitely many
-degrees of freedom (Nemenyi's critical difference) is integrated here; ``scipy.stats`` is still
-imported where a procedure needs more (the studentized-range p-value table, the Wilcoxon
-signed-rank test with Pratt's zeros, the Mann-Whitney test), when that procedure is asked for.
+scipy's average-rank algorithm on numpy; :func:`merge_ties` makes the values of one dataset
+that agree but for floating-point noise equal before they are ranked or paired. The
+studentized range quantile for infinitely many degrees of freedom (Nemenyi's critical
+difference) is integrated here; ``scipy.stats`` is still imported where a procedure needs
+more (the studentized-range p-value table, the Wilcoxon signed-rank test with Pratt's zeros,
+the Mann-Whitney test), when that procedure is asked for.
 """
 
 from __future__ import annotations
@@ -19,8 +21,10 @@ import numpy as np
 from scipy.special import chdtrc, fdtrc, ndtr, ndtri
 
 __all__ = [
+    "TIE_RTOL",
     "chi2_sf",
     "f_sf",
+    "merge_ties",
     "norm_cdf",
     "norm_ppf",
     "norm_sf",
@@ -53,6 +57,55 @@ def norm_sf(x):
 def norm_ppf(q):
     """Standard normal quantile, as ``scipy.stats.norm.ppf``."""
     return ndtri(q)
+
+
+#: Values that agree to this relative precision are equal for the rank tests that compare the
+#: methods of one dataset (:func:`merge_ties`). A method's mean over the same fold scores,
+#: summed in another order (rows read back from another file), differs in its last bits; that
+#: noise must not order two methods that tie.
+TIE_RTOL = 1e-12
+
+
+def _tie_starts(ordered: np.ndarray, rtol: float) -> np.ndarray:
+    """True where a sorted value starts a new tie group (it exceeds its predecessor by more
+    than ``rtol`` of the larger magnitude); NaN and infinities start their own."""
+    low, high = ordered[:-1], ordered[1:]
+    with np.errstate(invalid="ignore"):
+        near = high - low <= rtol * np.maximum(np.abs(low), np.abs(high))
+    same = (high == low) | (near & np.isfinite(low) & np.isfinite(high))
+    return np.r_[True, ~same]
+
+
+def _merge_1d(x: np.ndarray) -> np.ndarray:
+    sorter = np.argsort(x, kind="mergesort")
+    ordered = x[sorter]
+    starts = _tie_starts(ordered, TIE_RTOL)
+    out = np.empty(len(x))
+    out[sorter] = ordered[np.flatnonzero(starts)][np.cumsum(starts) - 1]
+    return out
+
+
+def merge_ties(x, axis: int | None = None) -> np.ndarray:
+    """``x`` with every group of values that agree to :data:`TIE_RTOL` set to its smallest.
+
+    Chains count as one group (each member within the tolerance of its sorted neighbour).
+    Applied to one dataset's values before ranking or pairing them, so that methods equal
+    but for floating-point noise tie; arithmetic on the merged values (the differences of a
+    signed-rank test) stays exact, as in KEEL.
+
+    Parameters
+    ----------
+    x : array-like
+    axis : int, optional
+        Merge within each slice along this axis (each dataset's row of methods); None merges
+        the flattened array.
+    """
+    x = np.asarray(x, dtype=float)
+    if x.size == 0:
+        return x.copy()
+    if axis is None:
+        return _merge_1d(x.ravel()).reshape(x.shape)
+    return np.apply_along_axis(_merge_1d, axis, x)
 
 
 def _rank_1d(x: np.ndarray) -> np.ndarray:

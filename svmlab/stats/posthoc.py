@@ -29,7 +29,7 @@ import numpy as np
 import pandas as pd
 
 from svmlab.stats import bergmann as _bergmann
-from svmlab.stats.distributions import norm_ppf, norm_sf, studentized_range_ppf
+from svmlab.stats.distributions import merge_ties, norm_ppf, norm_sf, studentized_range_ppf
 
 ADJUSTMENTS = (
     "bonferroni",
@@ -427,7 +427,8 @@ def _wilcoxon_pairs(table: pd.DataFrame) -> np.ndarray:
     """Two-sided Wilcoxon signed-rank p (pratt) of every pair, ``triu_indices`` order."""
     from scipy.stats import wilcoxon  # here: only this table needs scipy.stats
 
-    values = table.to_numpy(dtype=float)
+    # a dataset's values equal but for floating-point noise give a zero difference
+    values = merge_ties(table.to_numpy(dtype=float), axis=1)
     iu = np.triu_indices(values.shape[1], 1)
     with np.errstate(all="ignore"):
         return np.array(

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from svmlab.stats.distributions import rankdata
+from svmlab.stats.distributions import merge_ties, rankdata
 
 DIRECTIONS = ("max", "min")
 
@@ -13,7 +13,8 @@ def rank_table(table: pd.DataFrame, direction: str) -> pd.DataFrame:
     """Rank the methods (columns) on each dataset (row): rank 1 is the best.
 
     Ties get the average of the ranks they span (e.g. three methods tied for ranks
-    9-11 all get 10), as in every table of the reproduced papers.
+    9-11 all get 10), as in every table of the reproduced papers; values of a dataset
+    that agree to ``TIE_RTOL`` tie (:func:`~svmlab.stats.distributions.merge_ties`).
 
     Parameters
     ----------
@@ -28,7 +29,7 @@ def rank_table(table: pd.DataFrame, direction: str) -> pd.DataFrame:
     """
     if direction not in DIRECTIONS:
         raise ValueError(f"direction must be 'max' or 'min', got {direction!r}")
-    values = table.to_numpy(dtype=float)
+    values = merge_ties(table.to_numpy(dtype=float), axis=1)
     signed = -values if direction == "max" else values
     return pd.DataFrame(rankdata(signed, axis=1), index=table.index, columns=table.columns)
 

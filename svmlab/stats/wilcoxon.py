@@ -26,7 +26,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from svmlab.stats.distributions import norm_cdf, rankdata
+from svmlab.stats.distributions import TIE_RTOL, merge_ties, norm_cdf, rankdata
 
 ZERO_METHODS = ("demsar", "zsplit", "wilcox")
 
@@ -75,7 +75,9 @@ def signed_rank(
     Parameters
     ----------
     control, other : array-like of shape (N,)
-        Per-dataset values of the two methods (NaN pairs are dropped and counted).
+        Per-dataset values of the two methods (NaN pairs are dropped and counted). A
+        difference below ``TIE_RTOL`` of the pair's larger magnitude is a zero: the two
+        values are equal but for floating-point noise.
     direction : {"max", "min"}
         Whether higher values are better; d > 0 means the control is better.
     zero_method : {"demsar", "zsplit", "wilcox"}
@@ -90,7 +92,7 @@ def signed_rank(
     a, b = np.asarray(control, dtype=float), np.asarray(other, dtype=float)
     keep = np.isfinite(a) & np.isfinite(b)
     d = (a - b) if direction == "max" else (b - a)
-    d = d[keep]
+    d = np.where(np.abs(d) <= TIE_RTOL * np.maximum(np.abs(a), np.abs(b)), 0.0, d)[keep]
     zeros = np.flatnonzero(d == 0)
     if zero_method == "wilcox":
         d = d[d != 0]
@@ -127,12 +129,14 @@ class RankSum:
 def rank_sum(a, b, *, continuity: bool = False, method: str = "asymptotic") -> RankSum:
     """Unpaired Wilcoxon rank-sum / Mann–Whitney U test (HyDR-MI's "Wilcoxon", Tables 12-13).
 
-    Uses ``scipy.stats.mannwhitneyu`` (two-sided); also reports the mean ranks, the
+    Uses ``scipy.stats.mannwhitneyu`` (two-sided) on the values with near ties merged
+    (:func:`~svmlab.stats.distributions.merge_ties`); also reports the mean ranks, the
     Wilcoxon W (the smaller of the two rank sums, as SPSS prints it) and the z score.
     """
     from scipy.stats import mannwhitneyu  # here: only the rank-sum variant needs scipy.stats
 
-    a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
+    both = merge_ties(np.concatenate([np.asarray(a, dtype=float), np.asarray(b, dtype=float)]))
+    a, b = both[: len(a)], both[len(a) :]
     res = mannwhitneyu(a, b, alternative="two-sided", method=method, use_continuity=continuity)
     ranks = rankdata(np.concatenate([a, b]))
     ra, rb = ranks[: len(a)], ranks[len(a) :]
