@@ -316,7 +316,9 @@ def _add_pack(sub) -> None:
         "--results-dir / results_dir). A run may still be going: the copy holds "
         "the tasks finished when it was read. An earlier packed copy at the "
         "destination is replaced whole, unless it holds tasks the run lacks (see "
-        "--replace); any other directory there is refused.",
+        "--replace); any other directory there is refused. A sweep folder (Hydra's "
+        "multirun.yaml and the runs 0/, 1/, ...) packs each of its runs into "
+        "INTO/<experiment>/<sweep folder name>/<n>.",
         formatter_class=argparse.RawDescriptionHelpFormatter,
         epilog="examples:\n  svmlab pack results/*/reproduce --into docs/reproductions/runs\n"
         "  cp -r docs/reproductions/runs/. results/   # a fresh clone: resume the kept runs",

@@ -16,6 +16,11 @@ Layout of the copy::
       packed.json                     what was packed, from where, when; the files written
       tasks/batch-<digest>.parquet    one per row schema
 
+A run of a Hydra sweep (a numbered folder beside the sweep's ``multirun.yaml``) keeps its
+place in the sweep: ``INTO/<experiment>/<sweep folder's name>/<n>/``, with the
+``multirun.yaml`` beside it, so that the kept sweep reads and resumes as the original did.
+:func:`runs_in` turns a sweep folder into its runs.
+
 A copy holds every trusted task of the run directory. Tasks that belong to no task of the
 run's current plan (a configuration changed since) are in it too, where the original's
 ``results.parquet`` leaves them out; a resume or ``svmlab reproduce`` consolidates with the
@@ -50,15 +55,34 @@ from svmlab.runner.files import (
     task_file,
 )
 
-__all__ = ["PACKED_FILE", "check_destinations", "pack", "packed_dir"]
+__all__ = ["PACKED_FILE", "check_destinations", "pack", "packed_dir", "runs_in"]
 
 #: The file that marks a directory as a packed copy (and lists the task files written).
 PACKED_FILE = "packed.json"
+#: Hydra's record of a sweep, in the folder that holds the sweep's runs (``0/``, ``1/``, ...).
+SWEEP_FILE = "multirun.yaml"
 _NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.-]*")
 
 
+def runs_in(path: str | Path) -> list[Path]:
+    """The runs a RUN_DIR argument names: the run itself, or each run of the sweep folder
+    ``path`` (a folder with Hydra's ``multirun.yaml`` and no ``run.json``), in job order."""
+    path = Path(path)
+    if (path / RUN_FILE).exists() or not (path / SWEEP_FILE).is_file():
+        return [path]
+    members = [p.parent for p in path.glob(f"*/{RUN_FILE}")]
+    return sorted(members, key=lambda p: (len(p.name), p.name)) or [path]
+
+
+def _sweep_of(run_dir: Path) -> Path | None:
+    """The sweep folder ``run_dir`` is a run of, or None."""
+    parent = run_dir.resolve().parent
+    return parent if (parent / SWEEP_FILE).is_file() else None
+
+
 def packed_dir(run_dir: str | Path, into: str | Path) -> Path:
-    """Where :func:`pack` puts ``run_dir``: ``into/<experiment>/<name of run_dir>``.
+    """Where :func:`pack` puts ``run_dir``: ``into/<experiment>/<name of run_dir>``, or
+    ``into/<experiment>/<sweep folder's name>/<name of run_dir>`` for a run of a sweep.
 
     Parameters
     ----------
@@ -94,7 +118,9 @@ def packed_dir(run_dir: str | Path, into: str | Path) -> Path:
             f"{run_dir / RUN_FILE} names no usable experiment ({experiment!r}); expected a "
             "name of letters, digits, '_', '.' and '-'"
         )
-    return Path(into) / experiment / run_dir.resolve().name
+    sweep = _sweep_of(run_dir)
+    place = Path(sweep.name) / run_dir.resolve().name if sweep else run_dir.resolve().name
+    return Path(into) / experiment / place
 
 
 def check_destinations(run_dirs, into: str | Path, *, replace: bool = False) -> list[Path]:
@@ -236,8 +262,9 @@ def pack(run_dir: str | Path, into: str | Path, *, replace: bool = False) -> tup
     Parameters
     ----------
     run_dir : path
-        A run directory (with ``run.json``). A run may still be writing to it: the copy
-        holds the tasks finished when it was read.
+        A run directory (with ``run.json``), perhaps one run of a sweep
+        (:func:`packed_dir`). A run may still be writing to it: the copy holds the tasks
+        finished when it was read.
     into : path
         The folder of packed runs. An earlier packed copy there is replaced whole (the new
         copy is written beside it and swapped in, under the destination's run lock); any
@@ -285,6 +312,10 @@ def pack(run_dir: str | Path, into: str | Path, *, replace: bool = False) -> tup
                 _check_nothing_lost(run_dir, dest, keys)
             _write_run_files(run_dir, new, written, keys)
             _swap_in(new, dest)
+            sweep = _sweep_of(run_dir)
+            if sweep is not None:  # the kept sweep is a sweep folder too
+                data = (sweep / SWEEP_FILE).read_bytes()
+                atomic_write(dest.parent / SWEEP_FILE, lambda tmp: tmp.write_bytes(data))
     except OSError as exc:
         where = f" ({exc.filename})" if exc.filename else ""
         raise ResultsError(

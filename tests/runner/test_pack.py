@@ -365,3 +365,27 @@ def test_the_command_packs_several_runs(tmp_path):
     assert r.returncode == 0, r.stderr
     assert r.stderr.count("svmlab: packed") == 2 and "10 task(s) in 3 file(s)" in r.stderr
     assert {p.name for p in (tmp_path / "kept" / "exp").iterdir()} == {"r1", "r2"}
+
+
+def test_a_sweep_folder_packs_each_run_in_its_place(tmp_path):
+    sweep = tmp_path / "results" / "exp" / "reproduce"
+    for job in ("0", "1", "10"):
+        _run_with_every_shape(sweep / job)
+    (sweep / "multirun.yaml").write_text("hydra: {}\n")
+    r = subprocess.run(
+        [sys.executable, "-m", "svmlab", "pack", str(sweep), "--into", str(tmp_path / "kept")],
+        capture_output=True,
+        text=True,
+    )
+    assert r.returncode == 0, r.stderr
+    assert r.stderr.count("svmlab: packed") == 3
+    kept = tmp_path / "kept" / "exp" / "reproduce"
+    assert sorted(p.name for p in kept.iterdir()) == ["0", "1", "10", "multirun.yaml"]
+    assert packed_dir(sweep / "1", tmp_path / "kept") == kept / "1"
+    # the kept sweep reads as the original, and packing one of its runs again keeps its place
+    pd.testing.assert_frame_equal(
+        store.read_task_rows(kept / "10"), store.read_task_rows(sweep / "10")
+    )
+    assert (
+        packed_dir(kept / "0", tmp_path / "again") == tmp_path / "again" / "exp" / "reproduce" / "0"
+    )
