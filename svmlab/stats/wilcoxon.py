@@ -26,7 +26,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from svmlab.stats.distributions import TIE_RTOL, merge_ties, norm_cdf, rankdata
+from svmlab.stats.distributions import merge_ties, norm_cdf, rankdata
 
 ZERO_METHODS = ("demsar", "zsplit", "wilcox")
 
@@ -89,10 +89,13 @@ def signed_rank(
     """
     if zero_method not in ZERO_METHODS:
         raise ValueError(f"zero_method must be one of {ZERO_METHODS}, got {zero_method!r}")
-    a, b = np.asarray(control, dtype=float), np.asarray(other, dtype=float)
+    # a pair equal but for floating-point noise is one value: its difference is an exact zero
+    pairs = merge_ties(
+        np.column_stack([np.asarray(control, dtype=float), np.asarray(other, dtype=float)]), axis=1
+    )
+    a, b = pairs[:, 0], pairs[:, 1]
     keep = np.isfinite(a) & np.isfinite(b)
-    d = (a - b) if direction == "max" else (b - a)
-    d = np.where(np.abs(d) <= TIE_RTOL * np.maximum(np.abs(a), np.abs(b)), 0.0, d)[keep]
+    d = ((a - b) if direction == "max" else (b - a))[keep]
     zeros = np.flatnonzero(d == 0)
     if zero_method == "wilcox":
         d = d[d != 0]
