@@ -90,11 +90,18 @@ def _bold_best(table: pd.DataFrame, best: dict | None, fmt: str) -> None:
                 )
 
 
+def md_cell(value: object) -> str:
+    """``value`` as the text of a Markdown table cell: a ``|`` in it (``||B||``) is escaped,
+    as it would otherwise end the cell."""
+    return str(value).replace("|", r"\|")
+
+
 def _markdown(table: pd.DataFrame) -> str:
     index_name = table.index.name or ""
-    header = [index_name] + [str(c) for c in table.columns]
+    header = [md_cell(index_name)] + [md_cell(c) for c in table.columns]
     rows = [
-        [str(i)] + [str(v) for v in r] for i, r in zip(table.index, table.itertuples(index=False))
+        [md_cell(i)] + [md_cell(v) for v in r]
+        for i, r in zip(table.index, table.itertuples(index=False))
     ]
     widths = [
         max(len(h), *(len(r[j]) for r in rows)) if rows else len(h) for j, h in enumerate(header)

@@ -25,7 +25,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from svmlab.report.render import heading_anchor
+from svmlab.report.render import heading_anchor, md_cell
 
 #: The markers between which :func:`update_index` writes the index into a README.
 BEGIN, END = "<!-- reproductions index: begin -->", "<!-- reproductions index: end -->"
@@ -283,11 +283,11 @@ def _document_lines(paper, record: dict | None) -> list[str]:
         "|---|---|---|---|---|---|---|---|",
     ]
     for t in record["tables"]:
-        name = t["table"] + (f" [{t['job']}]" if t.get("job") else "")
+        name = md_cell(t["table"] + (f" [{t['job']}]" if t.get("job") else ""))
         shown = f"[{name}]({t['link']})" if t.get("link") else name
         digits = t.get("digits", 2)
         lines.append(
-            f"| {shown} | `{t['experiment']}` | {t['status']} "
+            f"| {shown} | `{t['experiment']}` | {md_cell(t['status'])} "
             f"| {_cell(t.get('mean_abs_delta'), digits)} | {_cell(t.get('spread'), digits)} "
             f"| {_cell(t.get('rho_median'), 2, '+')} | {t.get('verdicts', '')} "
             f"| {t.get('datasets', '')} |"

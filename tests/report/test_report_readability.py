@@ -161,6 +161,15 @@ def test_wide_html_tables_scroll_and_markdown_stays_plain():
     assert "scroll" not in render([section], "markdown")
 
 
+def test_a_pipe_inside_a_markdown_cell_does_not_split_the_row():
+    norm = pd.DataFrame({"NORM = ||B|| / ||B_Full||": ["0.84 | 0.99"]}, index=["aba"])
+    text = render([Section("norms", norm.rename_axis("dataset"))], "markdown")
+    rows = [line for line in text.splitlines() if line.startswith("| ")]
+    # a row splits on unescaped pipes only: two cells, header and body alike
+    assert [len(re.split(r"(?<!\\)\|", r.strip().strip("|"))) for r in rows] == [2, 2]
+    assert r"\|\|B\|\|" in text
+
+
 def _entry(name, missing):
     return Entry("part", name, None, "ok", RunReport(config={"unavailable_datasets": missing}))
 

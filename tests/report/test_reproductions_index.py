@@ -1,6 +1,7 @@
 """The index of a folder of document reports (svmlab/report/reproductions_index.py)."""
 
 import json
+import re
 
 from svmlab.report.reproductions_index import (
     BEGIN,
@@ -77,6 +78,13 @@ def _record(document="svmperf", quick=False):
             }
         ],
     }
+
+
+def test_an_index_line_keeps_eight_cells_when_a_table_name_holds_pipes():
+    record = _record()
+    record["tables"][0]["table"] = "Table 13: NORM = ||B|| / ||B_Full||"
+    line = next(x for x in index_markdown({"svmperf": record}).splitlines() if "NORM" in x)
+    assert len(re.split(r"(?<!\\)\|", line.strip().strip("|"))) == 8
 
 
 def test_update_index_rewrites_only_its_block_and_skips_quick_records(tmp_path):
